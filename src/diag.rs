@@ -1,0 +1,97 @@
+//! Diagnostics are data: a stable rule code, a severity, where, what, why and how to fix.
+//! Rendering them (text, JSON, SARIF, GitHub, Markdown, HTML) lives in `render`.
+
+use serde::Serialize;
+
+use crate::rules::Rule;
+use crate::source::{LineIndex, Span};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Informational: a hint that changes nothing a client does.
+    Info,
+    /// The package loads, but something is ignored or will surprise someone.
+    Warning,
+    /// A client rejects or skips something because of this.
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// One finding. Field names are the stable JSON shape of `apcheck check --format json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub code: &'static str,
+    pub severity: Severity,
+    /// Package-relative path of the file the finding is about, if any.
+    pub file: Option<String>,
+    /// RFC 6901 JSON Pointer (for YAML frontmatter: the key path) inside `file`.
+    pub pointer: Option<String>,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub end_line: Option<usize>,
+    pub end_column: Option<usize>,
+    /// Byte range in `file`, for faces that place markers.
+    pub span: Option<Span>,
+    pub message: String,
+    /// The spec section the rule enforces, e.g. `Agent Plugins §5.5`.
+    pub spec: &'static str,
+    pub hint: Option<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic for `rule` with `message`; place it with the builder methods.
+    pub fn new(rule: &Rule, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code: rule.code,
+            severity: rule.severity,
+            file: None,
+            pointer: None,
+            line: None,
+            column: None,
+            end_line: None,
+            end_column: None,
+            span: None,
+            message: message.into(),
+            spec: rule.spec,
+            hint: rule.fix_hint.map(str::to_string),
+        }
+    }
+
+    pub fn in_file(mut self, file: impl Into<String>) -> Self {
+        self.file = Some(file.into());
+        self
+    }
+
+    pub fn at_pointer(mut self, pointer: impl Into<String>) -> Self {
+        self.pointer = Some(pointer.into());
+        self
+    }
+
+    /// Places the diagnostic at `span` of `text`, filling line and column.
+    pub fn at_span(mut self, text: &str, index: &LineIndex, span: Span) -> Self {
+        let start = index.line_col(text, span.start);
+        let end = index.line_col(text, span.end);
+        self.line = Some(start.line);
+        self.column = Some(start.column);
+        self.end_line = Some(end.line);
+        self.end_column = Some(end.column);
+        self.span = Some(span);
+        self
+    }
+
+    /// Replaces the rule's default fix hint with a specific one.
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+}

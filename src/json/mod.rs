@@ -1,0 +1,6 @@
+//! JSON documents: parsing with spans (shared by every check), and the toolkit
+//! the page and CLI offer on their own: format, schema validation, diff.
+
+pub mod parse;
+
+pub use parse::{JsonDoc, JsonParseError, parse_document};

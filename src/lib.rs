@@ -1,0 +1,19 @@
+//! apcheck: check Agent Plugins 1.0.0 packages and capability snapshots, and
+//! diff them, entirely on the user's device. This crate is the sans-IO core;
+//! the CLI (`src/bin/apcheck`) and the wasm face (`wasm`) are thin edges.
+
+pub mod diag;
+pub mod hops;
+pub mod json;
+pub mod report;
+pub mod rules;
+pub mod source;
+pub mod tree;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
+pub use diag::{Diagnostic, Severity};
+pub use hops::check_package;
+pub use report::PackageReport;
+pub use tree::{Entry, Tree};

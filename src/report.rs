@@ -1,0 +1,160 @@
+//! `PackageReport`: what a conformant client would load from one plugin root,
+//! and why. Its serde shape is the stable JSON of `apcheck check --format json`
+//! and of the wasm `check` export; every face renders this one value.
+
+use serde::Serialize;
+
+use crate::diag::{Diagnostic, Severity};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PackageReport {
+    /// The root as the edge named it (a path on disk, a dropped folder's name).
+    pub root: String,
+    pub plugin: PluginSection,
+    pub skills: SkillsSection,
+    pub mcp: McpSection,
+    /// Sorted by file, then position, then code.
+    pub diagnostics: Vec<Diagnostic>,
+    pub summary: Summary,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PluginSection {
+    pub state: PluginState,
+    pub name: Option<String>,
+    pub version: Option<String>,
+    pub description: Option<String>,
+    /// The Agent Plugins version selected by `$schema` (`"1.0.0"`), if supported.
+    pub spec: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PluginState {
+    Loaded,
+    /// §5.2/§5.3: the manifest is missing, unsupported or invalid; nothing is discovered.
+    Rejected,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SkillsSection {
+    pub state: SkillsState,
+    pub entries: Vec<SkillEntry>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SkillsState {
+    /// No `skills` location (§6.2: not an error).
+    Absent,
+    /// `skills/` resolves to a directory inside the root.
+    Valid,
+    /// `skills` is present but not a usable directory (§6.2, §4.1).
+    Invalid,
+    /// The plugin was rejected, so no component was looked at (§5.2).
+    NotLoaded,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SkillEntry {
+    /// The directory name under `skills/`.
+    pub dir: String,
+    /// The frontmatter `name`, when it could be read.
+    pub name: Option<String>,
+    pub description: Option<String>,
+    /// Package-relative path of the `SKILL.md`.
+    pub path: String,
+    pub state: SkillState,
+    /// Why the skill is skipped, in one line.
+    pub reason: Option<String>,
+    pub tokens: TokenEstimate,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SkillState {
+    Discovered,
+    /// §7.1: the skill does not conform and is skipped alone.
+    Skipped,
+}
+
+/// Rough token counts (about four bytes a token): what the metadata costs in
+/// every context, and what the body costs once the skill is used.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct TokenEstimate {
+    pub metadata: usize,
+    pub body: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct McpSection {
+    pub state: McpState,
+    pub servers: Vec<ServerEntry>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum McpState {
+    /// No `mcp.json` (§6.2: not an error).
+    Absent,
+    Loaded,
+    /// §6.2, §7.2.2: MCP is off for this plugin; skills go on.
+    Disabled,
+    /// The plugin was rejected, so no component was looked at (§5.2).
+    NotLoaded,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ServerEntry {
+    pub id: String,
+    /// The declared `type`, when it is a string.
+    #[serde(rename = "type")]
+    pub transport: Option<String>,
+    pub state: ServerState,
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ServerState {
+    Valid,
+    /// §7.2.2: the entry is skipped alone.
+    Invalid,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    pub errors: usize,
+    pub warnings: usize,
+    pub infos: usize,
+    pub skills_discovered: usize,
+    pub skills_skipped: usize,
+    pub servers_valid: usize,
+    pub servers_invalid: usize,
+}
+
+impl Summary {
+    pub fn count(diagnostics: &[Diagnostic], skills: &SkillsSection, mcp: &McpSection) -> Self {
+        let by = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
+        Summary {
+            errors: by(Severity::Error),
+            warnings: by(Severity::Warning),
+            infos: by(Severity::Info),
+            skills_discovered: skills
+                .entries
+                .iter()
+                .filter(|e| e.state == SkillState::Discovered)
+                .count(),
+            skills_skipped: skills.entries.iter().filter(|e| e.state == SkillState::Skipped).count(),
+            servers_valid: mcp.servers.iter().filter(|s| s.state == ServerState::Valid).count(),
+            servers_invalid: mcp.servers.iter().filter(|s| s.state == ServerState::Invalid).count(),
+        }
+    }
+}
+
+/// Orders diagnostics for reading: by file, then position, then code.
+pub fn sort_diagnostics(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by(|a, b| {
+        (a.file.as_deref(), a.line, a.column, a.code).cmp(&(b.file.as_deref(), b.line, b.column, b.code))
+    });
+}

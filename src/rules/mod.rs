@@ -1,0 +1,83 @@
+//! The rule registry: every diagnostic apcheck can emit, each with a stable
+//! code, a severity, the spec section it enforces and a doc with a failing and
+//! a fixed example. `apcheck rules`, `apcheck explain CODE` and the page all
+//! read this list; the examples run as tests (below), so the docs cannot rot.
+//!
+//! Code families (never reused):
+//! - `AP0xx` files and JSON documents
+//! - `AP1xx` containment (§4.1)
+//! - `AP2xx` manifest (§5, §8.1, §10)
+//! - `AP3xx` skills (§6, §7.1, Agent Skills)
+//! - `AP4xx` MCP configuration (§7.2, §9)
+//! - `AP5xx` secrets in packaging (§7.2.1, §9.2)
+//! - `AP6xx` capability snapshot lint
+//! - `AP7xx` drift between a snapshot and its package
+//! - `AP8xx` changes between two snapshots (§10.2)
+
+use serde::Serialize;
+
+use crate::diag::Severity;
+
+#[derive(Debug, Serialize)]
+pub struct Rule {
+    /// Stable code, e.g. `AP201`.
+    pub code: &'static str,
+    /// Stable kebab-case name, e.g. `manifest-name-invalid`.
+    pub name: &'static str,
+    pub severity: Severity,
+    /// The section enforced, e.g. `Agent Plugins §5.5`.
+    pub spec: &'static str,
+    /// One line: what the rule finds.
+    pub summary: &'static str,
+    /// The default fix hint attached to each diagnostic.
+    pub fix_hint: Option<&'static str>,
+    pub doc: RuleDoc,
+}
+
+/// The four parts of every rule doc (after Ruff and Biome).
+#[derive(Debug, Serialize)]
+pub struct RuleDoc {
+    /// What it checks.
+    pub what: &'static str,
+    /// Why it matters: what a conformant client does with such input.
+    pub why: &'static str,
+    /// An input that triggers the rule.
+    pub failing: Example,
+    /// The same input, fixed: it does not trigger the rule.
+    pub fixed: Example,
+}
+
+/// A rule example, runnable by [`run_example`].
+#[derive(Debug, Serialize)]
+#[serde(tag = "kind", content = "files", rename_all = "kebab-case")]
+pub enum Example {
+    /// A plugin root given as `(path, contents)` files, checked with `check_package`.
+    Package(&'static [(&'static str, &'static str)]),
+}
+
+impl Example {
+    pub fn files(&self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Example::Package(files) => files,
+        }
+    }
+}
+
+/// Every rule, in code order.
+pub fn all() -> impl Iterator<Item = &'static Rule> {
+    let families: &[&[&'static Rule]] = &[];
+    let mut rules: Vec<&'static Rule> = families.iter().flat_map(|family| family.iter().copied()).collect();
+    rules.sort_by_key(|rule| rule.code);
+    rules.into_iter()
+}
+
+/// The rule with `code` (case-insensitive) or `name`.
+pub fn find(code_or_name: &str) -> Option<&'static Rule> {
+    all().find(|rule| rule.code.eq_ignore_ascii_case(code_or_name) || rule.name == code_or_name)
+}
+
+pub mod files;
+pub mod layout;
+pub mod manifest;
+pub mod mcp;
+pub mod skills;

@@ -1,0 +1,86 @@
+//! Byte offsets ↔ line:column, so every diagnostic can name `file:line:col`.
+//!
+//! Columns count Unicode scalar values from 1, the unit most editors and
+//! terminals show; the byte span travels alongside so faces that need another
+//! unit (the page's editor counts UTF-16 code units) can convert exactly.
+
+use serde::Serialize;
+
+/// A half-open byte range `start..end` into one file's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+}
+
+/// A 1-based line and column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct LineCol {
+    pub line: usize,
+    pub column: usize,
+}
+
+/// The start offset of every line of a text.
+#[derive(Debug, Clone)]
+pub struct LineIndex {
+    line_starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let mut line_starts = vec![0];
+        line_starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        LineIndex { line_starts }
+    }
+
+    /// The line and column of byte `offset` in `text` (the text this index was built from).
+    /// An offset past the end maps to the end; one inside a UTF-8 sequence to that character.
+    pub fn line_col(&self, text: &str, offset: usize) -> LineCol {
+        let offset = offset.min(text.len());
+        let line = self.line_starts.partition_point(|&start| start <= offset) - 1;
+        let start = self.line_starts[line];
+        let column = text[start..]
+            .char_indices()
+            .take_while(|&(i, _)| start + i < offset)
+            .count()
+            + 1;
+        LineCol { line: line + 1, column }
+    }
+
+    /// The text of 1-based `line`, without its line break.
+    pub fn line_text<'a>(&self, text: &'a str, line: usize) -> &'a str {
+        let Some(&start) = self.line_starts.get(line.wrapping_sub(1)) else {
+            return "";
+        };
+        let end = self.line_starts.get(line).map_or(text.len(), |&next| next);
+        text[start..end].trim_end_matches(['\n', '\r'])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_map_to_one_based_line_and_column() {
+        let text = "{\n  \"a\": 1,\n  \"é\": 2\n}";
+        let index = LineIndex::new(text);
+        assert_eq!(index.line_col(text, 0), LineCol { line: 1, column: 1 });
+        assert_eq!(index.line_col(text, 4), LineCol { line: 2, column: 3 });
+        let after_e_acute = text.find("\": 2").unwrap();
+        assert_eq!(index.line_col(text, after_e_acute), LineCol { line: 3, column: 5 });
+        assert_eq!(index.line_text(text, 2), "  \"a\": 1,");
+        assert_eq!(index.line_col(text, 10_000), LineCol { line: 4, column: 2 });
+    }
+}

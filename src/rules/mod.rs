@@ -81,3 +81,31 @@ pub mod layout;
 pub mod manifest;
 pub mod mcp;
 pub mod skills;
+
+/// The doc of `rule` as plain text: what `apcheck explain` prints.
+pub fn explain_text(rule: &Rule) -> String {
+    let mut text = format!(
+        "{} {} ({}, {})\n\n{}\n\n",
+        rule.code,
+        rule.name,
+        rule.severity.as_str(),
+        rule.spec,
+        rule.summary
+    );
+    text.push_str(&format!(
+        "What it checks\n  {}\n\nWhy it matters\n  {}\n\n",
+        rule.doc.what, rule.doc.why
+    ));
+    for (title, example) in [("Example (fails)", &rule.doc.failing), ("Fixed", &rule.doc.fixed)] {
+        text.push_str(title);
+        text.push('\n');
+        for (path, contents) in example.files() {
+            text.push_str(&format!("  --- {path}\n"));
+            for line in contents.lines() {
+                text.push_str(&format!("  {line}\n"));
+            }
+        }
+        text.push('\n');
+    }
+    text
+}

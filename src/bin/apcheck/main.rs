@@ -1,4 +1,36 @@
-//! The `apcheck` command line: reads disk into trees, calls the core, renders, sets the exit code.
-fn main() {
-    println!("apcheck {}", env!("CARGO_PKG_VERSION"));
+//! The `apcheck` command line: reads disk into trees, calls the core, renders,
+//! and sets the exit code (0 clean, 1 findings at error level, 2 usage or I/O).
+//! Each subcommand lives in its own module with its `Args` and `run`.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod rules_cmd;
+
+#[derive(Parser)]
+#[command(
+    name = "apcheck",
+    version,
+    about = "Check Agent Plugins packages and capability snapshots, on your own device"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List every rule: code, severity, spec section, one line.
+    Rules(rules_cmd::RulesArgs),
+    /// Print a rule's doc with a failing and a fixed example.
+    Explain(rules_cmd::ExplainArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Rules(args) => rules_cmd::rules(args),
+        Command::Explain(args) => rules_cmd::explain(args),
+    }
 }

@@ -3,10 +3,13 @@
 //! the CLI (`src/bin/apcheck`) and the wasm face (`wasm`) are thin edges.
 
 pub mod diag;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod disk;
 pub mod hops;
 pub mod json;
 pub mod report;
 pub mod rules;
+pub mod schemas;
 pub mod source;
 pub mod tree;
 

@@ -1,0 +1,16 @@
+//! Schemas embedded at compile time. Clients "MUST NOT retrieve a schema while
+//! loading a plugin" (§5.2, §7.2.1), and the page works offline, so every
+//! schema apcheck knows is compiled in and selected by its identifier.
+
+/// The canonical `$schema` of an Agent Plugins 1.0.0 `plugin.json` (§5.2).
+pub const PLUGIN_SCHEMA_ID: &str = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
+/// The canonical `$schema` of an Agent Plugins 1.0.0 `mcp.json` (§7.2.1).
+pub const MCP_SCHEMA_ID: &str = "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json";
+
+/// The official `plugin.schema.json` of Agent Plugins 1.0.0, verbatim.
+pub const PLUGIN_SCHEMA: &str = include_str!("../schemas/agent-plugins/1.0.0/plugin.schema.json");
+/// The official `mcp.schema.json` of Agent Plugins 1.0.0, verbatim.
+pub const MCP_SCHEMA: &str = include_str!("../schemas/agent-plugins/1.0.0/mcp.schema.json");
+
+/// The Agent Plugins versions this build supports, by manifest `$schema` identifier.
+pub const SUPPORTED_SPEC_VERSIONS: &[(&str, &str)] = &[(PLUGIN_SCHEMA_ID, "1.0.0")];

@@ -47,25 +47,48 @@ pub struct RuleDoc {
     pub fixed: Example,
 }
 
-/// A rule example, runnable by [`run_example`].
+/// A rule example. Package examples run as tests (below), so the docs cannot rot.
 #[derive(Debug, Serialize)]
 #[serde(tag = "kind", content = "files", rename_all = "kebab-case")]
 pub enum Example {
     /// A plugin root given as `(path, contents)` files, checked with `check_package`.
     Package(&'static [(&'static str, &'static str)]),
+    /// A plugin root with symbolic links: files, and `(link path, target)` pairs.
+    PackageWithLinks {
+        files: &'static [(&'static str, &'static str)],
+        links: &'static [(&'static str, &'static str)],
+    },
+    /// An input no text can show (bytes that are not UTF-8, a FIFO, a reader
+    /// limit), in words; the unit tests beside the rule build it.
+    Described(&'static str),
 }
 
 impl Example {
-    pub fn files(&self) -> &'static [(&'static str, &'static str)] {
+    /// The example as a package tree, when it is one.
+    pub fn tree(&self) -> Option<crate::tree::Tree> {
         match self {
-            Example::Package(files) => files,
+            Example::Package(files) => Some(crate::tree::Tree::from_files(files.iter().copied())),
+            Example::PackageWithLinks { files, links } => {
+                let mut tree = crate::tree::Tree::from_files(files.iter().copied());
+                for (path, target) in *links {
+                    tree.insert(path, crate::tree::Entry::Symlink(target.to_string()));
+                }
+                Some(tree)
+            }
+            Example::Described(_) => None,
         }
     }
 }
 
 /// Every rule, in code order.
 pub fn all() -> impl Iterator<Item = &'static Rule> {
-    let families: &[&[&'static Rule]] = &[];
+    let families: &[&[&'static Rule]] = &[
+        files::RULES,
+        layout::RULES,
+        containment::RULES,
+        manifest::RULES,
+        skills::RULES,
+    ];
     let mut rules: Vec<&'static Rule> = families.iter().flat_map(|family| family.iter().copied()).collect();
     rules.sort_by_key(|rule| rule.code);
     rules.into_iter()
@@ -76,6 +99,7 @@ pub fn find(code_or_name: &str) -> Option<&'static Rule> {
     all().find(|rule| rule.code.eq_ignore_ascii_case(code_or_name) || rule.name == code_or_name)
 }
 
+pub mod containment;
 pub mod files;
 pub mod layout;
 pub mod manifest;
@@ -99,10 +123,20 @@ pub fn explain_text(rule: &Rule) -> String {
     for (title, example) in [("Example (fails)", &rule.doc.failing), ("Fixed", &rule.doc.fixed)] {
         text.push_str(title);
         text.push('\n');
-        for (path, contents) in example.files() {
-            text.push_str(&format!("  --- {path}\n"));
-            for line in contents.lines() {
-                text.push_str(&format!("  {line}\n"));
+        match example {
+            Example::Package(files) | Example::PackageWithLinks { files, .. } => {
+                for (path, contents) in *files {
+                    text.push_str(&format!("  --- {path}\n"));
+                    for line in contents.lines() {
+                        text.push_str(&format!("  {line}\n"));
+                    }
+                }
+            }
+            Example::Described(words) => text.push_str(&format!("  {words}\n")),
+        }
+        if let Example::PackageWithLinks { links, .. } = example {
+            for (path, target) in *links {
+                text.push_str(&format!("  --- {path} -> {target} (symlink)\n"));
             }
         }
         text.push('\n');

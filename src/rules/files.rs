@@ -127,12 +127,15 @@ pub static NOT_A_REGULAR_FILE: Rule = Rule {
         why: "§6.2: a fixed location that does not resolve to the expected kind invalidates that component \
               type; §7.1 discovers a skill only where SKILL.md resolves to a regular file. Reading a FIFO \
               would block a client forever.",
-        failing: Example::Package(&[("plugin.json", VALID_MANIFEST), ("mcp.json/servers.json", "{}")]),
+        failing: Example::Package(&[
+            ("plugin.json", VALID_MANIFEST),
+            ("skills/review/SKILL.md/notes.md", "Reviews code."),
+        ]),
         fixed: Example::Package(&[
             ("plugin.json", VALID_MANIFEST),
             (
-                "mcp.json",
-                "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\", \"mcpServers\": {}}",
+                "skills/review/SKILL.md",
+                "---\nname: review\ndescription: Reviews code. Use when asked for a review.\n---\n",
             ),
         ]),
     },

@@ -143,3 +143,55 @@ pub fn explain_text(rule: &Rule) -> String {
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::hops::check_package;
+
+    #[test]
+    fn codes_and_names_are_unique() {
+        let mut codes = BTreeSet::new();
+        let mut names = BTreeSet::new();
+        for rule in all() {
+            assert!(codes.insert(rule.code), "duplicate code {}", rule.code);
+            assert!(names.insert(rule.name), "duplicate name {}", rule.name);
+        }
+        assert!(find("AP209").is_some_and(|rule| rule.name == "manifest-name-invalid"));
+        assert!(find("manifest-name-invalid").is_some());
+    }
+
+    #[test]
+    fn every_package_example_fails_and_its_fix_passes() {
+        let mut wrong = Vec::new();
+        for rule in all() {
+            for (example, should_fire) in [(&rule.doc.failing, true), (&rule.doc.fixed, false)] {
+                let Some(tree) = example.tree() else { continue };
+                let report = check_package("example", &tree);
+                if report.diagnostics.iter().any(|d| d.code == rule.code) != should_fire {
+                    let which = if should_fire {
+                        "failing example does not fire"
+                    } else {
+                        "fixed example fires"
+                    };
+                    let seen: Vec<_> = report
+                        .diagnostics
+                        .iter()
+                        .map(|d| (d.code, d.message.as_str()))
+                        .collect();
+                    wrong.push(format!("{} {}: {which}; saw {seen:?}", rule.code, rule.name));
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn explain_text_shows_both_examples() {
+        let text = explain_text(find("AP101").unwrap());
+        assert!(text.contains("skills -> ../shared (symlink)"));
+        assert!(text.contains("Fixed"));
+    }
+}

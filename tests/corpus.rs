@@ -270,7 +270,7 @@ fn official_schema_accepts(validator: &jsonschema::Validator, manifest: &serde_j
     ];
     let mut manifest = manifest.clone();
     if let Some(object) = manifest.as_object_mut() {
-        object.retain(|key, value| FIELDS.contains(&key.as_str()) && !(key == "extensions" && !value.is_object()));
+        object.retain(|key, value| FIELDS.contains(&key.as_str()) && (key != "extensions" || value.is_object()));
     }
     validator.is_valid(&manifest)
 }

@@ -357,6 +357,11 @@ pub fn load_manifest(tree: &Tree, diagnostics: &mut Vec<Diagnostic>) -> PluginSe
         *slot = members.get(field).and_then(Value::as_str).map(str::to_string);
     }
     let Some(version) = select_spec_version(&file, members, diagnostics) else {
+        if !members.contains_key("$schema") {
+            // Manifests without `$schema` are mostly pre-spec or vendor manifests meant for 1.0.0:
+            // checking the rest by the 1.0.0 rules shows everything else between them and loading.
+            check_members(&file, members, diagnostics);
+        }
         return section;
     };
     section.spec = Some(version.to_string());
@@ -725,6 +730,10 @@ mod tests {
         assert_eq!(section.state, PluginState::Rejected);
         assert_eq!(codes(&diagnostics), ["AP203"]);
         assert_eq!(diagnostics[0].line, Some(1));
+        // A pre-spec manifest also hears about its inline components, and stays rejected.
+        let (section, vendor) = load("{\"name\": \"x\", \"skills\": \"./skills\"}");
+        assert_eq!(section.state, PluginState::Rejected);
+        assert_eq!(codes(&vendor), ["AP203", "AP210"]);
     }
 
     #[test]

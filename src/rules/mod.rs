@@ -65,7 +65,7 @@ impl Example {
 
 /// Every rule, in code order.
 pub fn all() -> impl Iterator<Item = &'static Rule> {
-    let families: &[&[&'static Rule]] = &[];
+    let families: &[&[&'static Rule]] = &[mcp::RULES, secrets::RULES];
     let mut rules: Vec<&'static Rule> = families.iter().flat_map(|family| family.iter().copied()).collect();
     rules.sort_by_key(|rule| rule.code);
     rules.into_iter()
@@ -80,6 +80,7 @@ pub mod files;
 pub mod layout;
 pub mod manifest;
 pub mod mcp;
+pub mod secrets;
 pub mod skills;
 
 /// The doc of `rule` as plain text: what `apcheck explain` prints.

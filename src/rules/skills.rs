@@ -858,7 +858,10 @@ fn description_advice(description: &str, name: Option<&str>) -> Option<String> {
         "if the user",
         "trigger",
     ];
-    if !TRIGGERS.iter().any(|trigger| lower.contains(trigger)) {
+    // The trigger words are English; a description written in another language is not judged by them.
+    let letters = trimmed.chars().filter(|c| c.is_alphabetic()).count();
+    let ascii_letters = trimmed.chars().filter(char::is_ascii_alphabetic).count();
+    if ascii_letters * 2 > letters && !TRIGGERS.iter().any(|trigger| lower.contains(trigger)) {
         return Some(
             "the description says what the skill does but not when to use it; add a trigger such as \"Use when …\""
                 .to_string(),
@@ -1105,6 +1108,7 @@ mod tests {
                 .contains("slogan")
         );
         assert!(description_advice("Extracts PDF text. Use when the user has PDFs.", None).is_none());
+        assert!(description_advice("知识结晶：将已解决问题的经验沉淀为结构化知识文档", None).is_none());
     }
 
     #[test]

@@ -255,6 +255,9 @@ mod tests {
         assert!(not_mapping.message.contains("mapping"), "{}", not_mapping.message);
         assert!(parse_fields("  \n").is_err());
         assert!(parse_fields("name: a\nname: b\n").is_err());
+        let odd_keys = parse_fields("1: one\ntrue: yes\n").unwrap();
+        assert_eq!(odd_keys.0[0].key, "1");
+        assert!(parse_fields("? [a, b]\n: c\n").is_err());
     }
 
     #[test]

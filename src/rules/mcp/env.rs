@@ -43,7 +43,7 @@ pub static MCP_ENV_RESERVED: Rule = Rule {
     },
 };
 
-pub(super) fn check_env(check: &mut ServerCheck<'_, '_>, env: &Value) {
+pub(super) fn check_env(check: &mut ServerCheck<'_>, env: &Value) {
     let pointer = check.field("env");
     let Value::Object(entries) = env else {
         check.reject_type(&pointer, "`env`", "an object of strings", env);
@@ -53,7 +53,7 @@ pub(super) fn check_env(check: &mut ServerCheck<'_, '_>, env: &Value) {
         let entry_pointer = child_pointer(&pointer, name);
         if matches!(name.as_str(), "PLUGIN_ROOT" | "PLUGIN_DATA") {
             let message = format!("`env` must not set {}: the client provides it (§9.2)", quoted(name));
-            check.reject(check.file.at_key(&MCP_ENV_RESERVED, message, &entry_pointer));
+            check.reject(check.file.at_key(&MCP_ENV_RESERVED, &entry_pointer, message));
         }
         let Value::String(text) = value else {
             check.reject_type(
@@ -66,7 +66,7 @@ pub(super) fn check_env(check: &mut ServerCheck<'_, '_>, env: &Value) {
         };
         super::placeholders::check_expanded(check, &entry_pointer, "`env`", text);
         if let Some(secret) = secrets::detect(Field::Env, name, text) {
-            check.report(check.file.at_value(secret.rule, secret.message, &entry_pointer));
+            check.report(check.file.at_value(secret.rule, &entry_pointer, secret.message));
         }
     }
 }

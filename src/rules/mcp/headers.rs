@@ -114,7 +114,7 @@ pub static MCP_HEADER_DUPLICATE: Rule = Rule {
     },
 };
 
-pub(super) fn check_headers(check: &mut ServerCheck<'_, '_>, headers: &Value) {
+pub(super) fn check_headers(check: &mut ServerCheck<'_>, headers: &Value) {
     let pointer = check.field("headers");
     let Value::Object(entries) = headers else {
         check.reject_type(&pointer, "`headers`", "an object of strings", headers);
@@ -123,14 +123,14 @@ pub(super) fn check_headers(check: &mut ServerCheck<'_, '_>, headers: &Value) {
     let file = check.file;
     // An exact repeat of a JSON key never reaches the map (the last one wins), so it comes from the parser.
     let prefix = format!("{pointer}/");
-    for duplicate in &file.json.duplicate_keys {
+    for duplicate in &file.doc.duplicate_keys {
         if let Some(name) = duplicate
             .pointer
             .strip_prefix(&prefix)
             .filter(|rest| !rest.contains('/'))
         {
             let message = format!("header {} appears more than once", super::excerpt(&unescape(name)));
-            check.reject(file.at_key(&MCP_HEADER_DUPLICATE, message, &duplicate.pointer));
+            check.reject(file.at_key(&MCP_HEADER_DUPLICATE, &duplicate.pointer, message));
         }
     }
     let mut first_by_folded: HashMap<String, &str> = HashMap::new();
@@ -142,14 +142,14 @@ pub(super) fn check_headers(check: &mut ServerCheck<'_, '_>, headers: &Value) {
                 quoted(name),
                 quoted(first)
             );
-            check.reject(file.at_key(&MCP_HEADER_DUPLICATE, message, &entry_pointer));
+            check.reject(file.at_key(&MCP_HEADER_DUPLICATE, &entry_pointer, message));
         }
         if let Some(problem) = name_problem(name) {
             let message = format!(
                 "header name {} is not a valid HTTP field name: {problem}",
                 super::excerpt(name)
             );
-            check.reject(file.at_key(&MCP_HEADER_NAME_INVALID, message, &entry_pointer));
+            check.reject(file.at_key(&MCP_HEADER_NAME_INVALID, &entry_pointer, message));
         }
         let Value::String(text) = value else {
             check.reject_type(&entry_pointer, &format!("header {}", quoted(name)), "a string", value);
@@ -160,11 +160,11 @@ pub(super) fn check_headers(check: &mut ServerCheck<'_, '_>, headers: &Value) {
                 "the value of header {} is not a valid HTTP field value: {problem}",
                 quoted(name)
             );
-            check.reject(file.at_value(&MCP_HEADER_VALUE_INVALID, message, &entry_pointer));
+            check.reject(file.at_value(&MCP_HEADER_VALUE_INVALID, &entry_pointer, message));
         }
         super::placeholders::check_verbatim(check, &entry_pointer, &format!("header {}", quoted(name)), text);
         if let Some(secret) = secrets::detect(Field::Header, name, text) {
-            check.report(file.at_value(secret.rule, secret.message, &entry_pointer));
+            check.report(file.at_value(secret.rule, &entry_pointer, secret.message));
         }
     }
 }
@@ -238,7 +238,7 @@ mod tests {
         );
         assert_eq!(
             header_findings(r#"{"X-Tenant": "one", "X-Tenant": "two"}"#),
-            (vec!["AP436"], ServerState::Invalid)
+            (vec!["AP009", "AP436"], ServerState::Invalid)
         );
     }
 

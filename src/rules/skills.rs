@@ -16,6 +16,7 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use crate::diag::{Diagnostic, Severity};
+use crate::json::parse::push_token;
 use crate::report::{SkillEntry, SkillState, SkillsSection, SkillsState, TokenEstimate};
 use crate::rules::containment::{Resolution, resolve_within_root};
 use crate::rules::files::{Load, TextFile, describe, read_text_file};
@@ -739,7 +740,8 @@ fn check_fields(fields: &Fields, dir: &str, entry: &mut SkillEntry, place: &Plac
         },
     }
     for field in &fields.0 {
-        let pointer = format!("/{}", field.key.replace('~', "~0").replace('/', "~1"));
+        let mut pointer = String::new();
+        push_token(&mut pointer, &field.key);
         let invalid = |message: String| place(&SKILL_FIELD_INVALID, &pointer, field.value_span, message);
         match (field.key.as_str(), &field.value) {
             ("name" | "description", _) | ("license", Value::String(_)) => {}
@@ -760,18 +762,18 @@ fn check_fields(fields: &Fields, dir: &str, entry: &mut SkillEntry, place: &Plac
                 kind(other)
             ))),
             ("metadata", Value::Object(members)) => {
-                for (key, value) in members {
-                    if !value.is_string() {
-                        diagnostics.push(place(
-                            &SKILL_FIELD_LOOSE_TYPE,
-                            &format!("/metadata/{}", key.replace('~', "~0").replace('/', "~1")),
-                            field.value_span,
-                            format!(
-                                "`metadata.{key}` is {}, not a string; clients may see a different value than written",
-                                kind(value)
-                            ),
-                        ));
-                    }
+                for (key, value) in members.iter().filter(|(_, value)| !value.is_string()) {
+                    let mut member = pointer.clone();
+                    push_token(&mut member, key);
+                    diagnostics.push(place(
+                        &SKILL_FIELD_LOOSE_TYPE,
+                        &member,
+                        field.value_span,
+                        format!(
+                            "`metadata.{key}` is {}, not a string; clients may see a different value than written",
+                            kind(value)
+                        ),
+                    ));
                 }
             }
             ("metadata", other) => diagnostics.push(invalid(format!(

@@ -93,8 +93,7 @@ pub fn discover_skills(tree: &Tree, diagnostics: &mut Vec<Diagnostic>) -> Skills
         state: SkillsState::Absent,
         entries: Vec::new(),
     };
-    // Folders under skills/ already explained one by one (AP302, AP303).
-    let mut explained: BTreeSet<String> = BTreeSet::new();
+    let mut accounted = Accounted::default();
     match resolve_within_root(tree, "skills", SKILLS_INVALID, diagnostics) {
         Resolution::Absent => {}
         Resolution::Refused => section.state = SkillsState::Invalid,
@@ -102,7 +101,7 @@ pub fn discover_skills(tree: &Tree, diagnostics: &mut Vec<Diagnostic>) -> Skills
             Entry::Dir => {
                 section.state = SkillsState::Valid;
                 for (name, _, _) in tree.children(resolved.path) {
-                    if let Some(entry) = check_skill_dir(tree, resolved.path, name, &mut explained, diagnostics) {
+                    if let Some(entry) = check_skill_dir(tree, resolved.path, name, &mut accounted, diagnostics) {
                         section.entries.push(entry);
                     }
                 }
@@ -119,8 +118,26 @@ pub fn discover_skills(tree: &Tree, diagnostics: &mut Vec<Diagnostic>) -> Skills
             }
         },
     }
-    report_stray_skill_files(tree, &explained, diagnostics);
+    report_stray_skill_files(tree, &accounted, diagnostics);
     section
+}
+
+/// What discovery already accounted for, so the stray summary does not repeat it.
+#[derive(Default)]
+struct Accounted {
+    /// Real paths of the SKILL.md files reached as `skills/<name>/SKILL.md` (through links too).
+    reached: BTreeSet<String>,
+    /// Real folders under skills/ already explained one by one (AP302, AP303).
+    explained_dirs: BTreeSet<String>,
+}
+
+impl Accounted {
+    fn covers(&self, path: &str) -> bool {
+        self.reached.contains(path)
+            || path
+                .rmatch_indices('/')
+                .any(|(slash, _)| self.explained_dirs.contains(&path[..slash]))
+    }
 }
 
 /// One immediate child of `skills/`: a skill entry when it holds a `SKILL.md`
@@ -129,7 +146,7 @@ fn check_skill_dir(
     tree: &Tree,
     skills_dir: &str,
     name: &str,
-    explained: &mut BTreeSet<String>,
+    accounted: &mut Accounted,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<SkillEntry> {
     let path = format!("skills/{name}/SKILL.md");
@@ -149,7 +166,10 @@ fn check_skill_dir(
             return Some(entry);
         }
         Resolution::Absent => {
-            explain_missing_skill_md(tree, &format!("{skills_dir}/{name}"), name, explained, diagnostics);
+            let real_dir = format!("{skills_dir}/{name}");
+            if explain_missing_skill_md(tree, &real_dir, name, diagnostics) {
+                accounted.explained_dirs.insert(real_dir);
+            }
             return None;
         }
         Resolution::Found(resolved) if !matches!(resolved.entry, Entry::File(_) | Entry::Unreadable(_)) => {
@@ -166,7 +186,9 @@ fn check_skill_dir(
             );
             return None;
         }
-        Resolution::Found(_) => {}
+        Resolution::Found(resolved) => {
+            accounted.reached.insert(resolved.path.to_string());
+        }
     }
     let file = match read_text_file(tree, &path, SKIPPED, diagnostics) {
         Load::Loaded(file) => file,
@@ -190,14 +212,9 @@ fn first_error(diagnostics: &[Diagnostic]) -> Option<String> {
         .map(|d| d.message.clone())
 }
 
-/// A folder under skills/ without SKILL.md: say why, if a near miss explains it.
-fn explain_missing_skill_md(
-    tree: &Tree,
-    real_dir: &str,
-    name: &str,
-    explained: &mut BTreeSet<String>,
-    diagnostics: &mut Vec<Diagnostic>,
-) {
+/// A folder under skills/ without SKILL.md: say why, if a near miss explains
+/// it; returns whether it did.
+fn explain_missing_skill_md(tree: &Tree, real_dir: &str, name: &str, diagnostics: &mut Vec<Diagnostic>) -> bool {
     if let Some((other, _, _)) = tree
         .children(real_dir)
         .find(|(file, _, _)| file.eq_ignore_ascii_case("SKILL.md"))
@@ -209,20 +226,19 @@ fn explain_missing_skill_md(
             )
             .in_file(format!("skills/{name}/{other}")),
         );
-        explained.insert(format!("{real_dir}/"));
-        return;
+        return true;
     }
     let deeper: Vec<&str> = tree
         .descendants(real_dir)
         .filter(|(path, _)| is_skill_md_name(path))
         .map(|(path, _)| path)
         .collect();
-    if let Some(first) = deeper.first() {
-        let found = match deeper.len() {
-            1 => format!("`{first}` below it is"),
-            n => format!("`{first}` and {} more below it are", n - 1),
-        };
-        diagnostics.push(
+    let Some(first) = deeper.first() else { return false };
+    let found = match deeper.len() {
+        1 => format!("`{first}` below it is"),
+        n => format!("`{first}` and {} more below it are", n - 1),
+    };
+    diagnostics.push(
             Diagnostic::new(
                 &SKILL_MD_TOO_DEEP,
                 format!(
@@ -231,8 +247,7 @@ fn explain_missing_skill_md(
             )
             .in_file(format!("skills/{name}")),
         );
-        explained.insert(format!("{real_dir}/"));
-    }
+    true
 }
 
 fn is_skill_md_name(path: &str) -> bool {
@@ -244,12 +259,12 @@ fn is_skill_md_name(path: &str) -> bool {
 /// One summary of SKILL.md files that discovery never reaches (AP304): one
 /// line per package, not one per file, because vendor copies of a whole skill
 /// tree are common (hundreds of files) and a line each would bury the rest.
-fn report_stray_skill_files(tree: &Tree, explained: &BTreeSet<String>, diagnostics: &mut Vec<Diagnostic>) {
+fn report_stray_skill_files(tree: &Tree, accounted: &Accounted, diagnostics: &mut Vec<Diagnostic>) {
     let stray: Vec<&str> = tree
         .entries()
         .filter(|(path, entry)| matches!(entry, Entry::File(_) | Entry::Symlink(_)) && is_skill_md_name(path))
         .map(|(path, _)| path)
-        .filter(|path| !is_discovery_position(path) && !explained.iter().any(|dir| path.starts_with(dir.as_str())))
+        .filter(|path| !is_discovery_position(path) && !accounted.covers(path))
         .collect();
     let Some(first) = stray.first() else { return };
     let mut named: Vec<String> = stray.iter().take(NAMED_PATHS).map(|p| format!("`{p}`")).collect();

@@ -454,6 +454,9 @@ fn select_spec_version(
     }
     let why = if id == MCP_SCHEMA_ID {
         "that is the mcp.json schema, not the manifest's".to_string()
+    } else if id.trim().eq_ignore_ascii_case(PLUGIN_SCHEMA_ID) || id.trim_end_matches('#') == PLUGIN_SCHEMA_ID {
+        "identifiers are exact strings, and this one differs from the canonical one only in case, spaces or a trailing `#`"
+            .to_string()
     } else if id.strip_prefix("http://") == PLUGIN_SCHEMA_ID.strip_prefix("https://") {
         "identifiers are exact strings and the canonical one uses https".to_string()
     } else if let Some(version) = id
@@ -799,6 +802,18 @@ mod tests {
                 "mcp.json schema",
             ),
             ("https://json.schemastore.org/claude-code-plugin.json", "vendor"),
+            (
+                "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json ",
+                "exact strings",
+            ),
+            (
+                "https://Agent-Plugins.org/schemas/1.0.0/plugin.schema.json",
+                "exact strings",
+            ),
+            (
+                "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json#",
+                "exact strings",
+            ),
         ] {
             let (section, diagnostics) = load(&format!("{{\"$schema\": \"{id}\", \"name\": \"x\"}}"));
             assert_eq!(section.state, PluginState::Rejected, "{id}");

@@ -273,3 +273,30 @@ mod tests {
         assert!(parse_fields(&yaml).is_err());
     }
 }
+#[cfg(test)]
+mod probe {
+    #[test]
+    fn probe_messages() {
+        for y in [
+            "name: a\ndescription: \"unclosed\n",
+            "name: a\n\tdescription: x\n",
+            "name: [a\n",
+            "name: a\ndescription: x\nname: b\n",
+            "- a\n",
+            "just text\n",
+            "name: *nope\n",
+            "name: !!binary aGVsbG8=\n",
+            "a: &x 1\nb: *x\n",
+        ] {
+            println!(
+                "{:?} => {:?}",
+                y,
+                super::parse_fields(y).map(|f| f
+                    .0
+                    .iter()
+                    .map(|x| (x.key.clone(), x.value.clone()))
+                    .collect::<Vec<_>>())
+            );
+        }
+    }
+}

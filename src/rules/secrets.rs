@@ -215,6 +215,18 @@ pub fn detect(field: Field, name: &str, value: &str) -> Option<Secret> {
     None
 }
 
+/// `text` masked when it holds a well-known credential or a `Bearer`/`Basic`
+/// one; `None` when it may be shown. For messages that quote configuration text.
+pub fn masked_if_secret(text: &str) -> Option<String> {
+    if let Some(found) = TOKEN_SHAPES.iter().find_map(|(_, shape)| shape.captures(text)) {
+        return Some(masked(found.get(1).map_or("", |m| m.as_str()), text));
+    }
+    let literal = without_placeholders(text);
+    split_credential(&literal, false)
+        .filter(|(_, credential)| !is_stand_in(credential))
+        .map(|_| masked("", text))
+}
+
 /// `prefix…(N chars)`: what every face may show of a secret.
 fn masked(prefix: &str, secret: &str) -> String {
     format!("{prefix}…({} chars)", secret.chars().count())
@@ -467,6 +479,15 @@ mod tests {
         ] {
             assert_eq!(code(Field::Env, name, value), None, "{name}: {value}");
         }
+    }
+
+    #[test]
+    fn configuration_text_is_masked_only_when_it_holds_a_credential() {
+        let masked = masked_if_secret("--token=ghp_0123456789abcdefghijklmnopqrstuvwxyzAB").unwrap();
+        assert_eq!(masked, "ghp_…(50 chars)");
+        assert_eq!(masked_if_secret("Bearer 8d2c1f0b").as_deref(), Some("…(15 chars)"));
+        assert_eq!(masked_if_secret("./bin/server"), None);
+        assert_eq!(masked_if_secret("Bearer ${TOKEN}"), None);
     }
 
     #[test]

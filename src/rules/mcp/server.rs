@@ -458,9 +458,9 @@ fn check_fields(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Valu
 
 /// Checks `type`; returns the declared variant when it is one.
 fn check_type(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Value>) -> Option<Variant> {
-    let guess_hint = || match Variant::guess(server) {
-        Some(guess) => format!("add \"type\": \"{}\"", guess.name()),
-        None => "add \"type\": \"stdio\", \"streamable-http\" or \"sse\"".to_string(),
+    let guess_hint = |verb: &str| match Variant::guess(server) {
+        Some(guess) => format!("{verb} \"type\": \"{}\"", guess.name()),
+        None => format!("{verb} \"type\": \"stdio\", \"streamable-http\" or \"sse\""),
     };
     match server.get("type") {
         None => {
@@ -470,7 +470,7 @@ fn check_type(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Value>
                 check
                     .file
                     .at_key(&MCP_SERVER_TYPE_MISSING, &pointer, message)
-                    .with_hint(guess_hint()),
+                    .with_hint(guess_hint("add")),
             );
             None
         }
@@ -492,7 +492,7 @@ fn check_type(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Value>
         Some(other) => {
             let message = format!("`type` must be a string naming the transport, not {}", json_type(other));
             let pointer = check.field("type");
-            check.reject(check.file.at_value(&MCP_SERVER_TYPE_UNKNOWN, &pointer, message).with_hint(guess_hint()));
+            check.reject(check.file.at_value(&MCP_SERVER_TYPE_UNKNOWN, &pointer, message).with_hint(guess_hint("write")));
             None
         }
     }

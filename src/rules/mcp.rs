@@ -68,6 +68,7 @@ pub static RULES: &[&Rule] = &[
     &headers::MCP_HEADER_NAME_INVALID,
     &headers::MCP_HEADER_VALUE_INVALID,
     &headers::MCP_HEADER_DUPLICATE,
+    &headers::MCP_HEADER_CLIENT_MANAGED,
     &placeholders::MCP_PLACEHOLDER_LITERAL,
 ];
 

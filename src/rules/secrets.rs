@@ -118,7 +118,42 @@ pub static SECRET_HIGH_ENTROPY: Rule = Rule {
     },
 };
 
-pub static RULES: &[&Rule] = &[&SECRET_AUTHORIZATION, &SECRET_TOKEN_SHAPE, &SECRET_HIGH_ENTROPY];
+pub static SECRET_IN_OTHER_FIELD: Rule = Rule {
+    code: "AP504",
+    name: "secret-in-other-field",
+    severity: Severity::Warning,
+    spec: "Agent Plugins §7.2.1, §9.2",
+    summary: "A credential-shaped value sits in `args` or `url`",
+    fix_hint: Some("remove it (and revoke it if it was published); have the user provide it outside the package"),
+    doc: RuleDoc {
+        what: "`args` items and `url` values containing a well-known credential shape (as AP502) or a \
+               `Bearer`/`Basic` credential, such as `--token ghp_…` or `?key=sk-…`.",
+        why: "The spec's MUST NOT names `headers` (§7.2.1) and `env` (§9.2), so this is a warning, not an error; \
+              but `args` and `url` are just as visible to everyone who installs the package, and a token there is \
+              exposed the same way.",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n    \"issues\": {\n      \"type\": \"stdio\",\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"issues-server\", \"--token\", \"ghp_0123456789abcdefghijklmnopqrstuvwxyzAB\"]\n    }\n  }\n}\n",
+            ),
+        ]),
+        fixed: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n    \"issues\": {\n      \"type\": \"stdio\",\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"issues-server\"]\n    }\n  }\n}\n",
+            ),
+        ]),
+    },
+};
+
+pub static RULES: &[&Rule] = &[
+    &SECRET_AUTHORIZATION,
+    &SECRET_TOKEN_SHAPE,
+    &SECRET_HIGH_ENTROPY,
+    &SECRET_IN_OTHER_FIELD,
+];
 
 /// Where a value sits; the spec forbids secrets in both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -169,23 +204,10 @@ pub fn detect(field: Field, name: &str, value: &str) -> Option<Secret> {
         Field::Header => "header values are visible package data (§7.2.1)",
         Field::Env => "`env` values are visible package data (§9.2)",
     };
-    if let Some((label, found)) = TOKEN_SHAPES
-        .iter()
-        .find_map(|(label, shape)| shape.captures(value).map(|c| (*label, c)))
-    {
-        // A key block's length is the whole value's: its BEGIN line alone says little.
-        let token = if label == "private key" {
-            value
-        } else {
-            found.get(0).map_or("", |m| m.as_str())
-        };
-        let prefix = found.get(1).map_or("", |m| m.as_str());
+    if let Some((label, shown)) = known_token(value) {
         return Some(Secret {
             rule: &SECRET_TOKEN_SHAPE,
-            message: format!(
-                "{place} holds what looks like a {label} ({}); {visible}",
-                masked(prefix, token)
-            ),
+            message: format!("{place} holds what looks like a {label} ({shown}); {visible}"),
         });
     }
     let literal = without_placeholders(value);
@@ -213,6 +235,41 @@ pub fn detect(field: Field, name: &str, value: &str) -> Option<Secret> {
         });
     }
     None
+}
+
+/// Looks for an unmistakable credential (a well-known token shape, a `Bearer`
+/// or `Basic` value) in `value` of another field, `place` naming it (`args[1]`, `url`).
+pub fn detect_elsewhere(place: &str, value: &str) -> Option<Secret> {
+    let shown = match known_token(value) {
+        Some((label, shown)) => format!("a {label} ({shown})"),
+        None => {
+            let literal = without_placeholders(value);
+            let (scheme, credential) = split_credential(&literal, false).filter(|(_, c)| !is_stand_in(c))?;
+            format!(
+                "a {} credential ({})",
+                scheme.unwrap_or("literal"),
+                masked("", credential)
+            )
+        }
+    };
+    Some(Secret {
+        rule: &SECRET_IN_OTHER_FIELD,
+        message: format!("{place} holds what looks like {shown}; everything in mcp.json is visible package data"),
+    })
+}
+
+/// The label and masked form of the first well-known credential shape in `value`.
+fn known_token(value: &str) -> Option<(&'static str, String)> {
+    let (label, found) = TOKEN_SHAPES
+        .iter()
+        .find_map(|(label, shape)| shape.captures(value).map(|c| (*label, c)))?;
+    // A key block's length is the whole value's: its BEGIN line alone says little.
+    let token = if label == "private key" {
+        value
+    } else {
+        found.get(0).map_or("", |m| m.as_str())
+    };
+    Some((label, masked(found.get(1).map_or("", |m| m.as_str()), token)))
 }
 
 /// `text` masked when it holds a well-known credential or a `Bearer`/`Basic`
@@ -488,6 +545,22 @@ mod tests {
         assert_eq!(masked_if_secret("Bearer 8d2c1f0b").as_deref(), Some("…(15 chars)"));
         assert_eq!(masked_if_secret("./bin/server"), None);
         assert_eq!(masked_if_secret("Bearer ${TOKEN}"), None);
+    }
+
+    #[test]
+    fn credentials_in_other_fields_are_found() {
+        let secret = detect_elsewhere("`args[3]`", "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB").unwrap();
+        assert_eq!(secret.rule.code, "AP504");
+        assert!(secret.message.contains("ghp_…(42 chars)"), "{}", secret.message);
+        assert!(
+            detect_elsewhere(
+                "`url`",
+                "https://x.example.com/mcp?key=sk-proj-abcdefghijklmnopqrstuvwxyz"
+            )
+            .is_some()
+        );
+        assert!(detect_elsewhere("`args[0]`", "--verbose").is_none());
+        assert!(detect_elsewhere("`args[0]`", "Bearer ${TOKEN}").is_none());
     }
 
     #[test]

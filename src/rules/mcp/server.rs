@@ -540,7 +540,12 @@ fn check_args(check: &mut ServerCheck<'_>, args: &Value) {
     for (i, item) in items.iter().enumerate() {
         let item_pointer = format!("{pointer}/{i}");
         match item {
-            Value::String(arg) => super::placeholders::check_expanded(check, &item_pointer, "args", arg),
+            Value::String(arg) => {
+                super::placeholders::check_expanded(check, &item_pointer, "args", arg);
+                if let Some(secret) = crate::rules::secrets::detect_elsewhere(&format!("`args[{i}]`"), arg) {
+                    check.report(check.file.at_value(secret.rule, &item_pointer, secret.message));
+                }
+            }
             other => check.reject_type(&item_pointer, &format!("`args[{i}]`"), "a string", other),
         }
     }

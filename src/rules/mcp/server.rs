@@ -475,14 +475,15 @@ fn check_type(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Value>
             None
         }
         Some(Value::String(name)) => Variant::from_type(name).or_else(|| {
-            let mut diagnostic = check.file.at_value(
-                &MCP_SERVER_TYPE_UNKNOWN,
-                &check.field("type"),
-                format!(
-                    "unknown transport type {} in server {}: Agent Plugins 1.0.0 defines stdio, streamable-http and sse",
-                    super::excerpt(name),
-                    quoted(id)
-                ));
+            let message = format!(
+                "unknown transport type {} in server {}: Agent Plugins 1.0.0 defines {}",
+                super::excerpt(name),
+                quoted(id),
+                "stdio, streamable-http and sse"
+            );
+            let mut diagnostic = check
+                .file
+                .at_value(&MCP_SERVER_TYPE_UNKNOWN, &check.field("type"), message);
             if let Some(hint) = type_suggestion(name) {
                 diagnostic = diagnostic.with_hint(hint);
             }
@@ -492,7 +493,12 @@ fn check_type(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Value>
         Some(other) => {
             let message = format!("`type` must be a string naming the transport, not {}", json_type(other));
             let pointer = check.field("type");
-            check.reject(check.file.at_value(&MCP_SERVER_TYPE_UNKNOWN, &pointer, message).with_hint(guess_hint("write")));
+            check.reject(
+                check
+                    .file
+                    .at_value(&MCP_SERVER_TYPE_UNKNOWN, &pointer, message)
+                    .with_hint(guess_hint("write")),
+            );
             None
         }
     }

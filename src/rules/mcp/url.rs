@@ -201,6 +201,10 @@ pub(super) fn check_url(check: &mut ServerCheck<'_>, url: Option<&Value>) -> Opt
         check.reject(file.at_value(&MCP_URL_INVALID, &pointer, "`url` names no host"));
         return None;
     };
+    if authority.port_to_u16().is_err() {
+        check.reject(file.at_value(&MCP_URL_INVALID, &pointer, "`url` has a port above 65535"));
+        return None;
+    }
     if authority.has_userinfo() {
         let message = "`url` contains user information before the host; credentials must not be in the URL";
         check.reject(file.at_value(&MCP_URL_USERINFO, &pointer, message));
@@ -311,6 +315,7 @@ mod tests {
             "https://exa mple.com/mcp",
             "${MCP_URL}",
             "https://${HOST}/mcp",
+            "https://mcp.example.com:70000/mcp",
             "",
         ] {
             let (codes, state, _) = url_findings("streamable-http", url);

@@ -127,7 +127,8 @@ pub static SECRET_IN_OTHER_FIELD: Rule = Rule {
     fix_hint: Some("remove it (and revoke it if it was published); have the user provide it outside the package"),
     doc: RuleDoc {
         what: "`args` items and `url` values containing a well-known credential shape (as AP502) or a \
-               `Bearer`/`Basic` credential, such as `--token ghp_…` or `?key=sk-…`.",
+               `Bearer`/`Basic` credential, such as `--token ghp_…` or `?key=sk-…`, and a password in a URL's \
+               user information (`https://bot:password@host`, which AP431 also makes invalid).",
         why: "The spec's MUST NOT names `headers` (§7.2.1) and `env` (§9.2), so this is a warning, not an error; \
               but `args` and `url` are just as visible to everyone who installs the package, and a token there is \
               exposed the same way.",
@@ -255,6 +256,20 @@ pub fn detect_elsewhere(place: &str, value: &str) -> Option<Secret> {
     Some(Secret {
         rule: &SECRET_IN_OTHER_FIELD,
         message: format!("{place} holds what looks like {shown}; everything in mcp.json is visible package data"),
+    })
+}
+
+/// A password in a URL's user information (`user:password@host`), which is a
+/// credential whatever it looks like.
+pub fn detect_url_password(userinfo: &str) -> Option<Secret> {
+    let (_, password) = userinfo.split_once(':')?;
+    let password = without_placeholders(password);
+    (!password.is_empty() && !is_stand_in(&password)).then(|| Secret {
+        rule: &SECRET_IN_OTHER_FIELD,
+        message: format!(
+            "`url` holds a password in its user information ({}); everything in mcp.json is visible package data",
+            masked("", &password)
+        ),
     })
 }
 
@@ -561,6 +576,14 @@ mod tests {
         );
         assert!(detect_elsewhere("`args[0]`", "--verbose").is_none());
         assert!(detect_elsewhere("`args[0]`", "Bearer ${TOKEN}").is_none());
+        assert!(
+            detect_url_password("bot:hunter2")
+                .unwrap()
+                .message
+                .contains("…(7 chars)")
+        );
+        assert!(detect_url_password("bot").is_none());
+        assert!(detect_url_password("bot:${PASSWORD}").is_none());
     }
 
     #[test]

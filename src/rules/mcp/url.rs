@@ -205,7 +205,11 @@ pub(super) fn check_url(check: &mut ServerCheck<'_>, url: Option<&Value>) -> Opt
         check.reject(file.at_value(&MCP_URL_INVALID, &pointer, "`url` has a port above 65535"));
         return None;
     }
-    if authority.has_userinfo() {
+    if let Some(userinfo) = authority.userinfo() {
+        // Reported as a secret too, so every face that quotes mcp.json masks it.
+        if let Some(secret) = crate::rules::secrets::detect_url_password(userinfo.as_str()) {
+            check.report(file.at_value(secret.rule, &pointer, secret.message));
+        }
         let message = "`url` contains user information before the host; credentials must not be in the URL";
         check.reject(file.at_value(&MCP_URL_USERINFO, &pointer, message));
     }
@@ -293,7 +297,7 @@ mod tests {
     fn insecure_userinfo_fragment_are_each_reported() {
         // §7.2.1: no user information, no fragment, HTTPS for non-loopback hosts.
         let (codes, state, _) = url_findings("sse", "http://user:pw@mcp.example.com/events#x");
-        assert_eq!(codes, ["AP431", "AP432", "AP433"]);
+        assert_eq!(codes, ["AP504", "AP431", "AP432", "AP433"]);
         assert_eq!(state, ServerState::Invalid);
         for url in [
             "http://mcp.example.com/service",

@@ -87,20 +87,23 @@ pub static SECRET_TOKEN_SHAPE: Rule = Rule {
     },
 };
 
-pub static SECRET_HIGH_ENTROPY: Rule = Rule {
+pub static SECRET_NAMED_VALUE: Rule = Rule {
     code: "AP503",
-    name: "secret-high-entropy",
+    name: "secret-named-value",
     severity: Severity::Error,
     spec: "Agent Plugins §7.2.1, §9.2",
-    summary: "A random-looking value sits in a header or `env` entry named like a key, token, secret or password",
+    summary: "A header or `env` entry named like a password, secret, key or token holds a literal credential",
     fix_hint: Some("remove it (and revoke it if it was published); have the user provide it outside the package"),
     doc: RuleDoc {
-        what: "Header and `env` entries whose name says key, token, secret, password, credential, auth, session \
-               or cookie (`X-Api-Key`, `DB_PASSWORD`, `accessToken`) and whose literal value looks random: at \
-               least 16 characters, letters and digits mixed, high Shannon entropy, no spaces, not a URL or \
-               path. Names ending in `_URL`, `_FILE`, `_PATH`, `_ID` and the like are not secrets.",
-        why: "§7.2.1 and §9.2: plugins MUST NOT embed secrets in `headers` or `env`. A random string under a \
-              secret-sounding name is a credential in all but name.",
+        what: "Header and `env` entries whose name says what they hold. A name ending in password, passwd, pwd, \
+               passphrase, secret or credential(s) (`DB_PASSWORD`, `clientSecret`) with any literal value of four \
+               or more characters; a name mentioning key, token, auth, session or cookie (`X-Api-Key`, \
+               `accessToken`) with a random-looking value: at least 16 characters, letters and digits mixed, high \
+               Shannon entropy, no spaces. Placeholders, stand-ins (`<token>`, `YOUR_KEY`), booleans, URLs and \
+               paths are not secrets; names ending in `_URL`, `_FILE`, `_PATH`, `_ID` and the like are not \
+               secret names.",
+        why: "§7.2.1 and §9.2: plugins MUST NOT embed secrets in `headers` or `env`. A literal password, or a \
+              random string under a key or token name, is a credential in all but name.",
         failing: Example::Package(&[
             ("plugin.json", PLUGIN_JSON),
             (
@@ -152,7 +155,7 @@ pub static SECRET_IN_OTHER_FIELD: Rule = Rule {
 pub static RULES: &[&Rule] = &[
     &SECRET_AUTHORIZATION,
     &SECRET_TOKEN_SHAPE,
-    &SECRET_HIGH_ENTROPY,
+    &SECRET_NAMED_VALUE,
     &SECRET_IN_OTHER_FIELD,
 ];
 
@@ -226,16 +229,16 @@ pub fn detect(field: Field, name: &str, value: &str) -> Option<Secret> {
             message: format!("{place} embeds a literal credential ({shown}); {visible}"),
         });
     }
-    if is_secret_name(name) && looks_random(literal.trim()) && !is_stand_in(literal.trim()) {
-        return Some(Secret {
-            rule: &SECRET_HIGH_ENTROPY,
-            message: format!(
-                "{place} holds a random-looking value ({}); {visible}",
-                masked("", literal.trim())
-            ),
-        });
-    }
-    None
+    let literal = literal.trim();
+    let what = match secret_name(name)? {
+        SecretName::Always if looks_like_password(literal) => "a literal secret",
+        SecretName::WhenRandom if looks_random(literal) => "a random-looking value",
+        _ => return None,
+    };
+    (!is_stand_in(literal)).then(|| Secret {
+        rule: &SECRET_NAMED_VALUE,
+        message: format!("{place} holds {what} ({}); {visible}", masked("", literal)),
+    })
 }
 
 /// Looks for an unmistakable credential (a well-known token shape, a `Bearer`
@@ -369,19 +372,30 @@ fn is_stand_in(text: &str) -> bool {
         || lower.chars().all(|c| c == '*' || c == '.' || c == '…')
 }
 
-/// Whether a header or variable name says it holds a secret.
-fn is_secret_name(name: &str) -> bool {
-    const SECRET_WORDS: &[&str] = &[
-        "key",
-        "apikey",
-        "token",
-        "secret",
+/// How strongly a header or variable name says it holds a secret.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SecretName {
+    /// It ends in password, secret…: any literal value is one.
+    Always,
+    /// It mentions a key, token…: a random-looking value is one; ids and modes are not.
+    WhenRandom,
+}
+
+fn secret_name(name: &str) -> Option<SecretName> {
+    const ALWAYS_WHEN_LAST: &[&str] = &[
         "password",
         "passwd",
         "pwd",
-        "pass",
+        "passphrase",
+        "secret",
         "credential",
         "credentials",
+    ];
+    const WHEN_RANDOM: &[&str] = &[
+        "key",
+        "apikey",
+        "token",
+        "pass",
         "auth",
         "session",
         "cookie",
@@ -392,16 +406,34 @@ fn is_secret_name(name: &str) -> bool {
         "count", "version", "mode", "host", "endpoint", "region", "format", "enabled", "ttl", "timeout",
     ];
     let words = name_words(name);
-    let Some(last) = words.last() else { return false };
+    let last = words.last()?;
     if NOT_A_SECRET_WHEN_LAST.contains(&last.as_str()) || words.iter().any(|w| w == "public") {
-        return false;
+        return None;
     }
-    words.iter().any(|w| {
-        SECRET_WORDS.contains(&w.as_str())
-            || ["token", "secret", "password", "apikey", "accesskey"]
-                .iter()
-                .any(|part| w.contains(part))
-    })
+    if ALWAYS_WHEN_LAST.contains(&last.as_str()) || last.ends_with("password") || last.ends_with("secret") {
+        return Some(SecretName::Always);
+    }
+    words
+        .iter()
+        .any(|w| {
+            ALWAYS_WHEN_LAST.contains(&w.as_str())
+                || WHEN_RANDOM.contains(&w.as_str())
+                || ["token", "secret", "password", "apikey", "accesskey"]
+                    .iter()
+                    .any(|part| w.contains(part))
+        })
+        .then_some(SecretName::WhenRandom)
+}
+
+/// A literal worth calling a password: not a flag, a path, a URL or a word like `none`.
+fn looks_like_password(value: &str) -> bool {
+    const NOT_PASSWORDS: &[&str] = &[
+        "true", "false", "yes", "no", "none", "null", "nil", "on", "off", "unset",
+    ];
+    value.chars().count() >= 4
+        && !NOT_PASSWORDS.iter().any(|word| value.eq_ignore_ascii_case(word))
+        && !value.contains("://")
+        && !value.starts_with(['/', '.', '~'])
 }
 
 /// `X-Api-Key` → [x, api, key]; `accessToken` → [access, token].
@@ -530,6 +562,10 @@ mod tests {
         );
         assert_eq!(code(Field::Env, "DB_PASSWORD", "Tr0ub4dor&3xQ9zLmP"), Some("AP503"));
         assert_eq!(code(Field::Env, "accessToken", "a8F3kQ9zL2mX7vB1nC4d"), Some("AP503"));
+        // A password needs no randomness to be one.
+        assert_eq!(code(Field::Env, "DB_PASSWORD", "hunter2"), Some("AP503"));
+        assert_eq!(code(Field::Env, "clientSecret", "correct horse battery"), Some("AP503"));
+        assert_eq!(code(Field::Header, "X-Api-Key", "short-key"), None);
     }
 
     #[test]
@@ -548,6 +584,11 @@ mod tests {
             ("API_KEY", "not-set"),
             ("MONKEY_MODE", "on"),
             ("CACHE_KEY", "release-2024-cache"),
+            ("DB_PASSWORD", "${DB_PASSWORD}"),
+            ("ADMIN_PASSWORD", "changeme"),
+            ("USE_SECRET", "true"),
+            ("SECRET_BACKEND", "vault"),
+            ("CLIENT_SECRET", "<your client secret>"),
         ] {
             assert_eq!(code(Field::Env, name, value), None, "{name}: {value}");
         }

@@ -275,3 +275,64 @@ fn no_output_ever_carries_a_secret() {
         assert!(!json.contains(piece), "{piece} of {secret} leaked:\n{json}");
     }
 }
+
+mod never_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Text that exercises the parsers: placeholders, separators, URL syntax, controls, non-ASCII.
+    fn field_text() -> impl Strategy<Value = String> {
+        prop::collection::vec(
+            prop_oneof![
+                Just("${PLUGIN_ROOT}".to_string()),
+                Just("${PLUGIN_DATA}".to_string()),
+                Just("${X".to_string()),
+                Just("./".to_string()),
+                Just("../".to_string()),
+                Just("https://".to_string()),
+                Just("http://[::1]:".to_string()),
+                Just("@".to_string()),
+                Just("#".to_string()),
+                Just("Bearer ".to_string()),
+                Just("ghp_".to_string()),
+                "[a-zA-Z0-9 _:/\\\\.%-]{0,12}",
+                "\\PC{0,4}",
+                "[\u{0}-\u{1f}]{0,2}",
+            ],
+            0..6,
+        )
+        .prop_map(|parts| parts.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn any_server_text_is_judged_without_panicking(
+            kind in prop_oneof![Just("stdio"), Just("streamable-http"), Just("sse"), Just("http")],
+            command in field_text(),
+            cwd in field_text(),
+            url in field_text(),
+            header in field_text(),
+            value in field_text(),
+        ) {
+            let server = serde_json::json!({
+                "type": kind, "command": command, "cwd": cwd, "args": [value.clone()], "env": {header.clone(): value.clone()},
+                "url": url, "headers": {header: value},
+            });
+            let text = serde_json::json!({
+                "$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json",
+                "mcpServers": {"s": server},
+            })
+            .to_string();
+            let mut tree = package(&text);
+            tree.insert("loop", Entry::Symlink("loop".into()));
+            tree.insert("up", Entry::Symlink("..".into()));
+            let report = check_package("demo", &tree);
+            prop_assert_eq!(report.mcp.state, McpState::Loaded);
+            // Foreign fields always make this mixed entry invalid, and every rejection is explained.
+            prop_assert_eq!(report.mcp.servers[0].state, ServerState::Invalid);
+            prop_assert!(report.mcp.servers[0].reason.is_some());
+        }
+    }
+}

@@ -258,6 +258,30 @@ pub static VERSION_NOT_SEMVER: Rule = Rule {
     },
 };
 
+pub static EXTENSION_NAMESPACE: Rule = Rule {
+    code: "AP213",
+    name: "extension-namespace",
+    severity: Severity::Info,
+    spec: "Agent Plugins §8, §8.1",
+    summary: "An `extensions` member name is not a reverse-domain namespace",
+    fix_hint: Some("Name it after a domain the client controls, reversed: \"com.example.client\""),
+    doc: RuleDoc {
+        what: "Checks that each member name of `extensions` looks like a reverse-domain identifier: two or \
+               more dot-separated labels of letters, digits and inner hyphens.",
+        why: "Client-specific data MUST sit under a reverse-domain namespace (§8); a bare name like `claude` \
+              can collide between clients. Clients ignore namespaces they do not implement (§8.1), so this \
+              never changes loading.",
+        failing: Example::Package(&[(
+            "plugin.json",
+            "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"invoice-ops\", \"extensions\": {\"claude\": {}}}",
+        )]),
+        fixed: Example::Package(&[(
+            "plugin.json",
+            "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"invoice-ops\", \"extensions\": {\"com.anthropic.claude-code\": {}}}",
+        )]),
+    },
+};
+
 pub static RULES: &[&Rule] = &[
     &MANIFEST_MISSING,
     &MANIFEST_NOT_OBJECT,
@@ -271,6 +295,7 @@ pub static RULES: &[&Rule] = &[
     &INLINE_COMPONENT,
     &NAME_MISSING,
     &VERSION_NOT_SEMVER,
+    &EXTENSION_NAMESPACE,
 ];
 
 const REJECTED: &str = "the plugin is rejected and none of its components are loaded (§5.2)";
@@ -357,6 +382,11 @@ pub fn load_manifest(tree: &Tree, diagnostics: &mut Vec<Diagnostic>) -> PluginSe
         *slot = members.get(field).and_then(Value::as_str).map(str::to_string);
     }
     let Some(version) = select_spec_version(&file, members, diagnostics) else {
+        if !members.contains_key("$schema") {
+            // Manifests without `$schema` are mostly pre-spec or vendor manifests meant for 1.0.0:
+            // checking the rest by the 1.0.0 rules shows everything else between them and loading.
+            check_members(&file, members, diagnostics);
+        }
         return section;
     };
     section.spec = Some(version.to_string());
@@ -424,6 +454,9 @@ fn select_spec_version(
     }
     let why = if id == MCP_SCHEMA_ID {
         "that is the mcp.json schema, not the manifest's".to_string()
+    } else if id.trim().eq_ignore_ascii_case(PLUGIN_SCHEMA_ID) || id.trim_end_matches('#') == PLUGIN_SCHEMA_ID {
+        "identifiers are exact strings, and this one differs from the canonical one only in case, spaces or a trailing `#`"
+            .to_string()
     } else if id.strip_prefix("http://") == PLUGIN_SCHEMA_ID.strip_prefix("https://") {
         "identifiers are exact strings and the canonical one uses https".to_string()
     } else if let Some(version) = id
@@ -543,12 +576,29 @@ fn check_extensions(file: &JsonFile, value: &Value, diagnostics: &mut Vec<Diagno
     };
     // §8.1: member values are objects; their contents belong to each client and are not validated.
     for (namespace, data) in namespaces {
+        let mut pointer = "/extensions".to_string();
+        push_token(&mut pointer, namespace);
         if !data.is_object() {
-            let mut pointer = "/extensions".to_string();
-            push_token(&mut pointer, namespace);
             diagnostics.push(wrong_type(file, &pointer, "an object (§8.1)", data));
+        } else if !is_reverse_domain(namespace) {
+            diagnostics.push(file.at_key(
+                &EXTENSION_NAMESPACE,
+                &pointer,
+                format!("`{namespace}` is not a reverse-domain namespace such as `com.example.client` (§8)"),
+            ));
         }
     }
+}
+
+/// Two or more dot-separated labels of ASCII letters, digits and inner hyphens.
+fn is_reverse_domain(namespace: &str) -> bool {
+    let label = |part: &str| {
+        !part.is_empty()
+            && part.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            && !part.starts_with('-')
+            && !part.ends_with('-')
+    };
+    namespace.split('.').count() >= 2 && namespace.split('.').all(label)
 }
 
 /// §5.5, constraint by constraint, so the message says which failed.
@@ -725,6 +775,10 @@ mod tests {
         assert_eq!(section.state, PluginState::Rejected);
         assert_eq!(codes(&diagnostics), ["AP203"]);
         assert_eq!(diagnostics[0].line, Some(1));
+        // A pre-spec manifest also hears about its inline components, and stays rejected.
+        let (section, vendor) = load("{\"name\": \"x\", \"skills\": \"./skills\"}");
+        assert_eq!(section.state, PluginState::Rejected);
+        assert_eq!(codes(&vendor), ["AP203", "AP210"]);
     }
 
     #[test]
@@ -748,6 +802,18 @@ mod tests {
                 "mcp.json schema",
             ),
             ("https://json.schemastore.org/claude-code-plugin.json", "vendor"),
+            (
+                "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json ",
+                "exact strings",
+            ),
+            (
+                "https://Agent-Plugins.org/schemas/1.0.0/plugin.schema.json",
+                "exact strings",
+            ),
+            (
+                "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json#",
+                "exact strings",
+            ),
         ] {
             let (section, diagnostics) = load(&format!("{{\"$schema\": \"{id}\", \"name\": \"x\"}}"));
             assert_eq!(section.state, PluginState::Rejected, "{id}");
@@ -858,6 +924,21 @@ mod tests {
         ));
         assert_eq!(section.state, PluginState::Loaded);
         assert_eq!(codes(&diagnostics), ["AP212"]);
+    }
+
+    #[test]
+    fn extension_namespaces_should_be_reverse_domain() {
+        // §8: client-specific data under a reverse-domain namespace; §8.1: never fatal.
+        let (section, diagnostics) = load(&format!(
+            "{{{SCHEMA}, \"name\": \"x\", \"extensions\": {{\"claude\": {{}}, \"com.openai.codex\": {{}}}}}}"
+        ));
+        assert_eq!(section.state, PluginState::Loaded);
+        assert_eq!(codes(&diagnostics), ["AP213"]);
+        assert_eq!(diagnostics[0].pointer.as_deref(), Some("/extensions/claude"));
+        for bad in ["claude", "com..x", ".com.x", "com.-x", "com.x y"] {
+            assert!(!is_reverse_domain(bad), "{bad}");
+        }
+        assert!(is_reverse_domain("com.anthropic.claude-code"));
     }
 
     #[test]

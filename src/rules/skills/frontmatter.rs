@@ -255,6 +255,9 @@ mod tests {
         assert!(not_mapping.message.contains("mapping"), "{}", not_mapping.message);
         assert!(parse_fields("  \n").is_err());
         assert!(parse_fields("name: a\nname: b\n").is_err());
+        let odd_keys = parse_fields("1: one\ntrue: yes\n").unwrap();
+        assert_eq!(odd_keys.0[0].key, "1");
+        assert!(parse_fields("? [a, b]\n: c\n").is_err());
     }
 
     #[test]
@@ -268,5 +271,32 @@ mod tests {
         }
         // 9^10 nodes if expanded: the replay budget stops it long before.
         assert!(parse_fields(&yaml).is_err());
+    }
+}
+#[cfg(test)]
+mod probe {
+    #[test]
+    fn probe_messages() {
+        for y in [
+            "name: a\ndescription: \"unclosed\n",
+            "name: a\n\tdescription: x\n",
+            "name: [a\n",
+            "name: a\ndescription: x\nname: b\n",
+            "- a\n",
+            "just text\n",
+            "name: *nope\n",
+            "name: !!binary aGVsbG8=\n",
+            "a: &x 1\nb: *x\n",
+        ] {
+            println!(
+                "{:?} => {:?}",
+                y,
+                super::parse_fields(y).map(|f| f
+                    .0
+                    .iter()
+                    .map(|x| (x.key.clone(), x.value.clone()))
+                    .collect::<Vec<_>>())
+            );
+        }
     }
 }

@@ -92,7 +92,12 @@ mod tests {
             "::error file=plugins/demo/plugin.json,line=2,col=11,endLine=2,endColumn=21,title=AP201::\
              `Bad Name` is not a valid name%0Ahelp: use lowercase letters, digits and hyphens%0Aspec: Agent Plugins §5.5"
         );
-        assert!(out.lines().nth(1).unwrap().starts_with("::warning file=plugins/demo/mcp.json,"));
+        assert!(
+            out.lines()
+                .nth(1)
+                .unwrap()
+                .starts_with("::warning file=plugins/demo/mcp.json,")
+        );
         assert!(out.ends_with("1 error, 1 warning\n"));
     }
 

@@ -32,7 +32,10 @@ fn render_report(out: &mut String, report: &PackageReport) {
     let rows = [
         ("Plugin", plugin),
         ("Skills", verdicts.skills.trim_start_matches("skills ").to_string()),
-        ("MCP servers", verdicts.servers.trim_start_matches("servers ").to_string()),
+        (
+            "MCP servers",
+            verdicts.servers.trim_start_matches("servers ").to_string(),
+        ),
         ("Findings", verdicts.findings),
     ];
     for (name, value) in rows {
@@ -44,14 +47,13 @@ fn render_report(out: &mut String, report: &PackageReport) {
         return;
     }
     for diagnostic in &report.diagnostics {
-        let _ = write!(
-            out,
-            "- **{}** {}",
-            diagnostic.severity.as_str(),
-            code(diagnostic.code)
-        );
+        let _ = write!(out, "- **{}** {}", diagnostic.severity.as_str(), code(diagnostic.code));
         if let Some(file) = &diagnostic.file {
-            let _ = write!(out, " {}", code(&location(&path_from_root(&report.root, file), diagnostic)));
+            let _ = write!(
+                out,
+                " {}",
+                code(&location(&path_from_root(&report.root, file), diagnostic))
+            );
         }
         let _ = writeln!(out, ": {}", inline_text(&diagnostic.message));
         if let Some(hint) = &diagnostic.hint {
@@ -65,11 +67,7 @@ fn render_report(out: &mut String, report: &PackageReport) {
 /// A code span that holds any text: the fence is one backtick longer than the
 /// longest run inside, padded when the text starts or ends with one.
 fn code(text: &str) -> String {
-    let longest_run = text
-        .split(|c| c != '`')
-        .map(str::len)
-        .max()
-        .unwrap_or(0);
+    let longest_run = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest_run + 1);
     let text = text.replace(['\r', '\n'], " ");
     if text.starts_with('`') || text.ends_with('`') {

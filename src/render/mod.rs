@@ -219,8 +219,20 @@ pub(crate) mod test_support {
         report(
             root,
             vec![
-                diagnostic_at(&NAME_RULE, "plugin.json", MANIFEST, "\"Bad Name\"", "`Bad Name` is not a valid name"),
-                diagnostic_at(&SECRET_RULE, "mcp.json", MCP, "ghp_SECRETSECRET", "`TOKEN` holds a GitHub token (ghp_…)"),
+                diagnostic_at(
+                    &NAME_RULE,
+                    "plugin.json",
+                    MANIFEST,
+                    "\"Bad Name\"",
+                    "`Bad Name` is not a valid name",
+                ),
+                diagnostic_at(
+                    &SECRET_RULE,
+                    "mcp.json",
+                    MCP,
+                    "ghp_SECRETSECRET",
+                    "`TOKEN` holds a GitHub token (ghp_…)",
+                ),
             ],
         )
     }

@@ -24,7 +24,12 @@ const SCHEMA_URI: &str = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata0
 
 /// Characters kept as they are in a relative URI path: RFC 3986 unreserved plus `/`.
 /// A `:` is encoded, because in a relative reference it could read as a scheme.
-const RELATIVE_PATH_KEEP: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~').remove(b'/');
+const RELATIVE_PATH_KEEP: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~')
+    .remove(b'/');
 
 /// In an absolute `file:` URI a `:` is an ordinary path character (`C:`).
 const ABSOLUTE_PATH_KEEP: &AsciiSet = &RELATIVE_PATH_KEEP.remove(b':');
@@ -173,6 +178,26 @@ mod tests {
         assert_eq!(location["region"]["startColumn"], 11);
         assert_eq!(location["region"]["endColumn"], 21);
         assert_eq!(run["results"][1]["level"], "warning");
+    }
+
+    #[test]
+    fn a_log_with_results_validates_against_the_sarif_schema() {
+        let schema: Value = serde_json::from_str(include_str!("../../tests/data/sarif-schema-2.1.0.json")).unwrap();
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        let (a, b) = (report_with_findings("a"), report_with_findings("b"));
+        let log = render(&[
+            SarifRoot {
+                report: &a,
+                base_uri: Some(directory_uri("/repo/a")),
+            },
+            SarifRoot {
+                report: &b,
+                base_uri: None,
+            },
+        ]);
+        assert_eq!(log["runs"][0]["results"].as_array().map(Vec::len), Some(4));
+        let errors: Vec<String> = validator.iter_errors(&log).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{errors:#?}");
     }
 
     #[test]

@@ -64,10 +64,7 @@ pub fn summary_line(report: &PackageReport, options: TextOptions) -> String {
 
 /// One closing line when several roots were checked: `3 plugins: 2 loaded, 1 rejected — 4 errors, 1 warning`.
 pub fn totals_line(reports: &[PackageReport]) -> String {
-    let loaded = reports
-        .iter()
-        .filter(|r| r.plugin.state == PluginState::Loaded)
-        .count();
+    let loaded = reports.iter().filter(|r| r.plugin.state == PluginState::Loaded).count();
     let errors: usize = reports.iter().map(|r| r.summary.errors).sum();
     let warnings: usize = reports.iter().map(|r| r.summary.warnings).sum();
     format!(
@@ -227,6 +224,9 @@ mod tests {
     #[test]
     fn totals_count_plugins_and_findings() {
         let reports = [report_with_findings("a"), report(".", Vec::new())];
-        assert_eq!(totals_line(&reports), "2 plugins: 2 loaded, 0 rejected — 1 error, 1 warning");
+        assert_eq!(
+            totals_line(&reports),
+            "2 plugins: 2 loaded, 0 rejected — 1 error, 1 warning"
+        );
     }
 }

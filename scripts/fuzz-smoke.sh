@@ -31,21 +31,25 @@ seed_dir() {
     [ -d "$shared/corpus/real" ] || return 0
     case "$target" in
         parse_document)
-            find "$shared/corpus/real" -maxdepth 2 \( -name plugin.json -o -name mcp.json \) -type f |
-                head -n 50 | while read -r file; do cp "$file" "$dir/$(echo "$file" | md5sum | cut -c1-16)"; done
+            for file in "$shared"/corpus/real/*/plugin.json "$shared"/corpus/real/*/mcp.json; do
+                if [ -f "$file" ]; then cp "$file" "$dir/$(echo "$file" | md5sum | cut -c1-16)"; fi
+            done
             ;;
         check_package)
             # One flags byte, then plugin.json 0xFF mcp.json 0xFF SKILL.md, as the target splits it.
             for root in "$shared"/corpus/real/*/; do
                 [ -f "$root/plugin.json" ] || continue
-                skill="$(find "$root/skills" -maxdepth 2 -name SKILL.md -type f 2>/dev/null | head -n 1)"
+                skill=""
+                for candidate in "$root"skills/*/SKILL.md; do
+                    if [ -f "$candidate" ]; then skill="$candidate"; break; fi
+                done
                 {
                     printf '\000'
                     cat "$root/plugin.json"
                     printf '\377'
-                    [ -f "$root/mcp.json" ] && cat "$root/mcp.json"
+                    if [ -f "$root/mcp.json" ]; then cat "$root/mcp.json"; fi
                     printf '\377'
-                    [ -n "$skill" ] && cat "$skill"
+                    if [ -n "$skill" ]; then cat "$skill"; fi
                 } > "$dir/$(basename "$root")"
             done
             ;;

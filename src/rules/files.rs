@@ -415,7 +415,7 @@ pub fn describe(entry: &Entry) -> String {
         Entry::File(_) => "a regular file".to_string(),
         Entry::Dir => "a directory".to_string(),
         Entry::Symlink(target) => format!("a symlink to `{target}`"),
-        Entry::Other(what) => format!("a {what}"),
+        Entry::Other(what) => what.clone(),
         Entry::Unreadable(why) => format!("unreadable ({why})"),
     }
 }
@@ -535,7 +535,7 @@ mod tests {
     fn unreadable_and_fifo_are_reported() {
         let mut tree = Tree::new();
         tree.insert("plugin.json", Entry::Unreadable("permission denied".into()));
-        tree.insert("mcp.json", Entry::Other("FIFO".into()));
+        tree.insert("mcp.json", Entry::Other("a FIFO".into()));
         let (_, unreadable) = read(&tree, "plugin.json");
         assert_eq!(codes(&unreadable), ["AP005"]);
         let (load, fifo) = read(&tree, "mcp.json");

@@ -1,10 +1,229 @@
-// PLACEHOLDER (foundation commit): replaced by the MCP-configuration work.
+//! Hop 4: MCP servers from `mcp.json` (§6.2, §7.2, §9).
+//!
+//! Three failure boundaries, narrowest first, exactly as §7.2.2 draws them:
+//! a location that is not a regular file or a document that is not a valid
+//! 1.0.0 configuration disables MCP for the plugin (skills go on); a server
+//! entry that breaks a rule is skipped alone; everything else (a missing
+//! bundled file, a deprecated transport, a literal secret) is reported while
+//! the server still loads, because a client would still load it.
+
+/// An example `mcp.json` (for rule docs) holding the server members given as one literal.
+macro_rules! example_mcp_json {
+    ($servers:literal) => {
+        concat!(
+            "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n",
+            $servers,
+            "\n  }\n}\n"
+        )
+    };
+}
+
+mod command;
+mod cwd;
+mod document;
+mod env;
+mod headers;
+mod package_path;
+mod placeholders;
+mod server;
+mod url;
+
 use crate::diag::Diagnostic;
 use crate::report::{McpSection, McpState, PluginSection};
+use crate::rules::Rule;
+use crate::rules::files::{Load, read_json_file};
 use crate::tree::Tree;
-pub fn load_mcp(_tree: &Tree, _plugin: &PluginSection, _diagnostics: &mut Vec<Diagnostic>) -> McpSection {
-    McpSection {
-        state: McpState::Absent,
+
+/// The `plugin.json` every rule example ships beside its `mcp.json`.
+const EXAMPLE_PLUGIN_JSON: &str =
+    "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\",\n  \"name\": \"demo\"\n}\n";
+
+/// The MCP configuration path, fixed by §6.1 and §7.2.1.
+pub const MCP_PATH: &str = "mcp.json";
+
+pub static RULES: &[&Rule] = &[
+    &document::MCP_CONFIG_NOT_OBJECT,
+    &document::MCP_SCHEMA_MISSING,
+    &document::MCP_SCHEMA_UNSUPPORTED,
+    &document::MCP_UNKNOWN_TOP_LEVEL_FIELD,
+    &document::MCP_SERVERS_NOT_OBJECT,
+    &server::MCP_SERVER_NOT_OBJECT,
+    &server::MCP_SERVER_TYPE_MISSING,
+    &server::MCP_SERVER_TYPE_UNKNOWN,
+    &server::MCP_SERVER_UNKNOWN_FIELD,
+    &server::MCP_SERVER_FOREIGN_FIELD,
+    &server::MCP_SERVER_FIELD_MISSING,
+    &server::MCP_SERVER_FIELD_TYPE,
+    &server::MCP_SSE_DEPRECATED,
+    &command::MCP_COMMAND_NOT_A_TOKEN,
+    &package_path::MCP_PATH_MISSING,
+    &package_path::MCP_PATH_WRONG_KIND,
+    &cwd::MCP_CWD_FORM,
+    &cwd::MCP_CWD_ESCAPES_DATA,
+    &env::MCP_ENV_RESERVED,
+    &url::MCP_URL_INVALID,
+    &url::MCP_URL_USERINFO,
+    &url::MCP_URL_FRAGMENT,
+    &url::MCP_URL_INSECURE,
+    &headers::MCP_HEADER_NAME_INVALID,
+    &headers::MCP_HEADER_VALUE_INVALID,
+    &headers::MCP_HEADER_DUPLICATE,
+    &placeholders::MCP_PLACEHOLDER_LITERAL,
+];
+
+/// Loads `mcp.json` as a conformant client would (called only when the plugin loaded).
+pub fn load_mcp(tree: &Tree, plugin: &PluginSection, diagnostics: &mut Vec<Diagnostic>) -> McpSection {
+    let disabled = McpSection {
+        state: McpState::Disabled,
         servers: Vec::new(),
+    };
+    // §6.2: absent is not an error; a location that escapes, loops, is not a
+    // regular file or is not JSON disables MCP (§4.1 boundary 2, §7.2.2 rule 2).
+    let file = match read_json_file(tree, MCP_PATH, DISABLED, diagnostics) {
+        Load::Absent => {
+            return McpSection {
+                state: McpState::Absent,
+                servers: Vec::new(),
+            };
+        }
+        Load::Failed => return disabled,
+        Load::Loaded(file) => file,
+    };
+    let Some(servers) = document::check_document(&file, plugin, diagnostics) else {
+        return disabled;
+    };
+    McpSection {
+        state: McpState::Loaded,
+        servers: servers
+            .iter()
+            .map(|(id, value)| server::check_server(&file, tree, id, value, diagnostics))
+            .collect(),
+    }
+}
+
+/// What a client does about a document-level failure, completing each such message.
+const DISABLED: &str = "MCP is disabled for this plugin (§7.2.2)";
+
+/// `parent` extended by the member `token`, escaped per RFC 6901.
+fn child_pointer(parent: &str, token: &str) -> String {
+    let mut pointer = parent.to_string();
+    crate::json::parse::push_token(&mut pointer, token);
+    pointer
+}
+
+/// Quotes a name for a message; names are short and never secrets (values may be).
+fn quoted(name: &str) -> String {
+    format!("{name:?}")
+}
+
+/// A user-supplied, non-secret text for a message: quoted, and cut when long.
+fn excerpt(text: &str) -> String {
+    const MAX_CHARS: usize = 80;
+    match text.char_indices().nth(MAX_CHARS) {
+        Some((cut, _)) => format!("{:?}…", &text[..cut]),
+        None => format!("{text:?}"),
+    }
+}
+
+/// The JSON type of `value`, with its article, for messages.
+fn json_type(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod test_support {
+    use crate::diag::Diagnostic;
+    use crate::report::{McpSection, PluginSection, PluginState};
+    use crate::tree::Tree;
+
+    pub fn plugin_1_0_0() -> PluginSection {
+        PluginSection {
+            state: PluginState::Loaded,
+            name: Some("example".into()),
+            version: None,
+            description: None,
+            spec: Some("1.0.0".into()),
+        }
+    }
+
+    /// Loads `mcp_json` as the package's `mcp.json` next to `extra` files.
+    pub fn load(mcp_json: &str, extra: &[(&str, &str)]) -> (McpSection, Vec<Diagnostic>) {
+        let mut files = vec![("mcp.json", mcp_json)];
+        files.extend_from_slice(extra);
+        let tree = Tree::from_files(files);
+        load_tree(&tree)
+    }
+
+    pub fn load_tree(tree: &Tree) -> (McpSection, Vec<Diagnostic>) {
+        let mut diagnostics = Vec::new();
+        let section = super::load_mcp(tree, &plugin_1_0_0(), &mut diagnostics);
+        (section, diagnostics)
+    }
+
+    /// An `mcp.json` with one server `s` whose configuration is `server`.
+    pub fn one_server(server: &str) -> String {
+        format!(
+            "{{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {{\n    \"s\": {server}\n  }}\n}}"
+        )
+    }
+
+    pub fn codes(diagnostics: &[Diagnostic]) -> Vec<&'static str> {
+        diagnostics.iter().map(|d| d.code).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::{codes, load_tree};
+    use crate::report::McpState;
+    use crate::tree::{Entry, Tree};
+
+    #[test]
+    fn absent_mcp_json_is_not_an_error() {
+        // §6.2: "If a fixed component location is absent, the client MUST NOT treat that as an error."
+        let (section, diagnostics) = load_tree(&Tree::from_files([("plugin.json", "{}")]));
+        assert_eq!(section.state, McpState::Absent);
+        assert!(diagnostics.is_empty());
+    }
+
+    #[test]
+    fn wrong_kinds_and_escapes_disable_mcp() {
+        // §6.2: present but not a regular file; §4.1 boundary 2: resolves outside the root or loops.
+        for (entry, code) in [
+            (Entry::Dir, "AP006"),
+            (Entry::Symlink("../outside/mcp.json".into()), "AP101"),
+            (Entry::Symlink("mcp.json".into()), "AP102"),
+            (Entry::File(vec![b'{', 0xff, b'}']), "AP001"),
+        ] {
+            let mut tree = Tree::new();
+            tree.insert("mcp.json", entry);
+            let (section, diagnostics) = load_tree(&tree);
+            assert_eq!(section.state, McpState::Disabled, "{code}");
+            assert_eq!(codes(&diagnostics), [code]);
+            assert!(
+                diagnostics[0].message.ends_with(super::DISABLED),
+                "{}",
+                diagnostics[0].message
+            );
+        }
+    }
+
+    #[test]
+    fn link_to_a_file_inside_the_root_is_followed() {
+        let mut tree = Tree::from_files([(
+            "config/mcp.json",
+            r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json", "mcpServers": {}}"#,
+        )]);
+        tree.insert("mcp.json", Entry::Symlink("config/mcp.json".into()));
+        let (section, diagnostics) = load_tree(&tree);
+        assert_eq!(section.state, McpState::Loaded);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
     }
 }

@@ -508,16 +508,15 @@ fn explain_missing_skill_md(
         .map(|(path, _)| path)
         .collect();
     if let Some(first) = deeper.first() {
-        let more = if deeper.len() > 1 {
-            format!(" and {} more", deeper.len() - 1)
-        } else {
-            String::new()
+        let found = match deeper.len() {
+            1 => format!("`{first}` below it is"),
+            n => format!("`{first}` and {} more below it are", n - 1),
         };
         diagnostics.push(
             Diagnostic::new(
                 &SKILL_MD_TOO_DEEP,
                 format!(
-                    "`skills/{name}` has no SKILL.md of its own; `{first}`{more} below it are never discovered, because clients do not search deeper than skills/<name>/ (§7.1)"
+                    "`skills/{name}` has no SKILL.md of its own; {found} never discovered, because clients do not search deeper than skills/<name>/ (§7.1)"
                 ),
             )
             .in_file(format!("skills/{name}")),

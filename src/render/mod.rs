@@ -195,6 +195,8 @@ pub(crate) mod test_support {
                 transport: Some("stdio".into()),
                 state: ServerState::Invalid,
                 reason: Some("no command".into()),
+                command: None,
+                url: None,
             }],
         };
         let summary = Summary::count(&diagnostics, &skills, &mcp);

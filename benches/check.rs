@@ -70,7 +70,7 @@ fn median(mut run: impl FnMut()) -> Duration {
 }
 
 /// A conformant plugin root: `plugin.json`, 500 skills with a few reference
-/// files each, and an `mcp.json` with 200 servers, half stdio, half HTTP.
+/// files each, and an `mcp.json` with 200 servers, half stdio, half Streamable HTTP.
 fn generate(root: &Path) {
     fs::write(
         root.join("plugin.json"),
@@ -105,7 +105,7 @@ fn generate(root: &Path) {
                     r#"    "stdio-{i}": {{ "type": "stdio", "command": "./bin/server", "args": ["--port", "{i}"], "env": {{ "MODE": "fast" }} }}"#
                 )
             } else {
-                format!(r#"    "http-{i}": {{ "type": "http", "url": "https://mcp.example.com/{i}" }}"#)
+                format!(r#"    "http-{i}": {{ "type": "streamable-http", "url": "https://mcp.example.com/{i}" }}"#)
             }
         })
         .collect();

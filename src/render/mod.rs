@@ -34,6 +34,18 @@ impl Sources for Tree {
     }
 }
 
+/// The text of one file (a pasted document, a snapshot), for faces without a tree.
+pub struct OneFile<'t> {
+    pub path: &'t str,
+    pub text: &'t str,
+}
+
+impl Sources for OneFile<'_> {
+    fn text(&self, path: &str) -> Option<&str> {
+        (path == self.path).then_some(self.text)
+    }
+}
+
 /// No file texts: renderers show locations without snippets.
 pub struct NoSources;
 

@@ -117,6 +117,11 @@ pub fn path_from_root(root: &str, file: &str) -> String {
     }
 }
 
+/// The root as shown to people: `.` for the empty root.
+pub fn display_root(root: &str) -> &str {
+    if root.is_empty() { "." } else { root }
+}
+
 /// `path:line:col`, with as much of the position as the diagnostic has.
 pub fn location(path: &str, diagnostic: &Diagnostic) -> String {
     match (diagnostic.line, diagnostic.column) {
@@ -162,11 +167,15 @@ impl Verdicts {
                 summary.servers_valid, summary.servers_invalid
             ),
         };
-        let findings = format!(
+        let mut findings = format!(
             "{}, {}",
             count(summary.errors, "error", "errors"),
             count(summary.warnings, "warning", "warnings")
         );
+        if summary.infos > 0 {
+            findings.push_str(", ");
+            findings.push_str(&count(summary.infos, "info", "infos"));
+        }
         Verdicts {
             plugin,
             skills,

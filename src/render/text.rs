@@ -5,7 +5,7 @@
 use annotate_snippets::renderer::{AnsiColor, Effects, Style};
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 
-use super::{Sources, Verdicts, count, may_quote_source, path_from_root, quotable_text};
+use super::{Sources, Verdicts, count, display_root, may_quote_source, path_from_root, quotable_text};
 use crate::diag::{Diagnostic, Severity};
 use crate::report::{PackageReport, PluginState};
 use crate::source::Span;
@@ -87,10 +87,6 @@ pub fn totals_line(reports: &[PackageReport]) -> String {
         count(errors, "error", "errors"),
         count(warnings, "warning", "warnings"),
     )
-}
-
-fn display_root(root: &str) -> &str {
-    if root.is_empty() { "." } else { root }
 }
 
 /// `all` are the diagnostics of the same files, so secrets among them are masked in the snippet.

@@ -116,7 +116,9 @@ pub fn run(args: CheckArgs) -> ExitCode {
     } else {
         json::Shape::Array
     };
-    output::print(&render(&reports, &read, args.format, shape, args.color.enabled()));
+    if !reports.is_empty() || !io_failed {
+        output::print(&render(&reports, &read, args.format, shape, args.color.enabled()));
+    }
 
     let deny_warnings = args.deny == Some(Deny::Warnings);
     let fails = reports.iter().any(|report| {
@@ -292,6 +294,18 @@ mod tests {
         let base = dir.path().display().to_string();
         let names: Vec<String> = roots.iter().map(|r| r.name.replace(&base, "<base>")).collect();
         assert_eq!(names, ["<base>/plugins/a", "<base>/plugins/b", "<base>/top"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinked_directories_are_not_searched() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(dir.path(), "real/plugin.json");
+        std::os::unix::fs::symlink(dir.path().join("real"), dir.path().join("alias")).unwrap();
+        std::os::unix::fs::symlink(dir.path(), dir.path().join("real-loop")).unwrap();
+        let (roots, _) = roots_named_by(dir.path()).unwrap();
+        let names: Vec<&str> = roots.iter().map(|r| r.name.rsplit('/').next().unwrap()).collect();
+        assert_eq!(names, ["real"]);
     }
 
     #[test]

@@ -57,15 +57,13 @@ fn main() {
             black_box(status);
         });
         let verdict = if runs < RUNS {
-            "a smoke run (unoptimized?): `cargo bench --bench check` measures"
+            "a smoke run, maybe unoptimized; `cargo bench --bench check` measures".to_string()
         } else if process < TARGET {
-            "within the target"
+            format!("within the {TARGET:?} target")
         } else {
-            "OVER the target"
+            format!("OVER the {TARGET:?} target")
         };
-        println!(
-            "apcheck check --format {format} (whole process): median {process:.2?} over {runs} runs; {verdict} of {TARGET:?}"
-        );
+        println!("apcheck check --format {format} (whole process): median {process:.2?} over {runs} runs, {verdict}");
     }
 }
 

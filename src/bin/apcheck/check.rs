@@ -111,7 +111,10 @@ pub fn run(args: CheckArgs) -> ExitCode {
         json::Shape::Array
     };
     if !reports.is_empty() || !io_failed {
-        output::print(&render(&reports, &trees, args.format, shape, args.color.enabled()));
+        let rendered = render(&reports, &trees, args.format, shape, args.color.enabled());
+        if let Err(code) = output::print(&rendered) {
+            return code;
+        }
     }
 
     let deny_warnings = args.deny == Some(Deny::Warnings);

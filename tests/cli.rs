@@ -379,3 +379,18 @@ fn relative_roots_give_repository_relative_paths() {
         "{github}"
     );
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failed_write_is_an_io_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(dir.path(), &[("plugin.json", &manifest("demo"))]);
+    let full = fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_apcheck"))
+        .args(["check", path_str(dir.path())])
+        .stdout(full)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(2));
+}

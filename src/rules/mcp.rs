@@ -68,6 +68,7 @@ pub static RULES: &[&Rule] = &[
     &headers::MCP_HEADER_NAME_INVALID,
     &headers::MCP_HEADER_VALUE_INVALID,
     &headers::MCP_HEADER_DUPLICATE,
+    &headers::MCP_HEADER_CLIENT_MANAGED,
     &placeholders::MCP_PLACEHOLDER_LITERAL,
 ];
 
@@ -116,13 +117,21 @@ fn quoted(name: &str) -> String {
     format!("{name:?}")
 }
 
-/// A user-supplied, non-secret text for a message: quoted, and cut when long.
+/// Configuration text for a message: quoted, cut when long, masked when it holds a credential.
 fn excerpt(text: &str) -> String {
     const MAX_CHARS: usize = 80;
+    if let Some(masked) = crate::rules::secrets::masked_if_secret(text) {
+        return masked;
+    }
     match text.char_indices().nth(MAX_CHARS) {
         Some((cut, _)) => format!("{:?}…", &text[..cut]),
         None => format!("{text:?}"),
     }
+}
+
+/// Whether configuration text may be repeated verbatim in a fix hint.
+fn echoable(text: &str) -> bool {
+    text.chars().count() <= 120 && crate::rules::secrets::masked_if_secret(text).is_none()
 }
 
 /// The JSON type of `value`, with its article, for messages.

@@ -95,7 +95,9 @@ fn form_problem(command: &str) -> Option<(String, Option<String>)> {
     for placeholder in ["${PLUGIN_ROOT}", "${PLUGIN_DATA}"] {
         if let Some(rest) = command.strip_prefix(placeholder) {
             let hint = match rest.strip_prefix('/') {
-                Some(inside) if placeholder == "${PLUGIN_ROOT}" => format!("write \"./{inside}\""),
+                Some(inside) if placeholder == "${PLUGIN_ROOT}" && super::echoable(inside) => {
+                    format!("write \"./{inside}\"")
+                }
                 _ => "bundle the executable in the package and use a `./` path".to_string(),
             };
             return Some((
@@ -135,7 +137,7 @@ fn form_problem(command: &str) -> Option<(String, Option<String>)> {
             Some("name only the executable in \"command\" and pass arguments in \"args\"".into()),
         ));
     }
-    if let Some(windows_relative) = command.strip_prefix(".\\") {
+    if let Some(windows_relative) = command.strip_prefix(".\\").filter(|rest| super::echoable(rest)) {
         return Some((
             format!("`command` {shown} uses a backslash; plugin-relative paths begin with `./`"),
             Some(format!("write \"./{}\"", windows_relative.replace('\\', "/"))),
@@ -144,7 +146,11 @@ fn form_problem(command: &str) -> Option<(String, Option<String>)> {
     if command.contains(['/', '\\']) {
         return Some((
             format!("`command` {shown} is a path that does not begin with `./` (§4.1)"),
-            Some(format!("write \"./{command}\" for a file in the package")),
+            Some(if super::echoable(command) {
+                format!("write \"./{command}\" for a file in the package")
+            } else {
+                "a file in the package is named with a `./` path".to_string()
+            }),
         ));
     }
     None

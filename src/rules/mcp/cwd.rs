@@ -125,7 +125,7 @@ fn form_hint(cwd: &str) -> String {
     if cwd.starts_with('/') || cwd.starts_with('~') || cwd.starts_with('$') || cwd.contains(':') {
         return "a plugin cannot rely on places outside its root; use `${PLUGIN_DATA}/…` for writable state".into();
     }
-    if !cwd.starts_with('.') && !cwd.is_empty() {
+    if !cwd.starts_with('.') && !cwd.is_empty() && super::echoable(cwd) {
         return format!("write \"./{cwd}\" for a directory in the package");
     }
     "use `./dir`, `${PLUGIN_ROOT}/dir` or `${PLUGIN_DATA}/dir`".into()

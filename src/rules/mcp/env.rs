@@ -55,6 +55,8 @@ pub(super) fn check_env(check: &mut ServerCheck<'_>, env: &Value) {
             let message = format!("`env` must not set {}: the client provides it (§9.2)", quoted(name));
             check.reject(check.file.at_key(&MCP_ENV_RESERVED, &entry_pointer, message));
         }
+        // §9.2: expansion "does not apply to `env` keys".
+        super::placeholders::check_verbatim(check, &entry_pointer, "an `env` name", name);
         let Value::String(text) = value else {
             check.reject_type(
                 &entry_pointer,
@@ -97,6 +99,13 @@ mod tests {
             &[],
         );
         assert_eq!(codes(&diagnostics), ["AP416"]);
+    }
+
+    #[test]
+    fn placeholders_in_names_are_not_expanded() {
+        let server = r#"{"type": "stdio", "command": "uvx", "env": {"${PLUGIN_ROOT}_DIR": "x"}}"#;
+        let (_, diagnostics) = load(&one_server(server), &[]);
+        assert_eq!(codes(&diagnostics), ["AP440"]);
     }
 
     #[test]

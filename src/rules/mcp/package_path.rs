@@ -2,8 +2,8 @@
 //! directory, resolved the way the client's filesystem would (§4.1, §7.2.1).
 
 use super::server::ServerCheck;
-use crate::diag::Severity;
-use crate::rules::containment::unresolved_diagnostic;
+use crate::diag::{Diagnostic, Severity};
+use crate::rules::containment::{PATH_ESCAPES_ROOT, unresolved_diagnostic};
 use crate::rules::{Example, Rule, RuleDoc};
 use crate::tree::{Entry, Resolved, Unresolved};
 
@@ -136,7 +136,20 @@ pub(super) fn check_in_root(
     };
     // §4.1 boundary 4: a `command` or `cwd` failing containment invalidates the server.
     let consequence = "this server is skipped (§4.1, §7.2.2)";
-    if let Some(diagnostic) = unresolved_diagnostic(check.tree, shown, &unresolved, consequence) {
+    let diagnostic = match &unresolved {
+        Unresolved::Escapes { link } if check.tree.entry(link).is_none_or(|e| !matches!(e, Entry::Symlink(_))) => {
+            let message = format!(
+                "{what} {} climbs above the plugin root with `..`; {consequence}",
+                super::excerpt(shown)
+            );
+            Some(
+                Diagnostic::new(&PATH_ESCAPES_ROOT, message)
+                    .with_hint("keep the path inside the package: remove the `..` steps that climb out"),
+            )
+        }
+        _ => unresolved_diagnostic(check.tree, shown, &unresolved, consequence),
+    };
+    if let Some(diagnostic) = diagnostic {
         check.reject(check.place(diagnostic, pointer));
     }
 }

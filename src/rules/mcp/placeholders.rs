@@ -21,7 +21,7 @@ pub static MCP_PLACEHOLDER_LITERAL: Rule = Rule {
     ),
     doc: RuleDoc {
         what: "`${NAME}` text other than `${PLUGIN_ROOT}` and `${PLUGIN_DATA}` in `args`, `env` values and \
-               `cwd`, and any `${NAME}` in `command` or header values.",
+               `cwd`, and any `${NAME}` in `command`, `env` names or header values.",
         why: "§9.2: \"Unrecognized placeholder-like text MUST remain literal\" and expansion never applies to \
               `command`; §7.2.1: nothing expands in headers. Vendor formats expand `${API_KEY}`, so a config \
               copied from one silently sends the literal text.",
@@ -63,7 +63,7 @@ pub(super) fn check_expanded(check: &mut ServerCheck<'_>, pointer: &str, field: 
     }
 }
 
-/// Notes placeholders in a field where nothing expands (`command`, header values).
+/// Notes placeholders in a field where nothing expands (`command`, `env` names, header values).
 pub(super) fn check_verbatim(check: &mut ServerCheck<'_>, pointer: &str, field: &str, value: &str) {
     let names = placeholder_names(value);
     if !names.is_empty() {

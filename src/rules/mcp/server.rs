@@ -458,9 +458,9 @@ fn check_fields(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Valu
 
 /// Checks `type`; returns the declared variant when it is one.
 fn check_type(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Value>) -> Option<Variant> {
-    let guess_hint = || match Variant::guess(server) {
-        Some(guess) => format!("add \"type\": \"{}\"", guess.name()),
-        None => "add \"type\": \"stdio\", \"streamable-http\" or \"sse\"".to_string(),
+    let guess_hint = |verb: &str| match Variant::guess(server) {
+        Some(guess) => format!("{verb} \"type\": \"{}\"", guess.name()),
+        None => format!("{verb} \"type\": \"stdio\", \"streamable-http\" or \"sse\""),
     };
     match server.get("type") {
         None => {
@@ -470,19 +470,20 @@ fn check_type(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Value>
                 check
                     .file
                     .at_key(&MCP_SERVER_TYPE_MISSING, &pointer, message)
-                    .with_hint(guess_hint()),
+                    .with_hint(guess_hint("add")),
             );
             None
         }
         Some(Value::String(name)) => Variant::from_type(name).or_else(|| {
-            let mut diagnostic = check.file.at_value(
-                &MCP_SERVER_TYPE_UNKNOWN,
-                &check.field("type"),
-                format!(
-                    "unknown transport type {} in server {}: Agent Plugins 1.0.0 defines stdio, streamable-http and sse",
-                    super::excerpt(name),
-                    quoted(id)
-                ));
+            let message = format!(
+                "unknown transport type {} in server {}: Agent Plugins 1.0.0 defines {}",
+                super::excerpt(name),
+                quoted(id),
+                "stdio, streamable-http and sse"
+            );
+            let mut diagnostic = check
+                .file
+                .at_value(&MCP_SERVER_TYPE_UNKNOWN, &check.field("type"), message);
             if let Some(hint) = type_suggestion(name) {
                 diagnostic = diagnostic.with_hint(hint);
             }
@@ -492,7 +493,12 @@ fn check_type(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Value>
         Some(other) => {
             let message = format!("`type` must be a string naming the transport, not {}", json_type(other));
             let pointer = check.field("type");
-            check.reject(check.file.at_value(&MCP_SERVER_TYPE_UNKNOWN, &pointer, message).with_hint(guess_hint()));
+            check.reject(
+                check
+                    .file
+                    .at_value(&MCP_SERVER_TYPE_UNKNOWN, &pointer, message)
+                    .with_hint(guess_hint("write")),
+            );
             None
         }
     }
@@ -540,7 +546,12 @@ fn check_args(check: &mut ServerCheck<'_>, args: &Value) {
     for (i, item) in items.iter().enumerate() {
         let item_pointer = format!("{pointer}/{i}");
         match item {
-            Value::String(arg) => super::placeholders::check_expanded(check, &item_pointer, "args", arg),
+            Value::String(arg) => {
+                super::placeholders::check_expanded(check, &item_pointer, "args", arg);
+                if let Some(secret) = crate::rules::secrets::detect_elsewhere(&format!("`args[{i}]`"), arg) {
+                    check.report(check.file.at_value(secret.rule, &item_pointer, secret.message));
+                }
+            }
             other => check.reject_type(&item_pointer, &format!("`args[{i}]`"), "a string", other),
         }
     }

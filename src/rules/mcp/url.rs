@@ -166,6 +166,9 @@ pub(super) fn check_url(check: &mut ServerCheck<'_>, url: Option<&Value>) -> Opt
         check.reject(file.at_value(&MCP_URL_INVALID, &pointer, "`url` is empty"));
         return None;
     }
+    if let Some(secret) = crate::rules::secrets::detect_elsewhere("`url`", url) {
+        check.report(file.at_value(secret.rule, &pointer, secret.message));
+    }
     let names = super::placeholders::placeholder_names(url);
     if !names.is_empty() {
         let message = format!(
@@ -198,7 +201,15 @@ pub(super) fn check_url(check: &mut ServerCheck<'_>, url: Option<&Value>) -> Opt
         check.reject(file.at_value(&MCP_URL_INVALID, &pointer, "`url` names no host"));
         return None;
     };
-    if authority.has_userinfo() {
+    if authority.port_to_u16().is_err() {
+        check.reject(file.at_value(&MCP_URL_INVALID, &pointer, "`url` has a port above 65535"));
+        return None;
+    }
+    if let Some(userinfo) = authority.userinfo() {
+        // Reported as a secret too, so every face that quotes mcp.json masks it.
+        if let Some(secret) = crate::rules::secrets::detect_url_password(userinfo.as_str()) {
+            check.report(file.at_value(secret.rule, &pointer, secret.message));
+        }
         let message = "`url` contains user information before the host; credentials must not be in the URL";
         check.reject(file.at_value(&MCP_URL_USERINFO, &pointer, message));
     }
@@ -286,7 +297,7 @@ mod tests {
     fn insecure_userinfo_fragment_are_each_reported() {
         // §7.2.1: no user information, no fragment, HTTPS for non-loopback hosts.
         let (codes, state, _) = url_findings("sse", "http://user:pw@mcp.example.com/events#x");
-        assert_eq!(codes, ["AP431", "AP432", "AP433"]);
+        assert_eq!(codes, ["AP504", "AP431", "AP432", "AP433"]);
         assert_eq!(state, ServerState::Invalid);
         for url in [
             "http://mcp.example.com/service",
@@ -308,6 +319,7 @@ mod tests {
             "https://exa mple.com/mcp",
             "${MCP_URL}",
             "https://${HOST}/mcp",
+            "https://mcp.example.com:70000/mcp",
             "",
         ] {
             let (codes, state, _) = url_findings("streamable-http", url);

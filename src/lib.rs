@@ -10,6 +10,7 @@ pub mod json;
 pub mod report;
 pub mod rules;
 pub mod schemas;
+pub mod snapshot;
 pub mod source;
 pub mod tree;
 

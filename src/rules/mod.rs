@@ -13,6 +13,7 @@
 //! - `AP6xx` capability snapshot lint
 //! - `AP7xx` drift between a snapshot and its package
 //! - `AP8xx` changes between two snapshots (§10.2)
+//! - `AP9xx` `tools/call` arguments against a snapshot
 
 use serde::Serialize;
 
@@ -53,19 +54,52 @@ pub struct RuleDoc {
 pub enum Example {
     /// A plugin root given as `(path, contents)` files, checked with `check_package`.
     Package(&'static [(&'static str, &'static str)]),
+    /// A capability snapshot's text, linted by `snapshot::check_snapshot`.
+    Snapshot(&'static str),
+    /// A snapshot and the plugin root it claims to describe, compared by `snapshot::drift`.
+    Drift {
+        snapshot: &'static str,
+        files: &'static [(&'static str, &'static str)],
+    },
+    /// Two snapshots, before and after a change, compared by `snapshot::changes`.
+    Changes { old: &'static str, new: &'static str },
+    /// A snapshot, a tool name and `tools/call` arguments, checked by `snapshot::call`.
+    Call {
+        snapshot: &'static str,
+        tool: &'static str,
+        arguments: &'static str,
+    },
 }
 
 impl Example {
-    pub fn files(&self) -> &'static [(&'static str, &'static str)] {
+    /// The example's inputs as `(label, contents)`: file paths, or what the text is.
+    pub fn files(&self) -> Vec<(&'static str, &'static str)> {
         match self {
-            Example::Package(files) => files,
+            Example::Package(files) => files.to_vec(),
+            Example::Snapshot(text) => vec![("snapshot.json", text)],
+            Example::Drift { snapshot, files } => {
+                let mut all = vec![("snapshot.json", *snapshot)];
+                all.extend(files.iter().map(|(path, contents)| (*path, *contents)));
+                all
+            }
+            Example::Changes { old, new } => vec![("old.json", old), ("new.json", new)],
+            Example::Call {
+                snapshot,
+                tool,
+                arguments,
+            } => vec![
+                ("snapshot.json", snapshot),
+                ("tool", tool),
+                ("arguments.json", arguments),
+            ],
         }
     }
 }
 
 /// Every rule, in code order.
 pub fn all() -> impl Iterator<Item = &'static Rule> {
-    let families: &[&[&'static Rule]] = &[];
+    let snapshot_families = crate::snapshot::rule_families();
+    let families: Vec<&[&'static Rule]> = snapshot_families.into_iter().collect();
     let mut rules: Vec<&'static Rule> = families.iter().flat_map(|family| family.iter().copied()).collect();
     rules.sort_by_key(|rule| rule.code);
     rules.into_iter()

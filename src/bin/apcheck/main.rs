@@ -6,7 +6,12 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod call;
+mod changes;
+mod check_snapshot;
+mod drift;
 mod rules_cmd;
+mod snapshot;
 
 #[derive(Parser)]
 #[command(
@@ -25,6 +30,16 @@ enum Command {
     Rules(rules_cmd::RulesArgs),
     /// Print a rule's doc with a failing and a fixed example.
     Explain(rules_cmd::ExplainArgs),
+    /// Build the capability snapshot a client would hold after loading a plugin.
+    Snapshot(snapshot::SnapshotArgs),
+    /// Lint a capability snapshot.
+    CheckSnapshot(check_snapshot::CheckSnapshotArgs),
+    /// Compare a snapshot with its packaging files and say which side to fix.
+    Drift(drift::DriftArgs),
+    /// Report the changes between two snapshots and hold them against the version bump.
+    Changes(changes::ChangesArgs),
+    /// Validate tools/call arguments against a tool's inputSchema in a snapshot.
+    Call(call::CallArgs),
 }
 
 fn main() -> ExitCode {
@@ -32,5 +47,10 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Rules(args) => rules_cmd::rules(args),
         Command::Explain(args) => rules_cmd::explain(args),
+        Command::Snapshot(args) => snapshot::run(args),
+        Command::CheckSnapshot(args) => check_snapshot::run(args),
+        Command::Drift(args) => drift::run(args),
+        Command::Changes(args) => changes::run(args),
+        Command::Call(args) => call::run(args),
     }
 }

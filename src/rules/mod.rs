@@ -48,12 +48,20 @@ pub struct RuleDoc {
     pub fixed: Example,
 }
 
-/// A rule example, runnable by [`run_example`].
+/// A rule example. Package examples run as tests (below), so the docs cannot rot.
 #[derive(Debug, Serialize)]
 #[serde(tag = "kind", content = "files", rename_all = "kebab-case")]
 pub enum Example {
     /// A plugin root given as `(path, contents)` files, checked with `check_package`.
     Package(&'static [(&'static str, &'static str)]),
+    /// A plugin root with symbolic links: files, and `(link path, target)` pairs.
+    PackageWithLinks {
+        files: &'static [(&'static str, &'static str)],
+        links: &'static [(&'static str, &'static str)],
+    },
+    /// An input no text can show (bytes that are not UTF-8, a FIFO, a reader
+    /// limit), in words; the unit tests beside the rule build it.
+    Described(&'static str),
     /// A capability snapshot's text, linted by `snapshot::check_snapshot`.
     Snapshot(&'static str),
     /// A snapshot and the plugin root it claims to describe, compared by `snapshot::drift`.
@@ -72,34 +80,40 @@ pub enum Example {
 }
 
 impl Example {
-    /// The example's inputs as `(label, contents)`: file paths, or what the text is.
-    pub fn files(&self) -> Vec<(&'static str, &'static str)> {
+    /// The example as a package tree, when it is one.
+    pub fn tree(&self) -> Option<crate::tree::Tree> {
         match self {
-            Example::Package(files) => files.to_vec(),
-            Example::Snapshot(text) => vec![("snapshot.json", text)],
-            Example::Drift { snapshot, files } => {
-                let mut all = vec![("snapshot.json", *snapshot)];
-                all.extend(files.iter().map(|(path, contents)| (*path, *contents)));
-                all
+            Example::Package(files) => Some(crate::tree::Tree::from_files(files.iter().copied())),
+            Example::PackageWithLinks { files, links } => {
+                let mut tree = crate::tree::Tree::from_files(files.iter().copied());
+                for (path, target) in *links {
+                    tree.insert(path, crate::tree::Entry::Symlink(target.to_string()));
+                }
+                Some(tree)
             }
-            Example::Changes { old, new } => vec![("old.json", old), ("new.json", new)],
-            Example::Call {
-                snapshot,
-                tool,
-                arguments,
-            } => vec![
-                ("snapshot.json", snapshot),
-                ("tool", tool),
-                ("arguments.json", arguments),
-            ],
+            Example::Described(_)
+            | Example::Snapshot(_)
+            | Example::Drift { .. }
+            | Example::Changes { .. }
+            | Example::Call { .. } => None,
         }
     }
 }
 
 /// Every rule, in code order.
 pub fn all() -> impl Iterator<Item = &'static Rule> {
-    let snapshot_families = crate::snapshot::rule_families();
-    let families: Vec<&[&'static Rule]> = snapshot_families.into_iter().collect();
+    let [snapshot_lint, drift, changes, call] = crate::snapshot::rule_families();
+    let families: &[&[&'static Rule]] = &[
+        files::RULES,
+        layout::RULES,
+        containment::RULES,
+        manifest::RULES,
+        skills::RULES,
+        snapshot_lint,
+        drift,
+        changes,
+        call,
+    ];
     let mut rules: Vec<&'static Rule> = families.iter().flat_map(|family| family.iter().copied()).collect();
     rules.sort_by_key(|rule| rule.code);
     rules.into_iter()
@@ -110,6 +124,7 @@ pub fn find(code_or_name: &str) -> Option<&'static Rule> {
     all().find(|rule| rule.code.eq_ignore_ascii_case(code_or_name) || rule.name == code_or_name)
 }
 
+pub mod containment;
 pub mod files;
 pub mod layout;
 pub mod manifest;
@@ -133,13 +148,106 @@ pub fn explain_text(rule: &Rule) -> String {
     for (title, example) in [("Example (fails)", &rule.doc.failing), ("Fixed", &rule.doc.fixed)] {
         text.push_str(title);
         text.push('\n');
-        for (path, contents) in example.files() {
-            text.push_str(&format!("  --- {path}\n"));
-            for line in contents.lines() {
-                text.push_str(&format!("  {line}\n"));
+        match example {
+            Example::Package(files) | Example::PackageWithLinks { files, .. } => {
+                for (path, contents) in *files {
+                    text.push_str(&format!("  --- {path}\n"));
+                    for line in contents.lines() {
+                        text.push_str(&format!("  {line}\n"));
+                    }
+                }
+            }
+            Example::Described(words) => text.push_str(&format!("  {words}\n")),
+            Example::Snapshot(_) | Example::Drift { .. } | Example::Changes { .. } | Example::Call { .. } => {
+                for (label, contents) in snapshot_example_inputs(example) {
+                    text.push_str(&format!("  --- {label}\n"));
+                    for line in contents.lines() {
+                        text.push_str(&format!("  {line}\n"));
+                    }
+                }
+            }
+        }
+        if let Example::PackageWithLinks { links, .. } = example {
+            for (path, target) in *links {
+                text.push_str(&format!("  --- {path} -> {target} (symlink)\n"));
             }
         }
         text.push('\n');
     }
     text
+}
+
+/// A snapshot-family example's inputs as `(label, contents)`, in reading order.
+fn snapshot_example_inputs(example: &Example) -> Vec<(&'static str, &'static str)> {
+    match example {
+        Example::Snapshot(text) => vec![("snapshot.json", text)],
+        Example::Drift { snapshot, files } => {
+            let mut all = vec![("snapshot.json", *snapshot)];
+            all.extend(files.iter().copied());
+            all
+        }
+        Example::Changes { old, new } => vec![("old.json", old), ("new.json", new)],
+        Example::Call {
+            snapshot,
+            tool,
+            arguments,
+        } => vec![("snapshot.json", snapshot), ("tool", tool), ("arguments.json", arguments)],
+        Example::Package(_) | Example::PackageWithLinks { .. } | Example::Described(_) => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::hops::check_package;
+
+    #[test]
+    fn codes_and_names_are_unique() {
+        let mut codes = BTreeSet::new();
+        let mut names = BTreeSet::new();
+        for rule in all() {
+            assert!(codes.insert(rule.code), "duplicate code {}", rule.code);
+            assert!(names.insert(rule.name), "duplicate name {}", rule.name);
+        }
+        assert!(find("AP209").is_some_and(|rule| rule.name == "manifest-name-invalid"));
+        assert!(find("manifest-name-invalid").is_some());
+    }
+
+    #[test]
+    fn every_example_fails_and_its_fix_passes() {
+        let mut wrong = Vec::new();
+        for rule in all() {
+            for (example, should_fire) in [(&rule.doc.failing, true), (&rule.doc.fixed, false)] {
+                let diagnostics = match example.tree() {
+                    Some(tree) => check_package("example", &tree).diagnostics,
+                    None => match crate::snapshot::run_example(example) {
+                        Some(diagnostics) => diagnostics,
+                        None => continue,
+                    },
+                };
+                if diagnostics.iter().any(|d| d.code == rule.code) != should_fire {
+                    let which = if should_fire {
+                        "failing example does not fire"
+                    } else {
+                        "fixed example fires"
+                    };
+                    let seen: Vec<_> = diagnostics
+                        .iter()
+                        .map(|d| (d.code, d.message.as_str()))
+                        .collect();
+                    wrong.push(format!("{} {}: {which}; saw {seen:?}", rule.code, rule.name));
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn explain_text_shows_both_examples() {
+        let text = explain_text(find("AP101").unwrap());
+        assert!(text.contains("skills -> ../shared (symlink)"));
+        assert!(text.contains("Fixed"));
+    }
 }

@@ -109,6 +109,8 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
         containment::RULES,
         manifest::RULES,
         skills::RULES,
+        mcp::RULES,
+        secrets::RULES,
         snapshot_lint,
         drift,
         changes,
@@ -129,6 +131,7 @@ pub mod files;
 pub mod layout;
 pub mod manifest;
 pub mod mcp;
+pub mod secrets;
 pub mod skills;
 
 /// The doc of `rule` as plain text: what `apcheck explain` prints.

@@ -77,7 +77,7 @@ pub static FEATURE_WITHOUT_MINOR: Rule = Rule {
 
 pub static VERSION_NOT_SEMVER: Rule = Rule {
     code: "AP803",
-    name: "version-not-semver",
+    name: "changes-version-not-semver",
     severity: Severity::Warning,
     spec: "Agent Plugins §10.2",
     summary: "The plugin version is missing or not SemVer, so changes cannot be held against it",

@@ -194,7 +194,11 @@ fn snapshot_example_inputs(example: &Example) -> Vec<(&'static str, &'static str
             snapshot,
             tool,
             arguments,
-        } => vec![("snapshot.json", snapshot), ("tool", tool), ("arguments.json", arguments)],
+        } => vec![
+            ("snapshot.json", snapshot),
+            ("tool", tool),
+            ("arguments.json", arguments),
+        ],
         Example::Package(_) | Example::PackageWithLinks { .. } | Example::Described(_) => Vec::new(),
     }
 }
@@ -236,10 +240,7 @@ mod tests {
                     } else {
                         "fixed example fires"
                     };
-                    let seen: Vec<_> = diagnostics
-                        .iter()
-                        .map(|d| (d.code, d.message.as_str()))
-                        .collect();
+                    let seen: Vec<_> = diagnostics.iter().map(|d| (d.code, d.message.as_str())).collect();
                     wrong.push(format!("{} {}: {which}; saw {seen:?}", rule.code, rule.name));
                 }
             }

@@ -430,13 +430,14 @@ fn changed_tool(before: &Tool, after: &Tool, index: usize, out: &mut Vec<Change>
             (None, None) => Vec::new(),
             (a, b) => vec![super::schema_diff::SchemaChange {
                 at: String::new(),
+                pointer: String::new(),
                 // A result schema added promises more; removed, callers lose structure.
                 level: if b.is_some() { Level::Minor } else { Level::Major },
                 description: format!("`{member}` {}", if a.is_none() { "added" } else { "removed" }),
             }],
         };
         for schema_change in schema_changes {
-            let pointer = format!("/tools/{index}/{member}");
+            let pointer = format!("/tools/{index}/{member}{}", schema_change.pointer);
             out.push(Change {
                 kind,
                 subject: subject.clone(),

@@ -308,6 +308,16 @@ impl DriftReport {
 }
 
 /// Compares snapshot `text` (file `name`) with the package in `tree` (root `root`).
+/// `file` of the package as seen from where the check started: under `root`.
+fn in_root(root: &str, file: &str) -> String {
+    let root = root.trim_end_matches('/');
+    if root.is_empty() || root == "." {
+        file.to_string()
+    } else {
+        format!("{root}/{file}")
+    }
+}
+
 pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
     let check = check_snapshot(name, text, Some(tree));
     let mut report = DriftReport {
@@ -322,14 +332,19 @@ pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
     let package = crate::check_package(root, tree);
     let mut drift = Drift {
         located: &located,
+        root,
         report: &mut report,
     };
     if package.plugin.state == PluginState::Rejected {
-        let why: Vec<&str> = package
+        let why: Vec<String> = package
             .diagnostics
             .iter()
             .filter(|d| d.severity == Severity::Error)
-            .map(|d| d.message.as_str())
+            .map(|d| match (&d.file, d.line) {
+                (Some(file), Some(line)) => format!("{} in {}:{line}", d.code, in_root(root, file)),
+                (Some(file), None) => format!("{} in {}", d.code, in_root(root, file)),
+                _ => d.code.to_string(),
+            })
             .collect();
         drift.row(
             &PACKAGE_REJECTED,
@@ -361,6 +376,8 @@ pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
 
 struct Drift<'a, 'r> {
     located: &'a Located<'a>,
+    /// The plugin root as the caller named it; package files are shown under it.
+    root: &'a str,
     report: &'r mut DriftReport,
 }
 
@@ -388,7 +405,16 @@ impl Drift<'_, '_> {
 
     /// Adds the package findings that explain a row (why a skill or server is skipped).
     fn explain(&mut self, package: &PackageReport, keep: impl Fn(&Diagnostic) -> bool) {
-        let known: Vec<Diagnostic> = package.diagnostics.iter().filter(|d| keep(d)).cloned().collect();
+        let known: Vec<Diagnostic> = package
+            .diagnostics
+            .iter()
+            .filter(|d| keep(d))
+            .map(|d| {
+                let mut d = d.clone();
+                d.file = d.file.map(|file| in_root(self.root, &file));
+                d
+            })
+            .collect();
         for diagnostic in known {
             if !self.report.diagnostics.contains(&diagnostic) {
                 self.report.diagnostics.push(diagnostic);
@@ -619,7 +645,8 @@ impl Drift<'_, '_> {
                 continue;
             };
             let Ok(doc) = parse_document(text) else { continue };
-            let located = Located::new(file, text, &doc);
+            let shown = in_root(self.root, file);
+            let located = Located::new(&shown, text, &doc);
             let mut places: Vec<String> = vec![String::new()];
             let servers = doc.value.get("mcpServers").and_then(Value::as_object);
             if let Some(servers) = servers.filter(|_| file == "mcp.json") {

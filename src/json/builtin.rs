@@ -46,22 +46,24 @@ impl Builtin {
     /// The compiled schema; built on first use, then shared. Formats are not asserted.
     pub fn schema(&self) -> Result<&CompiledSchema, &SchemaError> {
         self.compiled
-            .get_or_init(|| {
-                let options = CompileOptions::default();
-                let name = format!("<builtin {}>", self.name);
-                match self.source {
-                    BuiltinSource::Document(text) => compile(SchemaFile { name: &name, text }, &[], &options),
-                    BuiltinSource::Definition { document, pointer } => compile_definition(
-                        SchemaFile {
-                            name: &name,
-                            text: document,
-                        },
-                        pointer,
-                        &options,
-                    ),
-                }
-            })
+            .get_or_init(|| self.compile(&CompileOptions::default()))
             .as_ref()
+    }
+
+    /// A fresh compilation with other options (e.g. `formats`).
+    pub fn compile(&self, options: &CompileOptions) -> Result<CompiledSchema, SchemaError> {
+        let name = format!("<builtin {}>", self.name);
+        match self.source {
+            BuiltinSource::Document(text) => compile(SchemaFile { name: &name, text }, &[], options),
+            BuiltinSource::Definition { document, pointer } => compile_definition(
+                SchemaFile {
+                    name: &name,
+                    text: document,
+                },
+                pointer,
+                options,
+            ),
+        }
     }
 
     /// The schema text (the whole document for a definition).

@@ -193,7 +193,12 @@ impl<'a> Scanner<'a> {
                     return Ok(&self.text[start..self.pos]);
                 }
                 Some(b'\\') => i = self.escape(i)?,
-                Some(_) => return fail(i, "control character in string (it must be escaped, e.g. \\n or \\u0000)"),
+                Some(_) => {
+                    return fail(
+                        i,
+                        "control character in string (it must be escaped, e.g. \\n or \\u0000)",
+                    );
+                }
                 None => return fail(start, "unterminated string"),
             }
         }
@@ -211,7 +216,10 @@ impl<'a> Scanner<'a> {
                     fail(i, "expected four hex digits after \\u")
                 }
             }
-            _ => fail(i, "invalid escape (JSON allows \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)"),
+            _ => fail(
+                i,
+                "invalid escape (JSON allows \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)",
+            ),
         }
     }
 
@@ -293,7 +301,10 @@ fn scan<'a>(text: &'a str, jsonc: bool, sink: &mut impl Sink<'a>) -> Result<(), 
     };
     if text.starts_with('\u{feff}') {
         if !jsonc {
-            return fail(0, "byte order mark at the start (RFC 8259 §8.1: JSON text must not begin with one)");
+            return fail(
+                0,
+                "byte order mark at the start (RFC 8259 §8.1: JSON text must not begin with one)",
+            );
         }
         s.pos = 3;
     }
@@ -397,7 +408,10 @@ fn member_key<'a>(s: &mut Scanner<'a>, sink: &mut impl Sink<'a>) -> Result<(), S
             s.pos += 1;
             Ok(())
         }
-        other => fail(s.pos, format!("expected ':' after object key, found {}", describe(other))),
+        other => fail(
+            s.pos,
+            format!("expected ':' after object key, found {}", describe(other)),
+        ),
     }
 }
 
@@ -439,8 +453,13 @@ impl Writer {
         }
         let wanted = 1 + self.unit * self.depth;
         if self.newline.len() < wanted {
-            let fill = if matches!(self.layout, Layout::Pretty(Indent::Tab)) { '\t' } else { ' ' };
-            self.newline.extend(std::iter::repeat_n(fill, wanted * 2 - self.newline.len()));
+            let fill = if matches!(self.layout, Layout::Pretty(Indent::Tab)) {
+                '\t'
+            } else {
+                ' '
+            };
+            self.newline
+                .extend(std::iter::repeat_n(fill, wanted * 2 - self.newline.len()));
         }
         self.out.push_str(&self.newline[..wanted]);
     }
@@ -483,7 +502,8 @@ impl<'a> Sink<'a> for Writer {
         }
         self.line_break();
         self.out.push_str(raw);
-        self.out.push_str(if self.layout == Layout::Minify { ":" } else { ": " });
+        self.out
+            .push_str(if self.layout == Layout::Minify { ":" } else { ": " });
         self.first = false;
         self.after_key = true;
     }
@@ -531,7 +551,10 @@ impl<'a> TreeBuilder<'a> {
     fn sort_and_replay(mut self, writer: &mut Writer) {
         let keys: Vec<Option<Cow<'a, str>>> = self.nodes.iter().map(|n| n.key.map(decode_key)).collect();
         for node in &mut self.nodes {
-            if let NodeKind::Container { open: b'{', children, .. } = &mut node.kind {
+            if let NodeKind::Container {
+                open: b'{', children, ..
+            } = &mut node.kind
+            {
                 children.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
             }
         }
@@ -699,7 +722,10 @@ mod tests {
     fn errors_say_what_was_expected_and_where() {
         let missing_comma = error("{\n  \"a\": 1\n  \"b\": 2\n}");
         assert_eq!((missing_comma.line, missing_comma.column), (3, 3));
-        assert_eq!(missing_comma.message, "expected ',' or '}' after object member, found '\"'");
+        assert_eq!(
+            missing_comma.message,
+            "expected ',' or '}' after object member, found '\"'"
+        );
         let array = error("[1 2]");
         assert!(array.message.starts_with("expected ',' or ']' after array element"));
         assert!(error("{\"a\" 1}").message.starts_with("expected ':' after object key"));
@@ -726,7 +752,12 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(format(text, &jsonc).unwrap(), "{\"a\":[1,2]}\n");
-        assert!(format("[1, /* open", &jsonc).unwrap_err().message.contains("unterminated"));
+        assert!(
+            format("[1, /* open", &jsonc)
+                .unwrap_err()
+                .message
+                .contains("unterminated")
+        );
     }
 
     #[test]

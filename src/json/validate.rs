@@ -34,6 +34,7 @@ pub struct CompileOptions {
 }
 
 /// A schema ready to validate many instances; compile once, validate often.
+#[derive(Clone)]
 pub struct CompiledSchema {
     validator: jsonschema::Validator,
     dialect: &'static str,
@@ -243,11 +244,16 @@ fn whole_file_error(name: &str, kind: SchemaErrorKind, message: String) -> Schem
 }
 
 fn reference_error(name: &str, error: &jsonschema::ReferencingError) -> SchemaError {
-    whole_file_error(
-        name,
-        SchemaErrorKind::UnresolvedReference,
-        format!("{error} (apcheck never fetches schemas; pass the referenced file with --ref)"),
-    )
+    let message = match error {
+        jsonschema::ReferencingError::Unretrievable { uri, .. } => {
+            format!("unresolved reference `{uri}`: apcheck never fetches schemas; pass the referenced file with --ref")
+        }
+        jsonschema::ReferencingError::UnknownSpecification { specification } => {
+            format!("unknown `$schema` `{specification}` (known: draft-04, -06, -07, 2019-09, 2020-12)")
+        }
+        other => format!("unresolved reference: {other}"),
+    };
+    whole_file_error(name, SchemaErrorKind::UnresolvedReference, message)
 }
 
 /// Where a sibling schema is registered: its `$id` (or draft 4 `id`), else its file name

@@ -6,7 +6,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod fmt;
 mod rules_cmd;
+mod validate;
 
 #[derive(Parser)]
 #[command(
@@ -25,6 +27,10 @@ enum Command {
     Rules(rules_cmd::RulesArgs),
     /// Print a rule's doc with a failing and a fixed example.
     Explain(rules_cmd::ExplainArgs),
+    /// Pretty-print or minify JSON, keeping numbers and strings as written.
+    Fmt(fmt::FmtArgs),
+    /// Validate JSON documents against a JSON Schema (a file or a built-in), every error at its line.
+    Validate(validate::ValidateArgs),
 }
 
 fn main() -> ExitCode {
@@ -32,5 +38,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Rules(args) => rules_cmd::rules(args),
         Command::Explain(args) => rules_cmd::explain(args),
+        Command::Fmt(args) => fmt::fmt(args),
+        Command::Validate(args) => validate::validate(args),
     }
 }

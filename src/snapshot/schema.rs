@@ -100,6 +100,41 @@ pub fn identify(value: &Value) -> DocumentKind {
     }
 }
 
+impl DocumentKind {
+    /// The kind a built-in schema name of `apcheck validate --builtin` expects.
+    pub fn of_builtin(name: &str) -> Option<DocumentKind> {
+        match name {
+            "plugin" => Some(DocumentKind::PluginManifest),
+            "mcp" => Some(DocumentKind::McpConfig),
+            "snapshot" => Some(DocumentKind::Snapshot),
+            _ => None,
+        }
+    }
+
+    fn builtin_name(self) -> Option<&'static str> {
+        match self {
+            DocumentKind::PluginManifest => Some("plugin"),
+            DocumentKind::McpConfig => Some("mcp"),
+            DocumentKind::Snapshot => Some("snapshot"),
+            DocumentKind::Other => None,
+        }
+    }
+}
+
+/// When `value` is plainly another kind of file than the built-in schema
+/// `builtin` describes, one sentence saying what it is and what to use
+/// instead, to print before (or instead of) the schema errors.
+pub fn kind_mismatch(builtin: &str, value: &Value) -> Option<String> {
+    let expected = DocumentKind::of_builtin(builtin)?;
+    let found = identify(value);
+    let instead = found.builtin_name().filter(|_| found != expected)?;
+    Some(format!(
+        "this is {}, not {}; validate it with `--builtin {instead}`",
+        found.describe(),
+        expected.describe()
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -112,6 +147,24 @@ mod tests {
         assert!(jsonschema::meta::is_valid(&schema));
         assert_eq!(schema["$id"], SNAPSHOT_SCHEMA_ID);
         assert!(snapshot_schema().errors(&json!({})).len() >= 4);
+    }
+
+    #[test]
+    fn a_mix_up_of_snapshot_and_packaging_is_named() {
+        let manifest = json!({"$schema": PLUGIN_SCHEMA_ID, "name": "invoice-ops"});
+        let message = kind_mismatch("snapshot", &manifest).unwrap();
+        assert!(
+            message.contains("plugin.json manifest") && message.contains("--builtin plugin"),
+            "{message}"
+        );
+        let snapshot = json!({"$schema": SNAPSHOT_SCHEMA_ID, "plugin": {}});
+        assert!(
+            kind_mismatch("plugin", &snapshot)
+                .unwrap()
+                .contains("capability snapshot")
+        );
+        assert_eq!(kind_mismatch("plugin", &manifest), None);
+        assert_eq!(kind_mismatch("mcp-tool", &manifest), None);
     }
 
     #[test]

@@ -10,8 +10,10 @@ mod call;
 mod changes;
 mod check_snapshot;
 mod drift;
+mod fmt;
 mod rules_cmd;
 mod snapshot;
+mod validate;
 
 #[derive(Parser)]
 #[command(
@@ -40,6 +42,10 @@ enum Command {
     Changes(changes::ChangesArgs),
     /// Validate tools/call arguments against a tool's inputSchema in a snapshot.
     Call(call::CallArgs),
+    /// Pretty-print or minify JSON, keeping numbers and strings as written.
+    Fmt(fmt::FmtArgs),
+    /// Validate JSON documents against a JSON Schema (a file or a built-in), every error at its line.
+    Validate(validate::ValidateArgs),
 }
 
 fn main() -> ExitCode {
@@ -52,5 +58,7 @@ fn main() -> ExitCode {
         Command::Drift(args) => drift::run(args),
         Command::Changes(args) => changes::run(args),
         Command::Call(args) => call::run(args),
+        Command::Fmt(args) => fmt::fmt(args),
+        Command::Validate(args) => validate::validate(args),
     }
 }

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::Located;
 use super::model::{ConnectionStatus, Snapshot};
-use super::schema::{CompiledSchema, DocumentKind, identify, snapshot_schema};
+use super::schema::{CompiledSchema, DocumentKind, identify, snapshot_schema_errors};
 use crate::diag::{Diagnostic, Severity};
 use crate::json::{parse::push_token, parse_document};
 use crate::rules::{Example, Rule, RuleDoc};
@@ -314,8 +314,7 @@ pub fn check_snapshot(file: &str, text: &str, package: Option<&Tree>) -> Snapsho
         };
     }
     let body_pointers = check_skill_bodies(&located, &mut diagnostics);
-    let schema_errors: Vec<_> = snapshot_schema()
-        .errors(&doc.value)
+    let schema_errors: Vec<_> = snapshot_schema_errors(text, &doc)
         .into_iter()
         .filter(|e| {
             !body_pointers

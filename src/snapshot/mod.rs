@@ -11,6 +11,7 @@ pub mod changes;
 pub mod drift;
 pub mod lint;
 pub mod model;
+pub mod page;
 pub mod render;
 pub mod schema;
 pub mod schema_diff;

@@ -5,6 +5,8 @@ use wasm_bindgen::prelude::*;
 
 use crate::tree::{Entry, Tree};
 
+mod snapshot;
+
 #[wasm_bindgen(start)]
 pub fn start() {
     console_error_panic_hook::set_once();

@@ -95,6 +95,8 @@ pub fn build_snapshot(report: &PackageReport, tools: &[(String, ToolsList)]) -> 
         .flat_map(|(server, list)| {
             list.tools.iter().map(move |members| {
                 let mut fields = members.clone();
+                // `server` is ours, not an MCP Tool field; a stray one would be written twice.
+                fields.remove("server");
                 let name = fields
                     .remove("name")
                     .and_then(|n| n.as_str().map(str::to_string))

@@ -6,6 +6,8 @@
 //! a minor bump a warning. For 0.y.z versions the Cargo convention applies:
 //! a `y` bump is major, a `z` bump covers features and fixes.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -354,22 +356,29 @@ pub fn snapshot_changes(old: &Snapshot, new: &Snapshot) -> Vec<Change> {
     changes
 }
 
-fn tool_index(snapshot: &Snapshot, server: &str, name: &str) -> Option<usize> {
-    snapshot.tools.iter().position(|t| t.server == server && t.name == name)
+/// Tools by `(server, name)`, so comparing two 10,000-tool snapshots stays linear-ish.
+fn tool_index(snapshot: &Snapshot) -> BTreeMap<(&str, &str), usize> {
+    snapshot
+        .tools
+        .iter()
+        .enumerate()
+        .map(|(i, t)| ((t.server.as_str(), t.name.as_str()), i))
+        .collect()
 }
 
 fn tool_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<Change>) {
+    let (old_by_key, new_by_key) = (tool_index(old), tool_index(new));
     let removed: Vec<(usize, &Tool)> = old
         .tools
         .iter()
         .enumerate()
-        .filter(|(_, t)| tool_index(new, &t.server, &t.name).is_none())
+        .filter(|(_, t)| !new_by_key.contains_key(&(t.server.as_str(), t.name.as_str())))
         .collect();
     let mut added: Vec<(usize, &Tool)> = new
         .tools
         .iter()
         .enumerate()
-        .filter(|(_, t)| tool_index(old, &t.server, &t.name).is_none())
+        .filter(|(_, t)| !old_by_key.contains_key(&(t.server.as_str(), t.name.as_str())))
         .collect();
     for (old_index, gone) in removed {
         // Same server, same input schema, new name: a rename, not a removal and an addition.
@@ -406,7 +415,10 @@ fn tool_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<Change>) {
         });
     }
     for (new_index, tool) in new.tools.iter().enumerate() {
-        let Some(before) = tool_index(old, &tool.server, &tool.name).map(|i| &old.tools[i]) else {
+        let Some(before) = old_by_key
+            .get(&(tool.server.as_str(), tool.name.as_str()))
+            .map(|&i| &old.tools[i])
+        else {
             continue;
         };
         changed_tool(before, tool, new_index, out);

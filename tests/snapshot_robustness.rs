@@ -82,7 +82,11 @@ proptest! {
 }
 
 fn large_snapshot(tools: usize, version: &str, extra_enum: bool) -> String {
-    let status = if extra_enum { json!(["open", "paid", "void"]) } else { json!(["open", "paid"]) };
+    let status = if extra_enum {
+        json!(["open", "paid", "void"])
+    } else {
+        json!(["open", "paid"])
+    };
     let tools: Vec<Value> = (0..tools)
         .map(|i| {
             json!({"name": format!("tool_{i:05}"), "server": "s", "description": "Queries invoices.",

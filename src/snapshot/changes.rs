@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::Located;
 use super::lint::check_snapshot;
-use super::model::{Snapshot, Tool};
+use super::model::{ConnectionStatus, Snapshot, Tool};
 use super::schema_diff::{Level, diff_input_schema, diff_output_schema};
 use crate::diag::{Diagnostic, Severity};
 use crate::rules::{Example, Rule, RuleDoc};
@@ -400,7 +400,16 @@ fn tool_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<Change>) {
                 kind: "tool-removed",
                 subject: gone.qualified_name(),
                 level: Level::Major,
-                detail: format!("tool `{}` removed", gone.qualified_name()),
+                detail: match new.server(&gone.server).map(|s| s.status) {
+                    // The contract may be unchanged; the new capture just did not reach the server.
+                    Some(status) if status != ConnectionStatus::Connected => format!(
+                        "tool `{}` removed (server `{}` is `{}` in the new snapshot)",
+                        gone.qualified_name(),
+                        gone.server,
+                        status.as_str()
+                    ),
+                    _ => format!("tool `{}` removed", gone.qualified_name()),
+                },
                 location: (Side::Old, format!("/tools/{old_index}")),
             }),
         }
@@ -618,6 +627,18 @@ mod tests {
         assert_eq!(report.required, Some(Level::Major));
         assert_eq!(report.bump, Some(Level::Major));
         assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
+    }
+
+    #[test]
+    fn tools_gone_with_their_server_say_so() {
+        let mut new: serde_json::Value = serde_json::from_str(OLD).unwrap();
+        new["mcpServers"][0]["status"] = "failed".into();
+        new["tools"] = serde_json::json!([]);
+        let report = compare("old.json", OLD, "new.json", &new.to_string());
+        assert!(
+            report.changes[0].detail.contains("is `failed` in the new snapshot"),
+            "{report:#?}"
+        );
     }
 
     #[test]

@@ -256,6 +256,23 @@ pub static TOOL_SCHEMA_INVALID: Rule = Rule {
     },
 };
 
+pub static DUPLICATE_KEY: Rule = Rule {
+    code: "AP613",
+    name: "snapshot-duplicate-key",
+    severity: Severity::Warning,
+    spec: "RFC 8259 §4",
+    summary: "An object of the snapshot names one member twice",
+    fix_hint: Some("Keep one of the two members; rebuild the snapshot with `apcheck snapshot`."),
+    doc: RuleDoc {
+        what: "Object members whose name appeared earlier in the same object.",
+        why: "RFC 8259 leaves duplicate names undefined: some parsers keep the first value, others the last, so two tools reading one fixture can see two different snapshots.",
+        failing: Example::Snapshot(
+            r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "version": "1.3.0", "spec": "1.0.0"}, "skills": [], "mcpServers": [], "tools": []}"#,
+        ),
+        fixed: Example::Snapshot(VALID),
+    },
+};
+
 pub static RULES: &[&Rule] = &[
     &SNAPSHOT_NOT_JSON,
     &SNAPSHOT_SCHEMA_VIOLATION,
@@ -269,6 +286,7 @@ pub static RULES: &[&Rule] = &[
     &TOOL_IS_SKILL_SCRIPT,
     &INPUT_SCHEMA_NOT_OBJECT,
     &TOOL_SCHEMA_INVALID,
+    &DUPLICATE_KEY,
 ];
 
 /// Members that carry a skill's body when someone puts it into a snapshot.
@@ -312,6 +330,13 @@ pub fn check_snapshot(file: &str, text: &str, package: Option<&Tree>) -> Snapsho
             snapshot: None,
             diagnostics,
         };
+    }
+    for duplicate in &doc.duplicate_keys {
+        let message = format!(
+            "`{}` is given twice in one object; the later value is used",
+            duplicate.pointer
+        );
+        diagnostics.push(located.at_span(&DUPLICATE_KEY, message, &duplicate.pointer, duplicate.key_span));
     }
     let body_pointers = check_skill_bodies(&located, &mut diagnostics);
     let schema_errors: Vec<_> = snapshot_schema_errors(text, &doc)

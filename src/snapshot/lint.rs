@@ -206,17 +206,41 @@ pub static TOOL_IS_SKILL_SCRIPT: Rule = Rule {
         what: "Given the package, tools whose name equals a file (with or without its extension) under skills/*/scripts/.",
         why: "A skill's scripts are attachments the skill's instructions run; listing one as an MCP tool means a contract nobody serves.",
         failing: Example::Drift {
-            snapshot: r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "skills": [], "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
-  "tools": [{"name": "rollback", "server": "invoice-tools", "inputSchema": {"type": "object"}}]}"#,
-            files: &[("skills/deploy/scripts/rollback.sh", "#!/bin/sh\n")],
+            snapshot: DEPLOY_SNAPSHOT_WITH_SCRIPT_TOOL,
+            files: DEPLOY_PACKAGE,
         },
         fixed: Example::Drift {
-            snapshot: r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "skills": [], "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
-  "tools": [{"name": "query_invoices", "server": "invoice-tools", "inputSchema": {"type": "object"}}]}"#,
-            files: &[("skills/deploy/scripts/rollback.sh", "#!/bin/sh\n")],
+            snapshot: DEPLOY_SNAPSHOT,
+            files: DEPLOY_PACKAGE,
         },
     },
 };
+
+/// A package whose skill carries a script, for AP610's examples.
+const DEPLOY_PACKAGE: &[(&str, &str)] = &[
+    (
+        "plugin.json",
+        r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "deploy-kit", "version": "1.0.0"}"#,
+    ),
+    (
+        "mcp.json",
+        r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json", "mcpServers": {"deploy-api": {"type": "streamable-http", "url": "https://deploy.example.com/mcp"}}}"#,
+    ),
+    (
+        "skills/deploy/SKILL.md",
+        "---\nname: deploy\ndescription: Deploy the service. Use when the user asks to ship a release.\n---\nRun scripts/rollback.sh if the health check fails.\n",
+    ),
+    ("skills/deploy/scripts/rollback.sh", "#!/bin/sh\n"),
+];
+const DEPLOY_SNAPSHOT_WITH_SCRIPT_TOOL: &str = r#"{"plugin": {"name": "deploy-kit", "version": "1.0.0", "spec": "1.0.0"},
+  "skills": [{"name": "deploy", "description": "Deploy the service. Use when the user asks to ship a release.", "path": "skills/deploy/SKILL.md", "loaded": "metadata"}],
+  "mcpServers": [{"id": "deploy-api", "type": "streamable-http", "status": "connected"}],
+  "tools": [{"name": "start_deploy", "server": "deploy-api", "inputSchema": {"type": "object"}},
+            {"name": "rollback", "server": "deploy-api", "inputSchema": {"type": "object"}}]}"#;
+const DEPLOY_SNAPSHOT: &str = r#"{"plugin": {"name": "deploy-kit", "version": "1.0.0", "spec": "1.0.0"},
+  "skills": [{"name": "deploy", "description": "Deploy the service. Use when the user asks to ship a release.", "path": "skills/deploy/SKILL.md", "loaded": "metadata"}],
+  "mcpServers": [{"id": "deploy-api", "type": "streamable-http", "status": "connected"}],
+  "tools": [{"name": "start_deploy", "server": "deploy-api", "inputSchema": {"type": "object"}}]}"#;
 
 pub static INPUT_SCHEMA_NOT_OBJECT: Rule = Rule {
     code: "AP611",

@@ -249,6 +249,26 @@ mod tests {
     }
 
     #[test]
+    fn fixed_package_examples_are_entirely_clean() {
+        // A fix that trades one finding for another would teach the wrong thing. Checked for the
+        // package families (files, containment, manifest, skills); the MCP families check their own.
+        let mut noisy = Vec::new();
+        for rule in all().filter(|rule| ["AP0", "AP1", "AP2", "AP3"].iter().any(|f| rule.code.starts_with(f))) {
+            let Some(tree) = rule.doc.fixed.tree() else { continue };
+            let report = check_package("example", &tree);
+            if !report.diagnostics.is_empty() {
+                let seen: Vec<_> = report
+                    .diagnostics
+                    .iter()
+                    .map(|d| (d.code, d.message.as_str()))
+                    .collect();
+                noisy.push(format!("{}: {seen:?}", rule.code));
+            }
+        }
+        assert!(noisy.is_empty(), "{}", noisy.join("\n"));
+    }
+
+    #[test]
     fn explain_text_shows_both_examples() {
         let text = explain_text(find("AP101").unwrap());
         assert!(text.contains("skills -> ../shared (symlink)"));

@@ -195,6 +195,20 @@ mod tests {
     use crate::tree::{Entry, Tree};
 
     #[test]
+    fn fixed_examples_of_mcp_and_secret_rules_are_entirely_clean() {
+        // A fix that trades one finding for another would teach the wrong thing.
+        let mut noisy = Vec::new();
+        for rule in super::RULES.iter().chain(crate::rules::secrets::RULES) {
+            let Some(tree) = rule.doc.fixed.tree() else { continue };
+            let report = crate::check_package("example", &tree);
+            if !report.diagnostics.is_empty() {
+                noisy.push(format!("{}: {:?}", rule.code, codes(&report.diagnostics)));
+            }
+        }
+        assert!(noisy.is_empty(), "{noisy:?}");
+    }
+
+    #[test]
     fn absent_mcp_json_is_not_an_error() {
         // §6.2: "If a fixed component location is absent, the client MUST NOT treat that as an error."
         let (section, diagnostics) = load_tree(&Tree::from_files([("plugin.json", "{}")]));

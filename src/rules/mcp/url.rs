@@ -98,7 +98,7 @@ pub static MCP_URL_FRAGMENT: Rule = Rule {
             (
                 "mcp.json",
                 example_mcp_json!(
-                    "    \"events\": {\"type\": \"sse\", \"url\": \"https://events.example.com/sse#stream\"}"
+                    "    \"events\": {\"type\": \"streamable-http\", \"url\": \"https://events.example.com/mcp#stream\"}"
                 ),
             ),
         ]),
@@ -106,7 +106,9 @@ pub static MCP_URL_FRAGMENT: Rule = Rule {
             ("plugin.json", PLUGIN_JSON),
             (
                 "mcp.json",
-                example_mcp_json!("    \"events\": {\"type\": \"sse\", \"url\": \"https://events.example.com/sse\"}"),
+                example_mcp_json!(
+                    "    \"events\": {\"type\": \"streamable-http\", \"url\": \"https://events.example.com/mcp\"}"
+                ),
             ),
         ]),
     },

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod diff;
 mod fmt;
 mod rules_cmd;
 mod validate;
@@ -31,6 +32,8 @@ enum Command {
     Fmt(fmt::FmtArgs),
     /// Validate JSON documents against a JSON Schema (a file or a built-in), every error at its line.
     Validate(validate::ValidateArgs),
+    /// Structural diff of two JSON documents: paths, JSON Patch, merge patch or unified text.
+    Diff(diff::DiffArgs),
 }
 
 fn main() -> ExitCode {
@@ -40,5 +43,6 @@ fn main() -> ExitCode {
         Command::Explain(args) => rules_cmd::explain(args),
         Command::Fmt(args) => fmt::fmt(args),
         Command::Validate(args) => validate::validate(args),
+        Command::Diff(args) => diff::diff(args),
     }
 }

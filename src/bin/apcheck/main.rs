@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 mod call;
 mod changes;
 mod check_snapshot;
+mod diff;
 mod drift;
 mod fmt;
 mod rules_cmd;
@@ -46,6 +47,8 @@ enum Command {
     Fmt(fmt::FmtArgs),
     /// Validate JSON documents against a JSON Schema (a file or a built-in), every error at its line.
     Validate(validate::ValidateArgs),
+    /// Structural diff of two JSON documents: paths, JSON Patch, merge patch or unified text.
+    Diff(diff::DiffArgs),
 }
 
 fn main() -> ExitCode {
@@ -60,5 +63,6 @@ fn main() -> ExitCode {
         Command::Call(args) => call::run(args),
         Command::Fmt(args) => fmt::fmt(args),
         Command::Validate(args) => validate::validate(args),
+        Command::Diff(args) => diff::diff(args),
     }
 }

@@ -23,7 +23,7 @@ use serde_json::Value;
 
 use std::borrow::Cow;
 
-use crate::json::format::{FormatOptions, format};
+use crate::json::format::{FormatOptions, check_syntax, format};
 use crate::json::parse::{JsonDoc, JsonParseError, parse_document, push_token};
 use crate::source::LineIndex;
 
@@ -294,9 +294,13 @@ pub fn compare(a_text: &str, b_text: &str, options: &CompareOptions) -> Result<C
     Ok(Comparison { a, b, diff })
 }
 
-/// serde_json alone on the fast path; the span-keeping parser only to word an error.
+/// serde_json alone on the fast path; on failure, the formatter's scanner words
+/// the error (it says what was expected), else serde_json's own (nesting limit).
 fn parse_value(text: &str) -> Result<Value, JsonParseError> {
-    serde_json::from_str(text).or_else(|_| parse_document(text).map(|doc| doc.value))
+    serde_json::from_str(text).or_else(|_| {
+        check_syntax(text, false)?;
+        parse_document(text).map(|doc| doc.value)
+    })
 }
 
 /// The canonical pretty form of a compared document (2-space indent, keys

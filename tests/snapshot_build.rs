@@ -160,3 +160,56 @@ fn server_everything_captures_build_into_clean_snapshots() {
         assert!(codes.is_empty(), "{capture}: {codes:?}");
     }
 }
+
+/// Every corpus package a client loads builds into a snapshot that lints
+/// without errors and shows no drift against the package it came from:
+/// `snapshot`, `check-snapshot` and `drift` agree with each other and with
+/// the package check on real plugins.
+#[test]
+fn corpus_packages_build_snapshots_that_lint_clean_and_do_not_drift() {
+    let corpus = shared().join("corpus");
+    let mut built = 0;
+    for category in ["real", "nearmiss"] {
+        let Ok(entries) = std::fs::read_dir(corpus.join(category)) else {
+            continue;
+        };
+        let mut roots: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+        roots.sort();
+        for root in roots.into_iter().filter(|p| p.is_dir()) {
+            let name = root.display().to_string();
+            let tree = read_tree(&root, Limits::default()).unwrap();
+            let report = check_package(&name, &tree);
+            let Ok(snapshot) = build_snapshot(&report, &[]) else {
+                assert_eq!(report.plugin.state, PluginState::Rejected, "{name}");
+                continue;
+            };
+            let text = snapshot.to_pretty_json();
+            let check = check_snapshot("snapshot.json", &text, Some(&tree));
+            let errors: Vec<_> = check
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == apcheck::Severity::Error)
+                .map(|d| (d.code, d.message.as_str()))
+                .collect();
+            assert!(errors.is_empty(), "{name}: {errors:?}");
+            let report = drift("snapshot.json", &text, &name, &tree);
+            assert!(!report.has_drift(), "{name}: {:?}", report.rows);
+            built += 1;
+        }
+    }
+    // INDEX.tsv column 12 is the manifest verdict; every package it calls valid must have built.
+    let index = read(&corpus.join("INDEX.tsv"));
+    let mut loadable: Vec<&str> = index
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            let columns: Vec<&str> = line.split('\t').collect();
+            let dir = *columns.first()?;
+            let in_scope = dir.starts_with("real/") || dir.starts_with("nearmiss/");
+            (in_scope && columns.get(11)?.starts_with("valid")).then_some(dir)
+        })
+        .collect();
+    loadable.sort();
+    loadable.dedup();
+    assert_eq!(built, loadable.len());
+}

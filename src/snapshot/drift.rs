@@ -572,6 +572,9 @@ impl Drift<'_, '_> {
                     ),
                     &pointer,
                 );
+                self.explain(package, |d| {
+                    d.file.as_deref() == Some("mcp.json") && d.severity == Severity::Error
+                });
                 continue;
             }
             match entry {
@@ -599,8 +602,14 @@ impl Drift<'_, '_> {
                         ),
                         &format!("{pointer}/status"),
                     );
+                    let mut entry_pointer = "/mcpServers".to_string();
+                    push_token(&mut entry_pointer, &server.id);
                     self.explain(package, |d| {
-                        d.file.as_deref() == Some("mcp.json") && d.severity == Severity::Error
+                        d.file.as_deref() == Some("mcp.json")
+                            && d.severity == Severity::Error
+                            && d.pointer
+                                .as_deref()
+                                .is_some_and(|p| p == entry_pointer || p.starts_with(&format!("{entry_pointer}/")))
                     });
                 }
                 Some(entry) if entry.transport != server.transport && entry.state == ServerState::Valid => self.row(
@@ -711,5 +720,48 @@ impl Drift<'_, '_> {
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_mcp(mcp: &str) -> Tree {
+        Tree::from_files([
+            ("plugin.json", PLUGIN_JSON),
+            ("mcp.json", mcp),
+            ("skills/write-weekly-summary/SKILL.md", SKILL_MD),
+        ])
+    }
+
+    /// Agent Plugins §7.2.1: server entries are closed; `status` written back is runtime state.
+    #[test]
+    fn runtime_state_in_a_server_entry_is_found_at_its_key() {
+        let mcp = "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n \"mcpServers\": {\"invoice-tools\": {\"type\": \"streamable-http\", \"url\": \"https://billing.example.com/mcp\",\n   \"status\": \"connected\"}}}";
+        let report = drift("snapshot.json", SNAPSHOT, "plugins/invoice-ops", &with_mcp(mcp));
+        let row = report
+            .rows
+            .iter()
+            .find(|r| r.code == "AP710")
+            .expect("a runtime-state row");
+        assert_eq!(row.fix, FixSide::Package);
+        let finding = report.diagnostics.iter().find(|d| d.code == "AP710").unwrap();
+        assert_eq!(finding.file.as_deref(), Some("plugins/invoice-ops/mcp.json"));
+        assert_eq!((finding.line, finding.column), (Some(3), Some(4)));
+    }
+
+    #[test]
+    fn a_clean_pair_has_no_rows_and_no_findings() {
+        let report = drift("snapshot.json", SNAPSHOT, "invoice-ops", &with_mcp(MCP_JSON));
+        assert!(!report.has_drift(), "{:#?}", report.rows);
+        assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
+    }
+
+    #[test]
+    fn an_invalid_snapshot_stops_before_the_package_is_read() {
+        let report = drift("snapshot.json", "{", "invoice-ops", &Tree::new());
+        assert!(report.rows.is_empty());
+        assert_eq!(report.diagnostics[0].code, "AP601");
     }
 }

@@ -34,7 +34,16 @@ pub fn run(args: CallArgs) -> ExitCode {
     match args.format {
         Format::Json => print_json(&report),
         Format::Text => {
-            print!("{}", render::diagnostics_text(&report.diagnostics));
+            let (snapshot_name, arguments_name) = (
+                args.snapshot.display().to_string(),
+                args.arguments.display().to_string(),
+            );
+            let sources = |file: &str| match file {
+                _ if file == snapshot_name => Some(snapshot.as_str()),
+                _ if file == arguments_name => Some(arguments.as_str()),
+                _ => None,
+            };
+            print!("{}", render::diagnostics_text(&report.diagnostics, &sources));
             let tool = report.tool.as_deref().unwrap_or(&args.tool);
             let verdict = if report.valid { "valid" } else { "invalid" };
             println!("{tool}: arguments {verdict}");

@@ -23,15 +23,16 @@ pub fn run(args: ChangesArgs) -> ExitCode {
         (Ok(old), Ok(new)) => (old, new),
         (Err(message), _) | (_, Err(message)) => return fail(message),
     };
-    let report = compare(
-        &args.old.display().to_string(),
-        &old,
-        &args.new.display().to_string(),
-        &new,
-    );
+    let (old_name, new_name) = (args.old.display().to_string(), args.new.display().to_string());
+    let report = compare(&old_name, &old, &new_name, &new);
+    let sources = |file: &str| match file {
+        _ if file == new_name => Some(new.as_str()),
+        _ if file == old_name => Some(old.as_str()),
+        _ => None,
+    };
     match args.format {
         Format::Json => print_json(&report),
-        Format::Text => print!("{}", render::changes_text(&report)),
+        Format::Text => print!("{}", render::changes_text(&report, &sources)),
         Format::Markdown => print!("{}", render::changes_markdown(&report)),
     }
     exit_for(&report.diagnostics)

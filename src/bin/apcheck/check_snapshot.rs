@@ -36,7 +36,8 @@ pub fn run(args: CheckSnapshotArgs) -> ExitCode {
             "diagnostics": check.diagnostics,
         })),
         Format::Text => {
-            print!("{}", render::diagnostics_text(&check.diagnostics));
+            let sources = |file: &str| (file == name).then_some(text.as_str());
+            print!("{}", render::diagnostics_text(&check.diagnostics, &sources));
             println!("{name}: {}", render::totals(&check.diagnostics));
         }
         Format::Markdown => print!("### {name}\n\n{}", render::diagnostics_markdown(&check.diagnostics)),

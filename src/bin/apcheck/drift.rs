@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use apcheck::snapshot::{drift::drift, render};
 
-use crate::snapshot::{Format, fail, print_json, read_package, read_text};
+use crate::snapshot::{Format, fail, package_sources, print_json, read_package, read_text};
 
 #[derive(clap::Args)]
 pub struct DriftArgs {
@@ -26,15 +26,19 @@ pub fn run(args: DriftArgs) -> ExitCode {
         Ok(tree) => tree,
         Err(message) => return fail(message),
     };
-    let report = drift(
-        &args.snapshot.display().to_string(),
-        &text,
-        &args.plugin.display().to_string(),
-        &tree,
-    );
+    let (snapshot_name, root) = (args.snapshot.display().to_string(), args.plugin.display().to_string());
+    let report = drift(&snapshot_name, &text, &root, &tree);
+    let package = package_sources(&tree, &root);
+    let sources = |file: &str| {
+        if file == snapshot_name {
+            Some(text.as_str())
+        } else {
+            package(file)
+        }
+    };
     match args.format {
         Format::Json => print_json(&report),
-        Format::Text => print!("{}", render::drift_text(&report)),
+        Format::Text => print!("{}", render::drift_text(&report, &sources)),
         Format::Markdown => print!("{}", render::drift_markdown(&report)),
     }
     // Drift is an error-level finding on its own; lint errors count too.

@@ -51,6 +51,23 @@ pub fn read_package(path: &Path) -> Result<Tree, String> {
     read_tree(path, Limits::default()).map_err(|e| format!("cannot read plugin root {}: {e}", path.display()))
 }
 
+/// `file` of a package as seen from where the command ran: under `root`.
+pub fn in_root(root: &str, file: &str) -> String {
+    match root.trim_end_matches('/') {
+        "" | "." => file.to_string(),
+        root => format!("{root}/{file}"),
+    }
+}
+
+/// The texts of a package's files by the names [`in_root`] gives them.
+pub fn package_sources<'t>(tree: &'t Tree, root: &str) -> impl Fn(&str) -> Option<&'t str> + 't {
+    let prefix = in_root(root, "");
+    move |file: &str| {
+        let relative = file.strip_prefix(prefix.as_str())?;
+        tree.read(relative).and_then(|bytes| std::str::from_utf8(bytes).ok())
+    }
+}
+
 /// 1 when any finding is an error, else 0.
 pub fn exit_for(diagnostics: &[Diagnostic]) -> ExitCode {
     if diagnostics.iter().any(|d| d.severity == Severity::Error) {
@@ -99,7 +116,14 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
     let snapshot = match build_snapshot(&report, &tools) {
         Ok(snapshot) => snapshot,
         Err(error @ apcheck::snapshot::build::BuildError::Rejected) => {
-            eprint!("{}", render::diagnostics_text(&report.diagnostics));
+            let mut findings = report.diagnostics.clone();
+            for finding in &mut findings {
+                finding.file = finding.file.take().map(|file| in_root(&root, &file));
+            }
+            eprint!(
+                "{}",
+                render::diagnostics_text(&findings, &package_sources(&tree, &root))
+            );
             eprintln!("apcheck: {root}: {error}");
             return ExitCode::from(1);
         }

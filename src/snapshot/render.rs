@@ -11,11 +11,6 @@ use crate::source::LineIndex;
 /// Where the text renderer finds a file's text by the name findings use.
 pub type Sources<'s> = dyn Fn(&str) -> Option<&'s str> + 's;
 
-/// No file texts: findings show their location without the line.
-pub fn no_sources(_: &str) -> Option<&'static str> {
-    None
-}
-
 /// The longest stretch of a line quoted under a finding (minified JSON is one long line).
 const QUOTE_WIDTH: usize = 100;
 
@@ -273,7 +268,7 @@ mod tests {
         let caret_line = out.lines().find(|l| l.contains('^')).unwrap();
         assert_eq!(caret_line.find('^'), Some("2 | ".len() + column - 1), "{out}");
         assert!(caret_line.ends_with(" ^^^^"), "{out}");
-        let plain = diagnostics_text(&check.diagnostics, &no_sources);
+        let plain = diagnostics_text(&check.diagnostics, &|_: &str| None);
         assert!(!plain.contains('^'));
     }
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use apcheck::check_package;
 use apcheck::disk::read_tree;
 use apcheck::report::PluginState;
-use apcheck::snapshot::build::{BuildError, build_snapshot};
+use apcheck::snapshot::build::{BuildError, build_snapshot, mark_failed};
 use apcheck::snapshot::model::{ConnectionStatus, Snapshot};
 use apcheck::snapshot::tools_list::read_tools_list;
 use apcheck::snapshot::{check_snapshot, drift::drift};
@@ -60,6 +60,19 @@ fn without_tools_servers_are_not_connected() {
     assert_eq!(snapshot.servers[0].status, ConnectionStatus::NotConnected);
     assert!(snapshot.tools.is_empty());
     assert_eq!(snapshot.skills[0].name, "write-weekly-summary");
+}
+
+/// Agent Plugins §7.2.2 rule 5: a connection failure is recorded on that server alone.
+#[test]
+fn a_failed_connection_is_recorded_with_its_reason() {
+    let mut snapshot = build("plugin", false).unwrap();
+    mark_failed(&mut snapshot, "invoice-tools", "401 Unauthorized").unwrap();
+    assert_eq!(snapshot.servers[0].status, ConnectionStatus::Failed);
+    let check = check_snapshot("snapshot.json", &snapshot.to_pretty_json(), Some(&tree("plugin")));
+    assert!(check.diagnostics.is_empty(), "{:#?}", check.diagnostics);
+    let mut connected = build("plugin", true).unwrap();
+    assert!(mark_failed(&mut connected, "invoice-tools", "x").is_err());
+    assert!(mark_failed(&mut snapshot, "billing", "x").is_err());
 }
 
 /// Agent Plugins §5.5, §5.2: `Invoice-Ops` rejects the whole package; no snapshot exists.

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use apcheck::Diagnostic;
 use apcheck::diag::Severity;
 use apcheck::disk::read_tree;
-use apcheck::snapshot::build::build_snapshot;
+use apcheck::snapshot::build::{build_snapshot, mark_failed};
 use apcheck::snapshot::render;
 use apcheck::snapshot::tools_list::{ToolsList, read_tools_list};
 use apcheck::tree::{Limits, Tree};
@@ -21,6 +21,10 @@ pub struct SnapshotArgs {
     /// array of pages, or an initialize + tools/list capture); repeatable.
     #[arg(long = "tools", value_name = "SERVER=FILE")]
     tools: Vec<String>,
+    /// Record that a valid server failed to connect, with the reason the client
+    /// reported (Agent Plugins §7.2.2 rule 5); repeatable.
+    #[arg(long = "failed", value_name = "SERVER=REASON")]
+    failed: Vec<String>,
     /// Write the snapshot here instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -113,7 +117,7 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
     }
     let root = args.plugin.display().to_string();
     let report = apcheck::check_package(&root, &tree);
-    let snapshot = match build_snapshot(&report, &tools) {
+    let mut snapshot = match build_snapshot(&report, &tools) {
         Ok(snapshot) => snapshot,
         Err(error @ apcheck::snapshot::build::BuildError::Rejected) => {
             let mut findings = report.diagnostics.clone();
@@ -129,6 +133,14 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
         }
         Err(error) => return fail(error),
     };
+    for spec in &args.failed {
+        let Some((server, reason)) = spec.split_once('=').filter(|(s, r)| !s.is_empty() && !r.is_empty()) else {
+            return fail(format!("--failed takes SERVER=REASON, not `{spec}`"));
+        };
+        if let Err(error) = mark_failed(&mut snapshot, server, reason) {
+            return fail(error);
+        }
+    }
     let text = snapshot.to_pretty_json();
     match &args.output {
         Some(path) => {

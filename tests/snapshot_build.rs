@@ -226,3 +226,47 @@ fn corpus_packages_build_snapshots_that_lint_clean_and_do_not_drift() {
     loadable.dedup();
     assert_eq!(built, loadable.len());
 }
+
+/// Real captures of one server with and without client capabilities: the
+/// four capability-gated tools disappear, which callers see as breaking.
+#[test]
+fn server_everything_with_fewer_capabilities_is_a_breaking_change() {
+    let tree = Tree::from_files([
+        (
+            "plugin.json",
+            r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "everything", "version": "2.0.0"}"#,
+        ),
+        (
+            "mcp.json",
+            r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json", "mcpServers": {"everything": {"type": "stdio", "command": "npx"}}}"#,
+        ),
+    ]);
+    let report = check_package("everything", &tree);
+    let snapshot_of = |capture: &str| {
+        let text = read(&shared().join("reference/server-everything").join(capture));
+        let list = read_tools_list(&text).unwrap();
+        build_snapshot(&report, &[("everything".to_string(), list)])
+            .unwrap()
+            .to_pretty_json()
+    };
+    let (old, new) = (snapshot_of("live-allcaps.json"), snapshot_of("live-nocaps.json"));
+    let changes = apcheck::snapshot::changes::compare("allcaps.json", &old, "nocaps.json", &new);
+    let removed: Vec<&str> = changes
+        .changes
+        .iter()
+        .filter(|c| c.kind == "tool-removed")
+        .map(|c| c.subject.as_str())
+        .collect();
+    assert_eq!(
+        removed,
+        [
+            "everything/get-roots-list",
+            "everything/trigger-elicitation-request",
+            "everything/trigger-sampling-request",
+            "everything/trigger-url-elicitation"
+        ]
+    );
+    // Same version on both sides: every removal is a breaking change without a major bump.
+    let breaking = changes.diagnostics.iter().filter(|d| d.code == "AP801").count();
+    assert_eq!(breaking, changes.changes.len(), "{:#?}", changes.changes);
+}

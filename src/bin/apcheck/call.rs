@@ -24,33 +24,30 @@ pub fn run(args: CallArgs) -> ExitCode {
         (Ok(snapshot), Ok(arguments)) => (snapshot, arguments),
         (Err(message), _) | (_, Err(message)) => return fail(message),
     };
-    let report = check_call(
-        &args.snapshot.display().to_string(),
-        &snapshot,
-        &args.tool,
-        &args.arguments.display().to_string(),
-        &arguments,
+    let (snapshot_name, arguments_name) = (
+        args.snapshot.display().to_string(),
+        args.arguments.display().to_string(),
     );
+    let report = check_call(&snapshot_name, &snapshot, &args.tool, &arguments_name, &arguments);
+    let tool = report.tool.as_deref().unwrap_or(&args.tool);
     match args.format {
         Format::Json => print_json(&report),
         Format::Text => {
-            let (snapshot_name, arguments_name) = (
-                args.snapshot.display().to_string(),
-                args.arguments.display().to_string(),
-            );
-            let sources = |file: &str| match file {
-                _ if file == snapshot_name => Some(snapshot.as_str()),
-                _ if file == arguments_name => Some(arguments.as_str()),
-                _ => None,
+            let sources = |file: &str| {
+                if file == snapshot_name {
+                    Some(snapshot.as_str())
+                } else if file == arguments_name {
+                    Some(arguments.as_str())
+                } else {
+                    None
+                }
             };
             print!("{}", render::diagnostics_text(&report.diagnostics, &sources));
-            let tool = report.tool.as_deref().unwrap_or(&args.tool);
             let verdict = if report.valid { "valid" } else { "invalid" };
             println!("{tool}: arguments {verdict}");
         }
         Format::Markdown => print!(
-            "### `{}` arguments\n\n{}",
-            report.tool.as_deref().unwrap_or(&args.tool),
+            "### `{tool}` arguments\n\n{}",
             render::diagnostics_markdown(&report.diagnostics)
         ),
     }

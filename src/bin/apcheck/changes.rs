@@ -25,10 +25,14 @@ pub fn run(args: ChangesArgs) -> ExitCode {
     };
     let (old_name, new_name) = (args.old.display().to_string(), args.new.display().to_string());
     let report = compare(&old_name, &old, &new_name, &new);
-    let sources = |file: &str| match file {
-        _ if file == new_name => Some(new.as_str()),
-        _ if file == old_name => Some(old.as_str()),
-        _ => None,
+    let sources = |file: &str| {
+        if file == new_name {
+            Some(new.as_str())
+        } else if file == old_name {
+            Some(old.as_str())
+        } else {
+            None
+        }
     };
     match args.format {
         Format::Json => print_json(&report),

@@ -8,10 +8,12 @@ use clap::{Parser, Subcommand};
 
 mod call;
 mod changes;
+mod check;
 mod check_snapshot;
 mod diff;
 mod drift;
 mod fmt;
+mod output;
 mod rules_cmd;
 mod snapshot;
 mod validate;
@@ -29,7 +31,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// List every rule: code, severity, spec section, one line.
+    /// Check plugin roots (or folders of them) as a conformant client would load them.
+    Check(check::CheckArgs),
+    /// List every rule: code, severity, name, spec section, one line.
     Rules(rules_cmd::RulesArgs),
     /// Print a rule's doc with a failing and a fixed example.
     Explain(rules_cmd::ExplainArgs),
@@ -52,8 +56,10 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // On a usage error clap prints it and exits 2, our code for usage failures.
     let cli = Cli::parse();
     match cli.command {
+        Command::Check(args) => check::run(args),
         Command::Rules(args) => rules_cmd::rules(args),
         Command::Explain(args) => rules_cmd::explain(args),
         Command::Snapshot(args) => snapshot::run(args),

@@ -1,0 +1,242 @@
+//! SARIF 2.1.0 for code-scanning tools: one run, the whole rule registry as
+//! `tool.driver.rules`, one result per diagnostic.
+//!
+//! Artifact locations use the path as seen from where the check ran (the
+//! root as given, then the package path: `plugins/a/plugin.json`), relative to
+//! the `%SRCROOT%` base, which `originalUriBaseIds` defines when the edge knows
+//! it (the CLI passes its working directory; the page passes none). A path
+//! that is absolute becomes a `file:` URI with no base. Not a URI relative to
+//! each plugin root: GitHub code scanning does not resolve `originalUriBaseIds`
+//! and reads every relative `uri` from the repository root, so only
+//! repository-relative paths land on the right file there; the plugin root
+//! of each result is kept in its `properties.root`.
+//! The driver carries no `informationUri`: apcheck makes no network claims.
+
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+use serde_json::{Value, json};
+
+use super::path_from_root;
+use crate::diag::{Diagnostic, Severity};
+use crate::report::PackageReport;
+use crate::rules::{self, Rule};
+
+const SCHEMA_URI: &str = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+
+/// The base every relative artifact URI is resolved against (SARIF §3.4.4's usual name).
+pub const SOURCE_ROOT: &str = "%SRCROOT%";
+
+/// Characters kept as they are in a relative URI path: RFC 3986 unreserved plus `/`.
+/// A `:` is encoded, because in a relative reference it could read as a scheme.
+const RELATIVE_PATH_KEEP: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~')
+    .remove(b'/');
+
+/// In an absolute `file:` URI a `:` is an ordinary path character (`C:`).
+const ABSOLUTE_PATH_KEEP: &AsciiSet = &RELATIVE_PATH_KEEP.remove(b':');
+
+/// The SARIF log of `reports`, as a JSON value. `source_root` is the absolute
+/// directory relative paths start from, when known (see [`directory_uri`]).
+pub fn render(reports: &[PackageReport], source_root: Option<&str>) -> Value {
+    let registry: Vec<&'static Rule> = rules::all().collect();
+    let results: Vec<Value> = reports
+        .iter()
+        .flat_map(|report| {
+            let registry = &registry;
+            report
+                .diagnostics
+                .iter()
+                .map(move |diagnostic| result(diagnostic, &report.root, registry))
+        })
+        .collect();
+    let mut run = json!({
+        "tool": { "driver": {
+            "name": "apcheck",
+            "version": env!("CARGO_PKG_VERSION"),
+            "semanticVersion": env!("CARGO_PKG_VERSION"),
+            "rules": registry.iter().map(|rule| rule_descriptor(rule)).collect::<Vec<_>>(),
+        }},
+        // Our columns count Unicode scalar values (see `source`), SARIF's default is UTF-16 units.
+        "columnKind": "unicodeCodePoints",
+        "results": results,
+    });
+    if let Some(root) = source_root {
+        run["originalUriBaseIds"] = json!({ SOURCE_ROOT: { "uri": directory_uri(root) } });
+    }
+    json!({ "$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run] })
+}
+
+/// A `file:` URI for the absolute directory `path`, ending in `/` as SARIF
+/// requires of a base.
+pub fn directory_uri(path: &str) -> String {
+    let mut uri = file_uri(path);
+    if !uri.ends_with('/') {
+        uri.push('/');
+    }
+    uri
+}
+
+/// A `file:` URI for the absolute `path`. Backslashes become slashes and the
+/// `\\?\` prefix goes, so Windows paths work too.
+fn file_uri(path: &str) -> String {
+    let path = path.replace('\\', "/");
+    let path = path.strip_prefix("//?/").unwrap_or(&path);
+    let slash = if path.starts_with('/') { "" } else { "/" };
+    format!("file://{slash}{}", utf8_percent_encode(path, ABSOLUTE_PATH_KEEP))
+}
+
+fn is_absolute(path: &str) -> bool {
+    let bytes = path.as_bytes();
+    path.starts_with(['/', '\\']) || (bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':')
+}
+
+/// Where `file` of the root `root` is, as a SARIF `artifactLocation`.
+fn artifact_location(root: &str, file: &str) -> Value {
+    let joined = path_from_root(root, file);
+    let path = joined.trim_start_matches("./");
+    if is_absolute(path) {
+        json!({ "uri": file_uri(path) })
+    } else {
+        json!({ "uri": utf8_percent_encode(path, RELATIVE_PATH_KEEP).to_string(), "uriBaseId": SOURCE_ROOT })
+    }
+}
+
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+fn rule_descriptor(rule: &Rule) -> Value {
+    let mut help = rule.doc.why.to_string();
+    if let Some(fix) = rule.fix_hint {
+        help.push_str("\n\nFix: ");
+        help.push_str(fix);
+    }
+    json!({
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": { "text": rule.summary },
+        "fullDescription": { "text": rule.doc.what },
+        "help": { "text": help },
+        "defaultConfiguration": { "level": level(rule.severity) },
+        "properties": { "spec": rule.spec },
+    })
+}
+
+fn result(diagnostic: &Diagnostic, root: &str, registry: &[&Rule]) -> Value {
+    let mut text = diagnostic.message.clone();
+    if let Some(hint) = &diagnostic.hint {
+        text.push_str("\nHelp: ");
+        text.push_str(hint);
+    }
+    let mut result = json!({
+        "ruleId": diagnostic.code,
+        "level": level(diagnostic.severity),
+        "message": { "text": text },
+        "properties": { "root": root, "spec": diagnostic.spec },
+    });
+    if let Some(index) = registry.iter().position(|rule| rule.code == diagnostic.code) {
+        result["ruleIndex"] = json!(index);
+    }
+    if let Some(pointer) = &diagnostic.pointer {
+        result["properties"]["pointer"] = json!(pointer);
+    }
+    if let Some(file) = &diagnostic.file {
+        let mut physical = json!({ "artifactLocation": artifact_location(root, file) });
+        if let Some(region) = region(diagnostic) {
+            physical["region"] = region;
+        }
+        result["locations"] = json!([{ "physicalLocation": physical }]);
+    }
+    result
+}
+
+fn region(diagnostic: &Diagnostic) -> Option<Value> {
+    let start_line = diagnostic.line.filter(|&line| line >= 1)?;
+    let mut region = json!({ "startLine": start_line });
+    if let Some(column) = diagnostic.column.filter(|&c| c >= 1) {
+        region["startColumn"] = json!(column);
+    }
+    if let Some(end_line) = diagnostic.end_line.filter(|&l| l >= start_line) {
+        region["endLine"] = json!(end_line);
+        if let Some(end_column) = diagnostic.end_column.filter(|&c| c >= 1) {
+            region["endColumn"] = json!(end_column);
+        }
+    }
+    Some(region)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::*;
+    use super::*;
+
+    #[test]
+    fn results_carry_rule_level_message_and_a_repository_relative_region() {
+        let report = report_with_findings("plugins/demo");
+        let log = render(std::slice::from_ref(&report), Some("/repo"));
+        assert_eq!(log["version"], "2.1.0");
+        let run = &log["runs"][0];
+        assert_eq!(run["tool"]["driver"]["name"], "apcheck");
+        assert!(run["tool"]["driver"].get("informationUri").is_none());
+        assert_eq!(run["originalUriBaseIds"]["%SRCROOT%"]["uri"], "file:///repo/");
+        let first = &run["results"][0];
+        assert_eq!(first["ruleId"], "AP201");
+        assert_eq!(first["level"], "error");
+        assert_eq!(first["properties"]["root"], "plugins/demo");
+        let location = &first["locations"][0]["physicalLocation"];
+        assert_eq!(location["artifactLocation"]["uri"], "plugins/demo/plugin.json");
+        assert_eq!(location["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+        assert_eq!(location["region"]["startLine"], 2);
+        assert_eq!(location["region"]["startColumn"], 11);
+        assert_eq!(location["region"]["endColumn"], 21);
+        assert_eq!(run["results"][1]["level"], "warning");
+    }
+
+    #[test]
+    fn a_log_with_results_validates_against_the_sarif_schema() {
+        let schema: Value = serde_json::from_str(include_str!("../../tests/data/sarif-schema-2.1.0.json")).unwrap();
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        let reports = [report_with_findings("./a b"), report_with_findings("/abs/b")];
+        let log = render(&reports, Some("/repo"));
+        assert_eq!(log["runs"][0]["results"].as_array().map(Vec::len), Some(4));
+        let errors: Vec<String> = validator.iter_errors(&log).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{errors:#?}");
+    }
+
+    #[test]
+    fn without_a_known_directory_no_base_is_defined() {
+        let log = render(&[report_with_findings(".")], None);
+        assert!(log["runs"][0].get("originalUriBaseIds").is_none());
+        let location = &log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+        assert_eq!(location["uri"], "plugin.json");
+    }
+
+    #[test]
+    fn absolute_roots_become_file_uris_without_a_base() {
+        assert_eq!(
+            artifact_location("/abs/my root", "plugin.json"),
+            json!({ "uri": "file:///abs/my%20root/plugin.json" })
+        );
+        assert_eq!(
+            artifact_location(r"C:\work\p", "mcp.json"),
+            json!({ "uri": "file:///C:/work/p/mcp.json" })
+        );
+        assert_eq!(
+            artifact_location("./plugins/a:b", "plugin.json"),
+            json!({ "uri": "plugins/a%3Ab/plugin.json", "uriBaseId": "%SRCROOT%" })
+        );
+    }
+
+    #[test]
+    fn uris_are_percent_encoded() {
+        assert_eq!(directory_uri("/tmp/my plugins"), "file:///tmp/my%20plugins/");
+        assert_eq!(directory_uri(r"C:\work\p"), "file:///C:/work/p/");
+        assert_eq!(directory_uri(r"\\?\C:\work\p"), "file:///C:/work/p/");
+    }
+}

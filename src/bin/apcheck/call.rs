@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use apcheck::snapshot::{call::check_call, render};
 
-use crate::snapshot::{Format, exit_for, fail, print_json, read_text};
+use crate::output::fail;
+use crate::snapshot::{Format, emit, exit_for, json_text, read_text};
 
 #[derive(clap::Args)]
 pub struct CallArgs {
@@ -30,8 +31,8 @@ pub fn run(args: CallArgs) -> ExitCode {
     );
     let report = check_call(&snapshot_name, &snapshot, &args.tool, &arguments_name, &arguments);
     let tool = report.tool.as_deref().unwrap_or(&args.tool);
-    match args.format {
-        Format::Json => print_json(&report),
+    let out = match args.format {
+        Format::Json => json_text(&report),
         Format::Text => {
             let sources = |file: &str| {
                 if file == snapshot_name {
@@ -42,14 +43,14 @@ pub fn run(args: CallArgs) -> ExitCode {
                     None
                 }
             };
-            print!("{}", render::diagnostics_text(&report.diagnostics, &sources));
             let verdict = if report.valid { "valid" } else { "invalid" };
-            println!("{tool}: arguments {verdict}");
+            let findings = render::diagnostics_text(&report.diagnostics, &sources);
+            format!("{findings}{tool}: arguments {verdict}\n")
         }
-        Format::Markdown => print!(
+        Format::Markdown => format!(
             "### `{tool}` arguments\n\n{}",
             render::diagnostics_markdown(&report.diagnostics)
         ),
-    }
-    exit_for(&report.diagnostics)
+    };
+    emit(&out, exit_for(&report.diagnostics))
 }

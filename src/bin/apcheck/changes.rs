@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use apcheck::snapshot::{changes::compare, render};
 
-use crate::snapshot::{Format, exit_for, fail, print_json, read_text};
+use crate::output::fail;
+use crate::snapshot::{Format, emit, exit_for, json_text, read_text};
 
 #[derive(clap::Args)]
 pub struct ChangesArgs {
@@ -34,10 +35,10 @@ pub fn run(args: ChangesArgs) -> ExitCode {
             None
         }
     };
-    match args.format {
-        Format::Json => print_json(&report),
-        Format::Text => print!("{}", render::changes_text(&report, &sources)),
-        Format::Markdown => print!("{}", render::changes_markdown(&report)),
-    }
-    exit_for(&report.diagnostics)
+    let out = match args.format {
+        Format::Json => json_text(&report),
+        Format::Text => render::changes_text(&report, &sources),
+        Format::Markdown => render::changes_markdown(&report),
+    };
+    emit(&out, exit_for(&report.diagnostics))
 }

@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use apcheck::snapshot::{check_snapshot, render};
 
-use crate::snapshot::{Format, exit_for, fail, print_json, read_package, read_text};
+use crate::output::fail;
+use crate::snapshot::{Format, emit, exit_for, json_text, read_package, read_text};
 
 #[derive(clap::Args)]
 pub struct CheckSnapshotArgs {
@@ -29,18 +30,18 @@ pub fn run(args: CheckSnapshotArgs) -> ExitCode {
     };
     let name = args.file.display().to_string();
     let check = check_snapshot(&name, &text, tree.as_ref());
-    match args.format {
-        Format::Json => print_json(&serde_json::json!({
+    let out = match args.format {
+        Format::Json => json_text(&serde_json::json!({
             "file": name,
             "valid": check.snapshot.is_some(),
             "diagnostics": check.diagnostics,
         })),
         Format::Text => {
             let sources = |file: &str| (file == name).then_some(text.as_str());
-            print!("{}", render::diagnostics_text(&check.diagnostics, &sources));
-            println!("{name}: {}", render::totals(&check.diagnostics));
+            let findings = render::diagnostics_text(&check.diagnostics, &sources);
+            format!("{findings}{name}: {}\n", render::totals(&check.diagnostics))
         }
-        Format::Markdown => print!("### {name}\n\n{}", render::diagnostics_markdown(&check.diagnostics)),
-    }
-    exit_for(&check.diagnostics)
+        Format::Markdown => format!("### {name}\n\n{}", render::diagnostics_markdown(&check.diagnostics)),
+    };
+    emit(&out, exit_for(&check.diagnostics))
 }

@@ -13,6 +13,8 @@ use apcheck::snapshot::render;
 use apcheck::snapshot::tools_list::{ToolsList, read_tools_list};
 use apcheck::tree::{Limits, Tree};
 
+use crate::output::fail;
+
 #[derive(clap::Args)]
 pub struct SnapshotArgs {
     /// The plugin root directory.
@@ -37,12 +39,6 @@ pub enum Format {
     Text,
     Json,
     Markdown,
-}
-
-/// Exit code 2 with a message: usage or I/O failure.
-pub fn fail(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("apcheck: {message}");
-    ExitCode::from(2)
 }
 
 /// The UTF-8 text of `path`, or the message to fail with.
@@ -81,9 +77,17 @@ pub fn exit_for(diagnostics: &[Diagnostic]) -> ExitCode {
     }
 }
 
-/// Prints `value` as pretty JSON.
-pub fn print_json(value: &impl serde::Serialize) {
-    println!("{}", serde_json::to_string_pretty(value).expect("reports serialize"));
+/// `value` as pretty JSON with a final newline.
+pub fn json_text(value: &impl serde::Serialize) -> String {
+    serde_json::to_string_pretty(value).expect("reports serialize") + "\n"
+}
+
+/// Writes `text` to stdout and exits with `code`, or with 2 when writing failed.
+pub fn emit(text: &str, code: ExitCode) -> ExitCode {
+    match crate::output::print(text) {
+        Ok(()) => code,
+        Err(failed) => failed,
+    }
 }
 
 pub fn run(args: SnapshotArgs) -> ExitCode {
@@ -143,12 +147,10 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
     }
     let text = snapshot.to_pretty_json();
     match &args.output {
-        Some(path) => {
-            if let Err(e) = std::fs::write(path, text) {
-                return fail(format!("cannot write {}: {e}", path.display()));
-            }
-        }
-        None => print!("{text}"),
+        Some(path) => match std::fs::write(path, text) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(format!("cannot write {}: {e}", path.display())),
+        },
+        None => emit(&text, ExitCode::SUCCESS),
     }
-    ExitCode::SUCCESS
 }

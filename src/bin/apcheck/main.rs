@@ -39,7 +39,7 @@ enum Command {
     Explain(rules_cmd::ExplainArgs),
     /// Build the capability snapshot a client would hold after loading a plugin.
     Snapshot(snapshot::SnapshotArgs),
-    /// Lint a capability snapshot.
+    /// Lint capability snapshots (CI fixtures).
     CheckSnapshot(check_snapshot::CheckSnapshotArgs),
     /// Compare a snapshot with its packaging files and say which side to fix.
     Drift(drift::DriftArgs),

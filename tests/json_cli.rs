@@ -33,7 +33,10 @@ fn fmt_prints_pretty_json_and_points_at_syntax_errors() {
     write(dir.path(), "bad.json", "{\n  \"a\": 1\n  \"b\": 2\n}\n");
     let out = apcheck(&["fmt", "ok.json", "--sort-keys", "--indent", "4"], dir.path());
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(stdout(&out), "{\n    \"a\": null,\n    \"b\": [\n        1.0,\n        1e3\n    ]\n}\n");
+    assert_eq!(
+        stdout(&out),
+        "{\n    \"a\": null,\n    \"b\": [\n        1.0,\n        1e3\n    ]\n}\n"
+    );
     let out = apcheck(&["fmt", "bad.json"], dir.path());
     assert_eq!(out.status.code(), Some(1));
     let message = stderr(&out);
@@ -43,8 +46,14 @@ fn fmt_prints_pretty_json_and_points_at_syntax_errors() {
     assert_eq!(apcheck(&["fmt", "missing.json"], dir.path()).status.code(), Some(2));
     let out = apcheck(&["fmt", "ok.json", "--check"], dir.path());
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(apcheck(&["fmt", "ok.json", "--write"], dir.path()).status.code(), Some(0));
-    assert_eq!(apcheck(&["fmt", "ok.json", "--check"], dir.path()).status.code(), Some(0));
+    assert_eq!(
+        apcheck(&["fmt", "ok.json", "--write"], dir.path()).status.code(),
+        Some(0)
+    );
+    assert_eq!(
+        apcheck(&["fmt", "ok.json", "--check"], dir.path()).status.code(),
+        Some(0)
+    );
 }
 
 #[test]
@@ -60,7 +69,15 @@ fn validate_reports_every_error_with_its_line() {
     let out = apcheck(&["validate", "--schema", "schema.json", "good.json"], dir.path());
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let out = apcheck(
-        &["validate", "--schema", "schema.json", "good.json", "bad.json", "--format", "json"],
+        &[
+            "validate",
+            "--schema",
+            "schema.json",
+            "good.json",
+            "bad.json",
+            "--format",
+            "json",
+        ],
         dir.path(),
     );
     assert_eq!(out.status.code(), Some(1));
@@ -68,8 +85,14 @@ fn validate_reports_every_error_with_its_line() {
     let issues = &report["files"][1]["issues"];
     assert_eq!(issues.as_array().unwrap().len(), 2);
     assert_eq!(issues[1]["instance_pointer"], "/size");
-    assert_eq!((issues[1]["line"].as_u64(), issues[1]["column"].as_u64()), (Some(2), Some(11)));
-    let text = stdout(&apcheck(&["validate", "--schema", "schema.json", "bad.json"], dir.path()));
+    assert_eq!(
+        (issues[1]["line"].as_u64(), issues[1]["column"].as_u64()),
+        (Some(2), Some(11))
+    );
+    let text = stdout(&apcheck(
+        &["validate", "--schema", "schema.json", "bad.json"],
+        dir.path(),
+    ));
     assert!(text.contains("bad.json:2:11"), "{text}");
 }
 
@@ -85,7 +108,11 @@ fn validate_refuses_a_bad_schema_and_lists_builtins() {
     for name in ["plugin", "mcp", "mcp-tool@2025-11-25", "mcp-tools-list"] {
         assert!(list.lines().any(|l| l.starts_with(&format!("{name} "))), "{list}");
     }
-    write(dir.path(), "tool.json", r#"{"name": "echo", "inputSchema": {"type": "object"}}"#);
+    write(
+        dir.path(),
+        "tool.json",
+        r#"{"name": "echo", "inputSchema": {"type": "object"}}"#,
+    );
     let out = apcheck(&["validate", "--builtin", "mcp-tool", "tool.json"], dir.path());
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     let out = apcheck(&["validate", "--builtin", "nope", "tool.json"], dir.path());
@@ -99,7 +126,10 @@ fn diff_exit_codes_and_a_patch_that_applies() {
     let b = json!({"tools": [{"name": "c"}, {"name": "a", "v": 2}, {"name": "d"}], "status": "down"});
     write(dir.path(), "a.json", &serde_json::to_string_pretty(&a).unwrap());
     write(dir.path(), "b.json", &serde_json::to_string_pretty(&b).unwrap());
-    assert_eq!(apcheck(&["diff", "a.json", "a.json"], dir.path()).status.code(), Some(0));
+    assert_eq!(
+        apcheck(&["diff", "a.json", "a.json"], dir.path()).status.code(),
+        Some(0)
+    );
     let out = apcheck(&["diff", "a.json", "b.json"], dir.path());
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out).contains("/tools[name=a]/v"), "{}", stdout(&out));
@@ -108,12 +138,26 @@ fn diff_exit_codes_and_a_patch_that_applies() {
     let mut patched = a.clone();
     json_patch::patch(&mut patched, &patch).unwrap();
     assert_eq!(patched, b);
-    let out = apcheck(&["diff", "a.json", "b.json", "--ignore", "/status", "--format", "merge"], dir.path());
+    let out = apcheck(
+        &["diff", "a.json", "b.json", "--ignore", "/status", "--format", "merge"],
+        dir.path(),
+    );
     let merge: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert!(merge.get("status").is_none() && merge.get("tools").is_some());
-    let unified = stdout(&apcheck(&["diff", "a.json", "b.json", "--format", "unified"], dir.path()));
+    let unified = stdout(&apcheck(
+        &["diff", "a.json", "b.json", "--format", "unified"],
+        dir.path(),
+    ));
     assert!(unified.starts_with("--- a.json\n+++ b.json\n"), "{unified}");
     write(dir.path(), "broken.json", "[1,");
-    assert_eq!(apcheck(&["diff", "a.json", "broken.json"], dir.path()).status.code(), Some(2));
-    assert_eq!(apcheck(&["diff", "a.json", "b.json", "--ignore", "status"], dir.path()).status.code(), Some(2));
+    assert_eq!(
+        apcheck(&["diff", "a.json", "broken.json"], dir.path()).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        apcheck(&["diff", "a.json", "b.json", "--ignore", "status"], dir.path())
+            .status
+            .code(),
+        Some(2)
+    );
 }

@@ -36,14 +36,13 @@ fn formatting_every_corpus_file_keeps_its_value_and_is_idempotent() {
     assert!(files.len() > 100, "corpus not found under {}", shared().display());
     let mut formatted_count = 0;
     for file in files {
-        let Ok(text) = std::fs::read_to_string(&file) else { continue };
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
         let Ok(original) = serde_json::from_str::<Value>(&text) else {
             // Not JSON (some fixtures are deliberately broken): the formatter must refuse it too.
             let strict = FormatOptions::default();
-            let jsonc = FormatOptions {
-                jsonc: true,
-                ..strict
-            };
+            let jsonc = FormatOptions { jsonc: true, ..strict };
             assert!(
                 format(&text, &strict).is_err() || format(&text, &jsonc).is_ok(),
                 "{} formatted but serde_json refused it",
@@ -57,7 +56,12 @@ fn formatting_every_corpus_file_keeps_its_value_and_is_idempotent() {
                 ..Default::default()
             };
             let once = format(&text, &options).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-            assert_eq!(serde_json::from_str::<Value>(&once).unwrap(), original, "{}", file.display());
+            assert_eq!(
+                serde_json::from_str::<Value>(&once).unwrap(),
+                original,
+                "{}",
+                file.display()
+            );
             assert_eq!(format(&once, &options).unwrap(), once, "{}", file.display());
         }
         formatted_count += 1;
@@ -72,7 +76,9 @@ fn real_manifests_validate_against_the_plugin_builtin() {
     let mut checked = 0;
     for entry in std::fs::read_dir(&real).unwrap().flatten() {
         let manifest = entry.path().join("plugin.json");
-        let Ok(text) = std::fs::read_to_string(&manifest) else { continue };
+        let Ok(text) = std::fs::read_to_string(&manifest) else {
+            continue;
+        };
         let document = parse_document(&text).unwrap();
         let issues = validate(&text, &document, schema);
         // INDEX.tsv: real 1.0.0 manifests are almost all clean; any issue must be located.
@@ -91,8 +97,13 @@ fn server_everything_tools_are_valid_mcp_tools() {
         let path = shared().join("reference/server-everything").join(capture);
         let text = std::fs::read_to_string(&path).unwrap();
         let document = parse_document(&text).unwrap();
-        assert_eq!(document.value["initialize_response"]["result"]["protocolVersion"], "2025-11-25");
-        let tools = document.value["tools_list_response"]["result"]["tools"].as_array().unwrap();
+        assert_eq!(
+            document.value["initialize_response"]["result"]["protocolVersion"],
+            "2025-11-25"
+        );
+        let tools = document.value["tools_list_response"]["result"]["tools"]
+            .as_array()
+            .unwrap();
         assert!(!tools.is_empty());
         let tool_schema = builtin("mcp-tool@2025-11-25").unwrap().schema().unwrap();
         for index in 0..tools.len() {
@@ -102,7 +113,10 @@ fn server_everything_tools_are_valid_mcp_tools() {
         }
         let result = "/tools_list_response/result";
         let list_2025 = builtin("mcp-tools-list@2025-11-25").unwrap().schema().unwrap();
-        assert!(validate_at(&text, &document, result, list_2025).unwrap().is_empty(), "{capture}");
+        assert!(
+            validate_at(&text, &document, result, list_2025).unwrap().is_empty(),
+            "{capture}"
+        );
         // The 2026-07-28 result adds required cache members a 2025-11-25 server does not send.
         let list_2026 = builtin("mcp-tools-list").unwrap().schema().unwrap();
         let missing: Vec<String> = validate_at(&text, &document, result, list_2026)

@@ -165,6 +165,11 @@ fn time<T>(runs: usize, mut work: impl FnMut() -> T) -> Duration {
     )
 }
 
+/// A line `scripts/bench-peers.sh` reads: `result NAME MILLISECONDS`.
+fn result(name: &str, median: Duration) {
+    println!("result {name} {:.1}", median.as_secs_f64() * 1000.0);
+}
+
 fn data_dir() -> PathBuf {
     let args: Vec<String> = std::env::args().collect();
     match args.iter().position(|a| a == "--data-dir") {
@@ -240,6 +245,8 @@ fn bench_format(dir: &Path, random: &mut Random) {
         "format   sorted   {megabytes:.0} MB  median {sort:>10.1?}  {:>6.0} MB/s",
         throughput(sort)
     );
+    result("format-pretty", pretty);
+    result("format-minify", minified);
 }
 
 fn bench_validate(dir: &Path, random: &mut Random) {
@@ -255,6 +262,7 @@ fn bench_validate(dir: &Path, random: &mut Random) {
             .sum::<usize>()
     });
     println!("validate 10,000 small documents (plugin schema)  median {validate_all:>10.1?}");
+    result("validate-10k", validate_all);
 }
 
 fn bench_diff(dir: &Path, random: &mut Random) {
@@ -263,11 +271,12 @@ fn bench_diff(dir: &Path, random: &mut Random) {
     write(&dir.join("tools-b.json"), &b);
     let options = CompareOptions::default();
     let diffed = time(7, || compare(&a, &b, &options).expect("JSON"));
-    let result = compare(&a, &b, &options).expect("JSON").diff;
-    let [added, removed, changed, moved] = result.counts();
+    let outcome = compare(&a, &b, &options).expect("JSON").diff;
+    let [added, removed, changed, moved] = outcome.counts();
     println!(
         "diff     10,000 tools ({:.1} MB each)  median {diffed:>10.1?}  patch {} ops ({added} added, {removed} removed, {changed} changed, {moved} moved)",
         a.len() as f64 / (1024.0 * 1024.0),
-        result.patch.len()
+        outcome.patch.len()
     );
+    result("diff-10k-tools", diffed);
 }

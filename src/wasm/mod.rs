@@ -3,7 +3,11 @@
 
 use wasm_bindgen::prelude::*;
 
+pub mod json;
+
 use crate::tree::{Entry, Tree};
+
+pub mod snapshot;
 
 #[wasm_bindgen(start)]
 pub fn start() {

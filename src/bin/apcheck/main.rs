@@ -6,9 +6,17 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod call;
+mod changes;
 mod check;
+mod check_snapshot;
+mod diff;
+mod drift;
+mod fmt;
 mod output;
 mod rules_cmd;
+mod snapshot;
+mod validate;
 
 #[derive(Parser)]
 #[command(
@@ -29,6 +37,22 @@ enum Command {
     Rules(rules_cmd::RulesArgs),
     /// Print a rule's doc with a failing and a fixed example.
     Explain(rules_cmd::ExplainArgs),
+    /// Build the capability snapshot a client would hold after loading a plugin.
+    Snapshot(snapshot::SnapshotArgs),
+    /// Lint capability snapshots (CI fixtures).
+    CheckSnapshot(check_snapshot::CheckSnapshotArgs),
+    /// Compare a snapshot with its packaging files and say which side to fix.
+    Drift(drift::DriftArgs),
+    /// Report the changes between two snapshots and hold them against the version bump.
+    Changes(changes::ChangesArgs),
+    /// Validate tools/call arguments against a tool's inputSchema in a snapshot.
+    Call(call::CallArgs),
+    /// Pretty-print or minify JSON, keeping numbers and strings as written.
+    Fmt(fmt::FmtArgs),
+    /// Validate JSON documents against a JSON Schema (a file or a built-in), every error at its line.
+    Validate(validate::ValidateArgs),
+    /// Structural diff of two JSON documents: paths, JSON Patch, merge patch or unified text.
+    Diff(diff::DiffArgs),
 }
 
 fn main() -> ExitCode {
@@ -38,5 +62,13 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Rules(args) => rules_cmd::rules(args),
         Command::Explain(args) => rules_cmd::explain(args),
+        Command::Snapshot(args) => snapshot::run(args),
+        Command::CheckSnapshot(args) => check_snapshot::run(args),
+        Command::Drift(args) => drift::run(args),
+        Command::Changes(args) => changes::run(args),
+        Command::Call(args) => call::run(args),
+        Command::Fmt(args) => fmt::fmt(args),
+        Command::Validate(args) => validate::validate(args),
+        Command::Diff(args) => diff::diff(args),
     }
 }

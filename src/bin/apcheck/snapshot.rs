@@ -1,0 +1,156 @@
+//! `apcheck snapshot PLUGIN [--tools SERVER=FILE]…`: prints the capability
+//! snapshot a conformant client would hold. Also the small edge helpers the
+//! snapshot commands share (output format, reading files, exit codes).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use apcheck::Diagnostic;
+use apcheck::diag::Severity;
+use apcheck::disk::read_tree;
+use apcheck::snapshot::build::{build_snapshot, mark_failed};
+use apcheck::snapshot::render;
+use apcheck::snapshot::tools_list::{ToolsList, read_tools_list};
+use apcheck::tree::{Limits, Tree};
+
+use crate::output::fail;
+
+#[derive(clap::Args)]
+pub struct SnapshotArgs {
+    /// The plugin root directory.
+    plugin: PathBuf,
+    /// A `tools/list` result for one server (JSON-RPC response, bare result,
+    /// array of pages, or an initialize + tools/list capture); repeatable.
+    #[arg(long = "tools", value_name = "SERVER=FILE")]
+    tools: Vec<String>,
+    /// Record that a valid server failed to connect, with the reason the client
+    /// reported (Agent Plugins §7.2.2 rule 5); repeatable.
+    #[arg(long = "failed", value_name = "SERVER=REASON")]
+    failed: Vec<String>,
+    /// Write the snapshot here instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+/// How the snapshot commands print their report.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    #[default]
+    Text,
+    Json,
+    Markdown,
+}
+
+/// The UTF-8 text of `path`, or the message to fail with.
+pub fn read_text(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// The package tree at `path`, or the message to fail with.
+pub fn read_package(path: &Path) -> Result<Tree, String> {
+    read_tree(path, Limits::default()).map_err(|e| format!("cannot read plugin root {}: {e}", path.display()))
+}
+
+/// `file` of a package as seen from where the command ran: under `root`.
+pub fn in_root(root: &str, file: &str) -> String {
+    match root.trim_end_matches('/') {
+        "" | "." => file.to_string(),
+        root => format!("{root}/{file}"),
+    }
+}
+
+/// The texts of a package's files by the names [`in_root`] gives them.
+pub fn package_sources<'t>(tree: &'t Tree, root: &str) -> impl Fn(&str) -> Option<&'t str> + 't {
+    let prefix = in_root(root, "");
+    move |file: &str| {
+        let relative = file.strip_prefix(prefix.as_str())?;
+        tree.read(relative).and_then(|bytes| std::str::from_utf8(bytes).ok())
+    }
+}
+
+/// 1 when any finding is an error, else 0.
+pub fn exit_for(diagnostics: &[Diagnostic]) -> ExitCode {
+    if diagnostics.iter().any(|d| d.severity == Severity::Error) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// `value` as pretty JSON with a final newline.
+pub fn json_text(value: &impl serde::Serialize) -> String {
+    serde_json::to_string_pretty(value).expect("reports serialize") + "\n"
+}
+
+/// Writes `text` to stdout and exits with `code`, or with 2 when writing failed.
+pub fn emit(text: &str, code: ExitCode) -> ExitCode {
+    match crate::output::print(text) {
+        Ok(()) => code,
+        Err(failed) => failed,
+    }
+}
+
+pub fn run(args: SnapshotArgs) -> ExitCode {
+    let tree = match read_package(&args.plugin) {
+        Ok(tree) => tree,
+        Err(message) => return fail(message),
+    };
+    let mut tools: Vec<(String, ToolsList)> = Vec::new();
+    for spec in &args.tools {
+        let Some((server, file)) = spec.split_once('=').filter(|(s, f)| !s.is_empty() && !f.is_empty()) else {
+            return fail(format!("--tools takes SERVER=FILE, not `{spec}`"));
+        };
+        if tools.iter().any(|(s, _)| s == server) {
+            return fail(format!(
+                "--tools given twice for server `{server}`; put all pages in one file"
+            ));
+        }
+        let text = match read_text(Path::new(file)) {
+            Ok(text) => text,
+            Err(message) => return fail(message),
+        };
+        match read_tools_list(&text) {
+            Ok(list) => {
+                if list.incomplete {
+                    eprintln!("apcheck: warning: {file}: the last page has a nextCursor; the tool list is incomplete");
+                }
+                tools.push((server.to_string(), list));
+            }
+            Err(error) => return fail(format!("{file}:{error}")),
+        }
+    }
+    let root = args.plugin.display().to_string();
+    let report = apcheck::check_package(&root, &tree);
+    let mut snapshot = match build_snapshot(&report, &tools) {
+        Ok(snapshot) => snapshot,
+        Err(error @ apcheck::snapshot::build::BuildError::Rejected) => {
+            let mut findings = report.diagnostics.clone();
+            for finding in &mut findings {
+                finding.file = finding.file.take().map(|file| in_root(&root, &file));
+            }
+            eprint!(
+                "{}",
+                render::diagnostics_text(&findings, &package_sources(&tree, &root))
+            );
+            eprintln!("apcheck: {root}: {error}");
+            return ExitCode::from(1);
+        }
+        Err(error) => return fail(error),
+    };
+    for spec in &args.failed {
+        let Some((server, reason)) = spec.split_once('=').filter(|(s, r)| !s.is_empty() && !r.is_empty()) else {
+            return fail(format!("--failed takes SERVER=REASON, not `{spec}`"));
+        };
+        if let Err(error) = mark_failed(&mut snapshot, server, reason) {
+            return fail(error);
+        }
+    }
+    let text = snapshot.to_pretty_json();
+    match &args.output {
+        Some(path) => match std::fs::write(path, text) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(format!("cannot write {}: {e}", path.display())),
+        },
+        None => emit(&text, ExitCode::SUCCESS),
+    }
+}

@@ -1,0 +1,259 @@
+//! Matching the elements of two arrays: by key with moves, or by a longest
+//! common subsequence of element hashes.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+use similar::{Algorithm, DiffOp, capture_diff_slices};
+
+use super::{ArrayKey, ChangeKind, PatchOp, Paths, Walker, value};
+
+/// Above this many element pairs, unkeyed arrays pair by position: Myers' diff
+/// of two large, mostly different arrays is quadratic, and a diff must not hang.
+const SEQUENCE_PAIR_LIMIT: usize = 100_000_000;
+
+pub(super) fn diff_arrays<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], at: &mut Paths<'v>) {
+    let keyed = walker
+        .options
+        .array_keys
+        .iter()
+        .filter(|key| key.path.as_ref().is_none_or(|pattern| at.matches(pattern)))
+        .find_map(|key| Keys::of(key, a, b));
+    match keyed {
+        Some(keys) => by_key(walker, a, b, &keys, at),
+        None if a.len().saturating_mul(b.len()) <= SEQUENCE_PAIR_LIMIT => by_sequence(walker, a, b, at),
+        None => by_position(walker, a, b, at),
+    }
+}
+
+/// Every element's key, when the key identifies each element of both arrays.
+struct Keys<'k> {
+    fields: &'k [String],
+    a: Vec<String>,
+    b: Vec<String>,
+}
+
+impl<'k> Keys<'k> {
+    fn of(key: &'k ArrayKey, a: &[Value], b: &[Value]) -> Option<Self> {
+        let a_keys = unique_keys(&key.fields, a)?;
+        let b_keys = unique_keys(&key.fields, b)?;
+        Some(Keys {
+            fields: &key.fields,
+            a: a_keys,
+            b: b_keys,
+        })
+    }
+
+    /// `[name=echo]` or `[server=x,name=echo]`, from the element itself.
+    fn label(&self, element: &Value) -> String {
+        let parts: Vec<String> = self
+            .fields
+            .iter()
+            .map(|field| match &element[field] {
+                Value::String(s) => format!("{field}={s}"),
+                other => format!("{field}={other}"),
+            })
+            .collect();
+        format!("[{}]", parts.join(","))
+    }
+}
+
+fn unique_keys(fields: &[String], items: &[Value]) -> Option<Vec<String>> {
+    let mut keys = Vec::with_capacity(items.len());
+    let mut seen = HashSet::with_capacity(items.len());
+    for item in items {
+        let mut key = String::new();
+        for field in fields {
+            match item.get(field)? {
+                Value::String(s) => key.push_str(s),
+                scalar @ (Value::Number(_) | Value::Bool(_)) => key.push_str(&scalar.to_string()),
+                _ => return None,
+            }
+            key.push('\u{0}');
+        }
+        if !seen.insert(key.clone()) {
+            return None;
+        }
+        keys.push(key);
+    }
+    Some(keys)
+}
+
+/// Keyed matching. The patch removes deleted elements (highest index first),
+/// then walks B's order inserting new elements and moving displaced ones, and
+/// only then descends into matched pairs at their B index.
+fn by_key<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], keys: &Keys<'_>, at: &mut Paths<'v>) {
+    let a_index: HashMap<&str, usize> = keys.a.iter().enumerate().map(|(i, k)| (k.as_str(), i)).collect();
+    let b_keys: HashSet<&str> = keys.b.iter().map(String::as_str).collect();
+    let matched: Vec<Option<usize>> = keys.b.iter().map(|k| a_index.get(k.as_str()).copied()).collect();
+    let stable = longest_increasing(&matched, a.len());
+    let array = at.b();
+
+    let deleted: Vec<usize> = (0..a.len()).filter(|&i| !b_keys.contains(keys.a[i].as_str())).collect();
+    for &i in deleted.iter().rev() {
+        walker.diff.patch.push(PatchOp::remove(format!("{array}/{i}")));
+    }
+    for &i in &deleted {
+        at.push_element(Some(i), i, Some(keys.label(&a[i])));
+        walker.record_removal(at, &a[i]);
+        at.pop();
+    }
+
+    // Ids: an A index for kept elements, `a.len() + j` for B's new element j.
+    let mut current: Vec<usize> = (0..a.len()).filter(|&i| b_keys.contains(keys.a[i].as_str())).collect();
+    for (j, new) in b.iter().enumerate() {
+        let target = matched[j].unwrap_or(a.len() + j);
+        if let Some(i) = matched[j].filter(|&i| !stable[i]) {
+            at.push_element(Some(i), j, Some(keys.label(new)));
+            walker.record(ChangeKind::Moved, at, None, None);
+            at.pop();
+        }
+        if current.get(j) == Some(&target) {
+            continue;
+        }
+        match matched[j] {
+            None => {
+                walker.diff.patch.push(PatchOp::add(format!("{array}/{j}"), new));
+                current.insert(j, target);
+                at.push_element(None, j, Some(keys.label(new)));
+                walker.record(ChangeKind::Added, at, None, Some(new));
+                at.pop();
+            }
+            Some(i) if stable[i] => {
+                // Elements ahead of a stable one are moved later in B: park them at the end.
+                while current.get(j).is_some_and(|&id| id != target) {
+                    let parked = current.remove(j);
+                    current.push(parked);
+                    let last = current.len() - 1;
+                    let op = PatchOp::relocate(format!("{array}/{j}"), format!("{array}/{last}"));
+                    walker.diff.patch.push(op);
+                }
+            }
+            Some(_) => {
+                let Some(from) = current.iter().position(|&id| id == target) else {
+                    continue;
+                };
+                current.remove(from);
+                current.insert(j, target);
+                let op = PatchOp::relocate(format!("{array}/{from}"), format!("{array}/{j}"));
+                walker.diff.patch.push(op);
+            }
+        }
+    }
+
+    for (j, new) in b.iter().enumerate() {
+        if let Some(i) = matched[j] {
+            at.push_element(Some(i), j, Some(keys.label(new)));
+            walker.walk(&a[i], new, at);
+            at.pop();
+        }
+    }
+}
+
+/// `stable[i]`: A element `i` keeps its relative order, being on a longest
+/// increasing run of A indices taken in B's order; every other match moved.
+fn longest_increasing(matched: &[Option<usize>], a_len: usize) -> Vec<bool> {
+    let sequence: Vec<usize> = matched.iter().flatten().copied().collect();
+    // tails[k]: index into `sequence` of the smallest tail of a run of length k + 1.
+    let mut tails: Vec<usize> = Vec::new();
+    let mut previous: Vec<Option<usize>> = vec![None; sequence.len()];
+    for (position, &value) in sequence.iter().enumerate() {
+        let length = tails.partition_point(|&t| sequence[t] < value);
+        previous[position] = length.checked_sub(1).map(|k| tails[k]);
+        if length == tails.len() {
+            tails.push(position);
+        } else {
+            tails[length] = position;
+        }
+    }
+    let mut stable = vec![false; a_len];
+    let mut cursor = tails.last().copied();
+    while let Some(position) = cursor {
+        stable[sequence[position]] = true;
+        cursor = previous[position];
+    }
+    stable
+}
+
+/// Unkeyed matching by a longest common subsequence of element hashes.
+fn by_sequence<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], at: &mut Paths<'v>) {
+    let a_hashes: Vec<u64> = a.iter().map(value::hash).collect();
+    let b_hashes: Vec<u64> = b.iter().map(value::hash).collect();
+    for op in capture_diff_slices(Algorithm::Myers, &a_hashes, &b_hashes) {
+        match op {
+            DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } => {
+                // Equal hashes; walking finds nothing unless two values collided.
+                for k in 0..len {
+                    walk_pair(walker, a, b, old_index + k, new_index + k, at);
+                }
+            }
+            DiffOp::Delete {
+                old_index,
+                old_len,
+                new_index,
+            } => remove_run(walker, a, old_index..old_index + old_len, new_index, at),
+            DiffOp::Insert { new_index, new_len, .. } => insert_run(walker, b, new_index..new_index + new_len, at),
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => {
+                let paired = old_len.min(new_len);
+                for k in 0..paired {
+                    walk_pair(walker, a, b, old_index + k, new_index + k, at);
+                }
+                remove_run(
+                    walker,
+                    a,
+                    old_index + paired..old_index + old_len,
+                    new_index + paired,
+                    at,
+                );
+                insert_run(walker, b, new_index + paired..new_index + new_len, at);
+            }
+        }
+    }
+}
+
+/// Pairs elements by index: the fallback for very large unkeyed arrays.
+fn by_position<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], at: &mut Paths<'v>) {
+    let paired = a.len().min(b.len());
+    for k in 0..paired {
+        walk_pair(walker, a, b, k, k, at);
+    }
+    remove_run(walker, a, paired..a.len(), paired, at);
+    insert_run(walker, b, paired..b.len(), at);
+}
+
+fn walk_pair<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], i: usize, j: usize, at: &mut Paths<'v>) {
+    at.push_element(Some(i), j, None);
+    walker.walk(&a[i], &b[j], at);
+    at.pop();
+}
+
+/// Removes A's elements `run`, which now sit at `position` one after another.
+fn remove_run(walker: &mut Walker<'_>, a: &[Value], run: std::ops::Range<usize>, position: usize, at: &mut Paths<'_>) {
+    if run.is_empty() {
+        return;
+    }
+    let array = at.b();
+    for i in run {
+        walker.diff.patch.push(PatchOp::remove(format!("{array}/{position}")));
+        at.push_element(Some(i), i, None);
+        walker.record_removal(at, &a[i]);
+        at.pop();
+    }
+}
+
+fn insert_run(walker: &mut Walker<'_>, b: &[Value], run: std::ops::Range<usize>, at: &mut Paths<'_>) {
+    for j in run {
+        at.push_element(None, j, None);
+        walker.added(at, &b[j]);
+        at.pop();
+    }
+}

@@ -135,7 +135,7 @@ impl SpanFinder<'_> {
         if depth == 0 {
             return Some(self.target.is_empty());
         }
-        (self.target.get(depth - 1).map(String::as_str) == Some(token.as_ref())).then(|| self.target.len() == depth)
+        (self.target.get(depth - 1).map(String::as_str) == Some(token.as_ref())).then_some(self.target.len() == depth)
     }
 }
 

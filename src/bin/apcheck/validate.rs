@@ -56,7 +56,7 @@ struct ParseProblem {
 
 pub fn validate(args: ValidateArgs) -> ExitCode {
     if args.builtin.as_deref() == Some("list") {
-        for entry in &BUILTINS {
+        for entry in BUILTINS {
             println!("{:<28} {}", entry.name, entry.description);
         }
         return ExitCode::SUCCESS;

@@ -234,6 +234,7 @@ fn render_issue(file: &str, text: &str, issue: &ValidationIssue) -> String {
         .unwrap_or(issue.span.end - issue.span.start);
     let at = Location {
         line: issue.line,
+        column: issue.column,
         offset: issue.span.start,
         len,
     };

@@ -56,10 +56,14 @@ struct ParseProblem {
 
 pub fn validate(args: ValidateArgs) -> ExitCode {
     if args.builtin.as_deref() == Some("list") {
-        for entry in &BUILTINS {
+        for entry in BUILTINS {
             println!("{:<28} {}", entry.name, entry.description);
         }
         return ExitCode::SUCCESS;
+    }
+    if args.instances.is_empty() {
+        eprintln!("apcheck: name at least one document to validate (or `--builtin list`)");
+        return ExitCode::from(2);
     }
     let schema = match load_schema(&args) {
         Ok(schema) => schema,
@@ -234,6 +238,7 @@ fn render_issue(file: &str, text: &str, issue: &ValidationIssue) -> String {
         .unwrap_or(issue.span.end - issue.span.start);
     let at = Location {
         line: issue.line,
+        column: issue.column,
         offset: issue.span.start,
         len,
     };

@@ -169,3 +169,22 @@ fn diff_exit_codes_and_a_patch_that_applies() {
         Some(2)
     );
 }
+
+#[test]
+fn validate_says_what_the_file_is_when_it_is_another_kind() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/invoice-ops");
+    let out = apcheck(&["validate", "--builtin", "plugin", "snapshot.json"], &fixtures);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stdout(&out).contains("this is an apcheck capability snapshot"),
+        "{}",
+        stdout(&out)
+    );
+    let out = apcheck(
+        &["validate", "--builtin", "snapshot", "snapshot.json", "--format", "json"],
+        &fixtures,
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert!(report["files"][0].get("kind_mismatch").is_none());
+}

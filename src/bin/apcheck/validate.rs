@@ -44,6 +44,11 @@ struct FileResult {
     /// Set when the instance is not JSON at all.
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<ParseProblem>,
+    /// Set when the document is plainly another kind of file than the built-in
+    /// schema describes (a snapshot checked as `plugin`, say): the errors are
+    /// then noise, and this sentence says what to use instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kind_mismatch: Option<String>,
     issues: Vec<ValidationIssue>,
 }
 
@@ -75,7 +80,7 @@ pub fn validate(args: ValidateArgs) -> ExitCode {
     let results: Vec<(FileResult, Option<String>)> = args
         .instances
         .par_iter()
-        .map(|file| check_instance(file, &schema, args.format == "text"))
+        .map(|file| check_instance(file, &schema, args.builtin.as_deref(), args.format == "text"))
         .collect();
     let mut any_invalid = false;
     let mut read_failed = false;
@@ -172,7 +177,12 @@ fn render_schema_error(error: &SchemaError, text: &str) -> String {
     out
 }
 
-fn check_instance(file: &str, schema: &CompiledSchema, render: bool) -> (FileResult, Option<String>) {
+fn check_instance(
+    file: &str,
+    schema: &CompiledSchema,
+    builtin_name: Option<&str>,
+    render: bool,
+) -> (FileResult, Option<String>) {
     let text = match read_input(file) {
         Ok(text) => text,
         Err(message) => {
@@ -184,6 +194,7 @@ fn check_instance(file: &str, schema: &CompiledSchema, render: bool) -> (FileRes
                     line: 0,
                     column: 0,
                 }),
+                kind_mismatch: None,
                 issues: Vec::new(),
             };
             let rendered = render.then(|| format!("apcheck: {}\n", result.error.as_ref().map_or("", |e| &e.message)));
@@ -192,11 +203,21 @@ fn check_instance(file: &str, schema: &CompiledSchema, render: bool) -> (FileRes
     };
     match validate_text(&text, schema) {
         Ok(issues) => {
-            let rendered = render.then(|| issues.iter().map(|i| render_issue(file, &text, i)).collect());
+            let kind_mismatch = builtin_name.filter(|_| !issues.is_empty()).and_then(|name| {
+                let value = serde_json::from_str(&text).ok()?;
+                apcheck::snapshot::schema::kind_mismatch(name, &value)
+            });
+            let rendered = render.then(|| {
+                let note = kind_mismatch.as_ref().map(|note| format!("{file}: note: {note}\n"));
+                note.into_iter()
+                    .chain(issues.iter().map(|i| render_issue(file, &text, i)))
+                    .collect()
+            });
             let result = FileResult {
                 file: file.to_string(),
                 valid: issues.is_empty(),
                 error: None,
+                kind_mismatch,
                 issues,
             };
             (result, rendered)
@@ -211,6 +232,7 @@ fn check_instance(file: &str, schema: &CompiledSchema, render: bool) -> (FileRes
                     line: error.line,
                     column: error.column,
                 }),
+                kind_mismatch: None,
                 issues: Vec::new(),
             };
             (result, rendered)

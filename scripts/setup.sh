@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs what building and testing apcheck needs and a fresh machine lacks
+# (nothing is assumed but rustup, cargo, node and npm). Idempotent: every step
+# is skipped when its tool is already there at the pinned version.
+# Tool versions come from wasm-pack.toml [tools], the one place they are pinned.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+pinned() { sed -n "s/^$1 *= *\"\([^\"]*\)\".*/\1/p" wasm-pack.toml | head -n 1; }
+
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+command -v xz >/dev/null 2>&1 || missing+=(xz-utils)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "== apt: ${missing[*]} (headless browser tests, wasm embedding)"
+    apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+fi
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    echo "== rustup target add wasm32-unknown-unknown"
+    rustup target add wasm32-unknown-unknown
+fi
+
+wasm_bindgen_version=$(pinned wasm-bindgen)
+wasm_pack_version=$(pinned wasm-pack)
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $wasm_bindgen_version" ]; then
+    echo "== cargo install wasm-bindgen-cli $wasm_bindgen_version"
+    cargo install wasm-bindgen-cli --version "$wasm_bindgen_version" --force
+fi
+if [ "$(wasm-pack --version 2>/dev/null)" != "wasm-pack $wasm_pack_version" ]; then
+    echo "== cargo install wasm-pack $wasm_pack_version"
+    cargo install wasm-pack --version "$wasm_pack_version" --locked --force
+fi
+
+echo "== npm ci"
+npm ci --no-audit --no-fund

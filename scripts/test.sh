@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Every test apcheck has, in the order a failure is cheapest to see:
+# formatting and lints, native tests (unit, rules, corpus, CLI), the wasm
+# build with its size, the wasm exports in headless Chromium, the page end to
+# end in headless Chromium, a fuzz smoke run, and the benchmarks' figures.
+# Needs the tools .ci/run installs. `FAST=1` skips fuzzing and benchmarks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export APCHECK_SHARED="${APCHECK_SHARED:-$(cd .. && pwd)/shared}"
+
+passed=0
+step() {
+    echo
+    echo "== $1"
+    shift
+    "$@"
+    passed=$((passed + 1))
+}
+
+step "format" cargo fmt --all -- --check
+step "clippy" cargo clippy --all-targets --locked -- -D warnings
+step "native tests" cargo test --locked
+step "web build (wasm + page, sizes)" npm run build
+step "wasm exports in headless Chromium" env \
+    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+    CHROMEDRIVER=/usr/bin/chromedriver \
+    cargo test --locked --target wasm32-unknown-unknown --no-default-features --test 'wasm_*'
+step "page end to end in headless Chromium" npm run test:e2e
+if [ -z "${FAST:-}" ]; then
+    step "fuzz smoke" env FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash scripts/fuzz-smoke.sh
+    step "benchmarks (figures, not assertions)" cargo bench --locked
+fi
+
+echo
+echo "steps: $passed passed, 0 failed"

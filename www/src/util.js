@@ -1,0 +1,109 @@
+// Small DOM helpers shared by the views: element building, downloads, copying,
+// a toast, and the progress bar that long jobs drive.
+
+import { cancelAll } from './client.js';
+
+/** `h('div.class#id', {attr: value, onclick: fn}, ...children)`. Text children are escaped by the DOM. */
+export function h(tag, attributes = {}, ...children) {
+  const [name, ...parts] = tag.split(/(?=[.#])/);
+  const element = document.createElement(name);
+  for (const part of parts) {
+    if (part.startsWith('.')) element.classList.add(part.slice(1));
+    else element.id = part.slice(1);
+  }
+  for (const [key, value] of Object.entries(attributes ?? {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith('on')) element.addEventListener(key.slice(2), value);
+    else if (key === 'dataset') Object.assign(element.dataset, value);
+    else element.setAttribute(key, value === true ? '' : value);
+  }
+  element.append(...children.flat(Infinity).filter((child) => child !== null && child !== undefined && child !== false));
+  return element;
+}
+
+export function download(filename, text, type = 'application/json') {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = h('a', { href: url, download: filename });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  toast(`Saved ${filename}`);
+}
+
+export async function copy(text, what = 'Copied') {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast(`${what} to the clipboard`);
+  } catch {
+    // Clipboard access can be refused (file://, no focus): fall back to a selection copy.
+    const area = h('textarea', { class: 'visually-hidden' });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    const copied = document.execCommand('copy');
+    area.remove();
+    toast(copied ? `${what} to the clipboard` : 'Copy was refused by the browser');
+  }
+}
+
+let toastTimer;
+export function toast(message) {
+  const element = document.getElementById('toast');
+  element.textContent = message;
+  element.classList.add('shown');
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => element.classList.remove('shown'), 2200);
+}
+
+/** A copy button for the text `getText()` returns at click time. */
+export function copyButton(label, getText, what) {
+  return h('button', { type: 'button', class: 'small', onclick: () => copy(getText(), what) }, label);
+}
+
+export function downloadButton(label, filename, getText, type) {
+  return h('button', { type: 'button', class: 'small', onclick: () => download(filename, getText(), type) }, label);
+}
+
+/** Shows the progress bar while `job` runs; Esc or Cancel ends it. Resolves like `job`. */
+export async function withProgress(label, job) {
+  const bar = document.getElementById('progress');
+  const text = document.getElementById('progress-text');
+  const meter = document.getElementById('progress-bar');
+  // Quick jobs finish before the bar would flash.
+  const showTimer = setTimeout(() => (bar.hidden = false), 150);
+  text.textContent = label;
+  meter.removeAttribute('value');
+  const update = ({ phase, done, total }) => {
+    text.textContent = phase === 'checking' ? `${label}: checking ${total} entries…` : `${label}: ${phase} ${done}${total ? ` of ${total}` : ''}…`;
+    if (total) meter.value = done / total;
+  };
+  try {
+    return await job(update);
+  } finally {
+    clearTimeout(showTimer);
+    bar.hidden = true;
+  }
+}
+
+export function cancelJobs() {
+  cancelAll();
+  toast('Cancelled');
+}
+
+export function isCancelled(error) {
+  return error?.name === 'CancelledError';
+}
+
+export function plural(count, one, many = `${one}s`) {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** Runs `fn` once calls stop for `ms`. */
+export function debounce(fn, ms) {
+  let timer;
+  return (...args) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => fn(...args), ms);
+  };
+}

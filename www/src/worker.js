@@ -1,0 +1,125 @@
+// The Web Worker: owns the wasm core, so parsing, checking and diffing never
+// block the page. Messages: {id, op, args} in; {id, progress} and
+// {id, ok, result | error} out. The page cancels a job by ending this worker.
+//
+// The same code also runs on the main thread (dist/apcheck.html under file://,
+// where a browser may refuse workers from blob URLs): there it only defines
+// `globalThis.apcheckInProcess` and waits to be asked.
+
+import { unzipSync } from 'fflate';
+import initWasm, * as core from '../pkg/apcheck.js';
+import wasmBase64 from '../pkg/apcheck_bg.wasm';
+
+let ready;
+
+function decodeBase64(text) {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+function loadCore() {
+  ready ??= initWasm({ module_or_path: decodeBase64(wasmBase64) });
+  return ready;
+}
+
+// Exports that take and return JSON text, callable by name. Anything else is refused.
+const TEXT_EXPORTS = [
+  'rules',
+  'explain',
+  'limits',
+  'format_json',
+  'validate_json',
+  'diff_json',
+  'builtin_schemas',
+];
+
+const READ_BATCH = 64;
+
+/**
+ * A zip's entries as plugin-root entries. A zip holding one top folder (how
+ * "compress folder" makes them) is unwrapped to that folder.
+ */
+async function entriesFromZip(zipFile) {
+  const files = unzipSync(new Uint8Array(await zipFile.arrayBuffer()));
+  const paths = Object.keys(files);
+  const top = paths[0]?.split('/')[0];
+  const wrapped = top && paths.every((path) => path.startsWith(`${top}/`));
+  return paths
+    .map((path) => ({ path: (wrapped ? path.slice(top.length + 1) : path).replace(/\/$/, ''), data: files[path], dir: path.endsWith('/') }))
+    .filter(({ path }) => path !== '')
+    .map(({ path, data, dir }) => (dir ? { path, kind: 'dir' } : { path, kind: 'file', bytes: data }));
+}
+
+async function checkPackage({ root, entries, zip }, progress) {
+  if (zip) entries = await entriesFromZip(zip);
+  const limits = JSON.parse(core.limits());
+  const tree = new core.PackageTree();
+  try {
+    let totalBytes = 0;
+    let done = 0;
+    for (let start = 0; start < entries.length; start += READ_BATCH) {
+      const batch = entries.slice(start, start + READ_BATCH);
+      const contents = await Promise.all(batch.map((entry) => readEntry(entry, limits)));
+      batch.forEach((entry, i) => {
+        if (done >= limits.max_entries) {
+          tree.markOmitted(entry.path, `max_entries (${limits.max_entries})`);
+        } else if (entry.kind === 'dir') {
+          tree.addDir(entry.path);
+        } else if (entry.kind === 'symlink') {
+          tree.addSymlink(entry.path, entry.target);
+        } else if (totalBytes + contents[i].length > limits.max_total_bytes) {
+          tree.markOmitted(entry.path, `max_total_bytes (${limits.max_total_bytes})`);
+        } else {
+          totalBytes += contents[i].length;
+          tree.addFile(entry.path, contents[i]);
+          if (contents[i].truncatedFrom !== undefined) tree.markTruncated(entry.path, contents[i].truncatedFrom);
+        }
+        done++;
+      });
+      progress({ phase: 'reading', done, total: entries.length });
+    }
+    progress({ phase: 'checking', done, total: entries.length });
+    return JSON.parse(tree.check(root));
+  } finally {
+    tree.free();
+  }
+}
+
+async function readEntry(entry, limits) {
+  if (entry.kind !== 'file') return null;
+  if (typeof entry.text === 'string') return new TextEncoder().encode(entry.text);
+  if (entry.bytes) return entry.bytes;
+  const blob = entry.file.size > limits.max_file_bytes ? entry.file.slice(0, limits.max_file_bytes) : entry.file;
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  if (blob !== entry.file) bytes.truncatedFrom = entry.file.size;
+  return bytes;
+}
+
+async function handle({ op, args }, progress) {
+  await loadCore();
+  if (op === 'check') return checkPackage(args, progress);
+  if (op === 'call' && TEXT_EXPORTS.includes(args.name) && typeof core[args.name] === 'function') {
+    return JSON.parse(core[args.name](...args.params));
+  }
+  throw new Error(`unknown request ${op} ${args?.name ?? ''}`);
+}
+
+function errorText(error) {
+  return error instanceof Error ? error.message : String(error);
+}
+
+const inWorker = typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope;
+if (inWorker) {
+  self.onmessage = async ({ data }) => {
+    const progress = (state) => self.postMessage({ id: data.id, progress: state });
+    try {
+      self.postMessage({ id: data.id, ok: true, result: await handle(data, progress) });
+    } catch (error) {
+      self.postMessage({ id: data.id, ok: false, error: errorText(error) });
+    }
+  };
+} else {
+  globalThis.apcheckInProcess = { handle, errorText };
+}

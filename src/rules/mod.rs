@@ -47,25 +47,48 @@ pub struct RuleDoc {
     pub fixed: Example,
 }
 
-/// A rule example, runnable by [`run_example`].
+/// A rule example. Package examples run as tests (below), so the docs cannot rot.
 #[derive(Debug, Serialize)]
 #[serde(tag = "kind", content = "files", rename_all = "kebab-case")]
 pub enum Example {
     /// A plugin root given as `(path, contents)` files, checked with `check_package`.
     Package(&'static [(&'static str, &'static str)]),
+    /// A plugin root with symbolic links: files, and `(link path, target)` pairs.
+    PackageWithLinks {
+        files: &'static [(&'static str, &'static str)],
+        links: &'static [(&'static str, &'static str)],
+    },
+    /// An input no text can show (bytes that are not UTF-8, a FIFO, a reader
+    /// limit), in words; the unit tests beside the rule build it.
+    Described(&'static str),
 }
 
 impl Example {
-    pub fn files(&self) -> &'static [(&'static str, &'static str)] {
+    /// The example as a package tree, when it is one.
+    pub fn tree(&self) -> Option<crate::tree::Tree> {
         match self {
-            Example::Package(files) => files,
+            Example::Package(files) => Some(crate::tree::Tree::from_files(files.iter().copied())),
+            Example::PackageWithLinks { files, links } => {
+                let mut tree = crate::tree::Tree::from_files(files.iter().copied());
+                for (path, target) in *links {
+                    tree.insert(path, crate::tree::Entry::Symlink(target.to_string()));
+                }
+                Some(tree)
+            }
+            Example::Described(_) => None,
         }
     }
 }
 
 /// Every rule, in code order.
 pub fn all() -> impl Iterator<Item = &'static Rule> {
-    let families: &[&[&'static Rule]] = &[];
+    let families: &[&[&'static Rule]] = &[
+        files::RULES,
+        layout::RULES,
+        containment::RULES,
+        manifest::RULES,
+        skills::RULES,
+    ];
     let mut rules: Vec<&'static Rule> = families.iter().flat_map(|family| family.iter().copied()).collect();
     rules.sort_by_key(|rule| rule.code);
     rules.into_iter()
@@ -76,6 +99,7 @@ pub fn find(code_or_name: &str) -> Option<&'static Rule> {
     all().find(|rule| rule.code.eq_ignore_ascii_case(code_or_name) || rule.name == code_or_name)
 }
 
+pub mod containment;
 pub mod files;
 pub mod layout;
 pub mod manifest;
@@ -99,13 +123,75 @@ pub fn explain_text(rule: &Rule) -> String {
     for (title, example) in [("Example (fails)", &rule.doc.failing), ("Fixed", &rule.doc.fixed)] {
         text.push_str(title);
         text.push('\n');
-        for (path, contents) in example.files() {
-            text.push_str(&format!("  --- {path}\n"));
-            for line in contents.lines() {
-                text.push_str(&format!("  {line}\n"));
+        match example {
+            Example::Package(files) | Example::PackageWithLinks { files, .. } => {
+                for (path, contents) in *files {
+                    text.push_str(&format!("  --- {path}\n"));
+                    for line in contents.lines() {
+                        text.push_str(&format!("  {line}\n"));
+                    }
+                }
+            }
+            Example::Described(words) => text.push_str(&format!("  {words}\n")),
+        }
+        if let Example::PackageWithLinks { links, .. } = example {
+            for (path, target) in *links {
+                text.push_str(&format!("  --- {path} -> {target} (symlink)\n"));
             }
         }
         text.push('\n');
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::hops::check_package;
+
+    #[test]
+    fn codes_and_names_are_unique() {
+        let mut codes = BTreeSet::new();
+        let mut names = BTreeSet::new();
+        for rule in all() {
+            assert!(codes.insert(rule.code), "duplicate code {}", rule.code);
+            assert!(names.insert(rule.name), "duplicate name {}", rule.name);
+        }
+        assert!(find("AP209").is_some_and(|rule| rule.name == "manifest-name-invalid"));
+        assert!(find("manifest-name-invalid").is_some());
+    }
+
+    #[test]
+    fn every_package_example_fails_and_its_fix_passes() {
+        let mut wrong = Vec::new();
+        for rule in all() {
+            for (example, should_fire) in [(&rule.doc.failing, true), (&rule.doc.fixed, false)] {
+                let Some(tree) = example.tree() else { continue };
+                let report = check_package("example", &tree);
+                if report.diagnostics.iter().any(|d| d.code == rule.code) != should_fire {
+                    let which = if should_fire {
+                        "failing example does not fire"
+                    } else {
+                        "fixed example fires"
+                    };
+                    let seen: Vec<_> = report
+                        .diagnostics
+                        .iter()
+                        .map(|d| (d.code, d.message.as_str()))
+                        .collect();
+                    wrong.push(format!("{} {}: {which}; saw {seen:?}", rule.code, rule.name));
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn explain_text_shows_both_examples() {
+        let text = explain_text(find("AP101").unwrap());
+        assert!(text.contains("skills -> ../shared (symlink)"));
+        assert!(text.contains("Fixed"));
+    }
 }

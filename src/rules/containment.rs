@@ -1,0 +1,219 @@
+//! AP1xx: containment (§4.1). Every package path a client discovers, reads or
+//! executes must resolve, through any symlinks, to a place inside the plugin
+//! root. The tree resolves links as data ([`Tree::resolve`]); this module turns
+//! an unresolved path into a diagnostic whose message states the narrowest
+//! failure boundary the caller applies (reject the plugin, invalidate a
+//! component type, skip a skill, invalidate a server entry, deny the path).
+
+use crate::diag::{Diagnostic, Severity};
+use crate::rules::{Example, Rule, RuleDoc};
+use crate::tree::{Entry, Resolved, Tree, Unresolved};
+
+pub static PATH_ESCAPES_ROOT: Rule = Rule {
+    code: "AP101",
+    name: "path-escapes-root",
+    severity: Severity::Error,
+    spec: "Agent Plugins §4.1",
+    summary: "A package path resolves outside the plugin root through a symlink",
+    fix_hint: Some("Copy the target into the package, or point the link at a path inside the plugin root"),
+    doc: RuleDoc {
+        what: "Follows every symlink on the way to a path the client reads (plugin.json, skills/, each SKILL.md, \
+               mcp.json, a server's command or cwd) and reports a path whose filesystem-resolved location is \
+               outside the plugin root: an absolute target, or a relative one that climbs above the root.",
+        why: "§4.1 requires the resolved path to stay inside the resolved root and sets the narrowest failure \
+              boundary: an escaping plugin.json rejects the plugin, an escaping skills/ or mcp.json invalidates \
+              that component type (§6.2), an escaping SKILL.md skips that skill (§7.1), an escaping command or \
+              cwd invalidates that server (§7.2.2).",
+        failing: Example::PackageWithLinks {
+            files: &[
+                (
+                    "plugin.json",
+                    "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"demo\"}",
+                ),
+                (
+                    "shared/review/SKILL.md",
+                    "---\nname: review\ndescription: Reviews code. Use when asked for a review.\n---\n",
+                ),
+            ],
+            links: &[("skills", "../shared")],
+        },
+        fixed: Example::PackageWithLinks {
+            files: &[
+                (
+                    "plugin.json",
+                    "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"demo\"}",
+                ),
+                (
+                    "shared/review/SKILL.md",
+                    "---\nname: review\ndescription: Reviews code. Use when asked for a review.\n---\n",
+                ),
+            ],
+            links: &[("skills", "./shared")],
+        },
+    },
+};
+
+pub static SYMLINK_LOOP: Rule = Rule {
+    code: "AP102",
+    name: "symlink-loop",
+    severity: Severity::Error,
+    spec: "Agent Plugins §4.1",
+    summary: "Following the symlinks of a package path never ends",
+    fix_hint: Some("Break the cycle: make one link of the chain point at a real file or directory"),
+    doc: RuleDoc {
+        what: "Reports a path whose symlinks form a cycle (or a chain of more than 40 links, the Linux limit).",
+        why: "Such a path resolves to nothing, so a client cannot confirm it stays inside the root (§4.1); the \
+              filesystem answers ELOOP and the client applies the same failure boundary as for an escape.",
+        failing: Example::PackageWithLinks {
+            files: &[(
+                "plugin.json",
+                "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"demo\"}",
+            )],
+            links: &[("skills", "skills-link"), ("skills-link", "skills")],
+        },
+        fixed: Example::PackageWithLinks {
+            files: &[
+                (
+                    "plugin.json",
+                    "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"demo\"}",
+                ),
+                (
+                    "real-skills/review/SKILL.md",
+                    "---\nname: review\ndescription: Reviews code. Use when asked for a review.\n---\n",
+                ),
+            ],
+            links: &[("skills", "skills-link"), ("skills-link", "real-skills")],
+        },
+    },
+};
+
+pub static RULES: &[&Rule] = &[&PATH_ESCAPES_ROOT, &SYMLINK_LOOP];
+
+/// What resolving one package path inside the root established.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resolution<'t> {
+    /// The path resolves inside the root; `resolved.entry` says what it is.
+    Found(Resolved<'t>),
+    /// Nothing is there (§6.2: an absent fixed location is not an error).
+    Absent,
+    /// The path escapes the root or loops; a diagnostic was pushed and the
+    /// caller applies its failure boundary.
+    Refused,
+}
+
+/// Resolves `path` inside `tree` and reports why it cannot be used (§4.1).
+///
+/// `consequence` completes the sentence of the diagnostic with what the client
+/// does about it, e.g. `"the plugin is rejected (§4.1)"` or `"MCP is disabled
+/// for this plugin (§6.2)"`; the diagnostic is placed on `path`. Shared by every
+/// hop, including the MCP configuration's `command` and `cwd` checks.
+pub fn resolve_within_root<'t>(
+    tree: &'t Tree,
+    path: &str,
+    consequence: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Resolution<'t> {
+    match tree.resolve(path) {
+        Ok(resolved) => Resolution::Found(resolved),
+        Err(unresolved) => match unresolved_diagnostic(tree, path, &unresolved, consequence) {
+            Some(diagnostic) => {
+                diagnostics.push(diagnostic);
+                Resolution::Refused
+            }
+            None => Resolution::Absent,
+        },
+    }
+}
+
+/// The diagnostic for a path that does not resolve inside the root; `None` for
+/// [`Unresolved::Missing`], which is not a containment failure.
+pub fn unresolved_diagnostic(
+    tree: &Tree,
+    path: &str,
+    unresolved: &Unresolved,
+    consequence: &str,
+) -> Option<Diagnostic> {
+    let diagnostic = match unresolved {
+        Unresolved::Missing => return None,
+        Unresolved::Escapes { link } => {
+            let how = match tree.entry(link) {
+                Some(Entry::Symlink(target)) => format!("through the link `{link}` → `{target}`"),
+                _ => "above the root".to_string(),
+            };
+            Diagnostic::new(
+                &PATH_ESCAPES_ROOT,
+                format!("`{path}` resolves outside the plugin root {how}; {consequence}"),
+            )
+        }
+        Unresolved::Loop { link } => Diagnostic::new(
+            &SYMLINK_LOOP,
+            format!("`{path}` never resolves: the links starting at `{link}` form a cycle; {consequence}"),
+        ),
+    };
+    Some(diagnostic.in_file(path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(links: &[(&str, &str)]) -> Tree {
+        let mut tree = Tree::from_files([("plugin.json", "{}"), ("inside/file", "x")]);
+        for (path, target) in links {
+            tree.insert(path, Entry::Symlink(target.to_string()));
+        }
+        tree
+    }
+
+    #[test]
+    fn escaping_link_is_refused_with_the_link_and_consequence_named() {
+        // §4.1: "clients MUST reject package paths that resolve outside it".
+        let tree = tree(&[("skills", "../outside/skills")]);
+        let mut diagnostics = Vec::new();
+        let resolution = resolve_within_root(&tree, "skills", "skills are invalid (§6.2)", &mut diagnostics);
+        assert_eq!(resolution, Resolution::Refused);
+        assert_eq!(diagnostics[0].code, "AP101");
+        assert!(diagnostics[0].message.contains("`skills` → `../outside/skills`"));
+        assert!(diagnostics[0].message.ends_with("skills are invalid (§6.2)"));
+    }
+
+    #[test]
+    fn link_inside_the_root_is_found() {
+        let tree = tree(&[("skills", "./inside")]);
+        let mut diagnostics = Vec::new();
+        let resolution = resolve_within_root(&tree, "skills/file", "x", &mut diagnostics);
+        assert!(matches!(resolution, Resolution::Found(r) if r.path == "inside/file"));
+        assert!(diagnostics.is_empty());
+    }
+
+    #[test]
+    fn missing_path_is_absent_without_a_diagnostic() {
+        // §6.2: an absent fixed location is not an error.
+        let tree = tree(&[]);
+        let mut diagnostics = Vec::new();
+        assert_eq!(
+            resolve_within_root(&tree, "mcp.json", "x", &mut diagnostics),
+            Resolution::Absent
+        );
+        assert!(diagnostics.is_empty());
+    }
+
+    #[test]
+    fn link_cycle_is_refused_as_a_loop_not_a_hang() {
+        let tree = tree(&[("a", "b"), ("b", "a")]);
+        let mut diagnostics = Vec::new();
+        assert_eq!(
+            resolve_within_root(&tree, "a", "denied", &mut diagnostics),
+            Resolution::Refused
+        );
+        assert_eq!(diagnostics[0].code, "AP102");
+    }
+
+    #[test]
+    fn unresolved_diagnostic_is_none_for_missing() {
+        let tree = tree(&[]);
+        assert!(unresolved_diagnostic(&tree, "x", &Unresolved::Missing, "c").is_none());
+        let escape = Unresolved::Escapes { link: "x".into() };
+        assert_eq!(unresolved_diagnostic(&tree, "x", &escape, "c").unwrap().code, "AP101");
+    }
+}

@@ -1,0 +1,272 @@
+//! `SKILL.md` frontmatter: the `---` delimiters and the YAML mapping between
+//! them, with byte spans into the whole file so diagnostics land on the key or
+//! value. YAML is parsed by serde-saphyr under a small budget (a frontmatter is
+//! a few lines), which turns alias bombs and deep nesting into errors.
+
+use std::fmt;
+
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde_json::Value;
+use serde_saphyr::Spanned;
+
+use crate::source::Span;
+
+/// The two parts of a `SKILL.md`, as byte ranges of the file's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Parts {
+    /// The YAML between the delimiter lines.
+    pub yaml: Span,
+    /// The Markdown after the closing delimiter line.
+    pub body: Span,
+}
+
+/// Why no frontmatter could be found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SplitError {
+    /// The first line is not `---`.
+    NoOpening,
+    /// No `---` line closes the frontmatter.
+    Unclosed,
+}
+
+/// Finds the frontmatter starting at byte `start` (after a BOM, if any). The
+/// first line must be exactly `---`; the closing line is the next line that is
+/// exactly `---`. Trailing spaces and a CR before the line feed are allowed on
+/// both (files edited on Windows use CRLF).
+pub fn split(text: &str, start: usize) -> Result<Parts, SplitError> {
+    let mut lines = LineSpans::new(text, start);
+    let (first, _) = lines.next().ok_or(SplitError::NoOpening)?;
+    if !is_delimiter(&text[first.start..first.end]) {
+        return Err(SplitError::NoOpening);
+    }
+    let yaml_start = lines.position;
+    for (line, next) in lines {
+        if is_delimiter(&text[line.start..line.end]) {
+            return Ok(Parts {
+                yaml: Span::new(yaml_start, line.start),
+                body: Span::new(next, text.len()),
+            });
+        }
+    }
+    Err(SplitError::Unclosed)
+}
+
+fn is_delimiter(line: &str) -> bool {
+    line.trim_end_matches([' ', '\t', '\r']) == "---"
+}
+
+/// Lines as (span without the line feed, offset of the next line).
+struct LineSpans<'a> {
+    text: &'a str,
+    position: usize,
+}
+
+impl<'a> LineSpans<'a> {
+    fn new(text: &'a str, start: usize) -> Self {
+        LineSpans { text, position: start }
+    }
+}
+
+impl Iterator for LineSpans<'_> {
+    type Item = (Span, usize);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.position >= self.text.len() {
+            return None;
+        }
+        let start = self.position;
+        let end = self.text[start..].find('\n').map_or(self.text.len(), |i| start + i);
+        self.position = (end + 1).min(self.text.len());
+        Some((Span::new(start, end), self.position))
+    }
+}
+
+/// One top-level frontmatter member: its key, and its value as JSON data
+/// (YAML scalars, sequences and mappings map onto JSON's), with spans
+/// relative to the YAML text.
+#[derive(Debug, Clone)]
+pub struct Field {
+    pub key: String,
+    pub key_span: Span,
+    pub value: Value,
+    pub value_span: Span,
+}
+
+/// The frontmatter mapping, in document order.
+#[derive(Debug, Clone, Default)]
+pub struct Fields(pub Vec<Field>);
+
+impl Fields {
+    pub fn get(&self, key: &str) -> Option<&Field> {
+        self.0.iter().find(|field| field.key == key)
+    }
+}
+
+/// Why the YAML is not a mapping of fields, and where (a span of the YAML text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamlError {
+    pub message: String,
+    pub span: Span,
+}
+
+/// Parses the frontmatter YAML as a mapping, within a budget sized for a few
+/// dozen lines, so alias bombs, deep nesting and huge documents fail fast.
+pub fn parse_fields(yaml: &str) -> Result<Fields, YamlError> {
+    if yaml.trim().is_empty() {
+        return Err(YamlError {
+            message: "the frontmatter is empty".to_string(),
+            span: Span::new(0, 0),
+        });
+    }
+    let mut options = serde_saphyr::Options::default();
+    options.with_snippet = false;
+    options.budget = serde_saphyr::budget! {
+        max_events: 100_000,
+        max_aliases: 1_000,
+        max_anchors: 1_000,
+        max_depth: 32,
+        max_documents: 1,
+        max_nodes: 50_000,
+        max_total_scalar_bytes: 4 * 1024 * 1024,
+    };
+    options.alias_limits.max_total_replayed_events = 10_000;
+    serde_saphyr::from_str_with_options::<Fields>(yaml, options).map_err(|error| {
+        // Error locations carry line and column (characters) but not always a byte offset.
+        let offset = error
+            .location()
+            .filter(|location| location.line() > 0)
+            .map_or(0, |location| {
+                offset_of(yaml, location.line() as usize, location.column() as usize)
+            });
+        let full = error.to_string();
+        let message = full
+            .rsplit_once(" at line ")
+            .map_or(full.as_str(), |(m, _)| m)
+            .to_string();
+        YamlError {
+            message,
+            span: Span::new(offset, offset),
+        }
+    })
+}
+
+/// The byte offset of 1-based `line` and character `column` in `text`, clamped to the text.
+fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let line_start = if line <= 1 {
+        0
+    } else {
+        text.match_indices('\n')
+            .nth(line - 2)
+            .map_or(text.len(), |(i, _)| i + 1)
+    };
+    text[line_start..]
+        .char_indices()
+        .nth(column.saturating_sub(1))
+        .map_or(text.len(), |(i, _)| line_start + i)
+}
+
+fn span_of(location: &serde_saphyr::Location) -> Span {
+    let span = location.span();
+    match (span.byte_offset(), span.byte_len()) {
+        (Some(offset), Some(len)) => Span::new(offset as usize, (offset + len) as usize),
+        _ => Span::new(0, 0),
+    }
+}
+
+impl<'de> Deserialize<'de> for Fields {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(FieldsVisitor)
+    }
+}
+
+struct FieldsVisitor;
+
+impl<'de> Visitor<'de> for FieldsVisitor {
+    type Value = Fields;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("a mapping of frontmatter fields (`name: ...`)")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields, A::Error> {
+        let mut fields = Vec::new();
+        while let Some(key) = map.next_key::<Spanned<String>>()? {
+            let value = map.next_value::<Spanned<Value>>()?;
+            fields.push(Field {
+                key_span: span_of(&key.referenced),
+                key: key.value,
+                value_span: span_of(&value.referenced),
+                value: value.value,
+            });
+        }
+        Ok(Fields(fields))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_lf_and_crlf_frontmatter() {
+        let text = "---\nname: a\n---\n# Body\n";
+        let parts = split(text, 0).unwrap();
+        assert_eq!(&text[parts.yaml.start..parts.yaml.end], "name: a\n");
+        assert_eq!(&text[parts.body.start..parts.body.end], "# Body\n");
+        let crlf = "---\r\nname: a\r\n---\r\nbody";
+        let parts = split(crlf, 0).unwrap();
+        assert_eq!(&crlf[parts.yaml.start..parts.yaml.end], "name: a\r\n");
+        assert_eq!(&crlf[parts.body.start..parts.body.end], "body");
+    }
+
+    #[test]
+    fn missing_or_unclosed_delimiters_are_errors() {
+        assert_eq!(split("# Title\n---\nname: a\n---\n", 0), Err(SplitError::NoOpening));
+        assert_eq!(split("\n---\nname: a\n---\n", 0), Err(SplitError::NoOpening));
+        assert_eq!(split("---\nname: a\n", 0), Err(SplitError::Unclosed));
+        assert_eq!(split("", 0), Err(SplitError::NoOpening));
+        assert!(split("---\n---", 0).is_ok());
+    }
+
+    #[test]
+    fn fields_keep_order_values_and_spans() {
+        let yaml = "name: pdf\ndescription: \"Does PDFs\"\nmetadata:\n  version: \"1.0\"\n";
+        let fields = parse_fields(yaml).unwrap();
+        let keys: Vec<_> = fields.0.iter().map(|f| f.key.as_str()).collect();
+        assert_eq!(keys, ["name", "description", "metadata"]);
+        let description = fields.get("description").unwrap();
+        assert_eq!(description.value, "Does PDFs");
+        assert_eq!(
+            &yaml[description.key_span.start..description.key_span.end],
+            "description"
+        );
+        assert!(yaml[description.value_span.start..].starts_with("\"Does PDFs\""));
+        assert_eq!(fields.get("metadata").unwrap().value["version"], "1.0");
+    }
+
+    #[test]
+    fn yaml_errors_have_positions() {
+        // A colon in an unquoted value is the most common real mistake.
+        let yaml = "name: a\ndescription: Use when: things happen\n";
+        let error = parse_fields(yaml).unwrap_err();
+        assert_eq!(error.span.start, yaml.find(": things").unwrap(), "{error:?}");
+        assert!(!error.message.contains("at line"), "{}", error.message);
+        let not_mapping = parse_fields("- a\n- b\n").unwrap_err();
+        assert!(not_mapping.message.contains("mapping"), "{}", not_mapping.message);
+        assert!(parse_fields("  \n").is_err());
+        assert!(parse_fields("name: a\nname: b\n").is_err());
+    }
+
+    #[test]
+    fn alias_bomb_fails_fast() {
+        let mut yaml = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..10 {
+            let prev = i - 1;
+            yaml.push_str(&format!(
+                "a{i}: &a{i} [*a{prev}, *a{prev}, *a{prev}, *a{prev}, *a{prev}, *a{prev}, *a{prev}, *a{prev}, *a{prev}]\n"
+            ));
+        }
+        // 9^10 nodes if expanded: the replay budget stops it long before.
+        assert!(parse_fields(&yaml).is_err());
+    }
+}

@@ -112,6 +112,11 @@ pub struct ServerEntry {
     pub transport: Option<String>,
     pub state: ServerState,
     pub reason: Option<String>,
+    /// For display: the stdio `command` when it is one executable token.
+    pub command: Option<String>,
+    /// For display: the remote endpoint as scheme, host, port and path; user
+    /// information and the query (which may carry credentials) are left out.
+    pub url: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

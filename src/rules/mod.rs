@@ -88,6 +88,8 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
         containment::RULES,
         manifest::RULES,
         skills::RULES,
+        mcp::RULES,
+        secrets::RULES,
     ];
     let mut rules: Vec<&'static Rule> = families.iter().flat_map(|family| family.iter().copied()).collect();
     rules.sort_by_key(|rule| rule.code);
@@ -104,6 +106,7 @@ pub mod files;
 pub mod layout;
 pub mod manifest;
 pub mod mcp;
+pub mod secrets;
 pub mod skills;
 
 /// The doc of `rule` as plain text: what `apcheck explain` prints.

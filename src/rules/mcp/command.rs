@@ -1,0 +1,230 @@
+//! The stdio `command`: one executable token, a bare name or a `./` path (§7.2.1).
+
+use serde_json::Value;
+
+use super::package_path::{Wanted, check_in_root};
+use super::server::{MCP_SERVER_FIELD_MISSING, ServerCheck};
+use crate::diag::Severity;
+use crate::rules::{Example, Rule, RuleDoc};
+
+const PLUGIN_JSON: &str = super::EXAMPLE_PLUGIN_JSON;
+
+pub static MCP_COMMAND_NOT_A_TOKEN: Rule = Rule {
+    code: "AP420",
+    name: "mcp-command-not-a-token",
+    severity: Severity::Error,
+    spec: "Agent Plugins §7.2.1, §4.1, §9.2",
+    summary: "A stdio `command` is not one executable token (a bare name or a `./` path); that server is skipped",
+    fix_hint: None,
+    doc: RuleDoc {
+        what: "The form of `command`: a non-empty bare executable name (no path separator, no whitespace, no \
+               shell syntax), or a plugin-relative path beginning with `./` (which may contain spaces). A shell \
+               string such as `npx -y server`, an absolute path, `../x`, `bin/x` and `${PLUGIN_ROOT}/x` all \
+               fail, each with its own message.",
+        why: "§7.2.1: `command` \"MUST contain a single executable token, not a shell command string\" and \
+              \"MUST be either a bare executable name or a plugin-relative path beginning with `./`\"; §4.1 \
+              requires plugin-relative paths to start with `./`; §9.2: `command` is never expanded. The entry \
+              is invalid and skipped (§7.2.2 rule 3).",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                example_mcp_json!("    \"tools\": {\"type\": \"stdio\", \"command\": \"npx -y tools-server\"}"),
+            ),
+        ]),
+        fixed: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                example_mcp_json!(
+                    "    \"tools\": {\"type\": \"stdio\", \"command\": \"npx\", \"args\": [\"-y\", \"tools-server\"]}"
+                ),
+            ),
+        ]),
+    },
+};
+
+/// Characters that make a bare name a shell command line rather than one token.
+const SHELL_SYNTAX: &[char] = &[';', '|', '&', '<', '>', '`', '(', ')', '*', '?', '"', '\''];
+
+/// Checks `command`; returns it for display when it has a valid form.
+pub(super) fn check_command(check: &mut ServerCheck<'_, '_>, command: Option<&Value>) -> Option<String> {
+    let pointer = check.field("command");
+    let command = match command {
+        Some(Value::String(command)) => command,
+        Some(other) => {
+            check.reject_type(&pointer, "`command`", "a string", other);
+            return None;
+        }
+        None => {
+            let message = "a stdio server needs `command`, the executable to launch";
+            let server = check.pointer.clone();
+            check.reject(check.file.at_value(&MCP_SERVER_FIELD_MISSING, message, &server));
+            return None;
+        }
+    };
+    if let Some(relative) = command.strip_prefix("./") {
+        check_in_root(check, &pointer, "`command`", command, relative, Wanted::File);
+        return Some(command.clone());
+    }
+    match form_problem(command) {
+        Some((message, hint)) => {
+            let mut diagnostic = check.file.at_value(&MCP_COMMAND_NOT_A_TOKEN, message, &pointer);
+            if let Some(hint) = hint {
+                diagnostic = diagnostic.with_hint(hint);
+            }
+            check.reject(diagnostic);
+            None
+        }
+        None => {
+            super::placeholders::check_verbatim(check, &pointer, "`command`", command);
+            Some(command.clone())
+        }
+    }
+}
+
+/// Why `command` (not starting with `./`) is not a bare executable name, with a fix.
+fn form_problem(command: &str) -> Option<(String, Option<String>)> {
+    let shown = super::excerpt(command);
+    if command.is_empty() {
+        return Some((
+            "`command` is empty".into(),
+            Some("name the executable to launch".into()),
+        ));
+    }
+    for placeholder in ["${PLUGIN_ROOT}", "${PLUGIN_DATA}"] {
+        if let Some(rest) = command.strip_prefix(placeholder) {
+            let hint = match rest.strip_prefix('/') {
+                Some(inside) if placeholder == "${PLUGIN_ROOT}" => format!("write \"./{inside}\""),
+                _ => "bundle the executable in the package and use a `./` path".to_string(),
+            };
+            return Some((
+                format!("`command` {shown} relies on {placeholder}, but `command` is never expanded (§9.2)"),
+                Some(hint),
+            ));
+        }
+    }
+    if command.starts_with(['/', '\\']) || has_drive_prefix(command) {
+        return Some((
+            format!("`command` {shown} is an absolute path; only a bare name or a `./` path is portable"),
+            Some("bundle the executable and use a `./` path, or use a bare name found on PATH".into()),
+        ));
+    }
+    if command == ".." || command.starts_with("../") || command.starts_with("..\\") {
+        return Some((
+            format!("`command` {shown} is not a `./` path and would leave the plugin root (§4.1)"),
+            Some("bundle the executable inside the package and use a `./` path".into()),
+        ));
+    }
+    if command.contains(|c: char| c.is_whitespace() || c.is_control()) {
+        let first = command.split_whitespace().next().unwrap_or_default();
+        // Echo only a plain program name: the rest of a shell line may carry a credential.
+        let hint = if !first.is_empty() && !first.contains('=') && !first.contains(SHELL_SYNTAX) && first.len() <= 64 {
+            format!("use \"command\": {first:?} and put each further word in \"args\"")
+        } else {
+            "put the executable in \"command\" and each further word in \"args\"".to_string()
+        };
+        return Some((
+            "`command` is a shell command string, not a single executable token".to_string(),
+            Some(hint),
+        ));
+    }
+    if command.contains(SHELL_SYNTAX) {
+        return Some((
+            "`command` contains shell syntax; it is launched as one executable, never through a shell".to_string(),
+            Some("name only the executable in \"command\" and pass arguments in \"args\"".into()),
+        ));
+    }
+    if command.starts_with(".\\") {
+        return Some((
+            format!("`command` {shown} uses a backslash; plugin-relative paths begin with `./`"),
+            Some(format!("write \"./{}\"", command[2..].replace('\\', "/"))),
+        ));
+    }
+    if command.contains(['/', '\\']) {
+        return Some((
+            format!("`command` {shown} is a path that does not begin with `./` (§4.1)"),
+            Some(format!("write \"./{command}\" for a file in the package")),
+        ));
+    }
+    None
+}
+
+fn has_drive_prefix(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':'
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{codes, load, one_server};
+    use crate::report::ServerState;
+
+    fn command_findings(command: &str) -> (Vec<&'static str>, Option<String>, Option<String>, ServerState) {
+        let server = format!(
+            r#"{{"type": "stdio", "command": {}}}"#,
+            serde_json::to_string(command).unwrap()
+        );
+        let (section, diagnostics) = load(&one_server(&server), &[]);
+        let first = diagnostics.first();
+        (
+            codes(&diagnostics),
+            first.map(|d| d.message.clone()),
+            first.and_then(|d| d.hint.clone()),
+            section.servers[0].state,
+        )
+    }
+
+    #[test]
+    fn bare_names_are_valid() {
+        // §7.2.1: "either a bare executable name or a plugin-relative path beginning with `./`".
+        for command in ["npx", "uvx", "node", "python3.12", "my-server.cmd"] {
+            let (codes, _, _, state) = command_findings(command);
+            assert!(codes.is_empty(), "{command}: {codes:?}");
+            assert_eq!(state, ServerState::Valid);
+        }
+    }
+
+    #[test]
+    fn shell_strings_are_invalid_with_a_split_hint() {
+        // §7.2.1: "a single executable token, not a shell command string".
+        let (codes, _, hint, state) = command_findings("npx -y @scope/server");
+        assert_eq!(codes, ["AP420"]);
+        assert_eq!(
+            hint.as_deref(),
+            Some("use \"command\": \"npx\" and put each further word in \"args\"")
+        );
+        assert_eq!(state, ServerState::Invalid);
+        for command in ["server|tee", "a;b", " npx", "API_KEY=x npx"] {
+            assert_eq!(command_findings(command).0, ["AP420"], "{command}");
+        }
+    }
+
+    #[test]
+    fn paths_not_starting_with_dot_slash_are_invalid() {
+        // §4.1: plugin-relative paths MUST begin with `./`; §9.2: no expansion in `command`.
+        for (command, expected) in [
+            ("/usr/bin/example", "absolute path"),
+            ("C:\\tools\\server.exe", "absolute path"),
+            ("../bin/server", "leave the plugin root"),
+            ("bin/example", "does not begin with `./`"),
+            (".\\bin\\server", "backslash"),
+            ("${PLUGIN_ROOT}/bin/server", "never expanded"),
+            ("", "empty"),
+        ] {
+            let (codes, message, _, state) = command_findings(command);
+            assert_eq!(codes, ["AP420"], "{command}");
+            assert!(message.as_deref().unwrap().contains(expected), "{command}: {message:?}");
+            assert_eq!(state, ServerState::Invalid);
+        }
+        let (_, _, hint, _) = command_findings("${PLUGIN_ROOT}/bin/server");
+        assert_eq!(hint.as_deref(), Some("write \"./bin/server\""));
+    }
+
+    #[test]
+    fn placeholder_in_a_bare_name_stays_literal() {
+        let (codes, _, _, state) = command_findings("${SERVER_BIN}");
+        assert_eq!(codes, ["AP440"]);
+        assert_eq!(state, ServerState::Valid);
+    }
+}

@@ -1,0 +1,165 @@
+//! The stdio `cwd`: one of five forms, contained after expansion (§7.2.1).
+
+use serde_json::Value;
+
+use super::package_path::{MCP_PATH_ESCAPES, Wanted, check_in_root, climbs_out};
+use super::server::ServerCheck;
+use crate::diag::Severity;
+use crate::rules::{Example, Rule, RuleDoc};
+
+const PLUGIN_JSON: &str = super::EXAMPLE_PLUGIN_JSON;
+
+pub static MCP_CWD_FORM: Rule = Rule {
+    code: "AP424",
+    name: "mcp-cwd-form",
+    severity: Severity::Error,
+    spec: "Agent Plugins §7.2.1, §4.1",
+    summary: "A stdio `cwd` does not begin with `./`, `${PLUGIN_ROOT}` or `${PLUGIN_DATA}`; that server is skipped",
+    fix_hint: Some("use `./dir`, `${PLUGIN_ROOT}/dir` for package files, or `${PLUGIN_DATA}/dir` for writable state"),
+    doc: RuleDoc {
+        what: "The form of `cwd`: a `./` path, exactly `${PLUGIN_ROOT}` or `${PLUGIN_ROOT}/…`, or exactly \
+               `${PLUGIN_DATA}` or `${PLUGIN_DATA}/…`. A bare `data`, an absolute path, `~/…` or \
+               `${PLUGIN_ROOT}data` fail.",
+        why: "§7.2.1: \"Any other form … makes that server entry invalid\"; the client skips it (§7.2.2 rule 3).",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                example_mcp_json!("    \"tools\": {\"type\": \"stdio\", \"command\": \"uvx\", \"cwd\": \"work\"}"),
+            ),
+        ]),
+        fixed: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                example_mcp_json!(
+                    "    \"tools\": {\"type\": \"stdio\", \"command\": \"uvx\", \"cwd\": \"${PLUGIN_DATA}/work\"}"
+                ),
+            ),
+        ]),
+    },
+};
+
+const ROOT: &str = "${PLUGIN_ROOT}";
+const DATA: &str = "${PLUGIN_DATA}";
+
+pub(super) fn check_cwd(check: &mut ServerCheck<'_, '_>, cwd: &Value) {
+    let pointer = check.field("cwd");
+    let Value::String(cwd) = cwd else {
+        check.reject_type(&pointer, "`cwd`", "a string", cwd);
+        return;
+    };
+    // §7.2.1: "Clients MUST expand placeholders before resolving `cwd`"; the
+    // leading form decides the base, what follows is resolved against it.
+    if let Some(relative) = cwd.strip_prefix("./") {
+        check_in_root(check, &pointer, "`cwd`", cwd, relative, Wanted::Dir);
+    } else if let Some(relative) = under(cwd, ROOT) {
+        check_in_root(check, &pointer, "`cwd`", cwd, relative, Wanted::Dir);
+    } else if let Some(relative) = under(cwd, DATA) {
+        // The data directory is not in the package: only its `..` steps can be judged.
+        if climbs_out(relative) {
+            let message = format!("`cwd` {} climbs above the plugin data directory", super::excerpt(cwd));
+            check.reject(check.file.at_value(&MCP_PATH_ESCAPES, message, &pointer));
+        }
+    } else {
+        let hint = form_hint(cwd);
+        let message = format!(
+            "`cwd` {} must begin with `./`, `${{PLUGIN_ROOT}}` or `${{PLUGIN_DATA}}`",
+            super::excerpt(cwd)
+        );
+        check.reject(check.file.at_value(&MCP_CWD_FORM, message, &pointer).with_hint(hint));
+        return;
+    }
+    super::placeholders::check_expanded(check, &pointer, "`cwd`", cwd);
+}
+
+/// The path after `base` when `cwd` is exactly `base` or begins with `base/`.
+fn under<'c>(cwd: &'c str, base: &str) -> Option<&'c str> {
+    let rest = cwd.strip_prefix(base)?;
+    if rest.is_empty() {
+        Some("")
+    } else {
+        rest.strip_prefix('/')
+    }
+}
+
+fn form_hint(cwd: &str) -> String {
+    if cwd.starts_with(ROOT) || cwd.starts_with(DATA) {
+        return "a placeholder must stand alone or be followed by `/`".into();
+    }
+    if cwd.starts_with('/') || cwd.starts_with('~') || cwd.starts_with('$') || cwd.contains(':') {
+        return "a plugin cannot rely on places outside its root; use `${PLUGIN_DATA}/…` for writable state".into();
+    }
+    if !cwd.starts_with('.') && !cwd.is_empty() {
+        return format!("write \"./{cwd}\" for a directory in the package");
+    }
+    "use `./dir`, `${PLUGIN_ROOT}/dir` or `${PLUGIN_DATA}/dir`".into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{codes, load, one_server};
+    use crate::report::ServerState;
+
+    fn cwd_findings(cwd: &str, extra: &[(&str, &str)]) -> (Vec<&'static str>, ServerState) {
+        let server = format!(
+            r#"{{"type": "stdio", "command": "uvx", "cwd": {}}}"#,
+            serde_json::to_string(cwd).unwrap()
+        );
+        let (section, diagnostics) = load(&one_server(&server), extra);
+        (codes(&diagnostics), section.servers[0].state)
+    }
+
+    #[test]
+    fn the_five_forms_are_valid() {
+        // §7.2.1: `./…`, `${PLUGIN_ROOT}`, `${PLUGIN_ROOT}/…`, `${PLUGIN_DATA}`, `${PLUGIN_DATA}/…`.
+        let files = [("work/.keep", "")];
+        for cwd in [
+            "./work",
+            "./work/../work",
+            "${PLUGIN_ROOT}",
+            "${PLUGIN_ROOT}/work",
+            "${PLUGIN_DATA}",
+            "${PLUGIN_DATA}/cache",
+        ] {
+            assert_eq!(cwd_findings(cwd, &files), (vec![], ServerState::Valid), "{cwd}");
+        }
+    }
+
+    #[test]
+    fn other_forms_are_invalid() {
+        // §7.2.1: "Any other form … makes that server entry invalid".
+        for cwd in ["work", "/tmp", "~/x", "${PLUGIN_ROOT}work", "${HOME}/x", "", ".\\work"] {
+            assert_eq!(cwd_findings(cwd, &[]), (vec!["AP424"], ServerState::Invalid), "{cwd}");
+        }
+    }
+
+    #[test]
+    fn escapes_after_expansion_are_invalid() {
+        // §7.2.1: "any post-resolution escape makes that server entry invalid".
+        for cwd in [
+            "${PLUGIN_DATA}/../outside",
+            "${PLUGIN_ROOT}/../outside",
+            "./a/../../b",
+            "${PLUGIN_DATA}/a/../..",
+        ] {
+            assert_eq!(cwd_findings(cwd, &[]), (vec!["AP421"], ServerState::Invalid), "{cwd}");
+        }
+    }
+
+    #[test]
+    fn missing_package_directory_is_a_warning() {
+        assert_eq!(
+            cwd_findings("${PLUGIN_ROOT}/work", &[]),
+            (vec!["AP422"], ServerState::Valid)
+        );
+    }
+
+    #[test]
+    fn other_placeholders_inside_stay_literal() {
+        assert_eq!(
+            cwd_findings("${PLUGIN_DATA}/${USER}", &[]),
+            (vec!["AP440"], ServerState::Valid)
+        );
+    }
+}

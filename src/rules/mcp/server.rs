@@ -1,0 +1,642 @@
+//! One server entry against its closed variant (§7.2.1), skipped alone when
+//! it breaks a rule (§7.2.2 rule 3). Every problem of an entry is reported,
+//! not just the first, each at its own JSON Pointer.
+
+use serde_json::{Map, Value};
+
+use super::{McpFile, child_pointer, json_type, quoted};
+use crate::diag::{Diagnostic, Severity};
+use crate::report::{ServerEntry, ServerState};
+use crate::rules::{Example, Rule, RuleDoc};
+use crate::tree::Tree;
+
+const PLUGIN_JSON: &str = super::EXAMPLE_PLUGIN_JSON;
+
+pub static MCP_SERVER_NOT_OBJECT: Rule = Rule {
+    code: "AP410",
+    name: "mcp-server-not-object",
+    severity: Severity::Error,
+    spec: "Agent Plugins §7.2.1, §7.2.2",
+    summary: "A member of `mcpServers` is not a server configuration object; that server is skipped",
+    fix_hint: Some("make the server an object with `type` and the fields of its transport"),
+    doc: RuleDoc {
+        what: "Whether each member value of `mcpServers` is a JSON object.",
+        why: "§7.2.1: member values are server configuration objects. A client skips an entry that is not \
+              one and loads the others (§7.2.2 rule 3).",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            ("mcp.json", example_mcp_json!("    \"tools\": \"npx -y tools-server\"")),
+        ]),
+        fixed: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                example_mcp_json!(
+                    "    \"tools\": {\"type\": \"stdio\", \"command\": \"npx\", \"args\": [\"-y\", \"tools-server\"]}"
+                ),
+            ),
+        ]),
+    },
+};
+
+pub static MCP_SERVER_TYPE_MISSING: Rule = Rule {
+    code: "AP411",
+    name: "mcp-server-type-missing",
+    severity: Severity::Error,
+    spec: "Agent Plugins §7.2.1, §7.2.2",
+    summary: "A server has no `type`; that server is skipped",
+    fix_hint: Some("add \"type\": \"stdio\", \"streamable-http\" or \"sse\""),
+    doc: RuleDoc {
+        what: "Whether each server declares its transport in `type`.",
+        why: "§7.2.1: \"Each server configuration MUST contain a `type` field\"; clients never infer a \
+              transport from the other fields. The entry is skipped alone (§7.2.2 rule 3).",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                example_mcp_json!("    \"tools\": {\"command\": \"uvx\", \"args\": [\"tools-server\"]}"),
+            ),
+        ]),
+        fixed: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                example_mcp_json!(
+                    "    \"tools\": {\"type\": \"stdio\", \"command\": \"uvx\", \"args\": [\"tools-server\"]}"
+                ),
+            ),
+        ]),
+    },
+};
+
+pub static MCP_SERVER_TYPE_UNKNOWN: Rule = Rule {
+    code: "AP412",
+    name: "mcp-server-type-unknown",
+    severity: Severity::Error,
+    spec: "Agent Plugins §7.2.1, §7.2.2",
+    summary: "A server's `type` is not `stdio`, `streamable-http` or `sse`; that server is skipped",
+    fix_hint: Some("use \"stdio\", \"streamable-http\" or \"sse\""),
+    doc: RuleDoc {
+        what: "Whether `type` is one of the three transports of Agent Plugins 1.0.0, spelled exactly. Vendor \
+               spellings such as `http` or `streamableHttp` fail, with a suggestion.",
+        why: "§7.2.1: \"an unknown `type` value … makes that server entry invalid\"; the client skips it \
+              (§7.2.2 rule 3).",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                example_mcp_json!(
+                    "    \"billing\": {\"type\": \"http\", \"url\": \"https://billing.example.com/mcp\"}"
+                ),
+            ),
+        ]),
+        fixed: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                example_mcp_json!(
+                    "    \"billing\": {\"type\": \"streamable-http\", \"url\": \"https://billing.example.com/mcp\"}"
+                ),
+            ),
+        ]),
+    },
+};
+
+pub static MCP_SERVER_UNKNOWN_FIELD: Rule = Rule {
+    code: "AP413",
+    name: "mcp-server-unknown-field",
+    severity: Severity::Error,
+    spec: "Agent Plugins §7.2.1, §7.2.2",
+    summary: "A server has a member no transport defines; that server is skipped",
+    fix_hint: Some("remove the member; vendor settings belong in the client's own configuration"),
+    doc: RuleDoc {
+        what: "Every member of a server other than the fields of the three variants (`type`, `command`, \
+               `args`, `env`, `cwd`, `url`, `headers`), each named. Vendor fields such as `disabled`, \
+               `timeout` or `alwaysAllow` fail.",
+        why: "§7.2.1: the variants are closed; \"An unknown field … makes that server entry invalid\" and the \
+              client skips it (§7.2.2 rule 3).",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                example_mcp_json!("    \"tools\": {\"type\": \"stdio\", \"command\": \"uvx\", \"timeout\": 30}"),
+            ),
+        ]),
+        fixed: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                example_mcp_json!("    \"tools\": {\"type\": \"stdio\", \"command\": \"uvx\"}"),
+            ),
+        ]),
+    },
+};
+
+pub static MCP_SERVER_FOREIGN_FIELD: Rule = Rule {
+    code: "AP414",
+    name: "mcp-server-foreign-field",
+    severity: Severity::Error,
+    spec: "Agent Plugins §7.2.1, §7.2.2",
+    summary: "A server has a field of another transport (`url` on stdio, `command` on HTTP); that server is skipped",
+    fix_hint: Some("remove the field, or change `type` to the transport the field belongs to"),
+    doc: RuleDoc {
+        what: "Members that belong to a different variant than the declared `type`: `url` or `headers` on a \
+               `stdio` server, `command`, `args`, `env` or `cwd` on a `streamable-http` or `sse` server.",
+        why: "§7.2.1: \"a field belonging to another variant makes that server entry invalid\"; the client \
+              skips it (§7.2.2 rule 3).",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                example_mcp_json!(
+                    "    \"tools\": {\"type\": \"stdio\", \"command\": \"uvx\", \"url\": \"https://tools.example.com/mcp\"}"
+                ),
+            ),
+        ]),
+        fixed: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                example_mcp_json!("    \"tools\": {\"type\": \"stdio\", \"command\": \"uvx\"}"),
+            ),
+        ]),
+    },
+};
+
+pub static MCP_SERVER_FIELD_MISSING: Rule = Rule {
+    code: "AP415",
+    name: "mcp-server-field-missing",
+    severity: Severity::Error,
+    spec: "Agent Plugins §7.2.1, §7.2.2",
+    summary: "A server lacks the field its transport requires (`command` for stdio, `url` for HTTP); that server is skipped",
+    fix_hint: None,
+    doc: RuleDoc {
+        what: "Whether a `stdio` server has `command` and a `streamable-http` or `sse` server has `url`.",
+        why: "§7.2.1: those fields are required by their variants; without one the entry is invalid and \
+              skipped (§7.2.2 rule 3).",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                example_mcp_json!("    \"events\": {\"type\": \"streamable-http\"}"),
+            ),
+        ]),
+        fixed: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                example_mcp_json!(
+                    "    \"events\": {\"type\": \"streamable-http\", \"url\": \"https://events.example.com/mcp\"}"
+                ),
+            ),
+        ]),
+    },
+};
+
+pub static MCP_SERVER_FIELD_TYPE: Rule = Rule {
+    code: "AP416",
+    name: "mcp-server-field-type",
+    severity: Severity::Error,
+    spec: "Agent Plugins §7.2.1, §7.2.2",
+    summary: "A server field has the wrong JSON type; that server is skipped",
+    fix_hint: None,
+    doc: RuleDoc {
+        what: "The JSON types of server fields: `command`, `cwd` and `url` are strings; `args` is an array of \
+               strings; `env` and `headers` are objects whose values are strings. Each wrong item is named.",
+        why: "§7.2.1 gives each field a type; a number in `env` or a single string for `args` makes the entry \
+              invalid, and the client skips it (§7.2.2 rule 3).",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                example_mcp_json!(
+                    "    \"tools\": {\"type\": \"stdio\", \"command\": \"uvx\", \"args\": \"tools-server\", \"env\": {\"RETRIES\": 3}}"
+                ),
+            ),
+        ]),
+        fixed: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                example_mcp_json!(
+                    "    \"tools\": {\"type\": \"stdio\", \"command\": \"uvx\", \"args\": [\"tools-server\"], \"env\": {\"RETRIES\": \"3\"}}"
+                ),
+            ),
+        ]),
+    },
+};
+
+pub static MCP_SSE_DEPRECATED: Rule = Rule {
+    code: "AP417",
+    name: "mcp-sse-deprecated",
+    severity: Severity::Info,
+    spec: "Agent Plugins §7.2.1",
+    summary: "A server uses the deprecated legacy HTTP+SSE transport",
+    fix_hint: Some("if the server supports it, use \"type\": \"streamable-http\", the current MCP transport"),
+    doc: RuleDoc {
+        what: "Servers declaring `\"type\": \"sse\"`. The entry is valid.",
+        why: "§7.2.1: `sse` selects the HTTP+SSE transport deprecated since MCP 2025-03-26, and client support \
+              for it is OPTIONAL (§7.2.1, Transport support): a client without it skips the server (§7.2.2 \
+              rule 4). `streamable-http` is what every remote-capable client must speak.",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                example_mcp_json!("    \"events\": {\"type\": \"sse\", \"url\": \"https://events.example.com/sse\"}"),
+            ),
+        ]),
+        fixed: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                example_mcp_json!(
+                    "    \"events\": {\"type\": \"streamable-http\", \"url\": \"https://events.example.com/mcp\"}"
+                ),
+            ),
+        ]),
+    },
+};
+
+/// The transports of Agent Plugins 1.0.0 and their closed field sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Variant {
+    Stdio,
+    StreamableHttp,
+    Sse,
+}
+
+const STDIO_FIELDS: &[&str] = &["type", "command", "args", "env", "cwd"];
+const REMOTE_FIELDS: &[&str] = &["type", "url", "headers"];
+
+impl Variant {
+    fn from_type(name: &str) -> Option<Self> {
+        match name {
+            "stdio" => Some(Variant::Stdio),
+            "streamable-http" => Some(Variant::StreamableHttp),
+            "sse" => Some(Variant::Sse),
+            _ => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Variant::Stdio => "stdio",
+            Variant::StreamableHttp => "streamable-http",
+            Variant::Sse => "sse",
+        }
+    }
+
+    fn fields(self) -> &'static [&'static str] {
+        match self {
+            Variant::Stdio => STDIO_FIELDS,
+            Variant::StreamableHttp | Variant::Sse => REMOTE_FIELDS,
+        }
+    }
+
+    /// The variant a configuration without a usable `type` most likely meant, from its fields.
+    fn guess(server: &Map<String, Value>) -> Option<Self> {
+        if server.contains_key("command") {
+            Some(Variant::Stdio)
+        } else if server.contains_key("url") {
+            Some(Variant::StreamableHttp)
+        } else {
+            None
+        }
+    }
+}
+
+/// The findings of one server entry, and whether any of them invalidates it.
+pub(super) struct ServerCheck<'f, 't> {
+    pub file: &'f McpFile<'t>,
+    pub tree: &'f Tree,
+    /// Pointer of the server object, `/mcpServers/<id>`.
+    pub pointer: String,
+    diagnostics: Vec<Diagnostic>,
+    /// Messages of the findings that make the entry invalid, in order.
+    reasons: Vec<String>,
+}
+
+impl ServerCheck<'_, '_> {
+    /// The pointer of the server's member `name`.
+    pub fn field(&self, name: &str) -> String {
+        child_pointer(&self.pointer, name)
+    }
+
+    /// Records a finding that makes the entry invalid (§7.2.2 rule 3).
+    pub fn reject(&mut self, diagnostic: Diagnostic) {
+        self.reasons.push(diagnostic.message.clone());
+        self.diagnostics.push(diagnostic);
+    }
+
+    /// Records a finding that leaves the entry loadable.
+    pub fn report(&mut self, diagnostic: Diagnostic) {
+        self.diagnostics.push(diagnostic);
+    }
+
+    /// Rejects a wrong JSON type at `pointer`.
+    pub fn reject_type(&mut self, pointer: &str, what: &str, expected: &str, found: &Value) {
+        let message = format!("{what} must be {expected}, not {}", json_type(found));
+        self.reject(self.file.at_value(&MCP_SERVER_FIELD_TYPE, message, pointer));
+    }
+}
+
+/// Checks the server `id` and says whether a client would load it.
+pub(super) fn check_server(
+    file: &McpFile<'_>,
+    tree: &Tree,
+    id: &str,
+    value: &Value,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> ServerEntry {
+    let mut check = ServerCheck {
+        file,
+        tree,
+        pointer: child_pointer("/mcpServers", id),
+        diagnostics: Vec::new(),
+        reasons: Vec::new(),
+    };
+    let mut entry = ServerEntry {
+        id: id.to_string(),
+        transport: None,
+        state: ServerState::Valid,
+        reason: None,
+        command: None,
+        url: None,
+    };
+    match value {
+        Value::Object(server) => {
+            entry.transport = server.get("type").and_then(Value::as_str).map(str::to_string);
+            check_fields(&mut check, id, server, &mut entry);
+        }
+        other => {
+            let message = format!("server {} must be an object, not {}", quoted(id), json_type(other));
+            check.reject(file.at_value(&MCP_SERVER_NOT_OBJECT, message, &check.pointer));
+        }
+    }
+    if let Some(first) = check.reasons.first() {
+        entry.state = ServerState::Invalid;
+        entry.reason = Some(match check.reasons.len() {
+            1 => first.clone(),
+            n => format!("{first} (and {} more)", n - 1),
+        });
+    }
+    diagnostics.append(&mut check.diagnostics);
+    entry
+}
+
+fn check_fields(check: &mut ServerCheck<'_, '_>, id: &str, server: &Map<String, Value>, entry: &mut ServerEntry) {
+    let declared = check_type(check, id, server);
+    // Without a usable `type` the entry is already invalid; checking the fields
+    // of the variant it most likely meant still tells the author everything else.
+    let variant = declared.or_else(|| Variant::guess(server));
+    for key in server.keys() {
+        if variant.is_some_and(|v| v.fields().contains(&key.as_str())) {
+            continue;
+        }
+        let pointer = check.field(key);
+        let owners = owners_of(key);
+        match (declared, owners) {
+            (_, None) => {
+                let allowed = variant.map_or("type, command, args, env, cwd, url, headers".to_string(), |v| {
+                    v.fields().join(", ")
+                });
+                let message = format!(
+                    "unknown member {} in server {}: allowed are {allowed}",
+                    quoted(key),
+                    quoted(id)
+                );
+                check.reject(check.file.at_key(&MCP_SERVER_UNKNOWN_FIELD, message, &pointer));
+            }
+            (Some(declared), Some(owners)) => {
+                let message = format!(
+                    "{} belongs to {owners} servers, not to this {} server",
+                    quoted(key),
+                    declared.name()
+                );
+                check.reject(check.file.at_key(&MCP_SERVER_FOREIGN_FIELD, message, &pointer));
+            }
+            // The type problem is reported already; a field of some variant is not news.
+            (None, Some(_)) => {}
+        }
+    }
+    match variant {
+        Some(Variant::Stdio) => {
+            entry.command = super::command::check_command(check, server.get("command"));
+            if let Some(args) = server.get("args") {
+                check_args(check, args);
+            }
+            if let Some(env) = server.get("env") {
+                super::env::check_env(check, env);
+            }
+            if let Some(cwd) = server.get("cwd") {
+                super::cwd::check_cwd(check, cwd);
+            }
+        }
+        Some(remote @ (Variant::StreamableHttp | Variant::Sse)) => {
+            entry.url = super::url::check_url(check, server.get("url"));
+            if let Some(headers) = server.get("headers") {
+                super::headers::check_headers(check, headers);
+            }
+            if remote == Variant::Sse && declared == Some(Variant::Sse) {
+                let message = format!("server {} uses the deprecated legacy HTTP+SSE transport", quoted(id));
+                check.report(check.file.at_value(&MCP_SSE_DEPRECATED, message, &check.field("type")));
+            }
+        }
+        None => {}
+    }
+}
+
+/// Checks `type`; returns the declared variant when it is one.
+fn check_type(check: &mut ServerCheck<'_, '_>, id: &str, server: &Map<String, Value>) -> Option<Variant> {
+    let guess_hint = || match Variant::guess(server) {
+        Some(guess) => format!("add \"type\": \"{}\"", guess.name()),
+        None => "add \"type\": \"stdio\", \"streamable-http\" or \"sse\"".to_string(),
+    };
+    match server.get("type") {
+        None => {
+            let message = format!("server {} has no `type`", quoted(id));
+            let pointer = check.pointer.clone();
+            check.reject(
+                check
+                    .file
+                    .at_key(&MCP_SERVER_TYPE_MISSING, message, &pointer)
+                    .with_hint(guess_hint()),
+            );
+            None
+        }
+        Some(Value::String(name)) => Variant::from_type(name).or_else(|| {
+            let mut diagnostic = check.file.at_value(
+                &MCP_SERVER_TYPE_UNKNOWN,
+                format!(
+                    "unknown transport type {} in server {}: Agent Plugins 1.0.0 defines stdio, streamable-http and sse",
+                    super::excerpt(name),
+                    quoted(id)
+                ),
+                &check.field("type"),
+            );
+            if let Some(hint) = type_suggestion(name) {
+                diagnostic = diagnostic.with_hint(hint);
+            }
+            check.reject(diagnostic);
+            None
+        }),
+        Some(other) => {
+            let message = format!("`type` must be a string naming the transport, not {}", json_type(other));
+            let pointer = check.field("type");
+            check.reject(check.file.at_value(&MCP_SERVER_TYPE_UNKNOWN, message, &pointer).with_hint(guess_hint()));
+            None
+        }
+    }
+}
+
+/// What a vendor or misspelled transport name most likely meant.
+fn type_suggestion(name: &str) -> Option<String> {
+    let folded: String = name
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let meant = match folded.as_str() {
+        "http" | "https" | "streamablehttp" | "streamable" | "httpstream" | "remote" => "streamable-http",
+        "sse" | "httpsse" | "serversentevents" => "sse",
+        "stdio" | "local" | "command" | "process" => "stdio",
+        "websocket" | "ws" | "wss" => {
+            return Some(
+                "Agent Plugins 1.0.0 has no WebSocket transport; use \"streamable-http\" if the server offers it"
+                    .into(),
+            );
+        }
+        _ => return None,
+    };
+    Some(format!("did you mean \"type\": \"{meant}\"?"))
+}
+
+/// The variants a server field belongs to, for a foreign-field message.
+fn owners_of(field: &str) -> Option<&'static str> {
+    if STDIO_FIELDS.contains(&field) {
+        Some("stdio")
+    } else if REMOTE_FIELDS.contains(&field) {
+        Some("streamable-http and sse")
+    } else {
+        None
+    }
+}
+
+fn check_args(check: &mut ServerCheck<'_, '_>, args: &Value) {
+    let pointer = check.field("args");
+    let Value::Array(items) = args else {
+        check.reject_type(&pointer, "`args`", "an array of strings", args);
+        return;
+    };
+    for (i, item) in items.iter().enumerate() {
+        let item_pointer = format!("{pointer}/{i}");
+        match item {
+            Value::String(arg) => super::placeholders::check_expanded(check, &item_pointer, "args", arg),
+            other => check.reject_type(&item_pointer, &format!("`args[{i}]`"), "a string", other),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{codes, load, one_server};
+    use crate::report::{McpState, ServerState};
+
+    #[test]
+    fn reference_streamable_http_server_is_valid() {
+        // §7.2.1: the reference fixture `invoice-tools`.
+        let text = r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json",
+            "mcpServers": {"invoice-tools": {"type": "streamable-http", "url": "https://billing.example.com/mcp"}}}"#;
+        let (section, diagnostics) = load(text, &[]);
+        assert_eq!(section.state, McpState::Loaded);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        assert_eq!(section.servers[0].state, ServerState::Valid);
+        assert_eq!(section.servers[0].transport.as_deref(), Some("streamable-http"));
+        assert_eq!(
+            section.servers[0].url.as_deref(),
+            Some("https://billing.example.com/mcp")
+        );
+    }
+
+    #[test]
+    fn server_without_type_is_skipped_alone() {
+        // §7.2.1: `type` is required; §7.2.2 rule 3: the others load.
+        let text = r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json",
+            "mcpServers": {"a": {"command": "uvx"}, "b": {"type": "stdio", "command": "uvx"}}}"#;
+        let (section, diagnostics) = load(text, &[]);
+        assert_eq!(section.state, McpState::Loaded);
+        assert_eq!(codes(&diagnostics), ["AP411"]);
+        assert_eq!(diagnostics[0].hint.as_deref(), Some("add \"type\": \"stdio\""));
+        assert_eq!(section.servers[0].state, ServerState::Invalid);
+        assert_eq!(section.servers[1].state, ServerState::Valid);
+    }
+
+    #[test]
+    fn http_type_is_unknown_with_a_suggestion() {
+        // §7.2.1: "an unknown `type` value … makes that server entry invalid".
+        let (section, diagnostics) = load(
+            &one_server(r#"{"type": "http", "url": "https://x.example.com/mcp"}"#),
+            &[],
+        );
+        assert_eq!(codes(&diagnostics), ["AP412"]);
+        assert_eq!(diagnostics[0].pointer.as_deref(), Some("/mcpServers/s/type"));
+        assert!(diagnostics[0].hint.as_deref().unwrap().contains("streamable-http"));
+        assert_eq!(section.servers[0].state, ServerState::Invalid);
+    }
+
+    #[test]
+    fn non_string_type_and_non_object_server_are_invalid() {
+        let (_, diagnostics) = load(&one_server(r#"{"type": ["stdio"], "command": "uvx"}"#), &[]);
+        assert_eq!(codes(&diagnostics), ["AP412"]);
+        let (section, diagnostics) = load(&one_server(r#""npx -y x""#), &[]);
+        assert_eq!(codes(&diagnostics), ["AP410"]);
+        assert_eq!(section.servers[0].state, ServerState::Invalid);
+    }
+
+    #[test]
+    fn foreign_and_unknown_fields_are_each_named() {
+        // §7.2.1: "An unknown field … or a field belonging to another variant makes that server entry invalid."
+        let (section, diagnostics) = load(
+            &one_server(r#"{"type": "stdio", "command": "uvx", "url": "https://x.example.com", "disabled": false}"#),
+            &[],
+        );
+        assert_eq!(codes(&diagnostics), ["AP414", "AP413"]);
+        assert!(diagnostics[0].message.contains("streamable-http and sse"));
+        assert_eq!(diagnostics[1].pointer.as_deref(), Some("/mcpServers/s/disabled"));
+        assert_eq!(
+            section.servers[0].reason.as_deref().map(|r| r.contains("(and 1 more)")),
+            Some(true)
+        );
+        let (_, diagnostics) = load(
+            &one_server(r#"{"type": "sse", "url": "https://x.example.com", "command": "x"}"#),
+            &[],
+        );
+        assert_eq!(codes(&diagnostics), ["AP414", "AP417"]);
+    }
+
+    #[test]
+    fn required_fields_and_types() {
+        let (_, diagnostics) = load(&one_server(r#"{"type": "stdio"}"#), &[]);
+        assert_eq!(codes(&diagnostics), ["AP415"]);
+        let (_, diagnostics) = load(&one_server(r#"{"type": "streamable-http"}"#), &[]);
+        assert_eq!(codes(&diagnostics), ["AP415"]);
+        let (_, diagnostics) = load(
+            &one_server(r#"{"type": "stdio", "command": "uvx", "args": ["a", 1, null]}"#),
+            &[],
+        );
+        assert_eq!(codes(&diagnostics), ["AP416", "AP416"]);
+        assert_eq!(diagnostics[0].pointer.as_deref(), Some("/mcpServers/s/args/1"));
+        let (_, diagnostics) = load(&one_server(r#"{"type": "stdio", "command": "uvx", "args": "a"}"#), &[]);
+        assert_eq!(codes(&diagnostics), ["AP416"]);
+    }
+
+    #[test]
+    fn sse_is_valid_but_noted() {
+        let (section, diagnostics) = load(
+            &one_server(r#"{"type": "sse", "url": "https://x.example.com/sse"}"#),
+            &[],
+        );
+        assert_eq!(codes(&diagnostics), ["AP417"]);
+        assert_eq!(section.servers[0].state, ServerState::Valid);
+    }
+}

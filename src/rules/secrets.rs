@@ -1,0 +1,478 @@
+//! Credentials embedded in MCP `headers` and `env` (AP5xx).
+//!
+//! §7.2.1: "Plugins MUST NOT embed credentials or other secrets in `headers`";
+//! §9.2: the same for `env`. Both are visible package data. A finding is an
+//! error, but it does not make the server invalid: the spec does not list it
+//! among the entry-invalidating rules, and a client would still load it.
+//!
+//! Every message shows a secret masked, as its well-known prefix (if any) and
+//! its length, e.g. `ghp_…(40 chars)`; the value itself never leaves here.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::diag::Severity;
+use crate::rules::{Example, Rule, RuleDoc};
+
+const PLUGIN_JSON: &str =
+    "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\",\n  \"name\": \"demo\"\n}\n";
+
+pub static SECRET_AUTHORIZATION: Rule = Rule {
+    code: "AP501",
+    name: "secret-authorization-literal",
+    severity: Severity::Error,
+    spec: "Agent Plugins §7.2.1, §9.2",
+    summary: "A literal `Authorization` credential (or a `Bearer`/`Basic` value) is embedded in the configuration",
+    fix_hint: Some(
+        "remove it and revoke it if it was ever published; authorization is client-managed (§7.2.1), \
+         so let the client's sign-in flow supply credentials",
+    ),
+    doc: RuleDoc {
+        what: "A literal value in an `Authorization` or `Proxy-Authorization` header, or any header or `env` \
+               value of the form `Bearer …` / `Basic …`. A value whose credential part is only a placeholder \
+               (`Bearer ${API_TOKEN}`) or a documentation stand-in (`<token>`, `YOUR_TOKEN`) is not a secret.",
+        why: "§7.2.1: \"Plugins MUST NOT embed credentials or other secrets in `headers`\" and \"Agent Plugins \
+              v1 defines no OAuth configuration or portable credential-reference fields\"; §9.2 says the same of \
+              `env`. Anything in the package is readable by everyone who installs it.",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n    \"billing\": {\n      \"type\": \"streamable-http\",\n      \"url\": \"https://billing.example.com/mcp\",\n      \"headers\": {\"Authorization\": \"Bearer 8d2c1f0b9e7a4c6d\"}\n    }\n  }\n}\n",
+            ),
+        ]),
+        fixed: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n    \"billing\": {\n      \"type\": \"streamable-http\",\n      \"url\": \"https://billing.example.com/mcp\"\n    }\n  }\n}\n",
+            ),
+        ]),
+    },
+};
+
+pub static SECRET_TOKEN_SHAPE: Rule = Rule {
+    code: "AP502",
+    name: "secret-known-token",
+    severity: Severity::Error,
+    spec: "Agent Plugins §7.2.1, §9.2",
+    summary: "A value has the shape of a well-known credential (GitHub, Slack, AWS, OpenAI, Anthropic, Stripe, JWT, private key…)",
+    fix_hint: Some(
+        "remove it and revoke it now if it was ever published; have the user provide it through the client \
+         or the server's own configuration",
+    ),
+    doc: RuleDoc {
+        what: "Header and `env` values containing a well-known credential shape: GitHub (`ghp_`, `gho_`, \
+               `github_pat_`…), Slack (`xoxb-`…), AWS access key ids (`AKIA`…), OpenAI and Anthropic keys \
+               (`sk-…`, `sk-ant-…`), Stripe (`sk_live_`…), Google (`AIza…`), GitLab (`glpat-`), npm, Hugging \
+               Face, JSON Web Tokens, and PEM private key blocks.",
+        why: "§9.2: \"Plugins MUST NOT embed credentials or other secrets in `env`\"; §7.2.1 says the same of \
+              `headers`. These shapes are real credentials almost every time, and scanners harvest them from \
+              published packages within minutes.",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n    \"issues\": {\n      \"type\": \"stdio\",\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"issues-server\"],\n      \"env\": {\"GITHUB_TOKEN\": \"ghp_0123456789abcdefghijklmnopqrstuvwxyzAB\"}\n    }\n  }\n}\n",
+            ),
+        ]),
+        fixed: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n    \"issues\": {\n      \"type\": \"stdio\",\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"issues-server\"]\n    }\n  }\n}\n",
+            ),
+        ]),
+    },
+};
+
+pub static SECRET_HIGH_ENTROPY: Rule = Rule {
+    code: "AP503",
+    name: "secret-high-entropy",
+    severity: Severity::Error,
+    spec: "Agent Plugins §7.2.1, §9.2",
+    summary: "A random-looking value sits in a header or `env` entry named like a key, token, secret or password",
+    fix_hint: Some("remove it (and revoke it if it was published); have the user provide it outside the package"),
+    doc: RuleDoc {
+        what: "Header and `env` entries whose name says key, token, secret, password, credential, auth, session \
+               or cookie (`X-Api-Key`, `DB_PASSWORD`, `accessToken`) and whose literal value looks random: at \
+               least 16 characters, letters and digits mixed, high Shannon entropy, no spaces, not a URL or \
+               path. Names ending in `_URL`, `_FILE`, `_PATH`, `_ID` and the like are not secrets.",
+        why: "§7.2.1 and §9.2: plugins MUST NOT embed secrets in `headers` or `env`. A random string under a \
+              secret-sounding name is a credential in all but name.",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n    \"search\": {\n      \"type\": \"streamable-http\",\n      \"url\": \"https://search.example.com/mcp\",\n      \"headers\": {\"X-Api-Key\": \"4f3c9a1e7b2d8c6f0a5e9d3b\"}\n    }\n  }\n}\n",
+            ),
+        ]),
+        fixed: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n    \"search\": {\n      \"type\": \"streamable-http\",\n      \"url\": \"https://search.example.com/mcp\",\n      \"headers\": {\"X-Client\": \"agent-plugin\"}\n    }\n  }\n}\n",
+            ),
+        ]),
+    },
+};
+
+pub static RULES: &[&Rule] = &[&SECRET_AUTHORIZATION, &SECRET_TOKEN_SHAPE, &SECRET_HIGH_ENTROPY];
+
+/// Where a value sits; the spec forbids secrets in both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Header,
+    Env,
+}
+
+/// A secret found in one value: the rule and a message that shows it masked.
+#[derive(Debug, Clone)]
+pub struct Secret {
+    pub rule: &'static Rule,
+    pub message: String,
+}
+
+/// Well-known credential shapes; group 1 is the non-secret prefix shown in messages.
+static TOKEN_SHAPES: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
+    [
+        ("GitHub token", r"\b(gh[pousr]_)[A-Za-z0-9]{30,}"),
+        ("GitHub fine-grained token", r"\b(github_pat_)[A-Za-z0-9_]{30,}"),
+        ("Slack token", r"\b(xox[abposr]-)[A-Za-z0-9-]{10,}"),
+        ("AWS access key id", r"\b(AKIA|ASIA)[A-Z0-9]{16}\b"),
+        ("Anthropic API key", r"\b(sk-ant-)[A-Za-z0-9_-]{20,}"),
+        ("OpenAI API key", r"\b(sk-(?:proj-|svcacct-|admin-)?)[A-Za-z0-9_-]{20,}"),
+        ("Stripe secret key", r"\b((?:sk|rk)_(?:live|test)_)[A-Za-z0-9]{16,}"),
+        ("Google API key", r"\b(AIza)[A-Za-z0-9_-]{35}"),
+        ("GitLab token", r"\b(glpat-)[A-Za-z0-9_-]{20,}"),
+        ("npm token", r"\b(npm_)[A-Za-z0-9]{36}"),
+        ("Hugging Face token", r"\b(hf_)[A-Za-z0-9]{30,}"),
+        (
+            "JSON Web Token",
+            r"\b(eyJ)[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",
+        ),
+        ("private key", r"(-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)"),
+    ]
+    .into_iter()
+    .map(|(label, pattern)| (label, Regex::new(pattern).expect("token shape patterns are valid")))
+    .collect()
+});
+
+/// Looks for a secret in `value` of the header or `env` entry `name`.
+pub fn detect(field: Field, name: &str, value: &str) -> Option<Secret> {
+    let place = match field {
+        Field::Header => format!("header {name:?}"),
+        Field::Env => format!("`env` {name:?}"),
+    };
+    let visible = match field {
+        Field::Header => "header values are visible package data (§7.2.1)",
+        Field::Env => "`env` values are visible package data (§9.2)",
+    };
+    if let Some((label, found)) = TOKEN_SHAPES
+        .iter()
+        .find_map(|(label, shape)| shape.captures(value).map(|c| (*label, c)))
+    {
+        // A key block's length is the whole value's: its BEGIN line alone says little.
+        let token = if label == "private key" {
+            value
+        } else {
+            found.get(0).map_or("", |m| m.as_str())
+        };
+        let prefix = found.get(1).map_or("", |m| m.as_str());
+        return Some(Secret {
+            rule: &SECRET_TOKEN_SHAPE,
+            message: format!(
+                "{place} holds what looks like a {label} ({}); {visible}",
+                masked(prefix, token)
+            ),
+        });
+    }
+    let literal = without_placeholders(value);
+    let is_authorization = field == Field::Header
+        && (name.eq_ignore_ascii_case("authorization") || name.eq_ignore_ascii_case("proxy-authorization"));
+    if let Some((scheme, credential)) = split_credential(&literal, is_authorization)
+        && !is_stand_in(credential)
+    {
+        let shown = match scheme {
+            Some(scheme) => format!("{scheme} {}", masked("", credential)),
+            None => masked("", credential),
+        };
+        return Some(Secret {
+            rule: &SECRET_AUTHORIZATION,
+            message: format!("{place} embeds a literal credential ({shown}); {visible}"),
+        });
+    }
+    if is_secret_name(name) && looks_random(literal.trim()) && !is_stand_in(literal.trim()) {
+        return Some(Secret {
+            rule: &SECRET_HIGH_ENTROPY,
+            message: format!(
+                "{place} holds a random-looking value ({}); {visible}",
+                masked("", literal.trim())
+            ),
+        });
+    }
+    None
+}
+
+/// `prefix…(N chars)`: what every face may show of a secret.
+fn masked(prefix: &str, secret: &str) -> String {
+    format!("{prefix}…({} chars)", secret.chars().count())
+}
+
+/// `value` with every `${NAME}` removed: placeholders are never secrets.
+fn without_placeholders(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        match rest[start..].find('}') {
+            Some(end) => rest = &rest[start + end + 1..],
+            None => {
+                rest = &rest[start..];
+                break;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The credential in an authorization-style value, with its scheme word if any.
+/// For an `Authorization` header any literal counts; elsewhere only `Bearer`/`Basic` values.
+fn split_credential(value: &str, is_authorization: bool) -> Option<(Option<&str>, &str)> {
+    let value = value.trim();
+    if value.is_empty() {
+        return None;
+    }
+    let split = value
+        .split_once(char::is_whitespace)
+        .map(|(scheme, rest)| (scheme, rest.trim()))
+        .filter(|(scheme, _)| scheme.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') && scheme.len() <= 24);
+    match split {
+        Some((scheme, credential)) if scheme.eq_ignore_ascii_case("bearer") || scheme.eq_ignore_ascii_case("basic") => {
+            (!credential.is_empty()).then_some((Some(scheme), credential))
+        }
+        Some((scheme, credential)) if is_authorization => {
+            (!credential.is_empty()).then_some((Some(scheme), credential))
+        }
+        // A lone word in an Authorization header is the credential itself, unless it is only a scheme.
+        None if is_authorization && !is_scheme_word(value) => Some((None, value)),
+        _ => None,
+    }
+}
+
+fn is_scheme_word(word: &str) -> bool {
+    ["bearer", "basic", "token", "digest", "bot"]
+        .iter()
+        .any(|scheme| word.eq_ignore_ascii_case(scheme))
+}
+
+/// Documentation stand-ins (`<token>`, `YOUR_API_KEY`, `xxxx`, `changeme`) are not secrets.
+fn is_stand_in(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    let screaming = text
+        .chars()
+        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && text.contains('_');
+    (text.starts_with('<') && text.ends_with('>'))
+        || screaming
+        || lower.contains("your")
+        || lower.contains("xxxx")
+        || lower.contains("placeholder")
+        || lower.contains("changeme")
+        || lower.contains("example")
+        || lower.chars().all(|c| c == '*' || c == '.' || c == '…')
+}
+
+/// Whether a header or variable name says it holds a secret.
+fn is_secret_name(name: &str) -> bool {
+    const SECRET_WORDS: &[&str] = &[
+        "key",
+        "apikey",
+        "token",
+        "secret",
+        "password",
+        "passwd",
+        "pwd",
+        "pass",
+        "credential",
+        "credentials",
+        "auth",
+        "session",
+        "cookie",
+        "signature",
+    ];
+    const NOT_A_SECRET_WHEN_LAST: &[&str] = &[
+        "url", "uri", "file", "path", "dir", "name", "id", "type", "header", "env", "var", "length", "len", "size",
+        "count", "version", "mode", "host", "endpoint", "region", "format", "enabled", "ttl", "timeout",
+    ];
+    let words = name_words(name);
+    let Some(last) = words.last() else { return false };
+    if NOT_A_SECRET_WHEN_LAST.contains(&last.as_str()) || words.iter().any(|w| w == "public") {
+        return false;
+    }
+    words.iter().any(|w| {
+        SECRET_WORDS.contains(&w.as_str())
+            || ["token", "secret", "password", "apikey", "accesskey"]
+                .iter()
+                .any(|part| w.contains(part))
+    })
+}
+
+/// `X-Api-Key` → [x, api, key]; `accessToken` → [access, token].
+fn name_words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut previous_lower = false;
+    for c in name.chars() {
+        if !c.is_ascii_alphanumeric() {
+            if !current.is_empty() {
+                words.push(std::mem::take(&mut current));
+            }
+            previous_lower = false;
+            continue;
+        }
+        if c.is_ascii_uppercase() && previous_lower && !current.is_empty() {
+            words.push(std::mem::take(&mut current));
+        }
+        previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        current.push(c.to_ascii_lowercase());
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    words
+}
+
+/// At least 16 characters, letters and digits mixed, no spaces, not a URL or
+/// path, and a Shannon entropy of at least 3.5 bits per character.
+fn looks_random(value: &str) -> bool {
+    let length = value.chars().count();
+    if length < 16
+        || value.contains(char::is_whitespace)
+        || value.contains("://")
+        || value.starts_with(['/', '.', '~'])
+        || !value.chars().any(|c| c.is_ascii_digit())
+        || !value.chars().any(|c| c.is_alphabetic())
+    {
+        return false;
+    }
+    shannon_entropy(value) >= 3.5
+}
+
+fn shannon_entropy(value: &str) -> f64 {
+    let mut counts = std::collections::HashMap::new();
+    for c in value.chars() {
+        *counts.entry(c).or_insert(0usize) += 1;
+    }
+    let length = value.chars().count() as f64;
+    counts
+        .values()
+        .map(|&n| {
+            let p = n as f64 / length;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code(field: Field, name: &str, value: &str) -> Option<&'static str> {
+        detect(field, name, value).map(|s| s.rule.code)
+    }
+
+    #[test]
+    fn well_known_shapes_are_found_and_masked() {
+        // §9.2: "Plugins MUST NOT embed credentials or other secrets in `env`."
+        let samples = [
+            "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB",
+            "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz",
+            "xoxb-1234567890-abcdefghij",
+            "AKIAIOSFODNN7EXAMPLE",
+            "sk-ant-api03-abcdefghijklmnopqrstuvwxyz012345",
+            "sk-proj-abcdefghijklmnopqrstuvwxyz012345",
+            "sk_live_0123456789abcdefABCDEF",
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+            "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----",
+        ];
+        for sample in samples {
+            let secret = detect(Field::Env, "SOME_SETTING", sample).unwrap_or_else(|| panic!("{sample}"));
+            assert_eq!(secret.rule.code, "AP502", "{sample}");
+            let middle = &sample[sample.len() / 2..][..6];
+            assert!(!secret.message.contains(middle), "{}", secret.message);
+        }
+        let secret = detect(Field::Env, "GITHUB_TOKEN", samples[0]).unwrap();
+        assert!(secret.message.contains("ghp_…(42 chars)"), "{}", secret.message);
+    }
+
+    #[test]
+    fn authorization_literals_are_found() {
+        // §7.2.1: "Plugins MUST NOT embed credentials or other secrets in `headers`."
+        assert_eq!(code(Field::Header, "Authorization", "Bearer 8d2c1f0b"), Some("AP501"));
+        assert_eq!(
+            code(Field::Header, "proxy-authorization", "Basic dXNlcjpwYXNz"),
+            Some("AP501")
+        );
+        assert_eq!(code(Field::Header, "Authorization", "abc123"), Some("AP501"));
+        assert_eq!(code(Field::Env, "AUTH_HEADER", "Bearer abc"), Some("AP501"));
+        let secret = detect(Field::Header, "Authorization", "Bearer 8d2c1f0b").unwrap();
+        assert!(secret.message.contains("Bearer …(8 chars)"), "{}", secret.message);
+    }
+
+    #[test]
+    fn placeholders_and_stand_ins_are_not_secrets() {
+        // §9.2: `${API_KEY}` stays literal; it is a broken reference, not a credential.
+        for (name, value) in [
+            ("Authorization", "Bearer ${API_TOKEN}"),
+            ("Authorization", "${AUTH}"),
+            ("Authorization", "Bearer <token>"),
+            ("Authorization", "Bearer YOUR_TOKEN"),
+            ("Authorization", "Bearer"),
+            ("Authorization", ""),
+            ("X-Api-Key", "${API_KEY}"),
+        ] {
+            assert_eq!(code(Field::Header, name, value), None, "{name}: {value}");
+        }
+    }
+
+    #[test]
+    fn random_values_under_secret_names_are_found() {
+        assert_eq!(
+            code(Field::Header, "X-Api-Key", "4f3c9a1e7b2d8c6f0a5e9d3b"),
+            Some("AP503")
+        );
+        assert_eq!(code(Field::Env, "DB_PASSWORD", "Tr0ub4dor&3xQ9zLmP"), Some("AP503"));
+        assert_eq!(code(Field::Env, "accessToken", "a8F3kQ9zL2mX7vB1nC4d"), Some("AP503"));
+    }
+
+    #[test]
+    fn obvious_non_secrets_are_quiet() {
+        for (name, value) in [
+            ("HUBSPOT_CLI_VERSION", "8.12.0"),
+            ("ENTROLY_MCP_PASSIVE", "1"),
+            (
+                "TOKEN_URL",
+                "https://auth.example.com/oauth2/token?client=a8F3kQ9zL2mX7vB1",
+            ),
+            ("API_KEY_FILE", "a8F3kQ9zL2mX7vB1nC4d"),
+            ("PUBLIC_KEY", "a8F3kQ9zL2mX7vB1nC4d"),
+            ("X-Tenant", "a8F3kQ9zL2mX7vB1nC4d"),
+            ("SECRET_STORE", "${PLUGIN_DATA}/secrets"),
+            ("API_KEY", "not-set"),
+            ("MONKEY_MODE", "on"),
+            ("CACHE_KEY", "release-2024-cache"),
+        ] {
+            assert_eq!(code(Field::Env, name, value), None, "{name}: {value}");
+        }
+    }
+
+    #[test]
+    fn name_words_split_separators_and_camel_case() {
+        assert_eq!(name_words("X-Api-Key"), ["x", "api", "key"]);
+        assert_eq!(name_words("accessToken"), ["access", "token"]);
+        assert_eq!(name_words("AWS_SECRET_ACCESS_KEY"), ["aws", "secret", "access", "key"]);
+    }
+}

@@ -7,6 +7,7 @@ pub mod diag;
 pub mod disk;
 pub mod hops;
 pub mod json;
+pub mod render;
 pub mod report;
 pub mod rules;
 pub mod schemas;

@@ -6,6 +6,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod check;
+mod output;
 mod rules_cmd;
 
 #[derive(Parser)]
@@ -21,15 +23,19 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// List every rule: code, severity, spec section, one line.
+    /// Check plugin roots (or folders of them) as a conformant client would load them.
+    Check(check::CheckArgs),
+    /// List every rule: code, severity, name, spec section, one line.
     Rules(rules_cmd::RulesArgs),
     /// Print a rule's doc with a failing and a fixed example.
     Explain(rules_cmd::ExplainArgs),
 }
 
 fn main() -> ExitCode {
+    // On a usage error clap prints it and exits 2, our code for usage failures.
     let cli = Cli::parse();
     match cli.command {
+        Command::Check(args) => check::run(args),
         Command::Rules(args) => rules_cmd::rules(args),
         Command::Explain(args) => rules_cmd::explain(args),
     }

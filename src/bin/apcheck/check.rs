@@ -1,0 +1,313 @@
+//! `apcheck check PATH…`: finds the plugin roots each PATH names, reads and
+//! checks them in parallel, renders the reports in a stable order and sets the
+//! exit code.
+//!
+//! Which roots a PATH names:
+//! - a directory with a root `plugin.json` (of any kind: a broken link or a
+//!   directory there is still that root's manifest to judge) is one root;
+//! - a directory without one that holds plugin roots below it is a
+//!   collection (a marketplace repository): every directory at any depth with
+//!   its own `plugin.json` is a root, skipping hidden directories (`.git`,
+//!   vendor folders like `.claude-plugin/`, whose `plugin.json` no Agent
+//!   Plugins client reads) and `node_modules`, and not looking inside a root;
+//!   symlinked directories are not followed;
+//! - a directory with no `plugin.json` anywhere is one root, which is then
+//!   rejected for its missing manifest (§4.1, §5.1).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use apcheck::PackageReport;
+use apcheck::disk::read_tree;
+use apcheck::render::sarif::{SarifRoot, directory_uri};
+use apcheck::render::text::TextOptions;
+use apcheck::render::{github, json, markdown, sarif, text};
+use apcheck::tree::{Limits, Tree};
+use rayon::prelude::*;
+
+use crate::output::{self, ColorChoice, EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
+
+#[derive(clap::Args)]
+pub struct CheckArgs {
+    /// Plugin roots, or folders holding plugin roots at any depth (a marketplace repository).
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Fail (exit 1) on warnings too, not only on errors.
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    deny: Option<Deny>,
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    /// Diagnostics with source snippets, then a summary line per root.
+    Text,
+    /// The report object (one root) or an array of reports (several, or a collection).
+    Json,
+    /// SARIF 2.1.0, for code-scanning tools.
+    Sarif,
+    /// GitHub Actions annotations.
+    Github,
+    /// A summary table and findings per root, for pull-request comments.
+    Markdown,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Deny {
+    Warnings,
+}
+
+/// Directories never searched for plugin roots, besides hidden ones.
+const SKIPPED_DIRS: &[&str] = &["node_modules"];
+
+/// How deep a collection is searched: deeper than any real marketplace, and a
+/// bound on a pathological tree.
+const MAX_SEARCH_DEPTH: usize = 12;
+
+/// One plugin root to check.
+struct Root {
+    dir: PathBuf,
+    /// How it is named in the output: the PATH as given, joined with the path below it.
+    name: String,
+}
+
+/// What reading a root left for rendering: where it is and its tree (for snippets).
+struct ReadRoot {
+    dir: PathBuf,
+    tree: Tree,
+}
+
+pub fn run(args: CheckArgs) -> ExitCode {
+    let mut roots = Vec::new();
+    let mut any_collection = false;
+    for path in &args.paths {
+        match roots_named_by(path) {
+            Ok((found, is_collection)) => {
+                any_collection |= is_collection;
+                roots.extend(found);
+            }
+            Err(message) => return output::fail(message),
+        }
+    }
+
+    let outcomes: Vec<Result<(ReadRoot, PackageReport), String>> = roots.par_iter().map(check_root).collect();
+    let mut read = Vec::with_capacity(outcomes.len());
+    let mut reports = Vec::with_capacity(outcomes.len());
+    let mut io_failed = false;
+    for outcome in outcomes {
+        match outcome {
+            Ok((root, report)) => {
+                read.push(root);
+                reports.push(report);
+            }
+            Err(message) => {
+                eprintln!("apcheck: {message}");
+                io_failed = true;
+            }
+        }
+    }
+
+    let shape = if args.paths.len() == 1 && !any_collection {
+        json::Shape::Object
+    } else {
+        json::Shape::Array
+    };
+    output::print(&render(&reports, &read, args.format, shape, args.color.enabled()));
+
+    let deny_warnings = args.deny == Some(Deny::Warnings);
+    let fails = reports.iter().any(|report| {
+        let summary = &report.summary;
+        summary.errors > 0 || (deny_warnings && summary.warnings > 0)
+    });
+    ExitCode::from(if io_failed {
+        EXIT_FAILURE
+    } else if fails {
+        EXIT_FINDINGS
+    } else {
+        EXIT_CLEAN
+    })
+}
+
+/// `reports[i]` was made from `read[i]`.
+fn render(reports: &[PackageReport], read: &[ReadRoot], format: Format, shape: json::Shape, color: bool) -> String {
+    match format {
+        Format::Text => {
+            let options = TextOptions { color };
+            let mut out = String::new();
+            let mut previous_had_findings = false;
+            for (report, root) in reports.iter().zip(read) {
+                // Clean roots list one summary line each; findings get room around them.
+                let has_findings = !report.diagnostics.is_empty();
+                if !out.is_empty() && (has_findings || previous_had_findings) {
+                    out.push('\n');
+                }
+                out.push_str(&text::render_report(report, &root.tree, options));
+                previous_had_findings = has_findings;
+            }
+            if reports.len() > 1 {
+                out.push('\n');
+                out.push_str(&text::totals_line(reports));
+                out.push('\n');
+            }
+            out
+        }
+        Format::Json => json::render(reports, shape) + "\n",
+        Format::Sarif => {
+            let roots: Vec<SarifRoot<'_>> = reports
+                .iter()
+                .zip(read)
+                .map(|(report, root)| SarifRoot {
+                    report,
+                    base_uri: fs::canonicalize(&root.dir)
+                        .ok()
+                        .map(|dir| directory_uri(&dir.to_string_lossy())),
+                })
+                .collect();
+            let log = sarif::render(&roots);
+            serde_json::to_string_pretty(&log).expect("a JSON value serializes") + "\n"
+        }
+        Format::Github => github::render(reports),
+        Format::Markdown => markdown::render(reports),
+    }
+}
+
+fn check_root(root: &Root) -> Result<(ReadRoot, PackageReport), String> {
+    let tree = read_tree(&root.dir, Limits::default()).map_err(|error| format!("{}: {error}", root.name))?;
+    let report = apcheck::check_package(&root.name, &tree);
+    let read = ReadRoot {
+        dir: root.dir.clone(),
+        tree,
+    };
+    Ok((read, report))
+}
+
+/// The roots `path` names (see the module doc), and whether it is a collection.
+fn roots_named_by(path: &Path) -> Result<(Vec<Root>, bool), String> {
+    let shown = path.display().to_string();
+    let metadata = fs::metadata(path).map_err(|error| format!("{shown}: {error}"))?;
+    if !metadata.is_dir() {
+        return Err(format!(
+            "{shown}: not a directory; give the plugin root, the directory that holds plugin.json"
+        ));
+    }
+    let single = || Root {
+        dir: path.to_path_buf(),
+        name: shown.clone(),
+    };
+    if has_manifest(path) {
+        return Ok((vec![single()], false));
+    }
+    let mut below = Vec::new();
+    find_roots(path, "", 0, &mut below);
+    if below.is_empty() {
+        return Ok((vec![single()], false));
+    }
+    let base = shown.trim_end_matches(['/', '\\']);
+    let roots = below
+        .into_iter()
+        .map(|relative| Root {
+            dir: path.join(&relative),
+            name: if base.is_empty() || base == "." {
+                relative
+            } else {
+                format!("{base}/{relative}")
+            },
+        })
+        .collect();
+    Ok((roots, true))
+}
+
+fn has_manifest(dir: &Path) -> bool {
+    fs::symlink_metadata(dir.join("plugin.json")).is_ok()
+}
+
+/// Every directory below `dir` with its own `plugin.json`, as `/`-separated
+/// paths relative to the search start, in name order.
+fn find_roots(dir: &Path, relative: &str, depth: usize, found: &mut Vec<String>) {
+    if depth >= MAX_SEARCH_DEPTH {
+        return;
+    }
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    let mut children: Vec<(String, PathBuf)> = entries
+        .filter_map(Result::ok)
+        // `file_type` does not follow links: a symlinked directory is not searched.
+        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
+        .map(|entry| (entry.file_name().to_string_lossy().into_owned(), entry.path()))
+        .filter(|(name, _)| !name.starts_with('.') && !SKIPPED_DIRS.contains(&name.as_str()))
+        .collect();
+    children.sort();
+    for (name, path) in children {
+        let child = if relative.is_empty() {
+            name
+        } else {
+            format!("{relative}/{name}")
+        };
+        if has_manifest(&path) {
+            found.push(child);
+        } else {
+            find_roots(&path, &child, depth + 1, found);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn touch(root: &Path, file: &str) {
+        let path = root.join(file);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, "{}").unwrap();
+    }
+
+    #[test]
+    fn a_directory_with_plugin_json_is_one_root_even_with_roots_below() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(dir.path(), "plugin.json");
+        touch(dir.path(), "nested/plugin.json");
+        let (roots, collection) = roots_named_by(dir.path()).unwrap();
+        assert_eq!(roots.len(), 1);
+        assert!(!collection);
+    }
+
+    #[test]
+    fn a_collection_lists_roots_in_order_skipping_hidden_and_node_modules() {
+        let dir = tempfile::tempdir().unwrap();
+        for file in [
+            "plugins/b/plugin.json",
+            "plugins/a/plugin.json",
+            "plugins/a/inner/plugin.json",
+            "top/plugin.json",
+            ".claude-plugin/plugin.json",
+            "x/node_modules/p/plugin.json",
+        ] {
+            touch(dir.path(), file);
+        }
+        let (roots, collection) = roots_named_by(dir.path()).unwrap();
+        assert!(collection);
+        let base = dir.path().display().to_string();
+        let names: Vec<String> = roots.iter().map(|r| r.name.replace(&base, "<base>")).collect();
+        assert_eq!(names, ["<base>/plugins/a", "<base>/plugins/b", "<base>/top"]);
+    }
+
+    #[test]
+    fn a_directory_without_any_manifest_is_one_root_to_reject() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(dir.path(), "skills/a/SKILL.md");
+        let (roots, collection) = roots_named_by(dir.path()).unwrap();
+        assert_eq!(roots.len(), 1);
+        assert!(!collection);
+    }
+
+    #[test]
+    fn a_missing_path_or_a_file_is_a_usage_error() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(roots_named_by(&dir.path().join("nope")).is_err());
+        touch(dir.path(), "plugin.json");
+        assert!(roots_named_by(&dir.path().join("plugin.json")).is_err());
+    }
+}

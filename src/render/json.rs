@@ -1,0 +1,41 @@
+//! The stable JSON of `apcheck check --format json`: `PackageReport`'s serde
+//! shape, one object for a single plugin root, an array for several.
+
+use crate::report::PackageReport;
+
+/// Whether the output is one report object or an array of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// Exactly one plugin root was asked for: its report object.
+    Object,
+    /// Several roots, or a collection that may hold any number: an array, even of one.
+    Array,
+}
+
+pub fn render(reports: &[PackageReport], shape: Shape) -> String {
+    let text = match (shape, reports) {
+        (Shape::Object, [report]) => serde_json::to_string_pretty(report),
+        _ => serde_json::to_string_pretty(reports),
+    };
+    // Reports hold only strings, numbers and string-keyed maps: serializing cannot fail.
+    text.expect("a PackageReport serializes to JSON")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::*;
+    use super::*;
+
+    #[test]
+    fn one_root_is_an_object_and_several_an_array() {
+        let one = [report_with_findings(".")];
+        let object: serde_json::Value = serde_json::from_str(&render(&one, Shape::Object)).unwrap();
+        assert_eq!(object["plugin"]["state"], "loaded");
+        assert_eq!(object["diagnostics"][0]["code"], "AP201");
+        assert_eq!(object["mcp"]["servers"][0]["type"], "stdio");
+        let array: serde_json::Value = serde_json::from_str(&render(&one, Shape::Array)).unwrap();
+        assert_eq!(array.as_array().map(Vec::len), Some(1));
+        let none: serde_json::Value = serde_json::from_str(&render(&[], Shape::Array)).unwrap();
+        assert_eq!(none, serde_json::json!([]));
+    }
+}

@@ -1,0 +1,140 @@
+//! Markdown for pull-request comments and the page's download: per root, a
+//! summary table and the list of findings. Source lines are never quoted, so a
+//! comment cannot leak what a secret rule found.
+
+use std::fmt::Write;
+
+use super::{Verdicts, location, path_from_root};
+use crate::report::{PackageReport, PluginState};
+
+pub fn render(reports: &[PackageReport]) -> String {
+    let mut out = String::new();
+    for report in reports {
+        render_report(&mut out, report);
+    }
+    out
+}
+
+fn render_report(out: &mut String, report: &PackageReport) {
+    let verdicts = Verdicts::of(report);
+    let root = if report.root.is_empty() { "." } else { &report.root };
+    let _ = writeln!(out, "### apcheck: {}\n", code(root));
+    let mut plugin = verdicts.plugin.to_string();
+    if report.plugin.state == PluginState::Loaded {
+        if let Some(name) = &report.plugin.name {
+            plugin.push_str(&format!(" — {}", code(name)));
+        }
+        if let Some(version) = &report.plugin.version {
+            plugin.push_str(&format!(" {}", code(version)));
+        }
+    }
+    let _ = writeln!(out, "| | |\n|---|---|");
+    let rows = [
+        ("Plugin", plugin),
+        ("Skills", verdicts.skills.trim_start_matches("skills ").to_string()),
+        (
+            "MCP servers",
+            verdicts.servers.trim_start_matches("servers ").to_string(),
+        ),
+        ("Findings", verdicts.findings),
+    ];
+    for (name, value) in rows {
+        let _ = writeln!(out, "| {name} | {} |", value.replace('|', "\\|"));
+    }
+    out.push('\n');
+    if report.diagnostics.is_empty() {
+        out.push_str("No findings.\n\n");
+        return;
+    }
+    for diagnostic in &report.diagnostics {
+        let _ = write!(out, "- **{}** {}", diagnostic.severity.as_str(), code(diagnostic.code));
+        if let Some(file) = &diagnostic.file {
+            let _ = write!(
+                out,
+                " {}",
+                code(&location(&path_from_root(&report.root, file), diagnostic))
+            );
+        }
+        let _ = writeln!(out, ": {}", inline_text(&diagnostic.message));
+        if let Some(hint) = &diagnostic.hint {
+            let _ = writeln!(out, "  help: {}", inline_text(hint));
+        }
+        let _ = writeln!(out, "  spec: {}", inline_text(diagnostic.spec));
+    }
+    out.push('\n');
+}
+
+/// A code span that holds any text: the fence is one backtick longer than the
+/// longest run inside, padded when the text starts or ends with one.
+fn code(text: &str) -> String {
+    let longest_run = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest_run + 1);
+    let text = text.replace(['\r', '\n'], " ");
+    if text.starts_with('`') || text.ends_with('`') {
+        format!("{fence} {text} {fence}")
+    } else {
+        format!("{fence}{text}{fence}")
+    }
+}
+
+/// Running text on one list line: line breaks folded and Markdown's active
+/// characters escaped, except inside the message's own code spans, which are
+/// kept as written (rules quote values in backticks).
+fn inline_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_code = false;
+    for c in text.chars() {
+        match c {
+            '`' => {
+                in_code = !in_code;
+                out.push(c);
+            }
+            '\r' | '\n' => out.push(' '),
+            '\\' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '#' | '!' if !in_code => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    if in_code {
+        // An unpaired backtick would swallow the rest of the comment.
+        out.push('`');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::*;
+    use super::*;
+
+    #[test]
+    fn summary_table_and_findings_list() {
+        let out = render(&[report_with_findings("plugins/demo")]);
+        assert!(out.starts_with("### apcheck: `plugins/demo`\n"), "{out}");
+        assert!(out.contains("| Plugin | loaded — `demo` `1.0.0` |"), "{out}");
+        assert!(out.contains("| Skills | 1 discovered, 0 skipped |"), "{out}");
+        assert!(out.contains("| MCP servers | 0 valid, 1 invalid |"), "{out}");
+        assert!(out.contains("| Findings | 1 error, 1 warning |"), "{out}");
+        assert!(
+            out.contains("- **error** `AP201` `plugins/demo/plugin.json:2:11`: `Bad Name` is not a valid name\n"),
+            "{out}"
+        );
+        assert!(!out.contains("ghp_SECRETSECRET"), "{out}");
+    }
+
+    #[test]
+    fn a_clean_root_says_so() {
+        let out = render(&[report(".", Vec::new())]);
+        assert!(out.contains("No findings."), "{out}");
+    }
+
+    #[test]
+    fn markdown_in_messages_is_inert() {
+        assert_eq!(inline_text("a *b* <img> `x*y`"), "a \\*b\\* \\<img\\> `x*y`");
+        assert_eq!(inline_text("open `tick"), "open `tick`");
+        assert_eq!(code("a`b"), "``a`b``");
+        assert_eq!(code("`x"), "`` `x ``");
+    }
+}

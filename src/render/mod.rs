@@ -1,0 +1,279 @@
+//! Renderers: package reports into text for people and formats for machines.
+//!
+//! Sans-IO like the rest of the core: each renderer returns a `String` (or a
+//! JSON value) and the caller decides where it goes, so the CLI and the page
+//! render the same report the same way.
+//!
+//! - [`text`]: terminal output with source snippets and carets
+//! - [`json`]: the stable `PackageReport` shape
+//! - [`sarif`]: SARIF 2.1.0 for code-scanning tools
+//! - [`github`]: GitHub Actions workflow commands (annotations)
+//! - [`markdown`]: a summary for pull-request comments and downloads
+
+pub mod github;
+pub mod json;
+pub mod markdown;
+pub mod sarif;
+pub mod text;
+
+use crate::diag::Diagnostic;
+use crate::report::{McpState, PackageReport, PluginState, SkillsState};
+use crate::tree::Tree;
+
+/// Where a renderer finds the text of a package-relative file, for snippets.
+pub trait Sources {
+    /// The UTF-8 text of `path`, or `None` when it is missing, binary or not a file.
+    fn text(&self, path: &str) -> Option<&str>;
+}
+
+impl Sources for Tree {
+    fn text(&self, path: &str) -> Option<&str> {
+        self.read(path).and_then(|bytes| std::str::from_utf8(bytes).ok())
+    }
+}
+
+/// No file texts: renderers show locations without snippets.
+pub struct NoSources;
+
+impl Sources for NoSources {
+    fn text(&self, _path: &str) -> Option<&str> {
+        None
+    }
+}
+
+/// Whether a renderer may quote the source lines of `diagnostic`.
+///
+/// Secret rules (AP5xx) mask the credential in their message, but the line
+/// they point at holds it in clear: quoting it would print the secret into CI
+/// logs and PR comments, the very leak the rule warns about.
+pub fn may_quote_source(diagnostic: &Diagnostic) -> bool {
+    !diagnostic.code.starts_with("AP5")
+}
+
+/// `file` as seen from where the check was started: prefixed with the root as
+/// the edge named it, so `plugins/a` + `plugin.json` → `plugins/a/plugin.json`.
+pub fn path_from_root(root: &str, file: &str) -> String {
+    let root = root.trim_end_matches(['/', '\\']);
+    if root.is_empty() || root == "." {
+        file.to_string()
+    } else {
+        format!("{root}/{file}")
+    }
+}
+
+/// `path:line:col`, with as much of the position as the diagnostic has.
+pub fn location(path: &str, diagnostic: &Diagnostic) -> String {
+    match (diagnostic.line, diagnostic.column) {
+        (Some(line), Some(column)) => format!("{path}:{line}:{column}"),
+        (Some(line), None) => format!("{path}:{line}"),
+        _ => path.to_string(),
+    }
+}
+
+/// `1 error`, `2 errors`.
+pub fn count(n: usize, singular: &str, plural: &str) -> String {
+    format!("{n} {}", if n == 1 { singular } else { plural })
+}
+
+/// The verdicts of one root, in words shared by the text, GitHub and Markdown
+/// renderers: `loaded`, `skills 3 discovered, 1 skipped`, `servers 2 valid, 0 invalid`.
+pub struct Verdicts {
+    pub plugin: &'static str,
+    pub skills: String,
+    pub servers: String,
+    pub findings: String,
+}
+
+impl Verdicts {
+    pub fn of(report: &PackageReport) -> Self {
+        let summary = &report.summary;
+        let plugin = match report.plugin.state {
+            PluginState::Loaded => "loaded",
+            PluginState::Rejected => "rejected",
+        };
+        let skills = match report.skills.state {
+            SkillsState::NotLoaded => "skills not loaded".to_string(),
+            _ => format!(
+                "skills {} discovered, {} skipped",
+                summary.skills_discovered, summary.skills_skipped
+            ),
+        };
+        let servers = match report.mcp.state {
+            McpState::NotLoaded => "servers not loaded".to_string(),
+            McpState::Disabled => "servers disabled".to_string(),
+            McpState::Absent | McpState::Loaded => format!(
+                "servers {} valid, {} invalid",
+                summary.servers_valid, summary.servers_invalid
+            ),
+        };
+        let findings = format!(
+            "{}, {}",
+            count(summary.errors, "error", "errors"),
+            count(summary.warnings, "warning", "warnings")
+        );
+        Verdicts {
+            plugin,
+            skills,
+            servers,
+            findings,
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    //! Reports with hand-made diagnostics, so the renderers are tested whatever
+    //! the rules currently find.
+
+    use crate::diag::{Diagnostic, Severity};
+    use crate::report::{
+        McpSection, McpState, PackageReport, PluginSection, PluginState, ServerEntry, ServerState, SkillEntry,
+        SkillState, SkillsSection, SkillsState, Summary, TokenEstimate,
+    };
+    use crate::rules::{Example, Rule, RuleDoc};
+    use crate::source::{LineIndex, Span};
+
+    pub static NAME_RULE: Rule = Rule {
+        code: "AP201",
+        name: "manifest-name-invalid",
+        severity: Severity::Error,
+        spec: "Agent Plugins §5.5",
+        summary: "The plugin name is not a valid identifier",
+        fix_hint: Some("use lowercase letters, digits and hyphens"),
+        doc: RuleDoc {
+            what: "what",
+            why: "why",
+            failing: Example::Package(&[]),
+            fixed: Example::Package(&[]),
+        },
+    };
+
+    pub static SECRET_RULE: Rule = Rule {
+        code: "AP501",
+        name: "secret-in-env",
+        severity: Severity::Warning,
+        spec: "Agent Plugins §9.2",
+        summary: "A credential is written into the package",
+        fix_hint: None,
+        doc: RuleDoc {
+            what: "what",
+            why: "why",
+            failing: Example::Package(&[]),
+            fixed: Example::Package(&[]),
+        },
+    };
+
+    pub const MANIFEST: &str = "{\n  \"name\": \"Bad Name\",\n  \"version\": \"1.0.0\"\n}\n";
+    pub const MCP: &str = "{\"mcpServers\": {\"s\": {\"env\": {\"TOKEN\": \"ghp_SECRETSECRET\"}}}}";
+
+    /// A diagnostic of `rule` at the first occurrence of `needle` in `text`.
+    pub fn diagnostic_at(rule: &Rule, file: &str, text: &str, needle: &str, message: &str) -> Diagnostic {
+        let start = text.find(needle).expect("needle in text");
+        let index = LineIndex::new(text);
+        Diagnostic::new(rule, message)
+            .in_file(file)
+            .at_span(text, &index, Span::new(start, start + needle.len()))
+    }
+
+    pub fn report(root: &str, diagnostics: Vec<Diagnostic>) -> PackageReport {
+        let skills = SkillsSection {
+            state: SkillsState::Valid,
+            entries: vec![SkillEntry {
+                dir: "a".into(),
+                name: Some("a".into()),
+                description: Some("d".into()),
+                path: "skills/a/SKILL.md".into(),
+                state: SkillState::Discovered,
+                reason: None,
+                tokens: TokenEstimate::default(),
+            }],
+        };
+        let mcp = McpSection {
+            state: McpState::Loaded,
+            servers: vec![ServerEntry {
+                id: "s".into(),
+                transport: Some("stdio".into()),
+                state: ServerState::Invalid,
+                reason: Some("no command".into()),
+            }],
+        };
+        let summary = Summary::count(&diagnostics, &skills, &mcp);
+        PackageReport {
+            root: root.into(),
+            plugin: PluginSection {
+                state: PluginState::Loaded,
+                name: Some("demo".into()),
+                version: Some("1.0.0".into()),
+                description: None,
+                spec: Some("1.0.0".into()),
+            },
+            skills,
+            mcp,
+            diagnostics,
+            summary,
+        }
+    }
+
+    /// A report with a name error in `plugin.json` and a secret warning in `mcp.json`.
+    pub fn report_with_findings(root: &str) -> PackageReport {
+        report(
+            root,
+            vec![
+                diagnostic_at(
+                    &NAME_RULE,
+                    "plugin.json",
+                    MANIFEST,
+                    "\"Bad Name\"",
+                    "`Bad Name` is not a valid name",
+                ),
+                diagnostic_at(
+                    &SECRET_RULE,
+                    "mcp.json",
+                    MCP,
+                    "ghp_SECRETSECRET",
+                    "`TOKEN` holds a GitHub token (ghp_…)",
+                ),
+            ],
+        )
+    }
+
+    pub fn tree() -> crate::tree::Tree {
+        crate::tree::Tree::from_files([("plugin.json", MANIFEST), ("mcp.json", MCP)])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::*;
+    use super::*;
+
+    #[test]
+    fn paths_are_shown_from_where_the_check_started() {
+        assert_eq!(path_from_root(".", "plugin.json"), "plugin.json");
+        assert_eq!(path_from_root("plugins/a/", "plugin.json"), "plugins/a/plugin.json");
+        assert_eq!(path_from_root("", "mcp.json"), "mcp.json");
+    }
+
+    #[test]
+    fn secret_rules_never_quote_their_source() {
+        let report = report_with_findings(".");
+        let secret = report.diagnostics.iter().find(|d| d.code == "AP501").unwrap();
+        assert!(!may_quote_source(secret));
+        let name = report.diagnostics.iter().find(|d| d.code == "AP201").unwrap();
+        assert!(may_quote_source(name));
+    }
+
+    #[test]
+    fn verdicts_say_what_was_not_looked_at() {
+        let mut report = report_with_findings(".");
+        let verdicts = Verdicts::of(&report);
+        assert_eq!(verdicts.skills, "skills 1 discovered, 0 skipped");
+        assert_eq!(verdicts.servers, "servers 0 valid, 1 invalid");
+        assert_eq!(verdicts.findings, "1 error, 1 warning");
+        report.skills.state = SkillsState::NotLoaded;
+        report.mcp.state = McpState::Disabled;
+        let verdicts = Verdicts::of(&report);
+        assert_eq!(verdicts.skills, "skills not loaded");
+        assert_eq!(verdicts.servers, "servers disabled");
+    }
+}

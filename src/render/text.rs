@@ -1,0 +1,232 @@
+//! Terminal text: each diagnostic as `severity[CODE]: message`, its
+//! `file:line:col`, the source line with a caret under the span, the hint as a
+//! `help` line and the spec section as a `note`; then one summary line per root.
+
+use annotate_snippets::renderer::{AnsiColor, Effects, Style};
+use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
+
+use super::{Sources, Verdicts, count, may_quote_source, path_from_root};
+use crate::diag::{Diagnostic, Severity};
+use crate::report::{PackageReport, PluginState};
+use crate::source::Span;
+
+/// How the text looks; the edge decides (a TTY without `NO_COLOR` gets colour).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TextOptions {
+    pub color: bool,
+}
+
+/// Every diagnostic of `report` with snippets from `sources`, then its summary line.
+pub fn render_report(report: &PackageReport, sources: &dyn Sources, options: TextOptions) -> String {
+    let renderer = if options.color {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    let mut out = String::new();
+    for diagnostic in &report.diagnostics {
+        out.push_str(&render_diagnostic(&renderer, &report.root, diagnostic, sources));
+        out.push_str("\n\n");
+    }
+    out.push_str(&summary_line(report, options));
+    out.push('\n');
+    out
+}
+
+/// `<root>: loaded — skills 3 discovered, 0 skipped — servers 1 valid, 0 invalid — 0 errors, 1 warning`
+pub fn summary_line(report: &PackageReport, options: TextOptions) -> String {
+    let verdicts = Verdicts::of(report);
+    let (state_style, findings_style) = if options.color {
+        let state = match report.plugin.state {
+            PluginState::Loaded => AnsiColor::Green.on_default(),
+            PluginState::Rejected => AnsiColor::Red.on_default(),
+        };
+        let findings = if report.summary.errors > 0 {
+            AnsiColor::Red.on_default()
+        } else if report.summary.warnings > 0 {
+            AnsiColor::Yellow.on_default()
+        } else {
+            Style::new()
+        };
+        (state.effects(Effects::BOLD), findings)
+    } else {
+        (Style::new(), Style::new())
+    };
+    format!(
+        "{root}: {state_style}{plugin}{state_style:#} — {skills} — {servers} — {findings_style}{findings}{findings_style:#}",
+        root = display_root(&report.root),
+        plugin = verdicts.plugin,
+        skills = verdicts.skills,
+        servers = verdicts.servers,
+        findings = verdicts.findings,
+    )
+}
+
+/// One closing line when several roots were checked: `3 plugins: 2 loaded, 1 rejected — 4 errors, 1 warning`.
+pub fn totals_line(reports: &[PackageReport]) -> String {
+    let loaded = reports.iter().filter(|r| r.plugin.state == PluginState::Loaded).count();
+    let errors: usize = reports.iter().map(|r| r.summary.errors).sum();
+    let warnings: usize = reports.iter().map(|r| r.summary.warnings).sum();
+    format!(
+        "{}: {loaded} loaded, {} rejected — {}, {}",
+        count(reports.len(), "plugin", "plugins"),
+        reports.len() - loaded,
+        count(errors, "error", "errors"),
+        count(warnings, "warning", "warnings"),
+    )
+}
+
+fn display_root(root: &str) -> &str {
+    if root.is_empty() { "." } else { root }
+}
+
+fn render_diagnostic(renderer: &Renderer, root: &str, diagnostic: &Diagnostic, sources: &dyn Sources) -> String {
+    let level = match diagnostic.severity {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+        Severity::Info => Level::INFO,
+    };
+    let title = level.primary_title(diagnostic.message.as_str()).id(diagnostic.code);
+    let mut group = Group::with_title(title);
+    if let Some(file) = &diagnostic.file {
+        let path = path_from_root(root, file);
+        let excerpt = diagnostic
+            .span
+            .filter(|_| may_quote_source(diagnostic))
+            .and_then(|span| sources.text(file).and_then(|text| excerpt(text, span)));
+        group = match excerpt {
+            Some(excerpt) => group.element(
+                Snippet::source(excerpt.lines)
+                    .line_start(excerpt.first_line)
+                    .path(path)
+                    .annotation(AnnotationKind::Primary.span(excerpt.span)),
+            ),
+            None => {
+                let mut origin = Origin::path(path);
+                if let Some(line) = diagnostic.line {
+                    origin = origin.line(line);
+                    if let Some(column) = diagnostic.column {
+                        origin = origin.char_column(column);
+                    }
+                }
+                group.element(origin)
+            }
+        };
+    }
+    if let Some(hint) = &diagnostic.hint {
+        group = group.element(Level::HELP.message(hint.as_str()));
+    }
+    group = group.element(Level::NOTE.with_name("spec").message(diagnostic.spec));
+    renderer.render(&[group])
+}
+
+/// The whole lines a span touches, and the span moved into them.
+struct Excerpt<'t> {
+    lines: &'t str,
+    first_line: usize,
+    span: std::ops::Range<usize>,
+}
+
+/// Only the lines around the span go to the snippet renderer, so a file with
+/// hundreds of findings is not re-scanned whole for each. `None` when the span
+/// does not fit the text (a rule measured another version of the file).
+fn excerpt(text: &str, span: Span) -> Option<Excerpt<'_>> {
+    if span.start > span.end
+        || span.end > text.len()
+        || !text.is_char_boundary(span.start)
+        || !text.is_char_boundary(span.end)
+    {
+        return None;
+    }
+    let begin = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[span.end..].find('\n').map_or(text.len(), |i| span.end + i);
+    let first_line = text[..begin].bytes().filter(|&b| b == b'\n').count() + 1;
+    Some(Excerpt {
+        lines: &text[begin..end],
+        first_line,
+        span: span.start - begin..span.end - begin,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::NoSources;
+    use super::super::test_support::*;
+    use super::*;
+
+    fn plain(report: &PackageReport) -> String {
+        render_report(report, &tree(), TextOptions::default())
+    }
+
+    #[test]
+    fn diagnostic_shows_location_snippet_caret_help_and_spec() {
+        let out = plain(&report_with_findings("plugins/demo"));
+        assert!(out.contains("error[AP201]: `Bad Name` is not a valid name"), "{out}");
+        assert!(out.contains("plugins/demo/plugin.json:2:11"), "{out}");
+        assert!(out.contains("\"name\": \"Bad Name\","), "{out}");
+        assert!(out.contains("^^^^^^^^^^"), "{out}");
+        assert!(out.contains("help: use lowercase letters, digits and hyphens"), "{out}");
+        assert!(out.contains("= spec: Agent Plugins §5.5"), "{out}");
+    }
+
+    #[test]
+    fn secret_findings_show_their_location_but_never_the_line() {
+        let out = plain(&report_with_findings("."));
+        assert!(out.contains("warning[AP501]"), "{out}");
+        assert!(out.contains("mcp.json:1:41"), "{out}");
+        assert!(!out.contains("ghp_SECRETSECRET"), "{out}");
+    }
+
+    #[test]
+    fn without_sources_the_location_still_shows() {
+        let out = render_report(&report_with_findings("."), &NoSources, TextOptions::default());
+        assert!(out.contains("plugin.json:2:11"), "{out}");
+        assert!(!out.contains("Bad Name\","), "{out}");
+    }
+
+    #[test]
+    fn a_span_past_the_text_falls_back_to_the_location() {
+        let mut report = report_with_findings(".");
+        report.diagnostics[0].span = Some(Span::new(0, 10_000));
+        let out = plain(&report);
+        assert!(out.contains("plugin.json:2:11"), "{out}");
+    }
+
+    #[test]
+    fn summary_line_names_every_verdict() {
+        let out = plain(&report_with_findings("plugins/demo"));
+        assert!(
+            out.ends_with(
+                "plugins/demo: loaded — skills 1 discovered, 0 skipped — servers 0 valid, 1 invalid — 1 error, 1 warning\n"
+            ),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn colour_only_when_asked() {
+        let report = report_with_findings(".");
+        assert!(!plain(&report).contains('\u{1b}'));
+        let coloured = render_report(&report, &tree(), TextOptions { color: true });
+        assert!(coloured.contains('\u{1b}'));
+    }
+
+    #[test]
+    fn excerpt_keeps_whole_lines_and_moves_the_span() {
+        let text = "a\nbcd\ne";
+        let excerpt = excerpt(text, Span::new(3, 4)).unwrap();
+        assert_eq!(excerpt.lines, "bcd");
+        assert_eq!(excerpt.first_line, 2);
+        assert_eq!(excerpt.span, 1..2);
+        assert!(super::excerpt("é", Span::new(1, 2)).is_none());
+    }
+
+    #[test]
+    fn totals_count_plugins_and_findings() {
+        let reports = [report_with_findings("a"), report(".", Vec::new())];
+        assert_eq!(
+            totals_line(&reports),
+            "2 plugins: 2 loaded, 0 rejected — 1 error, 1 warning"
+        );
+    }
+}

@@ -1,0 +1,322 @@
+//! The `apcheck` binary end to end: exit codes, output formats, roots and
+//! collections, on plugin roots made in temporary directories.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const SCHEMA_1_0_0: &str = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
+
+fn apcheck(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_apcheck"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("the apcheck binary runs")
+}
+
+fn code(output: &Output) -> i32 {
+    output.status.code().expect("apcheck exits with a code")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn json(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("stdout is JSON ({e}): {}", stdout(output)))
+}
+
+/// Writes `files` under `root`, creating directories.
+fn write_files(root: &Path, files: &[(&str, &str)]) {
+    for (path, contents) in files {
+        let path = root.join(path);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, contents).unwrap();
+    }
+}
+
+fn manifest(name: &str) -> String {
+    format!("{{\n  \"$schema\": \"{SCHEMA_1_0_0}\",\n  \"name\": \"{name}\"\n}}\n")
+}
+
+fn path_str(path: &Path) -> &str {
+    path.to_str().expect("temporary paths are UTF-8")
+}
+
+/// The shared folder (corpus, references): `APCHECK_SHARED` when set, else `../shared` beside the crate.
+fn shared() -> PathBuf {
+    std::env::var_os("APCHECK_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"))
+}
+
+// ---- usage and I/O failures: exit 2 ----
+
+#[test]
+fn a_missing_path_exits_2_with_a_message_and_no_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-plugin");
+    let output = apcheck(&["check", path_str(&missing)]);
+    assert_eq!(code(&output), 2);
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("no-such-plugin"), "{stderr}");
+}
+
+#[test]
+fn a_file_instead_of_a_root_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(dir.path(), &[("plugin.json", &manifest("demo"))]);
+    let output = apcheck(&["check", path_str(&dir.path().join("plugin.json"))]);
+    assert_eq!(code(&output), 2);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("not a directory"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(code(&apcheck(&["check"])), 2);
+    assert_eq!(code(&apcheck(&["check", ".", "--format", "yaml"])), 2);
+    assert_eq!(code(&apcheck(&["explain", "AP000-no-such-rule"])), 2);
+}
+
+// ---- output shapes ----
+
+#[test]
+fn json_for_one_root_is_the_report_object() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(dir.path(), &[("plugin.json", &manifest("demo"))]);
+    let root = path_str(dir.path());
+    let report = json(&apcheck(&["check", "--format", "json", root]));
+    assert_eq!(report["root"], root);
+    for key in ["plugin", "skills", "mcp", "diagnostics", "summary"] {
+        assert!(report.get(key).is_some(), "missing `{key}` in {report}");
+    }
+    assert!(report["summary"]["errors"].is_u64());
+    assert!(report["diagnostics"].is_array());
+}
+
+#[test]
+fn json_for_several_roots_is_an_array_in_the_order_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let (b, a) = (dir.path().join("b"), dir.path().join("a"));
+    write_files(&b, &[("plugin.json", &manifest("b"))]);
+    write_files(&a, &[("plugin.json", &manifest("a"))]);
+    let reports = json(&apcheck(&["check", "--format", "json", path_str(&b), path_str(&a)]));
+    let roots: Vec<&str> = reports
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|r| r["root"].as_str().unwrap())
+        .collect();
+    assert_eq!(roots, [path_str(&b), path_str(&a)]);
+}
+
+#[test]
+fn a_marketplace_folder_checks_every_root_below_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let market = dir.path();
+    write_files(
+        market,
+        &[
+            ("plugins/zeta/plugin.json", &manifest("zeta")),
+            ("plugins/alpha/plugin.json", &manifest("alpha")),
+            ("plugins/alpha/.claude-plugin/plugin.json", "{}"),
+            ("tools/node_modules/x/plugin.json", "{}"),
+            ("README.md", "# market"),
+        ],
+    );
+    let base = path_str(market);
+    let reports = json(&apcheck(&["check", "--format", "json", base]));
+    let roots: Vec<String> = reports
+        .as_array()
+        .expect("a collection is an array")
+        .iter()
+        .map(|r| r["root"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(roots, [format!("{base}/plugins/alpha"), format!("{base}/plugins/zeta")]);
+
+    let text = stdout(&apcheck(&["check", base]));
+    assert!(text.contains(&format!("{base}/plugins/alpha: ")), "{text}");
+    assert!(text.lines().last().unwrap().starts_with("2 plugins: "), "{text}");
+}
+
+#[test]
+fn the_shared_corpus_checks_as_one_collection() {
+    let real = shared().join("corpus/real");
+    if !real.is_dir() {
+        panic!("shared corpus not found at {}; set APCHECK_SHARED", real.display());
+    }
+    let output = apcheck(&["check", "--format", "json", path_str(&real)]);
+    assert_ne!(code(&output), 2, "{}", String::from_utf8_lossy(&output.stderr));
+    let reports = json(&output);
+    let count = fs::read_dir(&real)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().join("plugin.json").exists())
+        .count();
+    assert_eq!(reports.as_array().map(Vec::len), Some(count));
+}
+
+#[test]
+fn text_ends_with_a_summary_line_per_root() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(dir.path(), &[("plugin.json", &manifest("demo"))]);
+    let root = path_str(dir.path());
+    let text = stdout(&apcheck(&["check", root]));
+    let last = text.lines().last().unwrap();
+    assert!(last.starts_with(&format!("{root}: ")), "{text}");
+    assert!(last.contains(" — ") && last.contains("error"), "{text}");
+    assert!(
+        !text.contains('\u{1b}'),
+        "no colour when stdout is not a terminal: {text}"
+    );
+}
+
+#[test]
+fn sarif_validates_against_the_official_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(dir.path(), &[("plugin.json", "{\"name\": \"Bad Name\"}")]);
+    let empty = tempfile::tempdir().unwrap();
+    let log = json(&apcheck(&[
+        "check",
+        "--format",
+        "sarif",
+        path_str(dir.path()),
+        path_str(empty.path()),
+    ]));
+    let schema_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sarif-schema-2.1.0.json");
+    let schema: Value = serde_json::from_str(&fs::read_to_string(schema_path).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the SARIF schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(&log)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}\n{log:#}");
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "apcheck");
+    assert!(
+        run["originalUriBaseIds"]["ROOT2"]["uri"]
+            .as_str()
+            .unwrap()
+            .starts_with("file:///")
+    );
+}
+
+#[test]
+fn rules_and_explain_speak_text_and_json() {
+    let output = apcheck(&["rules"]);
+    assert_eq!(code(&output), 0);
+    assert!(stdout(&output).starts_with("CODE"));
+    let rules = json(&apcheck(&["rules", "--format", "json"]));
+    let rules = rules.as_array().expect("an array of rules");
+    for rule in rules {
+        let rule_code = rule["code"].as_str().unwrap();
+        let explained = apcheck(&["explain", rule_code, "--format", "json"]);
+        assert_eq!(code(&explained), 0);
+        assert_eq!(json(&explained)["code"], rule_code);
+        assert!(stdout(&apcheck(&["explain", rule_code])).starts_with(rule_code));
+    }
+}
+
+// ---- verdicts: these need the real manifest rules (branch `package`) ----
+
+#[test]
+fn a_conformant_plugin_loads_and_exits_0() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[
+            ("plugin.json", &manifest("demo")),
+            (
+                "skills/summarize/SKILL.md",
+                "---\nname: summarize\ndescription: Summarize a document.\n---\n\nRead the text, then summarize it.\n",
+            ),
+        ],
+    );
+    let output = apcheck(&["check", "--format", "json", path_str(dir.path())]);
+    let report = json(&output);
+    assert_eq!(report["plugin"]["state"], "loaded", "{report:#}");
+    assert_eq!(report["plugin"]["name"], "demo");
+    assert_eq!(report["summary"]["errors"], 0, "{report:#}");
+    assert_eq!(code(&output), 0);
+}
+
+#[test]
+fn an_invalid_name_rejects_the_plugin_and_exits_1() {
+    // §5.5: uppercase letters and spaces are not allowed in a plugin name.
+    let dir = tempfile::tempdir().unwrap();
+    write_files(dir.path(), &[("plugin.json", &manifest("Bad Name"))]);
+    let root = path_str(dir.path());
+    let output = apcheck(&["check", "--format", "json", root]);
+    assert_eq!(code(&output), 1);
+    let report = json(&output);
+    assert_eq!(report["plugin"]["state"], "rejected");
+    let diagnostic = &report["diagnostics"][0];
+    assert_eq!(diagnostic["severity"], "error");
+    assert_eq!(diagnostic["file"], "plugin.json");
+    assert_eq!(diagnostic["line"], 3, "{report:#}");
+
+    let text = stdout(&apcheck(&["check", root]));
+    assert!(text.contains(&format!("{root}/plugin.json:3:")), "{text}");
+    assert!(
+        text.contains("\"name\": \"Bad Name\""),
+        "the snippet quotes the line: {text}"
+    );
+    assert!(text.contains('^'), "a caret marks the span: {text}");
+
+    let github = stdout(&apcheck(&["check", "--format", "github", root]));
+    let first = github.lines().next().unwrap();
+    assert!(
+        first.starts_with(&format!("::error file={root}/plugin.json,line=3,col=")),
+        "{github}"
+    );
+    assert!(first.contains(",title=AP2"), "{github}");
+
+    let markdown = stdout(&apcheck(&["check", "--format", "markdown", root]));
+    assert!(markdown.contains("| Plugin | rejected |"), "{markdown}");
+}
+
+#[test]
+fn a_missing_manifest_rejects_the_plugin_and_exits_1() {
+    // §4.1, §5.1: a plugin MUST include `plugin.json` at its root.
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[("skills/a/SKILL.md", "---\nname: a\ndescription: d\n---\n")],
+    );
+    let output = apcheck(&["check", "--format", "json", path_str(dir.path())]);
+    assert_eq!(code(&output), 1, "{}", stdout(&output));
+    assert_eq!(json(&output)["plugin"]["state"], "rejected");
+}
+
+#[test]
+fn deny_warnings_turns_warnings_into_failure() {
+    // §5.2: an unknown top-level field is reported and ignored; the plugin still loads.
+    let dir = tempfile::tempdir().unwrap();
+    let with_unknown =
+        format!("{{\n  \"$schema\": \"{SCHEMA_1_0_0}\",\n  \"name\": \"demo\",\n  \"hooks\": {{}}\n}}\n");
+    write_files(dir.path(), &[("plugin.json", &with_unknown)]);
+    let root = path_str(dir.path());
+    let output = apcheck(&["check", "--format", "json", root]);
+    let report = json(&output);
+    assert_eq!(report["plugin"]["state"], "loaded", "{report:#}");
+    assert!(report["summary"]["warnings"].as_u64().unwrap() > 0, "{report:#}");
+    assert_eq!(code(&output), 0);
+    assert_eq!(code(&apcheck(&["check", "--deny", "warnings", root])), 1);
+}
+
+#[test]
+fn one_failing_root_fails_the_whole_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let (good, bad) = (dir.path().join("good"), dir.path().join("bad"));
+    write_files(&good, &[("plugin.json", &manifest("good"))]);
+    write_files(&bad, &[("plugin.json", "{\"name\": 3}")]);
+    let output = apcheck(&["check", path_str(&good), path_str(&bad)]);
+    assert_eq!(code(&output), 1);
+    let text = stdout(&output);
+    assert!(text.contains("2 plugins: 1 loaded, 1 rejected"), "{text}");
+}

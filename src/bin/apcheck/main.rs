@@ -8,7 +8,9 @@ use clap::{Parser, Subcommand};
 
 mod check;
 mod output;
+mod fmt;
 mod rules_cmd;
+mod validate;
 
 #[derive(Parser)]
 #[command(
@@ -29,6 +31,10 @@ enum Command {
     Rules(rules_cmd::RulesArgs),
     /// Print a rule's doc with a failing and a fixed example.
     Explain(rules_cmd::ExplainArgs),
+    /// Pretty-print or minify JSON, keeping numbers and strings as written.
+    Fmt(fmt::FmtArgs),
+    /// Validate JSON documents against a JSON Schema (a file or a built-in), every error at its line.
+    Validate(validate::ValidateArgs),
 }
 
 fn main() -> ExitCode {
@@ -38,5 +44,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Rules(args) => rules_cmd::rules(args),
         Command::Explain(args) => rules_cmd::explain(args),
+        Command::Fmt(args) => fmt::fmt(args),
+        Command::Validate(args) => validate::validate(args),
     }
 }

@@ -1,0 +1,159 @@
+//! `apcheck fmt FILE|-`: pretty-print or minify JSON, keeping number and string text.
+//! Also home of the source-snippet rendering the JSON commands share.
+
+use std::io::{IsTerminal, Read, Write};
+use std::process::ExitCode;
+
+use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+use apcheck::json::JsonParseError;
+use apcheck::json::format::{FormatOptions, Indent, Layout, format};
+
+#[derive(clap::Args)]
+pub struct FmtArgs {
+    /// The JSON file, or `-` for standard input.
+    file: String,
+    /// Indentation per level: 2, 4 or tab.
+    #[arg(long, default_value = "2", value_parser = parse_indent)]
+    indent: Indent,
+    /// No whitespace at all (still ends with a newline).
+    #[arg(long, conflicts_with = "indent")]
+    minify: bool,
+    /// Order object members by key (Unicode code points); by default key order is kept.
+    #[arg(long)]
+    sort_keys: bool,
+    /// Accept comments and trailing commas (JSONC); the output is plain JSON without them.
+    #[arg(long)]
+    jsonc: bool,
+    /// Write the result back to FILE instead of standard output.
+    #[arg(long, conflicts_with = "check")]
+    write: bool,
+    /// Print nothing; exit 1 if FILE is not already formatted this way.
+    #[arg(long)]
+    check: bool,
+}
+
+fn parse_indent(text: &str) -> Result<Indent, String> {
+    match text {
+        "2" => Ok(Indent::Spaces(2)),
+        "4" => Ok(Indent::Spaces(4)),
+        "tab" => Ok(Indent::Tab),
+        _ => Err("expected 2, 4 or tab".to_string()),
+    }
+}
+
+pub fn fmt(args: FmtArgs) -> ExitCode {
+    let text = match read_input(&args.file) {
+        Ok(text) => text,
+        Err(message) => {
+            eprintln!("apcheck: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let options = FormatOptions {
+        layout: if args.minify {
+            Layout::Minify
+        } else {
+            Layout::Pretty(args.indent)
+        },
+        sort_keys: args.sort_keys,
+        jsonc: args.jsonc,
+    };
+    let formatted = match format(&text, &options) {
+        Ok(formatted) => formatted,
+        Err(error) => {
+            eprint!("{}", render_parse_error(&args.file, &text, &error));
+            return ExitCode::from(1);
+        }
+    };
+    if args.check {
+        if formatted == text {
+            return ExitCode::SUCCESS;
+        }
+        eprintln!("{}: not formatted", args.file);
+        return ExitCode::from(1);
+    }
+    let written = if args.write && args.file != "-" {
+        std::fs::write(&args.file, formatted.as_bytes()).map_err(|e| format!("cannot write {}: {e}", args.file))
+    } else {
+        std::io::stdout()
+            .lock()
+            .write_all(formatted.as_bytes())
+            .map_err(|e| format!("cannot write output: {e}"))
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("apcheck: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The text of `path`, or of standard input for `-`; the error says which and why.
+pub fn read_input(path: &str) -> Result<String, String> {
+    if path == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        return Ok(text);
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{path}: not UTF-8 (byte {} is invalid); JSON text must be UTF-8 (RFC 8259 §8.1)",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// A syntax error as `error: message` with the line and a caret under the column.
+pub fn render_parse_error(file: &str, text: &str, error: &JsonParseError) -> String {
+    let at = Location {
+        line: error.line,
+        offset: error.offset,
+        len: 0,
+    };
+    render_snippet(Level::ERROR, file, text, at, &error.message, "")
+}
+
+/// Where a finding is: its 1-based line, byte offset, and length in bytes (0 for one character).
+#[derive(Clone, Copy)]
+pub struct Location {
+    pub line: usize,
+    pub offset: usize,
+    pub len: usize,
+}
+
+/// One finding rendered with its source line. Only that line is handed to the
+/// renderer, so findings in a 100 MB file cost nothing extra.
+pub fn render_snippet(level: Level<'_>, file: &str, text: &str, at: Location, title: &str, label: &str) -> String {
+    let offset = floor_char_boundary(text, at.offset);
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    let line_text = text[line_start..line_end].trim_end_matches('\r');
+    let start = (offset - line_start).min(line_text.len());
+    let first_char = line_text[start..].chars().next().map_or(0, char::len_utf8);
+    let end = (start + at.len.max(first_char)).min(line_text.len());
+    let end = floor_char_boundary(line_text, end);
+    let report = &[level.primary_title(title).element(
+        Snippet::source(line_text)
+            .line_start(at.line)
+            .path(file)
+            .annotation(AnnotationKind::Primary.span(start..end).label(label)),
+    )];
+    let renderer = if std::io::stderr().is_terminal() && std::io::stdout().is_terminal() {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    format!("{}\n", renderer.render(report))
+}
+
+fn floor_char_boundary(text: &str, offset: usize) -> usize {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}

@@ -1,0 +1,529 @@
+//! JSON Schema validation of any instance against any schema, with every error
+//! pointing at the instance's line and column.
+//!
+//! The dialect follows the schema's `$schema` (draft 4, 6, 7, 2019-09, 2020-12),
+//! 2020-12 when absent; the `jsonschema` crate does the validating. What this
+//! module adds: the schema is meta-validated first with *all* its errors located
+//! in the schema file, remote `$ref`s are never fetched (the error names the
+//! reference), sibling schema files resolve by `$id` or file name, and every
+//! issue carries the instance's `line:column`, span, and the array element it
+//! sits in.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::json::parse::{JsonDoc, JsonParseError, parse_document, pointer_tokens};
+use crate::source::{LineIndex, Span};
+
+/// The base URI of a schema that has no `$id` (the `jsonschema` crate's default),
+/// under which sibling files given without an `$id` are registered by file name.
+const DEFAULT_BASE: &str = "json-schema:///";
+
+/// A schema document by the name the user knows it by (a path, `<builtin plugin>`).
+#[derive(Debug, Clone, Copy)]
+pub struct SchemaFile<'a> {
+    pub name: &'a str,
+    pub text: &'a str,
+}
+
+/// How to compile a schema.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CompileOptions {
+    /// Assert `format` (off by default, as JSON Schema 2019-09+ makes it an annotation).
+    pub formats: bool,
+}
+
+/// A schema ready to validate many instances; compile once, validate often.
+#[derive(Clone)]
+pub struct CompiledSchema {
+    validator: jsonschema::Validator,
+    dialect: &'static str,
+}
+
+impl std::fmt::Debug for CompiledSchema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompiledSchema")
+            .field("dialect", &self.dialect)
+            .finish()
+    }
+}
+
+impl CompiledSchema {
+    /// The JSON Schema dialect the schema was compiled as, e.g. `2020-12`.
+    pub fn dialect(&self) -> &'static str {
+        self.dialect
+    }
+}
+
+/// One way an instance fails its schema.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ValidationIssue {
+    /// JSON Pointer of the failing value in the instance (`""` for the root).
+    pub instance_pointer: String,
+    /// JSON Pointer of the failing keyword in the schema, through any `$ref`.
+    pub schema_location: String,
+    /// The keyword that failed, e.g. `required`, `type`, `$ref`.
+    pub keyword: String,
+    pub message: String,
+    /// 1-based line and column of the failing value (or its nearest existing ancestor).
+    pub line: usize,
+    pub column: usize,
+    pub span: Span,
+    /// The outermost array element the failing value sits in, so an error deep in
+    /// a list of 10,000 tools says which tool.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub element: Option<ArrayElement>,
+}
+
+/// An element of an array, by index and, when it is an object with a string `name`, by name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ArrayElement {
+    pub pointer: String,
+    pub index: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// Why a schema could not be compiled.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SchemaError {
+    /// The schema file at fault (the main schema or a sibling given with it).
+    pub file: String,
+    pub kind: SchemaErrorKind,
+    pub message: String,
+    /// Where in `file` (1-based; 0 when the problem has no place, such as a missing reference).
+    pub line: usize,
+    pub column: usize,
+    /// For `NotASchema`: every meta-schema violation, located in the schema file.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub issues: Vec<ValidationIssue>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SchemaErrorKind {
+    /// The schema text is not JSON.
+    NotJson,
+    /// The schema is JSON but violates its dialect's meta-schema.
+    NotASchema,
+    /// A `$ref` (or `$schema`) names a document we do not have; we never fetch one.
+    UnresolvedReference,
+    /// Anything else the compiler refused (e.g. an invalid regular expression).
+    Invalid,
+}
+
+impl std::fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line > 0 {
+            write!(f, "{}:{}:{}: {}", self.file, self.line, self.column, self.message)
+        } else {
+            write!(f, "{}: {}", self.file, self.message)
+        }
+    }
+}
+
+/// Compiles `schema`, resolving `$ref`s into `siblings` (by their `$id`, or by file
+/// name relative to a schema without `$id`). Nothing is ever fetched.
+pub fn compile(
+    schema: SchemaFile<'_>,
+    siblings: &[SchemaFile<'_>],
+    options: &CompileOptions,
+) -> Result<CompiledSchema, SchemaError> {
+    let root = parse_schema(schema)?;
+    meta_validate(schema, &root)?;
+    let mut registry = jsonschema::Registry::new();
+    for sibling in siblings {
+        let document = parse_schema(*sibling)?;
+        meta_validate(*sibling, &document)?;
+        let uri = sibling_uri(sibling.name, &document.value);
+        registry = registry
+            .add(&uri, document.value)
+            .map_err(|e| whole_file_error(sibling.name, SchemaErrorKind::Invalid, e.to_string()))?;
+    }
+    let registry = registry.prepare().map_err(|e| reference_error(schema.name, &e))?;
+    build(schema.name, &root.value, &registry, options)
+}
+
+/// Compiles the definition at `pointer` inside a bigger schema document (e.g.
+/// `/$defs/Tool` of the MCP schema), with the document's other definitions in reach.
+pub fn compile_definition(
+    document: SchemaFile<'_>,
+    pointer: &str,
+    options: &CompileOptions,
+) -> Result<CompiledSchema, SchemaError> {
+    let parsed = parse_schema(document)?;
+    meta_validate(document, &parsed)?;
+    // Each compilation has its own registry, so one fixed address serves every document.
+    let uri = format!("{DEFAULT_BASE}apcheck/definitions.json");
+    let mut entry = serde_json::Map::new();
+    if let Some(dialect) = parsed.value.get("$schema") {
+        entry.insert("$schema".into(), dialect.clone());
+    }
+    entry.insert("$ref".into(), Value::String(format!("{uri}#{pointer}")));
+    let registry = jsonschema::Registry::new()
+        .add(&uri, parsed.value)
+        .and_then(|builder| builder.prepare())
+        .map_err(|e| reference_error(document.name, &e))?;
+    build(document.name, &Value::Object(entry), &registry, options)
+}
+
+fn build(
+    name: &str,
+    schema: &Value,
+    registry: &jsonschema::Registry<'_>,
+    options: &CompileOptions,
+) -> Result<CompiledSchema, SchemaError> {
+    let validator = jsonschema::options()
+        .with_registry(registry)
+        .should_validate_formats(options.formats)
+        .build(schema)
+        .map_err(|error| match error.kind() {
+            jsonschema::error::ValidationErrorKind::Referencing(reference) => reference_error(name, reference),
+            _ => whole_file_error(name, SchemaErrorKind::Invalid, error.to_string()),
+        })?;
+    let dialect = dialect_name(validator.draft());
+    Ok(CompiledSchema { validator, dialect })
+}
+
+fn parse_schema(file: SchemaFile<'_>) -> Result<JsonDoc, SchemaError> {
+    parse_document(file.text).map_err(|error| not_json(file.name, &error))
+}
+
+fn not_json(name: &str, error: &JsonParseError) -> SchemaError {
+    SchemaError {
+        file: name.to_string(),
+        kind: SchemaErrorKind::NotJson,
+        message: error.message.clone(),
+        line: error.line,
+        column: error.column,
+        issues: Vec::new(),
+    }
+}
+
+/// Checks the schema against its dialect's meta-schema and reports every violation.
+fn meta_validate(file: SchemaFile<'_>, document: &JsonDoc) -> Result<(), SchemaError> {
+    if !(document.value.is_object() || document.value.is_boolean()) {
+        let span = document.nearest_span("");
+        let at = LineIndex::new(file.text).line_col(file.text, span.start);
+        return Err(SchemaError {
+            file: file.name.to_string(),
+            kind: SchemaErrorKind::NotASchema,
+            message: "a schema is an object or a boolean".to_string(),
+            line: at.line,
+            column: at.column,
+            issues: Vec::new(),
+        });
+    }
+    let meta = jsonschema::meta::validator_for(&document.value).map_err(|error| match error.kind() {
+        jsonschema::error::ValidationErrorKind::Referencing(reference) => reference_error(file.name, reference),
+        _ => whole_file_error(file.name, SchemaErrorKind::Invalid, error.to_string()),
+    })?;
+    let issues = locate_issues(file.text, document, meta.iter_errors(&document.value));
+    match issues.first() {
+        None => Ok(()),
+        Some(first) => Err(SchemaError {
+            file: file.name.to_string(),
+            kind: SchemaErrorKind::NotASchema,
+            message: format!("not a valid JSON Schema: {}", first.message),
+            line: first.line,
+            column: first.column,
+            issues,
+        }),
+    }
+}
+
+fn whole_file_error(name: &str, kind: SchemaErrorKind, message: String) -> SchemaError {
+    SchemaError {
+        file: name.to_string(),
+        kind,
+        message,
+        line: 0,
+        column: 0,
+        issues: Vec::new(),
+    }
+}
+
+fn reference_error(name: &str, error: &jsonschema::ReferencingError) -> SchemaError {
+    let message = match error {
+        jsonschema::ReferencingError::Unretrievable { uri, .. } => {
+            format!("unresolved reference `{uri}`: apcheck never fetches schemas; pass the referenced file with --ref")
+        }
+        jsonschema::ReferencingError::UnknownSpecification { specification } => {
+            format!("unknown `$schema` `{specification}` (known: draft-04, -06, -07, 2019-09, 2020-12)")
+        }
+        other => format!("unresolved reference: {other}"),
+    };
+    whole_file_error(name, SchemaErrorKind::UnresolvedReference, message)
+}
+
+/// Where a sibling schema is registered: its `$id` (or draft 4 `id`), else its file name
+/// under the default base, so `{"$ref": "b.json"}` finds `--ref dir/b.json`.
+fn sibling_uri(name: &str, value: &Value) -> String {
+    let declared = value.get("$id").or_else(|| value.get("id")).and_then(Value::as_str);
+    match declared {
+        Some(id) if id.contains(':') => id.to_string(),
+        Some(relative) => format!("{DEFAULT_BASE}{}", relative.trim_start_matches('/')),
+        None => format!("{DEFAULT_BASE}{}", file_name(name)),
+    }
+}
+
+fn file_name(name: &str) -> &str {
+    name.rsplit(['/', '\\']).next().unwrap_or(name)
+}
+
+fn dialect_name(draft: jsonschema::Draft) -> &'static str {
+    match draft {
+        jsonschema::Draft::Draft4 => "draft-04",
+        jsonschema::Draft::Draft6 => "draft-06",
+        jsonschema::Draft::Draft7 => "draft-07",
+        jsonschema::Draft::Draft201909 => "2019-09",
+        _ => "2020-12",
+    }
+}
+
+/// Every way `instance` fails `schema`, in the validator's order, each located in `text`
+/// (the text `instance` was parsed from).
+pub fn validate(text: &str, instance: &JsonDoc, schema: &CompiledSchema) -> Vec<ValidationIssue> {
+    if schema.validator.is_valid(&instance.value) {
+        return Vec::new();
+    }
+    locate_issues(text, instance, schema.validator.iter_errors(&instance.value))
+}
+
+/// Parses and validates `text`; the fast path for many documents, which builds
+/// spans only for the documents that fail.
+pub fn validate_text(text: &str, schema: &CompiledSchema) -> Result<Vec<ValidationIssue>, JsonParseError> {
+    if let Ok(value) = serde_json::from_str::<Value>(text)
+        && schema.validator.is_valid(&value)
+    {
+        return Ok(Vec::new());
+    }
+    let document = parse_document(text)?;
+    Ok(validate(text, &document, schema))
+}
+
+/// Validates the value at `pointer` inside `instance` (e.g. one tool's arguments
+/// inside a bigger file); issue pointers are relative to the whole document.
+/// `None` when nothing is at `pointer`.
+pub fn validate_at(
+    text: &str,
+    instance: &JsonDoc,
+    pointer: &str,
+    schema: &CompiledSchema,
+) -> Option<Vec<ValidationIssue>> {
+    let value = instance.value.pointer(pointer)?;
+    if schema.validator.is_valid(value) {
+        return Some(Vec::new());
+    }
+    let mut issues = locate_issues_under(text, instance, pointer, schema.validator.iter_errors(value));
+    issues
+        .iter_mut()
+        .for_each(|issue| issue.element = outermost_element(&instance.value, &issue.instance_pointer));
+    Some(issues)
+}
+
+fn locate_issues<'a>(
+    text: &str,
+    document: &JsonDoc,
+    errors: impl Iterator<Item = jsonschema::ValidationError<'a>>,
+) -> Vec<ValidationIssue> {
+    locate_issues_under(text, document, "", errors)
+}
+
+fn locate_issues_under<'a>(
+    text: &str,
+    document: &JsonDoc,
+    prefix: &str,
+    errors: impl Iterator<Item = jsonschema::ValidationError<'a>>,
+) -> Vec<ValidationIssue> {
+    let index = LineIndex::new(text);
+    errors
+        .map(|error| {
+            let instance_pointer = format!("{prefix}{}", error.instance_path().as_str());
+            let span = document.nearest_span(&instance_pointer);
+            let at = index.line_col(text, span.start);
+            ValidationIssue {
+                element: outermost_element(&document.value, &instance_pointer),
+                schema_location: error.schema_path().as_str().to_string(),
+                keyword: error.kind().keyword().to_string(),
+                message: error.masked().to_string(),
+                line: at.line,
+                column: at.column,
+                span,
+                instance_pointer,
+            }
+        })
+        .collect()
+}
+
+/// The first array element on the way from the root to `pointer`.
+fn outermost_element(root: &Value, pointer: &str) -> Option<ArrayElement> {
+    let mut value = root;
+    let mut walked = String::new();
+    for token in pointer_tokens(pointer)? {
+        match value {
+            Value::Array(items) => {
+                let index: usize = token.parse().ok()?;
+                let element = items.get(index)?;
+                walked.push('/');
+                walked.push_str(&token);
+                let name = element.get("name").and_then(Value::as_str).map(str::to_string);
+                return Some(ArrayElement {
+                    pointer: walked,
+                    index,
+                    name,
+                });
+            }
+            Value::Object(members) => {
+                value = members.get(&token)?;
+                crate::json::parse::push_token(&mut walked, &token);
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn schema(text: &str) -> CompiledSchema {
+        compile(SchemaFile { name: "s.json", text }, &[], &CompileOptions::default()).unwrap()
+    }
+
+    fn issues(schema_text: &str, instance: &str) -> Vec<ValidationIssue> {
+        validate_text(instance, &schema(schema_text)).unwrap()
+    }
+
+    #[test]
+    fn every_error_names_pointer_keyword_and_line() {
+        let found = issues(
+            r#"{"type": "object", "required": ["name"], "properties": {"n": {"type": "integer"}}}"#,
+            "{\n  \"n\": \"x\"\n}",
+        );
+        assert_eq!(found.len(), 2, "{found:?}");
+        let required = found.iter().find(|i| i.keyword == "required").unwrap();
+        assert_eq!(
+            (required.instance_pointer.as_str(), required.line, required.column),
+            ("", 1, 1)
+        );
+        let typed = found.iter().find(|i| i.keyword == "type").unwrap();
+        assert_eq!(typed.instance_pointer, "/n");
+        assert_eq!(typed.schema_location, "/properties/n/type");
+        assert_eq!((typed.line, typed.column), (2, 8));
+    }
+
+    #[test]
+    fn errors_in_big_arrays_name_the_element() {
+        let found = issues(
+            r#"{"items": {"properties": {"size": {"type": "integer"}}}}"#,
+            r#"[{"name": "a", "size": 1}, {"name": "b", "size": "big"}]"#,
+        );
+        let element = found[0].element.as_ref().unwrap();
+        assert_eq!((element.index, element.name.as_deref()), (1, Some("b")));
+    }
+
+    #[test]
+    fn dialect_follows_dollar_schema() {
+        let draft4 =
+            schema(r#"{"$schema": "http://json-schema.org/draft-04/schema#", "maximum": 3, "exclusiveMaximum": true}"#);
+        assert_eq!(draft4.dialect(), "draft-04");
+        assert_eq!(validate_text("3", &draft4).unwrap().len(), 1);
+        assert_eq!(schema("{}").dialect(), "2020-12");
+    }
+
+    #[test]
+    fn invalid_schema_is_reported_at_its_own_line() {
+        let error = compile(
+            SchemaFile {
+                name: "s.json",
+                text: "{\n  \"type\": \"strin\",\n  \"minLength\": -1\n}",
+            },
+            &[],
+            &CompileOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!(error.kind, SchemaErrorKind::NotASchema);
+        assert_eq!(error.issues.len(), 2, "{error:?}");
+        assert_eq!(error.line, 2);
+    }
+
+    #[test]
+    fn remote_references_are_never_fetched() {
+        let error = compile(
+            SchemaFile {
+                name: "s.json",
+                text: r#"{"$ref": "https://example.com/never.json"}"#,
+            },
+            &[],
+            &CompileOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!(error.kind, SchemaErrorKind::UnresolvedReference);
+        assert!(
+            error.message.contains("https://example.com/never.json"),
+            "{}",
+            error.message
+        );
+    }
+
+    #[test]
+    fn sibling_files_resolve_by_id_and_by_name() {
+        let by_name = SchemaFile {
+            name: "dir/b.json",
+            text: r#"{"type": "string"}"#,
+        };
+        let by_id = SchemaFile {
+            name: "c.json",
+            text: r#"{"$id": "https://example.com/c.json", "type": "integer"}"#,
+        };
+        let main = SchemaFile {
+            name: "a.json",
+            text: r#"{"properties": {"b": {"$ref": "b.json"}, "c": {"$ref": "https://example.com/c.json"}}}"#,
+        };
+        let compiled = compile(main, &[by_name, by_id], &CompileOptions::default()).unwrap();
+        assert!(validate_text(r#"{"b": "x", "c": 1}"#, &compiled).unwrap().is_empty());
+        assert_eq!(validate_text(r#"{"b": 1, "c": "x"}"#, &compiled).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn formats_are_asserted_only_when_asked() {
+        let text = r#"{"format": "email"}"#;
+        assert!(validate_text("\"nope\"", &schema(text)).unwrap().is_empty());
+        let strict = compile(
+            SchemaFile { name: "s.json", text },
+            &[],
+            &CompileOptions { formats: true },
+        )
+        .unwrap();
+        assert_eq!(validate_text("\"nope\"", &strict).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn definitions_compile_with_their_document() {
+        let document = r##"{"$defs": {"A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}}}, "B": {"type": "string"}}}"##;
+        let compiled = compile_definition(
+            SchemaFile {
+                name: "d.json",
+                text: document,
+            },
+            "/$defs/A",
+            &CompileOptions::default(),
+        )
+        .unwrap();
+        assert!(validate_text(r#"{"b": "x"}"#, &compiled).unwrap().is_empty());
+        assert_eq!(validate_text(r#"{"b": 2}"#, &compiled).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn validate_at_keeps_whole_document_pointers() {
+        let text = r#"{"tools": [{"name": "t", "args": {"week": 9}}]}"#;
+        let document = parse_document(text).unwrap();
+        let compiled = schema(r#"{"properties": {"week": {"type": "string"}}}"#);
+        let found = validate_at(text, &document, "/tools/0/args", &compiled).unwrap();
+        assert_eq!(found[0].instance_pointer, "/tools/0/args/week");
+        assert_eq!(found[0].element.as_ref().unwrap().name.as_deref(), Some("t"));
+        assert!(validate_at(text, &document, "/missing", &compiled).is_none());
+    }
+}

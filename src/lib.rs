@@ -11,6 +11,7 @@ pub mod render;
 pub mod report;
 pub mod rules;
 pub mod schemas;
+pub mod snapshot;
 pub mod source;
 pub mod tree;
 

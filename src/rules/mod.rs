@@ -13,6 +13,7 @@
 //! - `AP6xx` capability snapshot lint
 //! - `AP7xx` drift between a snapshot and its package
 //! - `AP8xx` changes between two snapshots (§10.2)
+//! - `AP9xx` `tools/call` arguments against a snapshot
 
 use serde::Serialize;
 
@@ -61,6 +62,21 @@ pub enum Example {
     /// An input no text can show (bytes that are not UTF-8, a FIFO, a reader
     /// limit), in words; the unit tests beside the rule build it.
     Described(&'static str),
+    /// A capability snapshot's text, linted by `snapshot::check_snapshot`.
+    Snapshot(&'static str),
+    /// A snapshot and the plugin root it claims to describe, compared by `snapshot::drift`.
+    Drift {
+        snapshot: &'static str,
+        files: &'static [(&'static str, &'static str)],
+    },
+    /// Two snapshots, before and after a change, compared by `snapshot::changes`.
+    Changes { old: &'static str, new: &'static str },
+    /// A snapshot, a tool name and `tools/call` arguments, checked by `snapshot::call`.
+    Call {
+        snapshot: &'static str,
+        tool: &'static str,
+        arguments: &'static str,
+    },
 }
 
 impl Example {
@@ -75,13 +91,18 @@ impl Example {
                 }
                 Some(tree)
             }
-            Example::Described(_) => None,
+            Example::Described(_)
+            | Example::Snapshot(_)
+            | Example::Drift { .. }
+            | Example::Changes { .. }
+            | Example::Call { .. } => None,
         }
     }
 }
 
 /// Every rule, in code order.
 pub fn all() -> impl Iterator<Item = &'static Rule> {
+    let [snapshot_lint, drift, changes, call] = crate::snapshot::rule_families();
     let families: &[&[&'static Rule]] = &[
         files::RULES,
         layout::RULES,
@@ -90,6 +111,10 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
         skills::RULES,
         mcp::RULES,
         secrets::RULES,
+        snapshot_lint,
+        drift,
+        changes,
+        call,
     ];
     let mut rules: Vec<&'static Rule> = families.iter().flat_map(|family| family.iter().copied()).collect();
     rules.sort_by_key(|rule| rule.code);
@@ -136,6 +161,14 @@ pub fn explain_text(rule: &Rule) -> String {
                 }
             }
             Example::Described(words) => text.push_str(&format!("  {words}\n")),
+            Example::Snapshot(_) | Example::Drift { .. } | Example::Changes { .. } | Example::Call { .. } => {
+                for (label, contents) in snapshot_example_inputs(example) {
+                    text.push_str(&format!("  --- {label}\n"));
+                    for line in contents.lines() {
+                        text.push_str(&format!("  {line}\n"));
+                    }
+                }
+            }
         }
         if let Example::PackageWithLinks { links, .. } = example {
             for (path, target) in *links {
@@ -145,6 +178,25 @@ pub fn explain_text(rule: &Rule) -> String {
         text.push('\n');
     }
     text
+}
+
+/// A snapshot-family example's inputs as `(label, contents)`, in reading order.
+fn snapshot_example_inputs(example: &Example) -> Vec<(&'static str, &'static str)> {
+    match example {
+        Example::Snapshot(text) => vec![("snapshot.json", text)],
+        Example::Drift { snapshot, files } => {
+            let mut all = vec![("snapshot.json", *snapshot)];
+            all.extend(files.iter().copied());
+            all
+        }
+        Example::Changes { old, new } => vec![("old.json", old), ("new.json", new)],
+        Example::Call {
+            snapshot,
+            tool,
+            arguments,
+        } => vec![("snapshot.json", snapshot), ("tool", tool), ("arguments.json", arguments)],
+        Example::Package(_) | Example::PackageWithLinks { .. } | Example::Described(_) => Vec::new(),
+    }
 }
 
 #[cfg(test)]
@@ -167,20 +219,24 @@ mod tests {
     }
 
     #[test]
-    fn every_package_example_fails_and_its_fix_passes() {
+    fn every_example_fails_and_its_fix_passes() {
         let mut wrong = Vec::new();
         for rule in all() {
             for (example, should_fire) in [(&rule.doc.failing, true), (&rule.doc.fixed, false)] {
-                let Some(tree) = example.tree() else { continue };
-                let report = check_package("example", &tree);
-                if report.diagnostics.iter().any(|d| d.code == rule.code) != should_fire {
+                let diagnostics = match example.tree() {
+                    Some(tree) => check_package("example", &tree).diagnostics,
+                    None => match crate::snapshot::run_example(example) {
+                        Some(diagnostics) => diagnostics,
+                        None => continue,
+                    },
+                };
+                if diagnostics.iter().any(|d| d.code == rule.code) != should_fire {
                     let which = if should_fire {
                         "failing example does not fire"
                     } else {
                         "fixed example fires"
                     };
-                    let seen: Vec<_> = report
-                        .diagnostics
+                    let seen: Vec<_> = diagnostics
                         .iter()
                         .map(|d| (d.code, d.message.as_str()))
                         .collect();

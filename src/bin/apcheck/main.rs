@@ -6,10 +6,15 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod call;
+mod changes;
 mod check;
-mod output;
+mod check_snapshot;
+mod drift;
 mod fmt;
+mod output;
 mod rules_cmd;
+mod snapshot;
 mod validate;
 
 #[derive(Parser)]
@@ -35,6 +40,16 @@ enum Command {
     Fmt(fmt::FmtArgs),
     /// Validate JSON documents against a JSON Schema (a file or a built-in), every error at its line.
     Validate(validate::ValidateArgs),
+    /// Build the capability snapshot a client would hold after loading a plugin.
+    Snapshot(snapshot::SnapshotArgs),
+    /// Lint a capability snapshot.
+    CheckSnapshot(check_snapshot::CheckSnapshotArgs),
+    /// Compare a snapshot with its packaging files and say which side to fix.
+    Drift(drift::DriftArgs),
+    /// Report the changes between two snapshots and hold them against the version bump.
+    Changes(changes::ChangesArgs),
+    /// Validate tools/call arguments against a tool's inputSchema in a snapshot.
+    Call(call::CallArgs),
 }
 
 fn main() -> ExitCode {
@@ -46,5 +61,10 @@ fn main() -> ExitCode {
         Command::Explain(args) => rules_cmd::explain(args),
         Command::Fmt(args) => fmt::fmt(args),
         Command::Validate(args) => validate::validate(args),
+        Command::Snapshot(args) => snapshot::run(args),
+        Command::CheckSnapshot(args) => check_snapshot::run(args),
+        Command::Drift(args) => drift::run(args),
+        Command::Changes(args) => changes::run(args),
+        Command::Call(args) => call::run(args),
     }
 }

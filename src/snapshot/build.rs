@@ -1,0 +1,125 @@
+//! `apcheck snapshot`: the snapshot a conformant client would hold after
+//! loading a package, from the package report alone (servers `not-connected`,
+//! no tools), plus the `tools/list` results given per server, which make that
+//! server `connected`. Skipped skills are not held by a client, so they are
+//! not in the snapshot; invalid server entries are, as `skipped`, with why.
+
+use super::model::{ConnectionStatus, Loaded, PluginIdentity, ServerStatus, SkillMetadata, Snapshot, Tool};
+use super::tools_list::ToolsList;
+use crate::report::{PackageReport, PluginState, ServerState, SkillState};
+
+/// Why no snapshot can be built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BuildError {
+    /// §5.2: the plugin is rejected, so a client holds nothing of it.
+    Rejected,
+    /// Tools were given for a server that is not a valid entry of `mcp.json`.
+    UnknownServer { server: String, valid: Vec<String> },
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildError::Rejected => f.write_str("the plugin is rejected, so a client holds no snapshot of it"),
+            BuildError::UnknownServer { server, valid } if valid.is_empty() => {
+                write!(f, "tools given for server `{server}`, but mcp.json has no valid server")
+            }
+            BuildError::UnknownServer { server, valid } => write!(
+                f,
+                "tools given for server `{server}`, which is not a valid server of mcp.json (valid: {})",
+                valid.join(", ")
+            ),
+        }
+    }
+}
+
+/// Builds the snapshot of `report` with `tools` (server id → its `tools/list`).
+pub fn build_snapshot(report: &PackageReport, tools: &[(String, ToolsList)]) -> Result<Snapshot, BuildError> {
+    if report.plugin.state != PluginState::Loaded {
+        return Err(BuildError::Rejected);
+    }
+    let valid: Vec<String> = report
+        .mcp
+        .servers
+        .iter()
+        .filter(|s| s.state == ServerState::Valid)
+        .map(|s| s.id.clone())
+        .collect();
+    if let Some((server, _)) = tools.iter().find(|(server, _)| !valid.contains(server)) {
+        return Err(BuildError::UnknownServer {
+            server: server.clone(),
+            valid,
+        });
+    }
+    let skills = report
+        .skills
+        .entries
+        .iter()
+        .filter(|e| e.state == SkillState::Discovered)
+        .map(|e| SkillMetadata {
+            name: e.name.clone().unwrap_or_else(|| e.dir.clone()),
+            description: e.description.clone().unwrap_or_default(),
+            path: e.path.clone(),
+            loaded: Loaded::Metadata,
+            extensions: None,
+        })
+        .collect();
+    let servers = report
+        .mcp
+        .servers
+        .iter()
+        .map(|entry| {
+            let listed = tools
+                .iter()
+                .find(|(server, _)| *server == entry.id)
+                .map(|(_, list)| list);
+            let status = match (entry.state, listed) {
+                (ServerState::Invalid, _) => ConnectionStatus::Skipped,
+                (ServerState::Valid, Some(_)) => ConnectionStatus::Connected,
+                (ServerState::Valid, None) => ConnectionStatus::NotConnected,
+            };
+            ServerStatus {
+                id: entry.id.clone(),
+                transport: entry.transport.clone(),
+                status,
+                protocol_version: listed.and_then(|l| l.protocol_version.clone()),
+                reason: (entry.state == ServerState::Invalid)
+                    .then(|| entry.reason.clone())
+                    .flatten(),
+                extensions: None,
+            }
+        })
+        .collect();
+    let tools = tools
+        .iter()
+        .flat_map(|(server, list)| {
+            list.tools.iter().map(move |members| {
+                let mut fields = members.clone();
+                let name = fields
+                    .remove("name")
+                    .and_then(|n| n.as_str().map(str::to_string))
+                    .unwrap_or_default();
+                Tool {
+                    name,
+                    server: server.clone(),
+                    fields,
+                }
+            })
+        })
+        .collect();
+    let mut snapshot = Snapshot {
+        schema: None,
+        plugin: PluginIdentity {
+            name: report.plugin.name.clone().unwrap_or_default(),
+            version: report.plugin.version.clone(),
+            spec: report.plugin.spec.clone().unwrap_or_default(),
+            extensions: None,
+        },
+        skills,
+        servers,
+        tools,
+        extensions: None,
+    };
+    snapshot.normalize();
+    Ok(snapshot)
+}

@@ -1,0 +1,258 @@
+//! `apcheck call SNAPSHOT TOOL ARGS.json`: would the server accept these
+//! `tools/call` arguments? They are validated against the tool's `inputSchema`
+//! from the snapshot, every violation placed at line:column in the arguments.
+
+use serde_json::Value;
+
+use super::Located;
+use super::lint::check_snapshot;
+use super::model::Tool;
+use super::schema::CompiledSchema;
+use crate::diag::{Diagnostic, Severity};
+use crate::json::parse_document;
+use crate::rules::{Example, Rule, RuleDoc};
+use crate::source::{LineIndex, Span};
+
+const SNAPSHOT: &str = r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"}, "skills": [],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
+  "tools": [{"name": "query_invoices", "server": "invoice-tools",
+             "inputSchema": {"type": "object", "required": ["week"],
+                             "properties": {"week": {"type": "string", "pattern": "^[0-9]{4}-W[0-9]{2}$"},
+                                            "status": {"type": "string", "enum": ["open", "paid", "overdue"]}}}}]}"#;
+const VALID_ARGUMENTS: &str = r#"{"week": "2026-W09", "status": "open"}"#;
+
+pub static ARGUMENTS_INVALID: Rule = Rule {
+    code: "AP901",
+    name: "call-arguments-invalid",
+    severity: Severity::Error,
+    spec: "MCP server/tools (tools/call)",
+    summary: "tools/call arguments do not match the tool's inputSchema",
+    fix_hint: Some("Change the argument shown so it matches the tool's inputSchema."),
+    doc: RuleDoc {
+        what: "The arguments object against the tool's `inputSchema`, under the schema's own dialect.",
+        why: "A server validates arguments against the schema it advertised and answers a mismatch with an error instead of a result.",
+        failing: Example::Call {
+            snapshot: SNAPSHOT,
+            tool: "query_invoices",
+            arguments: r#"{"week": "2026-09", "status": "unpaid"}"#,
+        },
+        fixed: Example::Call {
+            snapshot: SNAPSHOT,
+            tool: "query_invoices",
+            arguments: VALID_ARGUMENTS,
+        },
+    },
+};
+
+pub static TOOL_NOT_IN_SNAPSHOT: Rule = Rule {
+    code: "AP902",
+    name: "call-tool-unknown",
+    severity: Severity::Error,
+    spec: "MCP server/tools (tools/call)",
+    summary: "The tool is not in the snapshot, or its name is ambiguous",
+    fix_hint: Some("Name a tool the snapshot lists; qualify it as SERVER/TOOL when two servers offer the name."),
+    doc: RuleDoc {
+        what: "That TOOL names exactly one tool of the snapshot, as `name` or `server/name`.",
+        why: "A client calls a tool by the name a connected server listed; any other name is answered with an error.",
+        failing: Example::Call {
+            snapshot: SNAPSHOT,
+            tool: "query_invoice",
+            arguments: VALID_ARGUMENTS,
+        },
+        fixed: Example::Call {
+            snapshot: SNAPSHOT,
+            tool: "invoice-tools/query_invoices",
+            arguments: VALID_ARGUMENTS,
+        },
+    },
+};
+
+pub static ARGUMENTS_NOT_OBJECT: Rule = Rule {
+    code: "AP903",
+    name: "call-arguments-not-object",
+    severity: Severity::Error,
+    spec: "MCP server/tools (CallToolRequest.params.arguments)",
+    summary: "The arguments are not a JSON object",
+    fix_hint: Some("`arguments` is a JSON object of argument names to values."),
+    doc: RuleDoc {
+        what: "That the arguments file is strict JSON holding one object.",
+        why: "MCP's `tools/call` carries `arguments` as an object; anything else is rejected before the schema is even consulted.",
+        failing: Example::Call {
+            snapshot: SNAPSHOT,
+            tool: "query_invoices",
+            arguments: r#"["2026-W09", "open"]"#,
+        },
+        fixed: Example::Call {
+            snapshot: SNAPSHOT,
+            tool: "query_invoices",
+            arguments: VALID_ARGUMENTS,
+        },
+    },
+};
+
+pub static RULES: &[&Rule] = &[&ARGUMENTS_INVALID, &TOOL_NOT_IN_SNAPSHOT, &ARGUMENTS_NOT_OBJECT];
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct CallReport {
+    /// `server/name` of the tool the arguments were checked against.
+    pub tool: Option<String>,
+    pub valid: bool,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Checks `arguments_text` (file `arguments_name`) for `tool` of the snapshot.
+pub fn check_call(
+    snapshot_name: &str,
+    snapshot_text: &str,
+    tool: &str,
+    arguments_name: &str,
+    arguments_text: &str,
+) -> CallReport {
+    let check = check_snapshot(snapshot_name, snapshot_text, None);
+    let mut report = CallReport {
+        tool: None,
+        valid: false,
+        diagnostics: check
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.severity == Severity::Error)
+            .collect(),
+    };
+    let Some(snapshot) = check.snapshot else {
+        return report;
+    };
+    let found = match find_tool(&snapshot.tools, tool) {
+        Ok(found) => found,
+        Err(message) => {
+            report
+                .diagnostics
+                .push(Diagnostic::new(&TOOL_NOT_IN_SNAPSHOT, message).in_file(snapshot_name));
+            return report;
+        }
+    };
+    report.tool = Some(found.qualified_name());
+    let doc = match parse_document(arguments_text) {
+        Ok(doc) => doc,
+        Err(error) => {
+            let index = LineIndex::new(arguments_text);
+            let at = Span::new(error.offset, error.offset);
+            report.diagnostics.push(
+                Diagnostic::new(
+                    &ARGUMENTS_NOT_OBJECT,
+                    format!("the arguments are not JSON: {}", error.message),
+                )
+                .in_file(arguments_name)
+                .at_span(arguments_text, &index, at),
+            );
+            return report;
+        }
+    };
+    let located = Located::new(arguments_name, arguments_text, &doc);
+    if !doc.value.is_object() {
+        report.diagnostics.push(located.at(
+            &ARGUMENTS_NOT_OBJECT,
+            format!("the arguments are {}, not an object", kind_of(&doc.value)),
+            "",
+        ));
+        return report;
+    }
+    let schema = found.input_schema().cloned().unwrap_or(Value::Null);
+    match CompiledSchema::compile(&schema) {
+        Err(reason) => report.diagnostics.push(
+            Diagnostic::new(
+                &super::lint::TOOL_SCHEMA_INVALID,
+                format!(
+                    "the inputSchema of `{}` does not compile: {reason}",
+                    found.qualified_name()
+                ),
+            )
+            .in_file(snapshot_name),
+        ),
+        Ok(compiled) => {
+            for error in compiled.errors(&doc.value) {
+                report
+                    .diagnostics
+                    .push(located.at(&ARGUMENTS_INVALID, error.message, &error.pointer));
+            }
+        }
+    }
+    report.valid = report.diagnostics.iter().all(|d| d.severity != Severity::Error);
+    report
+}
+
+/// The one tool `wanted` names: `server/name`, or a name only one server offers.
+fn find_tool<'s>(tools: &'s [Tool], wanted: &str) -> Result<&'s Tool, String> {
+    let matches: Vec<&Tool> = match wanted.split_once('/') {
+        Some((server, name)) => tools.iter().filter(|t| t.server == server && t.name == name).collect(),
+        None => tools.iter().filter(|t| t.name == wanted).collect(),
+    };
+    match matches.as_slice() {
+        [one] => Ok(one),
+        [] => {
+            let known: Vec<String> = tools.iter().map(Tool::qualified_name).collect();
+            Err(if known.is_empty() {
+                format!("tool `{wanted}` is not in the snapshot, which lists no tools")
+            } else {
+                format!("tool `{wanted}` is not in the snapshot (it lists {})", known.join(", "))
+            })
+        }
+        several => Err(format!(
+            "tool `{wanted}` is offered by several servers; name one of {}",
+            several
+                .iter()
+                .map(|t| t.qualified_name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_reference_arguments_are_valid() {
+        let report = check_call("s.json", SNAPSHOT, "query_invoices", "a.json", VALID_ARGUMENTS);
+        assert!(report.valid, "{:#?}", report.diagnostics);
+        assert_eq!(report.tool.as_deref(), Some("invoice-tools/query_invoices"));
+    }
+
+    #[test]
+    fn every_violation_is_placed_in_the_arguments_file() {
+        let arguments = "{\n  \"week\": \"2026-09\",\n  \"status\": \"unpaid\"\n}";
+        let report = check_call("s.json", SNAPSHOT, "query_invoices", "a.json", arguments);
+        let places: Vec<_> = report
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.line, d.column, d.pointer.clone()))
+            .collect();
+        assert_eq!(
+            places,
+            [
+                ("AP901", Some(2), Some(11), Some("/week".to_string())),
+                ("AP901", Some(3), Some(13), Some("/status".to_string()))
+            ]
+        );
+        assert!(!report.valid);
+    }
+
+    #[test]
+    fn a_missing_required_argument_points_at_the_object() {
+        let report = check_call("s.json", SNAPSHOT, "query_invoices", "a.json", "{}");
+        assert_eq!(report.diagnostics.len(), 1);
+        assert!(report.diagnostics[0].message.contains("week"));
+        assert_eq!(report.diagnostics[0].line, Some(1));
+    }
+}

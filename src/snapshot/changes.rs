@@ -1,0 +1,616 @@
+//! `apcheck changes OLD NEW`: what a change to a snapshot fixture means for
+//! the plugin's users, for code review. Tools added, removed, renamed; input
+//! and output schema changes classified for callers; skills and servers added,
+//! removed, changed. The highest level is held against the `plugin.version`
+//! bump (§10.2): breaking without a major bump is an error, a feature without
+//! a minor bump a warning. For 0.y.z versions the Cargo convention applies:
+//! a `y` bump is major, a `z` bump covers features and fixes.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::Located;
+use super::lint::check_snapshot;
+use super::model::{Snapshot, Tool};
+use super::schema_diff::{Level, diff_input_schema, diff_output_schema};
+use crate::diag::{Diagnostic, Severity};
+use crate::rules::{Example, Rule, RuleDoc};
+
+const OLD: &str = r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"}, "skills": [],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
+  "tools": [{"name": "query_invoices", "server": "invoice-tools",
+             "inputSchema": {"type": "object", "required": ["week"], "properties": {"week": {"type": "string"}, "status": {"type": "string", "enum": ["open", "paid", "overdue"]}}}}]}"#;
+
+pub static BREAKING_WITHOUT_MAJOR: Rule = Rule {
+    code: "AP801",
+    name: "breaking-change-without-major-bump",
+    severity: Severity::Error,
+    spec: "Agent Plugins §10.2",
+    summary: "A breaking change ships without a major version bump",
+    fix_hint: Some("Bump the major version in plugin.json (and rebuild the snapshot), or make the change compatible."),
+    doc: RuleDoc {
+        what: "Changes that break existing callers or users (a tool removed or renamed, a new required argument, a removed enum value, a stricter bound, a skill or server removed) while `plugin.version` does not change its major segment.",
+        why: "§10.2 reserves the major segment for breaking changes; clients and users use the version to judge whether an update is safe to take.",
+        failing: Example::Changes {
+            old: OLD,
+            new: r#"{"plugin": {"name": "invoice-ops", "version": "1.3.0", "spec": "1.0.0"}, "skills": [],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
+  "tools": [{"name": "query_invoices", "server": "invoice-tools",
+             "inputSchema": {"type": "object", "required": ["week"], "properties": {"week": {"type": "string"}, "status": {"type": "string", "enum": ["open", "paid"]}}}}]}"#,
+        },
+        fixed: Example::Changes {
+            old: OLD,
+            new: r#"{"plugin": {"name": "invoice-ops", "version": "2.0.0", "spec": "1.0.0"}, "skills": [],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
+  "tools": [{"name": "query_invoices", "server": "invoice-tools",
+             "inputSchema": {"type": "object", "required": ["week"], "properties": {"week": {"type": "string"}, "status": {"type": "string", "enum": ["open", "paid"]}}}}]}"#,
+        },
+    },
+};
+
+pub static FEATURE_WITHOUT_MINOR: Rule = Rule {
+    code: "AP802",
+    name: "feature-without-minor-bump",
+    severity: Severity::Warning,
+    spec: "Agent Plugins §10.2",
+    summary: "A backward-compatible addition ships without a minor version bump",
+    fix_hint: Some("Bump the minor version in plugin.json so clients see there is something new."),
+    doc: RuleDoc {
+        what: "Additions that old callers can ignore (a new tool, skill or server, a new optional argument, a widened enum) with only a patch bump or none.",
+        why: "§10.2: minor for backward-compatible features; clients use the version to decide whether caches are stale.",
+        failing: Example::Changes {
+            old: OLD,
+            new: r#"{"plugin": {"name": "invoice-ops", "version": "1.2.1", "spec": "1.0.0"}, "skills": [],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
+  "tools": [{"name": "query_invoices", "server": "invoice-tools",
+             "inputSchema": {"type": "object", "required": ["week"], "properties": {"week": {"type": "string"}, "status": {"type": "string", "enum": ["open", "paid", "overdue", "void"]}}}}]}"#,
+        },
+        fixed: Example::Changes {
+            old: OLD,
+            new: r#"{"plugin": {"name": "invoice-ops", "version": "1.3.0", "spec": "1.0.0"}, "skills": [],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
+  "tools": [{"name": "query_invoices", "server": "invoice-tools",
+             "inputSchema": {"type": "object", "required": ["week"], "properties": {"week": {"type": "string"}, "status": {"type": "string", "enum": ["open", "paid", "overdue", "void"]}}}}]}"#,
+        },
+    },
+};
+
+pub static VERSION_NOT_SEMVER: Rule = Rule {
+    code: "AP803",
+    name: "changes-version-not-semver",
+    severity: Severity::Warning,
+    spec: "Agent Plugins §10.2",
+    summary: "The plugin version is missing or not SemVer, so changes cannot be held against it",
+    fix_hint: Some("Give plugin.json a Semantic Versioning `version` such as 1.2.0."),
+    doc: RuleDoc {
+        what: "That both snapshots carry a `plugin.version` that parses as Semantic Versioning 2.0.0.",
+        why: "§10.2: plugins SHOULD use SemVer. Without it, nobody (client, reviewer or this check) can tell a breaking update from a fix.",
+        failing: Example::Changes {
+            old: OLD,
+            new: r#"{"plugin": {"name": "invoice-ops", "version": "2026-03", "spec": "1.0.0"}, "skills": [],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
+  "tools": [{"name": "query_invoices", "server": "invoice-tools",
+             "inputSchema": {"type": "object", "required": ["week"], "properties": {"week": {"type": "string"}, "status": {"type": "string", "enum": ["open", "paid", "overdue"]}}}}]}"#,
+        },
+        fixed: Example::Changes { old: OLD, new: OLD },
+    },
+};
+
+pub static VERSION_DECREASED: Rule = Rule {
+    code: "AP804",
+    name: "version-decreased",
+    severity: Severity::Error,
+    spec: "Agent Plugins §10.2",
+    summary: "The new snapshot's plugin version is lower than the old one's",
+    fix_hint: Some("Versions only go up; check that OLD and NEW are in the right order."),
+    doc: RuleDoc {
+        what: "That the new `plugin.version` is not lower than the old one in SemVer precedence.",
+        why: "Clients compare versions to find updates (§10.2); a lower version looks like a downgrade and is not offered.",
+        failing: Example::Changes {
+            old: OLD,
+            new: r#"{"plugin": {"name": "invoice-ops", "version": "1.1.0", "spec": "1.0.0"}, "skills": [],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
+  "tools": [{"name": "query_invoices", "server": "invoice-tools",
+             "inputSchema": {"type": "object", "required": ["week"], "properties": {"week": {"type": "string"}, "status": {"type": "string", "enum": ["open", "paid", "overdue"]}}}}]}"#,
+        },
+        fixed: Example::Changes { old: OLD, new: OLD },
+    },
+};
+
+pub static CHANGE_WITHOUT_BUMP: Rule = Rule {
+    code: "AP805",
+    name: "change-without-version-bump",
+    severity: Severity::Warning,
+    spec: "Agent Plugins §10.2",
+    summary: "The snapshot changed but the plugin version did not",
+    fix_hint: Some("Bump at least the patch version so clients can tell their cache is stale."),
+    doc: RuleDoc {
+        what: "Patch-level changes (a tool or skill description, a schema annotation) under an unchanged `plugin.version`.",
+        why: "§10.2: clients may use the version to decide whether caches are stale; an unchanged version keeps the old descriptions in front of the model.",
+        failing: Example::Changes {
+            old: OLD,
+            new: r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"}, "skills": [],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
+  "tools": [{"name": "query_invoices", "server": "invoice-tools", "description": "Query invoices by ISO week.",
+             "inputSchema": {"type": "object", "required": ["week"], "properties": {"week": {"type": "string"}, "status": {"type": "string", "enum": ["open", "paid", "overdue"]}}}}]}"#,
+        },
+        fixed: Example::Changes {
+            old: OLD,
+            new: r#"{"plugin": {"name": "invoice-ops", "version": "1.2.1", "spec": "1.0.0"}, "skills": [],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
+  "tools": [{"name": "query_invoices", "server": "invoice-tools", "description": "Query invoices by ISO week.",
+             "inputSchema": {"type": "object", "required": ["week"], "properties": {"week": {"type": "string"}, "status": {"type": "string", "enum": ["open", "paid", "overdue"]}}}}]}"#,
+        },
+    },
+};
+
+pub static RULES: &[&Rule] = &[
+    &BREAKING_WITHOUT_MAJOR,
+    &FEATURE_WITHOUT_MINOR,
+    &VERSION_NOT_SEMVER,
+    &VERSION_DECREASED,
+    &CHANGE_WITHOUT_BUMP,
+];
+
+/// One change between the two snapshots.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Change {
+    /// `tool-added`, `tool-removed`, `tool-renamed`, `tool-input-schema`,
+    /// `tool-output-schema`, `tool-description`, `tool-metadata`, `skill-added`,
+    /// `skill-removed`, `skill-description`, `skill-path`, `server-added`,
+    /// `server-removed`, `server-type`, `plugin-name`, `plugin-spec`.
+    pub kind: &'static str,
+    /// What changed: `server/tool`, a skill name, a server id.
+    pub subject: String,
+    pub level: Level,
+    pub detail: String,
+    /// Which snapshot and where the change shows: `new` for additions and
+    /// changes, `old` for removals.
+    #[serde(skip)]
+    location: (Side, String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Old,
+    New,
+}
+
+/// The change report: every change, the level they demand, the bump made.
+#[derive(Debug, Clone, Serialize)]
+pub struct ChangeReport {
+    pub old_version: Option<String>,
+    pub new_version: Option<String>,
+    pub changes: Vec<Change>,
+    /// The highest level among the changes; `None` when nothing changed.
+    pub required: Option<Level>,
+    /// The level of the version bump; `None` when unchanged or not SemVer.
+    pub bump: Option<Level>,
+    /// Lint findings in either snapshot, then the version verdict.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Compares snapshot `old_text` (file `old_name`) with `new_text`.
+pub fn compare(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -> ChangeReport {
+    let old_check = check_snapshot(old_name, old_text, None);
+    let new_check = check_snapshot(new_name, new_text, None);
+    let mut diagnostics: Vec<Diagnostic> = old_check
+        .diagnostics
+        .into_iter()
+        .chain(new_check.diagnostics)
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    let (Some(old), Some(new)) = (old_check.snapshot, new_check.snapshot) else {
+        return ChangeReport {
+            old_version: None,
+            new_version: None,
+            changes: Vec::new(),
+            required: None,
+            bump: None,
+            diagnostics,
+        };
+    };
+    let changes = snapshot_changes(&old, &new);
+    let required = changes.iter().map(|c| c.level).max();
+    let old_doc = crate::json::parse_document(old_text).expect("linted as JSON above");
+    let new_doc = crate::json::parse_document(new_text).expect("linted as JSON above");
+    let docs = Docs {
+        old: Located::new(old_name, old_text, &old_doc),
+        new: Located::new(new_name, new_text, &new_doc),
+    };
+    let bump = judge_versions(&old, &new, &changes, required, &docs, &mut diagnostics);
+    ChangeReport {
+        old_version: old.plugin.version.clone(),
+        new_version: new.plugin.version.clone(),
+        changes,
+        required,
+        bump,
+        diagnostics,
+    }
+}
+
+struct Docs<'a> {
+    old: Located<'a>,
+    new: Located<'a>,
+}
+
+impl Docs<'_> {
+    fn at(&self, rule: &Rule, message: String, (side, pointer): &(Side, String)) -> Diagnostic {
+        match side {
+            Side::Old => self.old.at(rule, message, pointer),
+            Side::New => self.new.at(rule, message, pointer),
+        }
+    }
+}
+
+fn judge_versions(
+    old: &Snapshot,
+    new: &Snapshot,
+    changes: &[Change],
+    required: Option<Level>,
+    docs: &Docs,
+    out: &mut Vec<Diagnostic>,
+) -> Option<Level> {
+    let version_at = (Side::New, "/plugin/version".to_string());
+    let parse = |v: &Option<String>| v.as_deref().and_then(|v| semver::Version::parse(v).ok());
+    let (Some(old_version), Some(new_version)) = (parse(&old.plugin.version), parse(&new.plugin.version)) else {
+        let shown = |v: &Option<String>| v.clone().unwrap_or_else(|| "(none)".into());
+        let mut message = format!(
+            "plugin.version {} → {} is not Semantic Versioning",
+            shown(&old.plugin.version),
+            shown(&new.plugin.version)
+        );
+        if let Some(required) = required {
+            message.push_str(&format!(
+                "; {} change(s) needing a {} bump cannot be checked",
+                changes.len(),
+                required.as_str()
+            ));
+        }
+        out.push(docs.at(&VERSION_NOT_SEMVER, message, &version_at));
+        return None;
+    };
+    if new_version < old_version {
+        out.push(docs.at(
+            &VERSION_DECREASED,
+            format!("plugin.version went down from {old_version} to {new_version}"),
+            &version_at,
+        ));
+        return None;
+    }
+    let bump = bump_level(&old_version, &new_version);
+    let shown_bump = bump.map_or("no bump", Level::as_str);
+    for change in changes {
+        let rule = match change.level {
+            Level::Major if bump < Some(Level::Major) => &BREAKING_WITHOUT_MAJOR,
+            Level::Minor if bump < Some(Level::Minor) => &FEATURE_WITHOUT_MINOR,
+            Level::Patch if bump.is_none() => &CHANGE_WITHOUT_BUMP,
+            _ => continue,
+        };
+        out.push(docs.at(
+            rule,
+            format!(
+                "{} ({}); plugin.version {old_version} → {new_version} is {shown_bump}",
+                change.detail,
+                change.level.as_str()
+            ),
+            &change.location,
+        ));
+    }
+    bump
+}
+
+/// The level a version bump covers; `None` when the versions are equal.
+/// Below 1.0.0 the leftmost non-zero segment is the major one (Cargo's rule).
+pub fn bump_level(old: &semver::Version, new: &semver::Version) -> Option<Level> {
+    let segments = |v: &semver::Version| [v.major, v.minor, v.patch];
+    let (a, b) = (segments(old), segments(new));
+    let first_change = (0..3).find(|&i| a[i] != b[i]);
+    let Some(changed) = first_change else {
+        return (old != new).then_some(Level::Patch);
+    };
+    let leading = a.iter().position(|&s| s != 0).unwrap_or(2);
+    Some(match changed.saturating_sub(leading.min(changed)) {
+        0 => Level::Major,
+        1 => Level::Minor,
+        _ => Level::Patch,
+    })
+}
+
+/// Every change from `old` to `new`, in review order: plugin, tools, skills, servers.
+pub fn snapshot_changes(old: &Snapshot, new: &Snapshot) -> Vec<Change> {
+    let mut changes = Vec::new();
+    let change = |kind, subject: String, level, detail: String, location: (Side, String)| Change {
+        kind,
+        subject,
+        level,
+        detail,
+        location,
+    };
+    if old.plugin.name != new.plugin.name {
+        changes.push(change(
+            "plugin-name",
+            new.plugin.name.clone(),
+            Level::Major,
+            format!("plugin renamed from `{}` to `{}`", old.plugin.name, new.plugin.name),
+            (Side::New, "/plugin/name".into()),
+        ));
+    }
+    if old.plugin.spec != new.plugin.spec {
+        changes.push(change(
+            "plugin-spec",
+            new.plugin.name.clone(),
+            Level::Major,
+            format!(
+                "targets Agent Plugins {} instead of {}",
+                new.plugin.spec, old.plugin.spec
+            ),
+            (Side::New, "/plugin/spec".into()),
+        ));
+    }
+    tool_changes(old, new, &mut changes);
+    skill_changes(old, new, &mut changes);
+    server_changes(old, new, &mut changes);
+    changes
+}
+
+fn tool_index(snapshot: &Snapshot, server: &str, name: &str) -> Option<usize> {
+    snapshot.tools.iter().position(|t| t.server == server && t.name == name)
+}
+
+fn tool_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<Change>) {
+    let removed: Vec<(usize, &Tool)> = old
+        .tools
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| tool_index(new, &t.server, &t.name).is_none())
+        .collect();
+    let mut added: Vec<(usize, &Tool)> = new
+        .tools
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| tool_index(old, &t.server, &t.name).is_none())
+        .collect();
+    for (old_index, gone) in removed {
+        // Same server, same input schema, new name: a rename, not a removal and an addition.
+        let renamed_to = added
+            .iter()
+            .position(|(_, t)| t.server == gone.server && t.input_schema() == gone.input_schema());
+        match renamed_to {
+            Some(position) => {
+                let (new_index, tool) = added.remove(position);
+                out.push(Change {
+                    kind: "tool-renamed",
+                    subject: tool.qualified_name(),
+                    level: Level::Major,
+                    detail: format!("tool `{}` renamed to `{}`", gone.qualified_name(), tool.name),
+                    location: (Side::New, format!("/tools/{new_index}/name")),
+                });
+            }
+            None => out.push(Change {
+                kind: "tool-removed",
+                subject: gone.qualified_name(),
+                level: Level::Major,
+                detail: format!("tool `{}` removed", gone.qualified_name()),
+                location: (Side::Old, format!("/tools/{old_index}")),
+            }),
+        }
+    }
+    for (new_index, tool) in added {
+        out.push(Change {
+            kind: "tool-added",
+            subject: tool.qualified_name(),
+            level: Level::Minor,
+            detail: format!("tool `{}` added", tool.qualified_name()),
+            location: (Side::New, format!("/tools/{new_index}")),
+        });
+    }
+    for (new_index, tool) in new.tools.iter().enumerate() {
+        let Some(before) = tool_index(old, &tool.server, &tool.name).map(|i| &old.tools[i]) else {
+            continue;
+        };
+        changed_tool(before, tool, new_index, out);
+    }
+}
+
+fn changed_tool(before: &Tool, after: &Tool, index: usize, out: &mut Vec<Change>) {
+    let subject = after.qualified_name();
+    let null = Value::Null;
+    for (member, kind, diff) in [
+        (
+            "inputSchema",
+            "tool-input-schema",
+            diff_input_schema as fn(&Value, &Value) -> _,
+        ),
+        ("outputSchema", "tool-output-schema", diff_output_schema),
+    ] {
+        let (a, b) = (before.fields.get(member), after.fields.get(member));
+        let schema_changes = match (a, b) {
+            (Some(a), Some(b)) => diff(a, b),
+            (None, None) => Vec::new(),
+            (a, b) => vec![super::schema_diff::SchemaChange {
+                at: String::new(),
+                // A result schema added promises more; removed, callers lose structure.
+                level: if b.is_some() { Level::Minor } else { Level::Major },
+                description: format!("`{member}` {}", if a.is_none() { "added" } else { "removed" }),
+            }],
+        };
+        for schema_change in schema_changes {
+            let pointer = format!("/tools/{index}/{member}");
+            out.push(Change {
+                kind,
+                subject: subject.clone(),
+                level: schema_change.level,
+                detail: format!("`{subject}`: {}", schema_change.description),
+                location: (Side::New, pointer),
+            });
+        }
+    }
+    let mut keys: Vec<&String> = before.fields.keys().chain(after.fields.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    for key in keys {
+        if key == "inputSchema" || key == "outputSchema" {
+            continue;
+        }
+        let (a, b) = (
+            before.fields.get(key).unwrap_or(&null),
+            after.fields.get(key).unwrap_or(&null),
+        );
+        if a == b {
+            continue;
+        }
+        // Words the model reads are fixes; behaviour hints (`annotations`, `execution`) are features.
+        let (kind, level) = match key.as_str() {
+            "title" | "description" | "icons" => ("tool-description", Level::Patch),
+            _ => ("tool-metadata", Level::Minor),
+        };
+        out.push(Change {
+            kind,
+            subject: subject.clone(),
+            level,
+            detail: format!("`{subject}`: `{key}` changed"),
+            location: (Side::New, format!("/tools/{index}")),
+        });
+    }
+}
+
+fn skill_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<Change>) {
+    for (i, skill) in old.skills.iter().enumerate() {
+        if !new.skills.iter().any(|s| s.name == skill.name) {
+            out.push(Change {
+                kind: "skill-removed",
+                subject: skill.name.clone(),
+                level: Level::Major,
+                detail: format!("skill `{}` removed", skill.name),
+                location: (Side::Old, format!("/skills/{i}")),
+            });
+        }
+    }
+    for (i, skill) in new.skills.iter().enumerate() {
+        let Some(before) = old.skills.iter().find(|s| s.name == skill.name) else {
+            out.push(Change {
+                kind: "skill-added",
+                subject: skill.name.clone(),
+                level: Level::Minor,
+                detail: format!("skill `{}` added", skill.name),
+                location: (Side::New, format!("/skills/{i}")),
+            });
+            continue;
+        };
+        if before.description != skill.description {
+            // The description is what a model reads to decide when to use the skill.
+            out.push(Change {
+                kind: "skill-description",
+                subject: skill.name.clone(),
+                level: Level::Minor,
+                detail: format!(
+                    "skill `{}`: description changed (the discovery surface changed)",
+                    skill.name
+                ),
+                location: (Side::New, format!("/skills/{i}/description")),
+            });
+        }
+        if before.path != skill.path {
+            out.push(Change {
+                kind: "skill-path",
+                subject: skill.name.clone(),
+                level: Level::Patch,
+                detail: format!("skill `{}` moved from {} to {}", skill.name, before.path, skill.path),
+                location: (Side::New, format!("/skills/{i}/path")),
+            });
+        }
+    }
+}
+
+fn server_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<Change>) {
+    for (i, server) in old.servers.iter().enumerate() {
+        if new.server(&server.id).is_none() {
+            out.push(Change {
+                kind: "server-removed",
+                subject: server.id.clone(),
+                level: Level::Major,
+                detail: format!("server `{}` removed", server.id),
+                location: (Side::Old, format!("/mcpServers/{i}")),
+            });
+        }
+    }
+    for (i, server) in new.servers.iter().enumerate() {
+        match old.server(&server.id) {
+            None => out.push(Change {
+                kind: "server-added",
+                subject: server.id.clone(),
+                level: Level::Minor,
+                detail: format!("server `{}` added", server.id),
+                location: (Side::New, format!("/mcpServers/{i}")),
+            }),
+            Some(before) if before.transport != server.transport => out.push(Change {
+                kind: "server-type",
+                subject: server.id.clone(),
+                level: Level::Major,
+                detail: format!(
+                    "server `{}` type changed from {} to {} (a client may support only one transport)",
+                    server.id,
+                    before.transport.as_deref().unwrap_or("none"),
+                    server.transport.as_deref().unwrap_or("none")
+                ),
+                location: (Side::New, format!("/mcpServers/{i}/type")),
+            }),
+            Some(_) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn version(v: &str) -> semver::Version {
+        semver::Version::parse(v).unwrap()
+    }
+
+    #[test]
+    fn bump_levels_follow_semver_and_cargo_below_one() {
+        assert_eq!(bump_level(&version("1.2.0"), &version("2.0.0")), Some(Level::Major));
+        assert_eq!(bump_level(&version("1.2.0"), &version("1.3.0")), Some(Level::Minor));
+        assert_eq!(bump_level(&version("1.2.0"), &version("1.2.1")), Some(Level::Patch));
+        assert_eq!(bump_level(&version("1.2.0"), &version("1.2.0")), None);
+        assert_eq!(bump_level(&version("0.3.1"), &version("0.4.0")), Some(Level::Major));
+        assert_eq!(bump_level(&version("0.3.1"), &version("0.3.2")), Some(Level::Minor));
+        assert_eq!(bump_level(&version("0.0.3"), &version("0.0.4")), Some(Level::Major));
+        assert_eq!(
+            bump_level(&version("1.0.0-rc.1"), &version("1.0.0")),
+            Some(Level::Patch)
+        );
+    }
+
+    #[test]
+    fn a_same_schema_new_name_is_a_rename() {
+        let new = OLD.replace("\"query_invoices\"", "\"list_invoices\"");
+        let report = compare("old.json", OLD, "new.json", &new);
+        let kinds: Vec<_> = report.changes.iter().map(|c| c.kind).collect();
+        assert_eq!(kinds, ["tool-renamed"]);
+        assert_eq!(report.diagnostics[0].code, "AP801");
+        assert_eq!(report.diagnostics[0].file.as_deref(), Some("new.json"));
+    }
+
+    #[test]
+    fn removals_point_into_the_old_snapshot() {
+        let new = r#"{"plugin": {"name": "invoice-ops", "version": "2.0.0", "spec": "1.0.0"}, "skills": [],
+          "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
+          "tools": [{"name": "other", "server": "invoice-tools", "inputSchema": {"type": "object"}}]}"#;
+        let report = compare("old.json", OLD, "new.json", new);
+        let kinds: Vec<_> = report.changes.iter().map(|c| c.kind).collect();
+        assert_eq!(kinds, ["tool-removed", "tool-added"]);
+        assert_eq!(report.required, Some(Level::Major));
+        assert_eq!(report.bump, Some(Level::Major));
+        assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
+    }
+
+    #[test]
+    fn an_invalid_snapshot_stops_the_comparison() {
+        let report = compare("old.json", OLD, "new.json", "{");
+        assert!(report.changes.is_empty());
+        assert_eq!(report.diagnostics[0].code, "AP601");
+    }
+}

@@ -1,0 +1,688 @@
+//! `apcheck drift SNAPSHOT PLUGIN`: the snapshot and the packaging files side
+//! by side. The package check says what a client would load; every difference
+//! from the snapshot is a row naming both values and the side to fix: the
+//! snapshot when it is merely stale (rebuild it with `apcheck snapshot`), the
+//! package when it is broken or holds runtime state that belongs to a client.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::Located;
+use super::lint::check_snapshot;
+use super::model::{ConnectionStatus, Snapshot};
+use crate::diag::{Diagnostic, Severity};
+use crate::json::{JsonDoc, parse::push_token, parse_document};
+use crate::report::{McpState, PackageReport, PluginState, ServerState, SkillState, sort_diagnostics};
+use crate::rules::{Example, Rule, RuleDoc};
+use crate::tree::Tree;
+
+const PLUGIN_JSON: &str = r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "invoice-ops", "version": "1.2.0"}"#;
+const MCP_JSON: &str = r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json", "mcpServers": {"invoice-tools": {"type": "streamable-http", "url": "https://billing.example.com/mcp"}}}"#;
+const SKILL_MD: &str = "---\nname: write-weekly-summary\ndescription: Turn invoice query results into the weekly summary.\n---\n# Weekly summary\n";
+const PACKAGE: &[(&str, &str)] = &[
+    ("plugin.json", PLUGIN_JSON),
+    ("mcp.json", MCP_JSON),
+    ("skills/write-weekly-summary/SKILL.md", SKILL_MD),
+];
+const SNAPSHOT: &str = r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"},
+  "skills": [{"name": "write-weekly-summary", "description": "Turn invoice query results into the weekly summary.",
+              "path": "skills/write-weekly-summary/SKILL.md", "loaded": "metadata"}],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "not-connected"}], "tools": []}"#;
+
+macro_rules! drift_rule {
+    ($name:ident, $code:literal, $slug:literal, $spec:literal, $summary:literal, $hint:literal, $what:literal, $why:literal, $failing_snapshot:expr, $failing_files:expr) => {
+        pub static $name: Rule = Rule {
+            code: $code,
+            name: $slug,
+            severity: Severity::Error,
+            spec: $spec,
+            summary: $summary,
+            fix_hint: Some($hint),
+            doc: RuleDoc {
+                what: $what,
+                why: $why,
+                failing: Example::Drift {
+                    snapshot: $failing_snapshot,
+                    files: $failing_files,
+                },
+                fixed: Example::Drift {
+                    snapshot: SNAPSHOT,
+                    files: PACKAGE,
+                },
+            },
+        };
+    };
+}
+
+drift_rule!(
+    PACKAGE_REJECTED,
+    "AP701",
+    "drift-package-rejected",
+    "Agent Plugins §5.2",
+    "The snapshot describes a plugin its package makes clients reject",
+    "Fix plugin.json (see the package findings): no client holds a snapshot of a rejected plugin.",
+    "That the package the snapshot claims to describe loads at all.",
+    "§5.2, §11.3: a manifest violation is fatal; the client discovers and executes nothing, so every line of the snapshot is fiction.",
+    SNAPSHOT,
+    &[
+        (
+            "plugin.json",
+            r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "Invoice-Ops", "version": "1.2.0"}"#
+        ),
+        ("mcp.json", MCP_JSON),
+        ("skills/write-weekly-summary/SKILL.md", SKILL_MD),
+    ]
+);
+
+drift_rule!(
+    IDENTITY_DRIFT,
+    "AP702",
+    "drift-identity",
+    "Agent Plugins §5.3, §5.4, §10.1",
+    "The snapshot's plugin name, version or spec differs from plugin.json",
+    "Rebuild the snapshot with `apcheck snapshot` if plugin.json is right; otherwise fix plugin.json.",
+    "`plugin.name`, `plugin.version` and `plugin.spec` against plugin.json's `name`, `version` and `$schema`.",
+    "Clients use name and version to identify a plugin and decide on updates (§10.2); a fixture with another identity tests another release.",
+    r#"{"plugin": {"name": "invoice-ops", "version": "1.1.0", "spec": "1.0.0"},
+  "skills": [{"name": "write-weekly-summary", "description": "Turn invoice query results into the weekly summary.",
+              "path": "skills/write-weekly-summary/SKILL.md", "loaded": "metadata"}],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "not-connected"}], "tools": []}"#,
+    PACKAGE
+);
+
+drift_rule!(
+    SKILL_MISSING_FROM_SNAPSHOT,
+    "AP703",
+    "drift-skill-missing-from-snapshot",
+    "Agent Plugins §7.1",
+    "The package discovers a skill the snapshot does not hold",
+    "Rebuild the snapshot with `apcheck snapshot`, or remove the skill directory if it should not ship.",
+    "Every skill the package check discovers appears in the snapshot's `skills`.",
+    "Clients discover every conforming skills/<dir>/SKILL.md (§7.1); a skill missing from the fixture ships untested.",
+    r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"}, "skills": [],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "not-connected"}], "tools": []}"#,
+    PACKAGE
+);
+
+drift_rule!(
+    SKILL_NOT_IN_PACKAGE,
+    "AP704",
+    "drift-skill-not-in-package",
+    "Agent Plugins §7.1",
+    "The snapshot holds a skill the package does not have",
+    "Remove the skill from the snapshot (rebuild it), or add skills/<name>/SKILL.md to the package.",
+    "Every snapshot skill has a SKILL.md the package check finds.",
+    "Clients discover skills only from skills/<dir>/SKILL.md (§7.1); a skill only the snapshot knows is never loaded.",
+    r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"},
+  "skills": [{"name": "write-weekly-summary", "description": "Turn invoice query results into the weekly summary.",
+              "path": "skills/write-weekly-summary/SKILL.md", "loaded": "metadata"},
+             {"name": "close-month", "description": "Close the month.", "path": "skills/close-month/SKILL.md", "loaded": "metadata"}],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "not-connected"}], "tools": []}"#,
+    PACKAGE
+);
+
+drift_rule!(
+    SKILL_SKIPPED_BY_PACKAGE,
+    "AP705",
+    "drift-skill-skipped",
+    "Agent Plugins §7.1",
+    "The snapshot holds a skill that the package check skips",
+    "Fix the skill's SKILL.md (see the package findings): clients skip it.",
+    "Snapshot skills whose SKILL.md the package check finds but skips as non-conforming.",
+    "§7.1: a skill that does not conform to Agent Skills is skipped; the snapshot claims a capability no client has.",
+    SNAPSHOT,
+    &[
+        ("plugin.json", PLUGIN_JSON),
+        ("mcp.json", MCP_JSON),
+        (
+            "skills/write-weekly-summary/SKILL.md",
+            "---\nname: Write Weekly Summary\n---\n# Weekly summary\n"
+        ),
+    ]
+);
+
+drift_rule!(
+    SKILL_METADATA_DRIFT,
+    "AP706",
+    "drift-skill-metadata",
+    "Agent Plugins §7.1",
+    "A skill's description or path differs between snapshot and SKILL.md",
+    "Rebuild the snapshot with `apcheck snapshot` if SKILL.md is right.",
+    "Each snapshot skill's `description` and `path` against the SKILL.md the package check reads.",
+    "The description is what a model reads to choose a skill; a fixture with another description tests another discovery surface.",
+    r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"},
+  "skills": [{"name": "write-weekly-summary", "description": "Summarise invoices.",
+              "path": "skills/write-weekly-summary/SKILL.md", "loaded": "metadata"}],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "not-connected"}], "tools": []}"#,
+    PACKAGE
+);
+
+drift_rule!(
+    SERVER_SET_DRIFT,
+    "AP707",
+    "drift-server-set",
+    "Agent Plugins §7.2.1",
+    "The snapshot's servers and mcp.json's servers differ",
+    "Rebuild the snapshot with `apcheck snapshot` if mcp.json is right; otherwise fix mcp.json.",
+    "The ids of `mcpServers` in the snapshot against the server entries of mcp.json.",
+    "Servers come only from mcp.json (§7.2.1); a server on one side only is untested or imaginary.",
+    r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"},
+  "skills": [{"name": "write-weekly-summary", "description": "Turn invoice query results into the weekly summary.",
+              "path": "skills/write-weekly-summary/SKILL.md", "loaded": "metadata"}],
+  "mcpServers": [{"id": "billing", "type": "streamable-http", "status": "not-connected"}], "tools": []}"#,
+    PACKAGE
+);
+
+drift_rule!(
+    SERVER_INVALID_IN_PACKAGE,
+    "AP708",
+    "drift-server-invalid",
+    "Agent Plugins §7.2.2",
+    "The snapshot uses a server that mcp.json makes invalid",
+    "Fix the entry in mcp.json (see the package findings): clients skip it.",
+    "Snapshot servers, other than `skipped` ones, whose mcp.json entry is invalid or whose mcp.json is disabled.",
+    "§7.2.2: an invalid entry is skipped alone and an invalid mcp.json disables MCP; the snapshot claims a server no client starts.",
+    SNAPSHOT,
+    &[
+        ("plugin.json", PLUGIN_JSON),
+        (
+            "mcp.json",
+            r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json", "mcpServers": {"invoice-tools": {"url": "https://billing.example.com/mcp"}}}"#
+        ),
+        ("skills/write-weekly-summary/SKILL.md", SKILL_MD),
+    ]
+);
+
+drift_rule!(
+    SERVER_TYPE_DRIFT,
+    "AP709",
+    "drift-server-type",
+    "Agent Plugins §7.2.1",
+    "A server's transport differs between snapshot and mcp.json",
+    "Rebuild the snapshot with `apcheck snapshot` if mcp.json is right.",
+    "Each snapshot server's `type` against its mcp.json entry.",
+    "A client uses the declared transport for its first connection (§7.2.1); a fixture with another transport tests another connection.",
+    r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"},
+  "skills": [{"name": "write-weekly-summary", "description": "Turn invoice query results into the weekly summary.",
+              "path": "skills/write-weekly-summary/SKILL.md", "loaded": "metadata"}],
+  "mcpServers": [{"id": "invoice-tools", "type": "sse", "status": "not-connected"}], "tools": []}"#,
+    PACKAGE
+);
+
+drift_rule!(
+    RUNTIME_STATE_IN_PACKAGING,
+    "AP710",
+    "runtime-state-in-packaging",
+    "Agent Plugins §5.2, §7.2.1",
+    "plugin.json or mcp.json holds runtime state (status, tools, schemas)",
+    "Remove it from the packaging: clients learn status and tools at runtime; keep them in the snapshot.",
+    "Members that only a running client knows (`status`, `connected`, `loaded`, `tools`, `inputSchema`, `outputSchema`, `protocolVersion`) at the top of plugin.json or mcp.json or in an mcp.json server entry.",
+    "The manifest is closed (§5.2) and server entries are closed variants (§7.2.1): such members are ignored at best and invalidate the server at worst, and a tool list typed into the manifest is never what the server offers.",
+    SNAPSHOT,
+    &[
+        (
+            "plugin.json",
+            r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "invoice-ops", "version": "1.2.0", "tools": [{"name": "query_invoices"}]}"#
+        ),
+        ("mcp.json", MCP_JSON),
+        ("skills/write-weekly-summary/SKILL.md", SKILL_MD),
+    ]
+);
+
+drift_rule!(
+    IDENTITY_IN_INPUT_SCHEMA,
+    "AP711",
+    "identity-in-input-schema",
+    "MCP server/tools (Tool.inputSchema)",
+    "A tool's inputSchema holds `name` or `version` members, manifest data pasted into a contract",
+    "Remove `name`/`version` from the schema's top level; describe arguments under `properties`.",
+    "Top-level `name` or `version` members in a snapshot tool's `inputSchema`. They are not JSON Schema keywords, so they constrain nothing.",
+    "The plugin's identity lives in plugin.json; pasted into a tool contract it only shows that manifest and contract were edited by hand together.",
+    r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"},
+  "skills": [{"name": "write-weekly-summary", "description": "Turn invoice query results into the weekly summary.",
+              "path": "skills/write-weekly-summary/SKILL.md", "loaded": "metadata"}],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
+  "tools": [{"name": "query_invoices", "server": "invoice-tools", "inputSchema": {"type": "object", "name": "invoice-ops", "version": "1.2.0"}}]}"#,
+    PACKAGE
+);
+
+pub static RULES: &[&Rule] = &[
+    &PACKAGE_REJECTED,
+    &IDENTITY_DRIFT,
+    &SKILL_MISSING_FROM_SNAPSHOT,
+    &SKILL_NOT_IN_PACKAGE,
+    &SKILL_SKIPPED_BY_PACKAGE,
+    &SKILL_METADATA_DRIFT,
+    &SERVER_SET_DRIFT,
+    &SERVER_INVALID_IN_PACKAGE,
+    &SERVER_TYPE_DRIFT,
+    &RUNTIME_STATE_IN_PACKAGING,
+    &IDENTITY_IN_INPUT_SCHEMA,
+];
+
+/// Members only a running client knows; in packaging files they are drift.
+const RUNTIME_MEMBERS: &[&str] = &[
+    "status",
+    "connected",
+    "loaded",
+    "tools",
+    "inputSchema",
+    "outputSchema",
+    "protocolVersion",
+];
+
+/// Which side of a difference to change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FixSide {
+    /// The snapshot is stale: rebuild it.
+    Snapshot,
+    /// The packaging files are wrong.
+    Package,
+}
+
+/// One difference, side by side.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DriftRow {
+    pub code: &'static str,
+    /// What differs: `plugin.version`, `skill write-weekly-summary`, `server invoice-tools`.
+    pub subject: String,
+    /// The value in the snapshot; `None` when absent there.
+    pub snapshot: Option<String>,
+    /// The value in the packaging files; `None` when absent there.
+    pub package: Option<String>,
+    pub fix: FixSide,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DriftReport {
+    pub rows: Vec<DriftRow>,
+    /// Snapshot lint findings, package findings that explain a row, then the drift.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl DriftReport {
+    pub fn has_drift(&self) -> bool {
+        !self.rows.is_empty()
+    }
+}
+
+/// Compares snapshot `text` (file `name`) with the package in `tree` (root `root`).
+pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
+    let check = check_snapshot(name, text, Some(tree));
+    let mut report = DriftReport {
+        rows: Vec::new(),
+        diagnostics: check.diagnostics,
+    };
+    let Some(snapshot) = check.snapshot else {
+        return report;
+    };
+    let doc = parse_document(text).expect("linted as JSON above");
+    let located = Located::new(name, text, &doc);
+    let package = crate::check_package(root, tree);
+    let mut drift = Drift {
+        located: &located,
+        report: &mut report,
+    };
+    if package.plugin.state == PluginState::Rejected {
+        let why: Vec<&str> = package
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(|d| d.message.as_str())
+            .collect();
+        drift.row(
+            &PACKAGE_REJECTED,
+            "plugin",
+            Some(snapshot.plugin.name.clone()),
+            Some("rejected".into()),
+            FixSide::Package,
+            if why.is_empty() {
+                "the package is rejected, so no client holds this snapshot".to_string()
+            } else {
+                format!(
+                    "the package is rejected ({}), so no client holds this snapshot",
+                    why.join("; ")
+                )
+            },
+            "/plugin",
+        );
+        drift.explain(&package, |d| d.severity == Severity::Error);
+    } else {
+        drift.identity(&snapshot, &package);
+        drift.skills(&snapshot, &package);
+        drift.servers(&snapshot, &package);
+        drift.runtime_state(tree);
+    }
+    drift.identity_in_schemas(&snapshot);
+    sort_diagnostics(&mut report.diagnostics);
+    report
+}
+
+struct Drift<'a, 'r> {
+    located: &'a Located<'a>,
+    report: &'r mut DriftReport,
+}
+
+impl Drift<'_, '_> {
+    #[allow(clippy::too_many_arguments)]
+    fn row(
+        &mut self,
+        rule: &'static Rule,
+        subject: impl Into<String>,
+        snapshot: Option<String>,
+        package: Option<String>,
+        fix: FixSide,
+        message: String,
+        pointer: &str,
+    ) {
+        self.report.rows.push(DriftRow {
+            code: rule.code,
+            subject: subject.into(),
+            snapshot,
+            package,
+            fix,
+        });
+        self.report.diagnostics.push(self.located.at(rule, message, pointer));
+    }
+
+    /// Adds the package findings that explain a row (why a skill or server is skipped).
+    fn explain(&mut self, package: &PackageReport, keep: impl Fn(&Diagnostic) -> bool) {
+        let known: Vec<Diagnostic> = package.diagnostics.iter().filter(|d| keep(d)).cloned().collect();
+        for diagnostic in known {
+            if !self.report.diagnostics.contains(&diagnostic) {
+                self.report.diagnostics.push(diagnostic);
+            }
+        }
+    }
+
+    fn identity(&mut self, snapshot: &Snapshot, package: &PackageReport) {
+        let pairs = [
+            ("name", Some(snapshot.plugin.name.clone()), package.plugin.name.clone()),
+            (
+                "version",
+                snapshot.plugin.version.clone(),
+                package.plugin.version.clone(),
+            ),
+            ("spec", Some(snapshot.plugin.spec.clone()), package.plugin.spec.clone()),
+        ];
+        for (member, in_snapshot, in_package) in pairs {
+            if in_snapshot != in_package {
+                let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "(none)".into());
+                self.row(
+                    &IDENTITY_DRIFT,
+                    format!("plugin.{member}"),
+                    in_snapshot.clone(),
+                    in_package.clone(),
+                    FixSide::Snapshot,
+                    format!(
+                        "plugin.{member} is {} in the snapshot and {} in plugin.json",
+                        show(&in_snapshot),
+                        show(&in_package)
+                    ),
+                    &format!("/plugin/{member}"),
+                );
+            }
+        }
+    }
+
+    fn skills(&mut self, snapshot: &Snapshot, package: &PackageReport) {
+        let entries = &package.skills.entries;
+        for (i, skill) in snapshot.skills.iter().enumerate() {
+            let pointer = format!("/skills/{i}");
+            let matching = entries
+                .iter()
+                .find(|e| e.name.as_deref() == Some(skill.name.as_str()) || e.path == skill.path);
+            match matching {
+                None => self.row(
+                    &SKILL_NOT_IN_PACKAGE,
+                    format!("skill {}", skill.name),
+                    Some(skill.path.clone()),
+                    None,
+                    FixSide::Snapshot,
+                    format!(
+                        "skill `{}` is in the snapshot but the package has no such skill",
+                        skill.name
+                    ),
+                    &pointer,
+                ),
+                Some(entry) if entry.state == SkillState::Skipped => {
+                    let reason = entry.reason.clone().unwrap_or_else(|| "does not conform".into());
+                    self.row(
+                        &SKILL_SKIPPED_BY_PACKAGE,
+                        format!("skill {}", skill.name),
+                        Some("metadata".into()),
+                        Some(format!("skipped: {reason}")),
+                        FixSide::Package,
+                        format!(
+                            "skill `{}` is in the snapshot but clients skip it: {reason}",
+                            skill.name
+                        ),
+                        &pointer,
+                    );
+                    let path = entry.path.clone();
+                    self.explain(package, |d| d.file.as_deref() == Some(path.as_str()));
+                }
+                Some(entry) => {
+                    if entry.name.as_deref() != Some(skill.name.as_str()) {
+                        self.row(
+                            &SKILL_METADATA_DRIFT,
+                            format!("skill {} name", skill.name),
+                            Some(skill.name.clone()),
+                            entry.name.clone(),
+                            FixSide::Snapshot,
+                            format!(
+                                "skill at {} is named `{}` in the snapshot and `{}` in SKILL.md",
+                                skill.path,
+                                skill.name,
+                                entry.name.as_deref().unwrap_or("")
+                            ),
+                            &format!("{pointer}/name"),
+                        );
+                    }
+                    if entry.description.as_deref() != Some(skill.description.as_str()) {
+                        self.row(
+                            &SKILL_METADATA_DRIFT,
+                            format!("skill {} description", skill.name),
+                            Some(skill.description.clone()),
+                            entry.description.clone(),
+                            FixSide::Snapshot,
+                            format!("skill `{}` has another description in SKILL.md", skill.name),
+                            &format!("{pointer}/description"),
+                        );
+                    }
+                    if entry.path != skill.path {
+                        self.row(
+                            &SKILL_METADATA_DRIFT,
+                            format!("skill {} path", skill.name),
+                            Some(skill.path.clone()),
+                            Some(entry.path.clone()),
+                            FixSide::Snapshot,
+                            format!("skill `{}` lives at {}, not {}", skill.name, entry.path, skill.path),
+                            &format!("{pointer}/path"),
+                        );
+                    }
+                }
+            }
+        }
+        for entry in entries.iter().filter(|e| e.state == SkillState::Discovered) {
+            let listed = snapshot
+                .skills
+                .iter()
+                .any(|s| Some(s.name.as_str()) == entry.name.as_deref() || s.path == entry.path);
+            if !listed {
+                let name = entry.name.clone().unwrap_or_else(|| entry.dir.clone());
+                self.row(
+                    &SKILL_MISSING_FROM_SNAPSHOT,
+                    format!("skill {name}"),
+                    None,
+                    Some(entry.path.clone()),
+                    FixSide::Snapshot,
+                    format!(
+                        "the package discovers skill `{name}` ({}) but the snapshot does not hold it",
+                        entry.path
+                    ),
+                    "/skills",
+                );
+            }
+        }
+    }
+
+    fn servers(&mut self, snapshot: &Snapshot, package: &PackageReport) {
+        let disabled = package.mcp.state == McpState::Disabled;
+        for (i, server) in snapshot.servers.iter().enumerate() {
+            let pointer = format!("/mcpServers/{i}");
+            let entry = package.mcp.servers.iter().find(|e| e.id == server.id);
+            if disabled && server.status != ConnectionStatus::Skipped {
+                self.row(
+                    &SERVER_INVALID_IN_PACKAGE,
+                    format!("server {}", server.id),
+                    Some(server.status.as_str().into()),
+                    Some("mcp.json disabled".into()),
+                    FixSide::Package,
+                    format!(
+                        "server `{}` is in the snapshot but mcp.json is invalid, so MCP is disabled",
+                        server.id
+                    ),
+                    &pointer,
+                );
+                continue;
+            }
+            match entry {
+                None => self.row(
+                    &SERVER_SET_DRIFT,
+                    format!("server {}", server.id),
+                    Some(server.status.as_str().into()),
+                    None,
+                    FixSide::Snapshot,
+                    format!("server `{}` is in the snapshot but not in mcp.json", server.id),
+                    &format!("{pointer}/id"),
+                ),
+                Some(entry) if entry.state == ServerState::Invalid && server.status != ConnectionStatus::Skipped => {
+                    let reason = entry.reason.clone().unwrap_or_else(|| "invalid entry".into());
+                    self.row(
+                        &SERVER_INVALID_IN_PACKAGE,
+                        format!("server {}", server.id),
+                        Some(server.status.as_str().into()),
+                        Some(format!("invalid: {reason}")),
+                        FixSide::Package,
+                        format!(
+                            "server `{}` is {} in the snapshot but its mcp.json entry is invalid: {reason}",
+                            server.id,
+                            server.status.as_str()
+                        ),
+                        &format!("{pointer}/status"),
+                    );
+                    self.explain(package, |d| {
+                        d.file.as_deref() == Some("mcp.json") && d.severity == Severity::Error
+                    });
+                }
+                Some(entry) if entry.transport != server.transport && entry.state == ServerState::Valid => self.row(
+                    &SERVER_TYPE_DRIFT,
+                    format!("server {} type", server.id),
+                    server.transport.clone(),
+                    entry.transport.clone(),
+                    FixSide::Snapshot,
+                    format!(
+                        "server `{}` is {} in the snapshot and {} in mcp.json",
+                        server.id,
+                        server.transport.as_deref().unwrap_or("(no type)"),
+                        entry.transport.as_deref().unwrap_or("(no type)")
+                    ),
+                    &format!("{pointer}/type"),
+                ),
+                Some(_) => {}
+            }
+        }
+        for entry in &package.mcp.servers {
+            if snapshot.server(&entry.id).is_none() {
+                self.row(
+                    &SERVER_SET_DRIFT,
+                    format!("server {}", entry.id),
+                    None,
+                    entry.transport.clone(),
+                    FixSide::Snapshot,
+                    format!(
+                        "mcp.json declares server `{}` but the snapshot does not list it",
+                        entry.id
+                    ),
+                    "/mcpServers",
+                );
+            }
+        }
+    }
+
+    /// Runtime state typed into plugin.json or mcp.json (the classic drift).
+    fn runtime_state(&mut self, tree: &Tree) {
+        for file in ["plugin.json", "mcp.json"] {
+            let Some(text) = tree.read(file).and_then(|bytes| std::str::from_utf8(bytes).ok()) else {
+                continue;
+            };
+            let Ok(doc) = parse_document(text) else { continue };
+            let located = Located::new(file, text, &doc);
+            let mut places: Vec<String> = vec![String::new()];
+            let servers = doc.value.get("mcpServers").and_then(Value::as_object);
+            if let Some(servers) = servers.filter(|_| file == "mcp.json") {
+                for id in servers.keys() {
+                    let mut pointer = "/mcpServers".to_string();
+                    push_token(&mut pointer, id);
+                    places.push(pointer);
+                }
+            }
+            for place in places {
+                self.runtime_members(&located, &doc, file, &place);
+            }
+        }
+    }
+
+    fn runtime_members(&mut self, located: &Located, doc: &JsonDoc, file: &str, place: &str) {
+        let Some(members) = doc.value.pointer(place).and_then(Value::as_object) else {
+            return;
+        };
+        for key in members.keys().filter(|k| RUNTIME_MEMBERS.contains(&k.as_str())) {
+            let mut pointer = place.to_string();
+            push_token(&mut pointer, key);
+            let message = if key == "tools" {
+                format!("{file} has a `tools` list typed in: tools come from the server's tools/list at runtime")
+            } else {
+                format!(
+                    "{file} holds runtime state `{key}` at {}",
+                    if place.is_empty() { "the top" } else { place }
+                )
+            };
+            self.report.rows.push(DriftRow {
+                code: RUNTIME_STATE_IN_PACKAGING.code,
+                subject: format!("{file} {pointer}"),
+                snapshot: None,
+                package: Some(key.clone()),
+                fix: FixSide::Package,
+            });
+            self.report
+                .diagnostics
+                .push(located.at_key(&RUNTIME_STATE_IN_PACKAGING, message, &pointer));
+        }
+    }
+
+    fn identity_in_schemas(&mut self, snapshot: &Snapshot) {
+        for (i, tool) in snapshot.tools.iter().enumerate() {
+            let Some(schema) = tool.input_schema().and_then(Value::as_object) else {
+                continue;
+            };
+            for member in ["name", "version"].into_iter().filter(|m| schema.contains_key(*m)) {
+                let value = schema[member].to_string();
+                self.row(
+                    &IDENTITY_IN_INPUT_SCHEMA,
+                    format!("tool {} inputSchema.{member}", tool.qualified_name()),
+                    Some(value.clone()),
+                    None,
+                    FixSide::Snapshot,
+                    format!(
+                        "the inputSchema of `{}` has a top-level `{member}` ({value}), which is not a schema keyword",
+                        tool.qualified_name()
+                    ),
+                    &format!("/tools/{i}/inputSchema/{member}"),
+                );
+            }
+        }
+    }
+}

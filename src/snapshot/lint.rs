@@ -1,0 +1,646 @@
+//! `apcheck check-snapshot`: is this a snapshot a conformant client could hold?
+//! The schema gives the shape (AP602); the rules here add what a schema cannot
+//! say: skill bodies held in every context, tools from servers that never
+//! connected, duplicate contracts, tool names MCP advises against, skill
+//! scripts mistaken for tools, and input schemas that are not object schemas.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+
+use super::Located;
+use super::model::{ConnectionStatus, Snapshot};
+use super::schema::{CompiledSchema, DocumentKind, identify, snapshot_schema};
+use crate::diag::{Diagnostic, Severity};
+use crate::json::{parse::push_token, parse_document};
+use crate::rules::{Example, Rule, RuleDoc};
+use crate::source::{LineIndex, Span};
+use crate::tree::{Entry, Tree};
+
+const VALID: &str = r#"{
+  "plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"},
+  "skills": [{"name": "write-weekly-summary", "description": "Turn invoice query results into the weekly summary.",
+              "path": "skills/write-weekly-summary/SKILL.md", "loaded": "metadata"}],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
+  "tools": [{"name": "query_invoices", "server": "invoice-tools", "inputSchema": {"type": "object"}}]
+}"#;
+
+pub static SNAPSHOT_NOT_JSON: Rule = Rule {
+    code: "AP601",
+    name: "snapshot-not-json",
+    severity: Severity::Error,
+    spec: "RFC 8259",
+    summary: "The snapshot is not strict JSON",
+    fix_hint: Some("Fix the JSON at the position shown, or rebuild the file with `apcheck snapshot`."),
+    doc: RuleDoc {
+        what: "That the snapshot file parses as strict JSON: no comments, no trailing commas.",
+        why: "A snapshot is a CI fixture that other tools read; a file only one lenient parser accepts checks nothing.",
+        failing: Example::Snapshot("{\"plugin\": {\"name\": \"invoice-ops\", \"spec\": \"1.0.0\"},}"),
+        fixed: Example::Snapshot(VALID),
+    },
+};
+
+pub static SNAPSHOT_SCHEMA_VIOLATION: Rule = Rule {
+    code: "AP602",
+    name: "snapshot-schema-violation",
+    severity: Severity::Error,
+    spec: "apcheck snapshot schema 1",
+    summary: "The snapshot does not match the snapshot schema (or is another kind of file)",
+    fix_hint: Some(
+        "Rebuild it with `apcheck snapshot PLUGIN`, or fix the member shown; `apcheck validate --builtin snapshot` shows the schema.",
+    ),
+    doc: RuleDoc {
+        what: "The snapshot against `urn:apcheck:schema:snapshot:1`: required members, closed objects, status and loaded values. A plugin.json or mcp.json given instead is named as such.",
+        why: "Drift, change and argument checks read the snapshot's structure; a snapshot of another shape cannot be compared with anything.",
+        failing: Example::Snapshot(
+            r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "skills": [], "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "online"}], "tools": []}"#,
+        ),
+        fixed: Example::Snapshot(
+            r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "skills": [], "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "not-connected"}], "tools": []}"#,
+        ),
+    },
+};
+
+pub static SKILL_BODY_IN_SNAPSHOT: Rule = Rule {
+    code: "AP603",
+    name: "skill-body-in-snapshot",
+    severity: Severity::Error,
+    spec: "Agent Plugins §7.1",
+    summary: "A snapshot holds a skill's body, not just its metadata",
+    fix_hint: Some(
+        "Keep only name, description, path and `\"loaded\": \"metadata\"`; the body is read when the skill is used.",
+    ),
+    doc: RuleDoc {
+        what: "That every skill is held as metadata only: `loaded` is `metadata`, and no member (`body`, `instructions`, `content`, or any string that is SKILL.md text) carries the skill's body.",
+        why: "Clients put skill metadata into every context and read a body only when the skill is used. A snapshot that holds bodies records the regression of loading every runbook into every conversation.",
+        failing: Example::Snapshot(
+            r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "mcpServers": [], "tools": [],
+  "skills": [{"name": "write-weekly-summary", "description": "Turn invoice query results into the weekly summary.",
+              "path": "skills/write-weekly-summary/SKILL.md", "loaded": "full",
+              "body": "---\nname: write-weekly-summary\n---\n# Steps\n1. Query the week."}]}"#,
+        ),
+        fixed: Example::Snapshot(VALID),
+    },
+};
+
+pub static TOOL_SERVER_UNKNOWN: Rule = Rule {
+    code: "AP604",
+    name: "tool-server-unknown",
+    severity: Severity::Error,
+    spec: "Agent Plugins §7.2.1",
+    summary: "A tool names a server the snapshot does not list",
+    fix_hint: Some("Set `server` to the id of the mcp.json entry that offers the tool."),
+    doc: RuleDoc {
+        what: "That every `tools[].server` is the id of an entry of `mcpServers`.",
+        why: "Tools come only from servers configured in mcp.json; a tool without its server cannot be called or traced to a package.",
+        failing: Example::Snapshot(
+            r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "skills": [],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
+  "tools": [{"name": "query_invoices", "server": "billing", "inputSchema": {"type": "object"}}]}"#,
+        ),
+        fixed: Example::Snapshot(VALID),
+    },
+};
+
+pub static TOOLS_FROM_UNCONNECTED_SERVER: Rule = Rule {
+    code: "AP605",
+    name: "tools-from-unconnected-server",
+    severity: Severity::Error,
+    spec: "Agent Plugins §7.2.2",
+    summary: "Tools are listed for a server that is not connected",
+    fix_hint: Some("Either the server connected (set `status` to `connected`) or it offers no tools: remove them."),
+    doc: RuleDoc {
+        what: "That tools appear only under servers whose `status` is `connected`.",
+        why: "A client learns tools from `tools/list` after the MCP handshake; a failed, skipped or unattempted server has offered nothing, so such tools are stale or invented.",
+        failing: Example::Snapshot(
+            r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "skills": [],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "failed", "reason": "401 Unauthorized"}],
+  "tools": [{"name": "query_invoices", "server": "invoice-tools", "inputSchema": {"type": "object"}}]}"#,
+        ),
+        fixed: Example::Snapshot(VALID),
+    },
+};
+
+pub static CONNECTED_SERVER_WITHOUT_TOOLS: Rule = Rule {
+    code: "AP606",
+    name: "connected-server-without-tools",
+    severity: Severity::Info,
+    spec: "MCP server/tools",
+    summary: "A connected server offers no tools",
+    fix_hint: Some("The handshake worked and the server offers nothing: look at the server, not the manifest."),
+    doc: RuleDoc {
+        what: "Servers whose `status` is `connected` but that have no entry in `tools`.",
+        why: "An empty `tools/list` is legal, but in a plugin it usually means the server started without its configuration or credentials, which no packaging change fixes.",
+        failing: Example::Snapshot(
+            r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "skills": [],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}], "tools": []}"#,
+        ),
+        fixed: Example::Snapshot(VALID),
+    },
+};
+
+pub static NO_SKILLS: Rule = Rule {
+    code: "AP607",
+    name: "no-skills-discovered",
+    severity: Severity::Info,
+    spec: "Agent Plugins §7.1",
+    summary: "The plugin loaded but no skill was discovered",
+    fix_hint: Some("Is SKILL.md one level too deep? Discovery looks only at skills/<dir>/SKILL.md."),
+    doc: RuleDoc {
+        what: "A snapshot with no skills and no MCP servers (or, given the package, with no skills while skills/ exists).",
+        why: "Clients do not search deeper than skills/<dir>/SKILL.md (§7.1), so a nested SKILL.md loads nothing without any error.",
+        failing: Example::Snapshot(
+            r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "skills": [], "mcpServers": [], "tools": []}"#,
+        ),
+        fixed: Example::Snapshot(VALID),
+    },
+};
+
+pub static DUPLICATE_ENTRY: Rule = Rule {
+    code: "AP608",
+    name: "snapshot-duplicate-entry",
+    severity: Severity::Error,
+    spec: "MCP server/tools",
+    summary: "Two skills, servers or tools of one server share a name",
+    fix_hint: Some("Keep one entry per skill name, per server id and per tool name within a server."),
+    doc: RuleDoc {
+        what: "Unique skill names, unique server ids (as mcp.json member names are) and tool names unique within a server (MCP: tool names SHOULD be unique within a server).",
+        why: "A caller names a tool by its name alone; with two contracts under one name, which one the client keeps is anyone's guess.",
+        failing: Example::Snapshot(
+            r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "skills": [],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
+  "tools": [{"name": "query_invoices", "server": "invoice-tools", "inputSchema": {"type": "object"}},
+            {"name": "query_invoices", "server": "invoice-tools", "inputSchema": {"type": "object", "required": ["week"]}}]}"#,
+        ),
+        fixed: Example::Snapshot(VALID),
+    },
+};
+
+pub static TOOL_NAME_INVALID: Rule = Rule {
+    code: "AP609",
+    name: "tool-name-invalid",
+    severity: Severity::Warning,
+    spec: "MCP server/tools (tool names)",
+    summary: "A tool name is not 1-128 characters of A-Z a-z 0-9 _ - .",
+    fix_hint: Some("Rename the tool on the server to 1-128 characters of A-Z, a-z, 0-9, `_`, `-` and `.`."),
+    doc: RuleDoc {
+        what: "Tool names against MCP's naming guidance: 1 to 128 characters, only ASCII letters, digits, underscore, hyphen and dot.",
+        why: "Clients and models quote tool names in many places; names with spaces or other characters are renamed, rejected or mangled by some of them.",
+        failing: Example::Snapshot(
+            r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "skills": [],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
+  "tools": [{"name": "query invoices", "server": "invoice-tools", "inputSchema": {"type": "object"}}]}"#,
+        ),
+        fixed: Example::Snapshot(VALID),
+    },
+};
+
+pub static TOOL_IS_SKILL_SCRIPT: Rule = Rule {
+    code: "AP610",
+    name: "tool-is-skill-script",
+    severity: Severity::Warning,
+    spec: "Agent Plugins §7.1",
+    summary: "A tool is named like a script attached to a skill",
+    fix_hint: Some("Scripts under skills/*/scripts/ belong to their skill and are run by it; they are not MCP tools."),
+    doc: RuleDoc {
+        what: "Given the package, tools whose name equals a file (with or without its extension) under skills/*/scripts/.",
+        why: "A skill's scripts are attachments the skill's instructions run; listing one as an MCP tool means a contract nobody serves.",
+        failing: Example::Drift {
+            snapshot: r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "skills": [], "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
+  "tools": [{"name": "rollback", "server": "invoice-tools", "inputSchema": {"type": "object"}}]}"#,
+            files: &[("skills/deploy/scripts/rollback.sh", "#!/bin/sh\n")],
+        },
+        fixed: Example::Drift {
+            snapshot: r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "skills": [], "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
+  "tools": [{"name": "query_invoices", "server": "invoice-tools", "inputSchema": {"type": "object"}}]}"#,
+            files: &[("skills/deploy/scripts/rollback.sh", "#!/bin/sh\n")],
+        },
+    },
+};
+
+pub static INPUT_SCHEMA_NOT_OBJECT: Rule = Rule {
+    code: "AP611",
+    name: "tool-schema-not-object",
+    severity: Severity::Error,
+    spec: "MCP server/tools (Tool.inputSchema)",
+    summary: "A tool's inputSchema or outputSchema is not an object schema",
+    fix_hint: Some("Declare `\"type\": \"object\"` at the top of the schema; arguments are always a JSON object."),
+    doc: RuleDoc {
+        what: "That `inputSchema` (and `outputSchema` when present) is a JSON object whose `type` is `\"object\"`.",
+        why: "`tools/call` arguments and structured results are JSON objects; MCP requires their schemas to say so, and clients that build forms or validate calls rely on it.",
+        failing: Example::Snapshot(
+            r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "skills": [],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
+  "tools": [{"name": "query_invoices", "server": "invoice-tools", "inputSchema": {"type": "string"}}]}"#,
+        ),
+        fixed: Example::Snapshot(VALID),
+    },
+};
+
+pub static TOOL_SCHEMA_INVALID: Rule = Rule {
+    code: "AP612",
+    name: "tool-schema-invalid",
+    severity: Severity::Error,
+    spec: "MCP basic (JSON Schema usage)",
+    summary: "A tool's schema is not a valid JSON Schema under its dialect",
+    fix_hint: Some("Fix the schema for its `$schema` dialect (2020-12 when absent; draft-07 is accepted)."),
+    doc: RuleDoc {
+        what: "That `inputSchema` and `outputSchema` compile under the dialect their `$schema` names, 2020-12 by default. Draft-07, as many servers send, is accepted; remote `$ref`s are not fetched.",
+        why: "A schema that does not compile cannot validate anything: a client either rejects the tool or lets every argument through.",
+        failing: Example::Snapshot(
+            r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "skills": [],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
+  "tools": [{"name": "query_invoices", "server": "invoice-tools", "inputSchema": {"type": "object", "properties": {"week": {"type": "week"}}}}]}"#,
+        ),
+        fixed: Example::Snapshot(VALID),
+    },
+};
+
+pub static RULES: &[&Rule] = &[
+    &SNAPSHOT_NOT_JSON,
+    &SNAPSHOT_SCHEMA_VIOLATION,
+    &SKILL_BODY_IN_SNAPSHOT,
+    &TOOL_SERVER_UNKNOWN,
+    &TOOLS_FROM_UNCONNECTED_SERVER,
+    &CONNECTED_SERVER_WITHOUT_TOOLS,
+    &NO_SKILLS,
+    &DUPLICATE_ENTRY,
+    &TOOL_NAME_INVALID,
+    &TOOL_IS_SKILL_SCRIPT,
+    &INPUT_SCHEMA_NOT_OBJECT,
+    &TOOL_SCHEMA_INVALID,
+];
+
+/// Members that carry a skill's body when someone puts it into a snapshot.
+const BODY_MEMBERS: &[&str] = &["body", "instructions", "content", "markdown", "text", "skillMd", "raw"];
+
+/// The outcome of linting one snapshot file.
+#[derive(Debug, Clone)]
+pub struct SnapshotCheck {
+    /// The snapshot, when it is JSON of the schema's shape.
+    pub snapshot: Option<Snapshot>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Lints the snapshot `text` (named `file` in diagnostics). With `package`,
+/// the tree of the plugin it describes, the checks that need files run too.
+pub fn check_snapshot(file: &str, text: &str, package: Option<&Tree>) -> SnapshotCheck {
+    let doc = match parse_document(text) {
+        Ok(doc) => doc,
+        Err(error) => {
+            let index = LineIndex::new(text);
+            let at = Span::new(error.offset, error.offset);
+            let diagnostic = Diagnostic::new(&SNAPSHOT_NOT_JSON, format!("{file} is not JSON: {}", error.message))
+                .in_file(file)
+                .at_span(text, &index, at);
+            return SnapshotCheck {
+                snapshot: None,
+                diagnostics: vec![diagnostic],
+            };
+        }
+    };
+    let located = Located::new(file, text, &doc);
+    let mut diagnostics = Vec::new();
+    let kind = identify(&doc.value);
+    if matches!(kind, DocumentKind::PluginManifest | DocumentKind::McpConfig) {
+        diagnostics.push(located.at(
+            &SNAPSHOT_SCHEMA_VIOLATION,
+            format!("{file} is {}, not a capability snapshot", kind.describe()),
+            "",
+        ).with_hint("Check a plugin directory with `apcheck check DIR`; build its snapshot with `apcheck snapshot DIR`."));
+        return SnapshotCheck {
+            snapshot: None,
+            diagnostics,
+        };
+    }
+    let body_pointers = check_skill_bodies(&located, &mut diagnostics);
+    let schema_errors: Vec<_> = snapshot_schema()
+        .errors(&doc.value)
+        .into_iter()
+        .filter(|e| {
+            !body_pointers
+                .iter()
+                .any(|p| e.pointer == *p || e.pointer.starts_with(&format!("{p}/")))
+        })
+        .collect();
+    let shape_ok = schema_errors.is_empty() && body_pointers.is_empty();
+    for error in schema_errors {
+        diagnostics.push(located.at(&SNAPSHOT_SCHEMA_VIOLATION, error.message, &error.pointer));
+    }
+    let snapshot = if shape_ok {
+        match serde_json::from_value::<Snapshot>(doc.value.clone()) {
+            Ok(snapshot) => Some(snapshot),
+            Err(error) => {
+                diagnostics.push(located.at(&SNAPSHOT_SCHEMA_VIOLATION, error.to_string(), ""));
+                None
+            }
+        }
+    } else {
+        None
+    };
+    if let Some(snapshot) = &snapshot {
+        check_semantics(&located, snapshot, package, &mut diagnostics);
+    }
+    crate::report::sort_diagnostics(&mut diagnostics);
+    SnapshotCheck { snapshot, diagnostics }
+}
+
+/// AP603 on the raw value (before the schema, whose closed objects would only
+/// say "unexpected member"). Returns the pointers of the skills it flagged.
+fn check_skill_bodies(located: &Located, diagnostics: &mut Vec<Diagnostic>) -> Vec<String> {
+    let mut flagged = Vec::new();
+    let Some(skills) = located.doc.value.get("skills").and_then(Value::as_array) else {
+        return flagged;
+    };
+    for (i, skill) in skills.iter().enumerate() {
+        let Some(members) = skill.as_object() else { continue };
+        let pointer = format!("/skills/{i}");
+        let name = members.get("name").and_then(Value::as_str).unwrap_or("?");
+        let before = diagnostics.len();
+        if let Some(loaded) = members.get("loaded").filter(|l| l.as_str() != Some("metadata")) {
+            diagnostics.push(located.at(
+                &SKILL_BODY_IN_SNAPSHOT,
+                format!("skill `{name}` is held as `loaded: {loaded}`; a client holds only its metadata"),
+                &format!("{pointer}/loaded"),
+            ));
+        }
+        for (key, value) in members {
+            let mut member = pointer.clone();
+            push_token(&mut member, key);
+            if BODY_MEMBERS.contains(&key.as_str()) {
+                diagnostics.push(located.at_key(
+                    &SKILL_BODY_IN_SNAPSHOT,
+                    format!("skill `{name}` carries its body in `{key}`"),
+                    &member,
+                ));
+            } else if let Some(found) = find_skill_text(value, &mut member) {
+                diagnostics.push(located.at(
+                    &SKILL_BODY_IN_SNAPSHOT,
+                    format!("skill `{name}` holds SKILL.md text in `{found}`"),
+                    &found,
+                ));
+            }
+        }
+        if diagnostics.len() > before {
+            flagged.push(pointer);
+        }
+    }
+    flagged
+}
+
+/// The pointer of a string under `value` that is SKILL.md text (frontmatter and body).
+fn find_skill_text(value: &Value, pointer: &mut String) -> Option<String> {
+    match value {
+        Value::String(text) => looks_like_skill_md(text).then(|| pointer.clone()),
+        Value::Array(items) => items.iter().enumerate().find_map(|(i, item)| {
+            let len = pointer.len();
+            push_token(pointer, &i.to_string());
+            let found = find_skill_text(item, pointer);
+            pointer.truncate(len);
+            found
+        }),
+        Value::Object(members) => members.iter().find_map(|(key, item)| {
+            let len = pointer.len();
+            push_token(pointer, key);
+            let found = find_skill_text(item, pointer);
+            pointer.truncate(len);
+            found
+        }),
+        _ => None,
+    }
+}
+
+/// A YAML frontmatter block with a `name:` or `description:` line, as SKILL.md starts.
+fn looks_like_skill_md(text: &str) -> bool {
+    let Some(rest) = text.trim_start_matches('\u{feff}').strip_prefix("---") else {
+        return false;
+    };
+    let Some(end) = rest.find("\n---") else { return false };
+    rest[..end]
+        .lines()
+        .any(|line| line.starts_with("name:") || line.starts_with("description:"))
+}
+
+fn check_semantics(located: &Located, snapshot: &Snapshot, package: Option<&Tree>, out: &mut Vec<Diagnostic>) {
+    check_duplicates(located, snapshot, out);
+    let mut tools_per_server: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, tool) in snapshot.tools.iter().enumerate() {
+        let pointer = format!("/tools/{i}");
+        *tools_per_server.entry(tool.server.as_str()).or_default() += 1;
+        match snapshot.server(&tool.server) {
+            None => out.push(located.at(
+                &TOOL_SERVER_UNKNOWN,
+                format!(
+                    "tool `{}` names server `{}`, which mcpServers does not list",
+                    tool.name, tool.server
+                ),
+                &format!("{pointer}/server"),
+            )),
+            Some(server) if server.status != ConnectionStatus::Connected => out.push(located.at(
+                &TOOLS_FROM_UNCONNECTED_SERVER,
+                format!(
+                    "tool `{}` is listed for server `{}`, whose status is `{}`",
+                    tool.name,
+                    tool.server,
+                    server.status.as_str()
+                ),
+                &format!("{pointer}/server"),
+            )),
+            Some(_) => {}
+        }
+        if !is_valid_tool_name(&tool.name) {
+            out.push(located.at(
+                &TOOL_NAME_INVALID,
+                format!("tool name `{}` is not 1-128 characters of A-Z a-z 0-9 _ - .", tool.name),
+                &format!("{pointer}/name"),
+            ));
+        }
+        for member in ["inputSchema", "outputSchema"] {
+            if let Some(schema) = tool.fields.get(member) {
+                check_tool_schema(located, &tool.name, schema, &format!("{pointer}/{member}"), out);
+            }
+        }
+    }
+    for (i, server) in snapshot.servers.iter().enumerate() {
+        if server.status == ConnectionStatus::Connected && !tools_per_server.contains_key(server.id.as_str()) {
+            out.push(located.at(
+                &CONNECTED_SERVER_WITHOUT_TOOLS,
+                format!("server `{}` is connected and offers no tools", server.id),
+                &format!("/mcpServers/{i}"),
+            ));
+        }
+    }
+    if snapshot.skills.is_empty() && skills_expected(snapshot, package) {
+        out.push(located.at(&NO_SKILLS, "no skill was discovered", "/skills"));
+    }
+    if let Some(tree) = package {
+        let scripts = skill_scripts(tree);
+        for (i, tool) in snapshot.tools.iter().enumerate() {
+            if let Some(path) = scripts.get(tool.name.as_str()) {
+                out.push(located.at(
+                    &TOOL_IS_SKILL_SCRIPT,
+                    format!("tool `{}` has the name of the skill script `{path}`", tool.name),
+                    &format!("/tools/{i}/name"),
+                ));
+            }
+        }
+    }
+}
+
+fn check_duplicates(located: &Located, snapshot: &Snapshot, out: &mut Vec<Diagnostic>) {
+    let mut report = |seen: &mut BTreeSet<String>, key: String, what: String, pointer: String| {
+        if !seen.insert(key) {
+            out.push(located.at(&DUPLICATE_ENTRY, what, &pointer));
+        }
+    };
+    let mut seen = BTreeSet::new();
+    for (i, skill) in snapshot.skills.iter().enumerate() {
+        let what = format!("skill `{}` is listed twice", skill.name);
+        report(&mut seen, skill.name.clone(), what, format!("/skills/{i}/name"));
+    }
+    let mut seen = BTreeSet::new();
+    for (i, server) in snapshot.servers.iter().enumerate() {
+        let what = format!("server `{}` is listed twice", server.id);
+        report(&mut seen, server.id.clone(), what, format!("/mcpServers/{i}/id"));
+    }
+    let mut seen = BTreeSet::new();
+    for (i, tool) in snapshot.tools.iter().enumerate() {
+        let what = format!("server `{}` lists tool `{}` twice", tool.server, tool.name);
+        report(&mut seen, tool.qualified_name(), what, format!("/tools/{i}/name"));
+    }
+}
+
+/// MCP: tool names SHOULD be 1-128 characters of A-Z a-z 0-9 `_` `-` `.`.
+pub fn is_valid_tool_name(name: &str) -> bool {
+    (1..=128).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+}
+
+/// Whether an empty skill list deserves a hint: with the package, when
+/// skills/ exists (something was meant to load); without it, when the
+/// plugin offers nothing at all.
+fn skills_expected(snapshot: &Snapshot, package: Option<&Tree>) -> bool {
+    match package {
+        Some(tree) => tree.entry("skills").is_some(),
+        None => snapshot.servers.is_empty(),
+    }
+}
+
+/// Files under `skills/*/scripts/`, by file name and by stem, to their path.
+fn skill_scripts(tree: &Tree) -> BTreeMap<&str, &str> {
+    let mut scripts = BTreeMap::new();
+    for (path, entry) in tree.descendants("skills") {
+        let parts: Vec<&str> = path.split('/').collect();
+        if parts.len() >= 4 && parts[2] == "scripts" && matches!(entry, Entry::File(_) | Entry::Symlink(_)) {
+            let file = parts[parts.len() - 1];
+            scripts.insert(file, path);
+            if let Some((stem, _)) = file.rsplit_once('.').filter(|(stem, _)| !stem.is_empty()) {
+                scripts.entry(stem).or_insert(path);
+            }
+        }
+    }
+    scripts
+}
+
+fn check_tool_schema(located: &Located, tool: &str, schema: &Value, pointer: &str, out: &mut Vec<Diagnostic>) {
+    let member = pointer.rsplit('/').next().unwrap_or(pointer);
+    if schema.get("type").and_then(Value::as_str) != Some("object") {
+        out.push(located.at(
+            &INPUT_SCHEMA_NOT_OBJECT,
+            format!("the {member} of tool `{tool}` does not declare `\"type\": \"object\"`"),
+            pointer,
+        ));
+    }
+    if let Err(reason) = CompiledSchema::compile(schema) {
+        out.push(located.at(
+            &TOOL_SCHEMA_INVALID,
+            format!("the {member} of tool `{tool}` is not a valid JSON Schema: {reason}"),
+            pointer,
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(text: &str) -> Vec<&'static str> {
+        check_snapshot("s.json", text, None)
+            .diagnostics
+            .iter()
+            .map(|d| d.code)
+            .collect()
+    }
+
+    #[test]
+    fn a_valid_snapshot_has_no_findings_and_a_model() {
+        let check = check_snapshot("s.json", VALID, None);
+        assert!(check.diagnostics.is_empty(), "{:#?}", check.diagnostics);
+        assert_eq!(check.snapshot.unwrap().tools[0].name, "query_invoices");
+    }
+
+    #[test]
+    fn a_plugin_json_is_named_as_such() {
+        let check = check_snapshot(
+            "plugin.json",
+            r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "x"}"#,
+            None,
+        );
+        assert_eq!(check.diagnostics.len(), 1);
+        assert!(check.diagnostics[0].message.contains("plugin.json manifest"));
+    }
+
+    #[test]
+    fn schema_errors_carry_line_and_column() {
+        let text = "{\"plugin\": {\"name\": \"x\", \"spec\": \"1.0.0\"}, \"skills\": [],\n \"mcpServers\": [{\"id\": \"a\", \"type\": \"stdio\", \"status\": \"up\"}], \"tools\": []}";
+        let check = check_snapshot("s.json", text, None);
+        let d = &check.diagnostics[0];
+        assert_eq!(
+            (d.code, d.line, d.pointer.as_deref()),
+            ("AP602", Some(2), Some("/mcpServers/0/status"))
+        );
+    }
+
+    /// Agent Plugins §7.1: a body smuggled under an extension namespace is still a body.
+    #[test]
+    fn skill_text_under_extensions_is_found_once() {
+        let text = r#"{"plugin": {"name": "x", "spec": "1.0.0"}, "mcpServers": [], "tools": [],
+          "skills": [{"name": "a", "description": "d", "path": "skills/a/SKILL.md", "loaded": "metadata",
+                      "extensions": {"com.example": {"cache": "---\nname: a\ndescription: d\n---\nbody"}}}]}"#;
+        assert_eq!(codes(text), vec!["AP603"]);
+    }
+
+    #[test]
+    fn tool_names_follow_mcp_guidance() {
+        assert!(is_valid_tool_name("admin.tools.list"));
+        assert!(is_valid_tool_name("DATA_EXPORT_v2"));
+        assert!(!is_valid_tool_name(""));
+        assert!(!is_valid_tool_name("a,b"));
+        assert!(!is_valid_tool_name(&"a".repeat(129)));
+    }
+
+    /// MCP servers send draft-07 schemas; they are accepted.
+    #[test]
+    fn draft_07_input_schemas_are_accepted() {
+        let text = r#"{"plugin": {"name": "x", "spec": "1.0.0"}, "skills": [],
+          "mcpServers": [{"id": "s", "type": "stdio", "status": "connected"}],
+          "tools": [{"name": "echo", "server": "s", "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"m": {"type": "string"}}}}]}"#;
+        assert!(codes(text).is_empty(), "{:?}", codes(text));
+    }
+
+    #[test]
+    fn a_nested_skill_md_in_the_package_gets_the_hint() {
+        let tree = Tree::from_files([("skills/tools/deploy/SKILL.md", "---\nname: deploy\n---\n")]);
+        let text = r#"{"plugin": {"name": "x", "spec": "1.0.0"}, "skills": [],
+          "mcpServers": [{"id": "s", "type": "stdio", "status": "not-connected"}], "tools": []}"#;
+        let with_tree: Vec<_> = check_snapshot("s.json", text, Some(&tree))
+            .diagnostics
+            .iter()
+            .map(|d| d.code)
+            .collect();
+        assert_eq!(with_tree, vec!["AP607"]);
+        assert!(codes(text).is_empty());
+    }
+}

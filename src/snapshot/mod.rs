@@ -1,0 +1,103 @@
+//! Capability snapshots: what a client holds after loading a plugin (identity,
+//! skill metadata, server status, tool contracts), kept by teams as a CI
+//! fixture. This module builds them from a package report and `tools/list`
+//! captures, lints them (AP6xx), compares them with the packaging files
+//! (AP7xx), reports the changes between two of them (AP8xx) and checks
+//! `tools/call` arguments against them (AP9xx). All sans-IO: text in, data out.
+
+pub mod build;
+pub mod call;
+pub mod changes;
+pub mod drift;
+pub mod lint;
+pub mod model;
+pub mod render;
+pub mod schema;
+pub mod schema_diff;
+pub mod tools_list;
+
+pub use lint::{SnapshotCheck, check_snapshot};
+pub use model::Snapshot;
+
+use crate::diag::Diagnostic;
+use crate::json::JsonDoc;
+use crate::rules::{Example, Rule};
+use crate::source::LineIndex;
+use crate::tree::Tree;
+
+/// A JSON file being checked: places diagnostics at pointers of its text.
+pub(crate) struct Located<'a> {
+    pub name: &'a str,
+    pub text: &'a str,
+    pub doc: &'a JsonDoc,
+    index: LineIndex,
+}
+
+impl<'a> Located<'a> {
+    pub fn new(name: &'a str, text: &'a str, doc: &'a JsonDoc) -> Self {
+        Located {
+            name,
+            text,
+            doc,
+            index: LineIndex::new(text),
+        }
+    }
+
+    /// A diagnostic on the value at `pointer` (or its nearest existing ancestor).
+    pub fn at(&self, rule: &Rule, message: impl Into<String>, pointer: &str) -> Diagnostic {
+        Diagnostic::new(rule, message)
+            .in_file(self.name)
+            .at_pointer(pointer)
+            .at_span(self.text, &self.index, self.doc.nearest_span(pointer))
+    }
+
+    /// A diagnostic on the member name at `pointer` (a key that should not be there).
+    pub fn at_key(&self, rule: &Rule, message: impl Into<String>, pointer: &str) -> Diagnostic {
+        let span = self
+            .doc
+            .key_span(pointer)
+            .unwrap_or_else(|| self.doc.nearest_span(pointer));
+        Diagnostic::new(rule, message)
+            .in_file(self.name)
+            .at_pointer(pointer)
+            .at_span(self.text, &self.index, span)
+    }
+}
+
+/// Every snapshot rule family, for the registry.
+pub fn rule_families() -> [&'static [&'static Rule]; 4] {
+    [lint::RULES, drift::RULES, changes::RULES, call::RULES]
+}
+
+/// Runs a snapshot-family rule example (the registry's example test delegates
+/// here); `None` for the package examples, which `check_package` runs.
+pub fn run_example(example: &Example) -> Option<Vec<Diagnostic>> {
+    match example {
+        Example::Package(_) | Example::PackageWithLinks { .. } | Example::Described(_) => None,
+        Example::Snapshot(text) => Some(check_snapshot("snapshot.json", text, None).diagnostics),
+        Example::Drift { snapshot, files } => {
+            let tree = Tree::from_files(files.iter().copied());
+            Some(drift::drift("snapshot.json", snapshot, "plugin", &tree).diagnostics)
+        }
+        Example::Changes { old, new } => Some(changes::compare("old.json", old, "new.json", new).diagnostics),
+        Example::Call {
+            snapshot,
+            tool,
+            arguments,
+        } => Some(call::check_call("snapshot.json", snapshot, tool, "arguments.json", arguments).diagnostics),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_in_their_family() {
+        for (family, prefix) in rule_families().iter().zip(["AP6", "AP7", "AP8", "AP9"]) {
+            for rule in *family {
+                assert!(rule.code.starts_with(prefix), "{} is not in {prefix}xx", rule.code);
+            }
+        }
+    }
+}

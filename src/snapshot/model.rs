@@ -1,0 +1,166 @@
+//! The snapshot as serde types. Objects the schema closes are closed here too,
+//! except for `extensions` (client data by reverse-domain namespace); a tool
+//! keeps every MCP Tool field in `fields`, so a snapshot round-trips intact.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::schema::SNAPSHOT_SCHEMA_ID;
+
+/// A capability snapshot: what a client holds after loading one plugin.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Snapshot {
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
+    pub plugin: PluginIdentity,
+    pub skills: Vec<SkillMetadata>,
+    #[serde(rename = "mcpServers")]
+    pub servers: Vec<ServerStatus>,
+    pub tools: Vec<Tool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extensions: Option<Map<String, Value>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PluginIdentity {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// The Agent Plugins version selected by `plugin.json`'s `$schema`.
+    pub spec: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extensions: Option<Map<String, Value>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SkillMetadata {
+    pub name: String,
+    pub description: String,
+    /// Package-relative path of the `SKILL.md`.
+    pub path: String,
+    pub loaded: Loaded,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extensions: Option<Map<String, Value>>,
+}
+
+/// What a client holds of a skill. Only the metadata: the body is read when
+/// the skill is used (Agent Skills progressive disclosure).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Loaded {
+    Metadata,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerStatus {
+    pub id: String,
+    /// The transport `mcp.json` declares; absent for an entry skipped for lacking one.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub transport: Option<String>,
+    pub status: ConnectionStatus,
+    #[serde(rename = "protocolVersion", default, skip_serializing_if = "Option::is_none")]
+    pub protocol_version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extensions: Option<Map<String, Value>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ConnectionStatus {
+    /// The MCP handshake completed.
+    Connected,
+    /// §7.2.2 rule 5: the server did not start, connect, authenticate or finish the handshake.
+    Failed,
+    /// §7.2.2 rules 3-4: the entry is invalid or its transport unsupported.
+    Skipped,
+    /// Valid and not attempted: a snapshot built from the package alone.
+    NotConnected,
+}
+
+impl ConnectionStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ConnectionStatus::Connected => "connected",
+            ConnectionStatus::Failed => "failed",
+            ConnectionStatus::Skipped => "skipped",
+            ConnectionStatus::NotConnected => "not-connected",
+        }
+    }
+}
+
+/// One MCP Tool and the server that offered it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Tool {
+    pub name: String,
+    pub server: String,
+    /// Every other Tool member (`inputSchema`, `title`, `annotations`, …), as sent.
+    #[serde(flatten)]
+    pub fields: Map<String, Value>,
+}
+
+/// The order of a tool's own members in a written snapshot (the schema's order).
+const TOOL_FIELD_ORDER: &[&str] = &[
+    "title",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+    "execution",
+    "icons",
+    "_meta",
+];
+
+impl Tool {
+    pub fn input_schema(&self) -> Option<&Value> {
+        self.fields.get("inputSchema")
+    }
+
+    pub fn output_schema(&self) -> Option<&Value> {
+        self.fields.get("outputSchema")
+    }
+
+    /// `server/name`: how findings and `apcheck call` name a tool.
+    pub fn qualified_name(&self) -> String {
+        format!("{}/{}", self.server, self.name)
+    }
+
+    /// Puts the members in schema order, unknown ones after them by name.
+    fn order_fields(&mut self) {
+        let rank = |key: &str| TOOL_FIELD_ORDER.iter().position(|k| *k == key).unwrap_or(usize::MAX);
+        let mut members: Vec<(String, Value)> = std::mem::take(&mut self.fields).into_iter().collect();
+        members.sort_by(|(a, _), (b, _)| (rank(a), a).cmp(&(rank(b), b)));
+        self.fields = members.into_iter().collect();
+    }
+}
+
+impl Snapshot {
+    /// Sorts everything into the stable order the schema documents, so a
+    /// snapshot written twice from the same inputs is byte-identical.
+    pub fn normalize(&mut self) {
+        self.schema = Some(SNAPSHOT_SCHEMA_ID.to_string());
+        self.skills.sort_by(|a, b| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
+        self.servers.sort_by(|a, b| a.id.cmp(&b.id));
+        self.tools
+            .sort_by(|a, b| (&a.server, &a.name).cmp(&(&b.server, &b.name)));
+        for tool in &mut self.tools {
+            tool.order_fields();
+        }
+    }
+
+    /// The snapshot as pretty JSON with a final newline, ready to commit.
+    pub fn to_pretty_json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).expect("a snapshot always serializes");
+        text.push('\n');
+        text
+    }
+
+    pub fn server(&self, id: &str) -> Option<&ServerStatus> {
+        self.servers.iter().find(|s| s.id == id)
+    }
+}

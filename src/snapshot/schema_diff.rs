@@ -1,0 +1,527 @@
+//! How a tool's schema changed, for its callers. An `inputSchema` that
+//! accepts fewer argument objects than before breaks callers (a new required
+//! property, a narrowed type, a removed enum value, a stricter bound); one that
+//! accepts more is compatible. For `outputSchema` the direction flips: results
+//! that may hold more than before break the code reading them. A change this
+//! module cannot prove harmless (a new pattern, a `oneOf` rewrite) counts as
+//! breaking, and says so.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// A SemVer level (§10.2): what a change demands of the plugin version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Backward-compatible fix: documentation, titles.
+    Patch,
+    /// Backward-compatible feature: something new that old callers ignore.
+    Minor,
+    /// Breaking: something an existing caller relies on is gone or stricter.
+    Major,
+}
+
+impl Level {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Patch => "patch",
+            Level::Minor => "minor",
+            Level::Major => "major",
+        }
+    }
+}
+
+/// One classified change inside a schema.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SchemaChange {
+    /// Where, as a property path (`filter.since`, `items[]`); empty for the top.
+    pub at: String,
+    pub level: Level,
+    pub description: String,
+}
+
+/// What a keyword change does to the set of values the schema accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Effect {
+    /// Fewer values accepted.
+    Narrows,
+    /// More values accepted.
+    Widens,
+    /// Values accepted before are rejected and new ones accepted: both at once.
+    Replaces,
+    /// A new optional member: old data stays valid, new data may use it.
+    Adds,
+    /// Documentation only (`title`, `description`, `default`, `examples`).
+    Annotation,
+    /// Not classified; treated as breaking.
+    Unclassified,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    /// Values flow from the caller to the server: narrowing breaks callers.
+    Input,
+    /// Values flow from the server to the caller: widening breaks callers.
+    Output,
+}
+
+fn level(effect: Effect, direction: Direction) -> Level {
+    match (effect, direction) {
+        (Effect::Annotation, _) => Level::Patch,
+        (Effect::Adds, _) => Level::Minor,
+        (Effect::Narrows, Direction::Input) | (Effect::Widens, Direction::Output) => Level::Major,
+        (Effect::Widens, Direction::Input) | (Effect::Narrows, Direction::Output) => Level::Minor,
+        (Effect::Replaces | Effect::Unclassified, _) => Level::Major,
+    }
+}
+
+/// Classified changes between two `inputSchema`s.
+pub fn diff_input_schema(old: &Value, new: &Value) -> Vec<SchemaChange> {
+    let mut out = Vec::new();
+    Differ {
+        direction: Direction::Input,
+        out: &mut out,
+    }
+    .compare(old, new, "");
+    out
+}
+
+/// Classified changes between two `outputSchema`s.
+pub fn diff_output_schema(old: &Value, new: &Value) -> Vec<SchemaChange> {
+    let mut out = Vec::new();
+    Differ {
+        direction: Direction::Output,
+        out: &mut out,
+    }
+    .compare(old, new, "");
+    out
+}
+
+const ANNOTATIONS: &[&str] = &[
+    "title",
+    "description",
+    "default",
+    "examples",
+    "$comment",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$schema",
+    "$id",
+];
+const LOWER_BOUNDS: &[&str] = &["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"];
+const UPPER_BOUNDS: &[&str] = &["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"];
+/// Keywords compared structurally below, so not compared as a whole.
+const HANDLED: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "enum",
+    "const",
+    "pattern",
+    "format",
+    "additionalProperties",
+    "items",
+    "uniqueItems",
+];
+
+struct Differ<'o> {
+    direction: Direction,
+    out: &'o mut Vec<SchemaChange>,
+}
+
+impl Differ<'_> {
+    fn push(&mut self, effect: Effect, at: &str, description: String) {
+        self.out.push(SchemaChange {
+            at: at.to_string(),
+            level: level(effect, self.direction),
+            description,
+        });
+    }
+
+    fn compare(&mut self, old: &Value, new: &Value, at: &str) {
+        if old == new {
+            return;
+        }
+        let (Some(old), Some(new)) = (old.as_object(), new.as_object()) else {
+            let effect = match (old, new) {
+                (_, Value::Bool(false)) | (Value::Bool(true), _) => Effect::Narrows,
+                (Value::Bool(false), _) | (_, Value::Bool(true)) => Effect::Widens,
+                _ => Effect::Unclassified,
+            };
+            self.push(effect, at, format!("{} changed from {old} to {new}", place(at)));
+            return;
+        };
+        self.compare_type(old, new, at);
+        self.compare_required(old, new, at);
+        self.compare_properties(old, new, at);
+        self.compare_enum(old, new, at);
+        self.compare_additional_properties(old, new, at);
+        self.compare_value_keyword(old, new, at, "const");
+        self.compare_value_keyword(old, new, at, "pattern");
+        self.compare_value_keyword(old, new, at, "format");
+        if let (Some(old_items), Some(new_items)) = (old.get("items"), new.get("items")) {
+            self.compare(old_items, new_items, &join(at, "[]"));
+        } else if old.get("items") != new.get("items") {
+            let effect = if new.contains_key("items") {
+                Effect::Narrows
+            } else {
+                Effect::Widens
+            };
+            self.push(
+                effect,
+                at,
+                format!("`items` {} at {}", added_or_removed(new, "items"), place(at)),
+            );
+        }
+        let old_unique = old.get("uniqueItems") == Some(&Value::Bool(true));
+        let new_unique = new.get("uniqueItems") == Some(&Value::Bool(true));
+        if old_unique != new_unique {
+            let effect = if new_unique { Effect::Narrows } else { Effect::Widens };
+            self.push(
+                effect,
+                at,
+                format!("`uniqueItems` {} at {}", on_off(new_unique), place(at)),
+            );
+        }
+        self.compare_bounds(old, new, at);
+        self.compare_rest(old, new, at);
+    }
+
+    fn compare_type(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, at: &str) {
+        let (old_types, new_types) = (types(old.get("type")), types(new.get("type")));
+        if old_types == new_types {
+            return;
+        }
+        let accepts = |set: &Option<Vec<String>>, t: &str| {
+            set.as_ref()
+                .is_none_or(|set| set.iter().any(|s| s == t || (s == "number" && t == "integer")))
+        };
+        let old_in_new = old_types
+            .as_ref()
+            .is_none_or(|o| o.iter().all(|t| accepts(&new_types, t)))
+            && (old_types.is_some() || new_types.is_none());
+        let new_in_old = new_types
+            .as_ref()
+            .is_none_or(|n| n.iter().all(|t| accepts(&old_types, t)))
+            && (new_types.is_some() || old_types.is_none());
+        let effect = match (old_in_new, new_in_old) {
+            (true, _) => Effect::Widens,
+            (false, true) => Effect::Narrows,
+            (false, false) => Effect::Replaces,
+        };
+        let verb = match effect {
+            Effect::Widens => "widened",
+            Effect::Narrows => "narrowed",
+            _ => "changed",
+        };
+        self.push(
+            effect,
+            at,
+            format!(
+                "type of {} {verb} from {} to {}",
+                place(at),
+                show_types(&old_types),
+                show_types(&new_types)
+            ),
+        );
+    }
+
+    fn compare_required(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, at: &str) {
+        let (old_required, new_required) = (strings(old.get("required")), strings(new.get("required")));
+        for name in new_required.iter().filter(|n| !old_required.contains(n)) {
+            self.push(
+                Effect::Narrows,
+                &join(at, name),
+                format!("`{}` is now required", join(at, name)),
+            );
+        }
+        for name in old_required.iter().filter(|n| !new_required.contains(n)) {
+            self.push(
+                Effect::Widens,
+                &join(at, name),
+                format!("`{}` is no longer required", join(at, name)),
+            );
+        }
+    }
+
+    fn compare_properties(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, at: &str) {
+        let empty = Map::new();
+        let old_props = old.get("properties").and_then(Value::as_object).unwrap_or(&empty);
+        let new_props = new.get("properties").and_then(Value::as_object).unwrap_or(&empty);
+        let new_required = strings(new.get("required"));
+        for (name, old_schema) in old_props {
+            let path = join(at, name);
+            match new_props.get(name) {
+                Some(new_schema) => self.compare(old_schema, new_schema, &path),
+                None => self.push(Effect::Replaces, &path, format!("property `{path}` removed")),
+            }
+        }
+        for name in new_props.keys().filter(|n| !old_props.contains_key(*n)) {
+            let path = join(at, name);
+            // A new required property is reported by `required`; a new optional one is an addition.
+            if !new_required.contains(name) {
+                self.push(Effect::Adds, &path, format!("optional property `{path}` added"));
+            }
+        }
+    }
+
+    fn compare_enum(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, at: &str) {
+        match (
+            old.get("enum").and_then(Value::as_array),
+            new.get("enum").and_then(Value::as_array),
+        ) {
+            (Some(old_values), Some(new_values)) => {
+                for value in old_values.iter().filter(|v| !new_values.contains(v)) {
+                    self.push(
+                        Effect::Narrows,
+                        at,
+                        format!("enum value {value} removed from {}", place(at)),
+                    );
+                }
+                for value in new_values.iter().filter(|v| !old_values.contains(v)) {
+                    self.push(Effect::Widens, at, format!("enum value {value} added to {}", place(at)));
+                }
+            }
+            (None, Some(_)) => self.push(Effect::Narrows, at, format!("{} is now limited to an enum", place(at))),
+            (Some(_), None) => self.push(
+                Effect::Widens,
+                at,
+                format!("{} is no longer limited to an enum", place(at)),
+            ),
+            (None, None) => {}
+        }
+    }
+
+    fn compare_additional_properties(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, at: &str) {
+        let open = Value::Bool(true);
+        let old_extra = old.get("additionalProperties").unwrap_or(&open);
+        let new_extra = new.get("additionalProperties").unwrap_or(&open);
+        if old_extra == new_extra {
+            return;
+        }
+        match (old_extra, new_extra) {
+            (_, Value::Bool(false)) => self.push(
+                Effect::Narrows,
+                at,
+                format!("`additionalProperties: false` added to {}", place(at)),
+            ),
+            (Value::Bool(false), _) => self.push(
+                Effect::Widens,
+                at,
+                format!("{} now accepts additional properties", place(at)),
+            ),
+            (old_extra, new_extra) => self.compare(old_extra, new_extra, &join(at, "*")),
+        }
+    }
+
+    /// `const`, `pattern`, `format`: adding one narrows, removing widens, changing replaces.
+    fn compare_value_keyword(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, at: &str, keyword: &str) {
+        let (effect, what) = match (old.get(keyword), new.get(keyword)) {
+            (Some(a), Some(b)) if a == b => return,
+            (None, None) => return,
+            (None, Some(b)) => (Effect::Narrows, format!("`{keyword}` {b} added to {}", place(at))),
+            (Some(a), None) => (Effect::Widens, format!("`{keyword}` {a} removed from {}", place(at))),
+            (Some(a), Some(b)) => (
+                Effect::Replaces,
+                format!(
+                    "`{keyword}` of {} changed from {a} to {b} (not provably a relaxation)",
+                    place(at)
+                ),
+            ),
+        };
+        self.push(effect, at, what);
+    }
+
+    fn compare_bounds(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, at: &str) {
+        for (keywords, lower) in [(LOWER_BOUNDS, true), (UPPER_BOUNDS, false)] {
+            for keyword in keywords {
+                let (a, b) = (old.get(*keyword), new.get(*keyword));
+                if a == b {
+                    continue;
+                }
+                let (effect, what) = match (a.and_then(Value::as_f64), b.and_then(Value::as_f64)) {
+                    (None, Some(b)) if a.is_none() => (Effect::Narrows, format!("`{keyword}` {b} added")),
+                    (Some(a), None) if b.is_none() => (Effect::Widens, format!("`{keyword}` {a} removed")),
+                    (Some(a), Some(b)) => {
+                        let stricter = if lower { b > a } else { b < a };
+                        let effect = if stricter { Effect::Narrows } else { Effect::Widens };
+                        let word = if stricter { "tightened" } else { "relaxed" };
+                        (effect, format!("`{keyword}` {word} from {a} to {b}"))
+                    }
+                    _ => (Effect::Unclassified, format!("`{keyword}` changed")),
+                };
+                self.push(effect, at, format!("{what} on {}", place(at)));
+            }
+        }
+    }
+
+    /// Every other keyword: annotations are patches, the rest unclassified.
+    fn compare_rest(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, at: &str) {
+        let mut keys: Vec<&String> = old.keys().chain(new.keys().filter(|k| !old.contains_key(*k))).collect();
+        keys.retain(|k| {
+            !HANDLED.contains(&k.as_str())
+                && !LOWER_BOUNDS.contains(&k.as_str())
+                && !UPPER_BOUNDS.contains(&k.as_str())
+                && old.get(*k) != new.get(*k)
+        });
+        for key in keys {
+            if ANNOTATIONS.contains(&key.as_str()) {
+                self.push(Effect::Annotation, at, format!("`{key}` of {} changed", place(at)));
+            } else {
+                self.push(
+                    Effect::Unclassified,
+                    at,
+                    format!("`{key}` of {} changed (not classified; treated as breaking)", place(at)),
+                );
+            }
+        }
+    }
+}
+
+fn join(at: &str, name: &str) -> String {
+    match (at.is_empty(), name) {
+        (true, _) => name.to_string(),
+        (false, "[]") => format!("{at}[]"),
+        (false, _) => format!("{at}.{name}"),
+    }
+}
+
+fn place(at: &str) -> String {
+    if at.is_empty() {
+        "the arguments object".to_string()
+    } else {
+        format!("`{at}`")
+    }
+}
+
+fn added_or_removed(new: &Map<String, Value>, key: &str) -> &'static str {
+    if new.contains_key(key) { "added" } else { "removed" }
+}
+
+fn on_off(on: bool) -> &'static str {
+    if on { "added" } else { "removed" }
+}
+
+/// The declared types, sorted; `None` when `type` is absent (any type).
+fn types(value: Option<&Value>) -> Option<Vec<String>> {
+    let mut types: Vec<String> = match value? {
+        Value::String(t) => vec![t.clone()],
+        Value::Array(items) => items.iter().filter_map(Value::as_str).map(str::to_string).collect(),
+        _ => return None,
+    };
+    types.sort();
+    Some(types)
+}
+
+fn show_types(types: &Option<Vec<String>>) -> String {
+    match types {
+        None => "any".to_string(),
+        Some(types) => types.join("|"),
+    }
+}
+
+fn strings(value: Option<&Value>) -> Vec<String> {
+    value
+        .and_then(Value::as_array)
+        .map(|items| items.iter().filter_map(Value::as_str).map(str::to_string).collect())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn levels(old: Value, new: Value) -> Vec<Level> {
+        diff_input_schema(&old, &new).iter().map(|c| c.level).collect()
+    }
+
+    fn base() -> Value {
+        json!({"type": "object", "required": ["week"], "properties": {
+            "week": {"type": "string", "pattern": "^[0-9]{4}-W[0-9]{2}$"},
+            "status": {"type": "string", "enum": ["open", "paid", "overdue"]},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 100}}})
+    }
+
+    fn with(pointer: &str, value: Value) -> Value {
+        let mut schema = base();
+        *schema.pointer_mut(pointer).unwrap() = value;
+        schema
+    }
+
+    #[test]
+    fn breaking_changes_are_major() {
+        assert_eq!(
+            levels(base(), with("/required", json!(["week", "status"]))),
+            [Level::Major]
+        );
+        let mut removed = base();
+        removed["properties"].as_object_mut().unwrap().remove("status");
+        assert_eq!(levels(base(), removed), [Level::Major]);
+        assert_eq!(
+            levels(base(), with("/properties/limit/type", json!("string"))),
+            [Level::Major]
+        );
+        assert_eq!(
+            levels(base(), with("/properties/status/enum", json!(["open", "paid"]))),
+            [Level::Major]
+        );
+        assert_eq!(
+            levels(base(), with("/properties/week/pattern", json!("^2026-W[0-9]{2}$"))),
+            [Level::Major]
+        );
+        assert_eq!(
+            levels(base(), with("/properties/limit/maximum", json!(50))),
+            [Level::Major]
+        );
+        let mut closed = base();
+        closed["additionalProperties"] = json!(false);
+        assert_eq!(levels(base(), closed), [Level::Major]);
+    }
+
+    #[test]
+    fn compatible_changes_are_minor_and_docs_are_patches() {
+        let mut optional = base();
+        optional["properties"]["region"] = json!({"type": "string"});
+        assert_eq!(levels(base(), optional), [Level::Minor]);
+        assert_eq!(
+            levels(
+                base(),
+                with("/properties/status/enum", json!(["open", "paid", "overdue", "void"]))
+            ),
+            [Level::Minor]
+        );
+        assert_eq!(
+            levels(base(), with("/properties/limit/maximum", json!(500))),
+            [Level::Minor]
+        );
+        assert_eq!(
+            levels(base(), with("/properties/limit/type", json!("number"))),
+            [Level::Minor]
+        );
+        assert_eq!(levels(base(), with("/required", json!([]))), [Level::Minor]);
+        let mut documented = base();
+        documented["properties"]["week"]["description"] = json!("ISO week");
+        assert_eq!(levels(base(), documented), [Level::Patch]);
+        assert!(levels(base(), base()).is_empty());
+    }
+
+    #[test]
+    fn output_schemas_break_when_they_widen() {
+        let old = json!({"type": "object", "properties": {"total": {"type": "integer"}}});
+        let new = json!({"type": "object", "properties": {"total": {"type": ["integer", "null"]}}});
+        assert_eq!(diff_output_schema(&old, &new)[0].level, Level::Major);
+        assert_eq!(diff_output_schema(&new, &old)[0].level, Level::Minor);
+    }
+
+    #[test]
+    fn unknown_keyword_changes_count_as_breaking() {
+        let old = json!({"type": "object", "oneOf": [{"required": ["a"]}, {"required": ["b"]}]});
+        let new = json!({"type": "object", "oneOf": [{"required": ["a"]}]});
+        let changes = diff_input_schema(&old, &new);
+        assert_eq!(changes[0].level, Level::Major);
+        assert!(changes[0].description.contains("not classified"));
+    }
+}

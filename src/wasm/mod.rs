@@ -56,6 +56,20 @@ impl PackageTree {
         let report = crate::check_package(root_name, &self.tree);
         serde_json::to_string(&report).expect("a report always serializes")
     }
+
+    /// Runs the package check and renders it the way the CLI does for downloads:
+    /// `{"report": PackageReport, "sarif": SARIF 2.1.0 log, "markdown": text}`.
+    /// The SARIF log has no base URI: a browser does not know where the folder lives.
+    #[wasm_bindgen(js_name = checkRendered)]
+    pub fn check_rendered(&self, root_name: &str) -> String {
+        let report = crate::check_package(root_name, &self.tree);
+        let sarif = crate::render::sarif::render(&[crate::render::sarif::SarifRoot {
+            report: &report,
+            base_uri: None,
+        }]);
+        let markdown = crate::render::markdown::render(std::slice::from_ref(&report));
+        serde_json::json!({ "report": report, "sarif": sarif, "markdown": markdown }).to_string()
+    }
 }
 
 /// The limits the page applies while reading a drop (the CLI's defaults), as JSON:

@@ -1,6 +1,6 @@
 // Rendering a PackageReport (the JSON of `apcheck check --format json`): the
-// verdict as loading hops, the components with their states, the findings —
-// and the same report as SARIF 2.1.0 and Markdown for download.
+// verdict as loading hops, the components with their states, the findings.
+// The SARIF and Markdown downloads are rendered by the core, as the CLI's are.
 
 import { ruleByCode } from './rules.js';
 import { copyButton, downloadButton, h, plural } from './util.js';
@@ -157,7 +157,7 @@ function mcpDetail(report) {
  * The whole verdict. `source` says where the package came from ('drop' shows
  * the symlink note); `onOpen(diagnostic)` jumps to a finding.
  */
-export function renderReport(report, { source, entryCount, onOpen, fileBase = 'apcheck-report' }) {
+export function renderReport({ report, sarif, markdown }, { source, entryCount, onOpen, fileBase = 'apcheck-report' }) {
   const verdict = verdictLine(report);
   const manifestReason = report.plugin.state === 'rejected'
     ? report.diagnostics.find((d) => d.severity === 'error' && (d.file === 'plugin.json' || d.file === null))?.message ?? 'plugin.json is missing or invalid.'
@@ -176,9 +176,9 @@ export function renderReport(report, { source, entryCount, onOpen, fileBase = 'a
       'div.row.actions',
       {},
       downloadButton('JSON', `${fileBase}.json`, () => JSON.stringify(report, null, 2)),
-      downloadButton('SARIF', `${fileBase}.sarif`, () => JSON.stringify(toSarif(report), null, 2), 'application/sarif+json'),
-      downloadButton('Markdown', `${fileBase}.md`, () => toMarkdown(report), 'text/markdown'),
-      copyButton('Copy Markdown', () => toMarkdown(report), 'Report copied'),
+      downloadButton('SARIF', `${fileBase}.sarif`, () => JSON.stringify(sarif, null, 2), 'application/sarif+json'),
+      downloadButton('Markdown', `${fileBase}.md`, () => markdown, 'text/markdown'),
+      copyButton('Copy Markdown', () => markdown, 'Report copied'),
       copyButton('Copy JSON', () => JSON.stringify(report, null, 2), 'Report copied'),
     ),
     h(
@@ -200,80 +200,4 @@ export function renderReport(report, { source, entryCount, onOpen, fileBase = 'a
     h('h2.findings-title', {}, `Findings (${report.diagnostics.length})`),
     diagnosticsList(report.diagnostics, onOpen),
   );
-}
-
-const SARIF_LEVEL = { error: 'error', warning: 'warning', info: 'note' };
-
-/** The report as SARIF 2.1.0 (GitHub code scanning reads this). */
-export function toSarif(report) {
-  const codes = [...new Set(report.diagnostics.map((d) => d.code))].sort();
-  return {
-    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
-    version: '2.1.0',
-    runs: [
-      {
-        tool: {
-          driver: {
-            name: 'apcheck',
-            rules: codes.map((code) => {
-              const rule = ruleByCode(code);
-              return {
-                id: code,
-                name: rule?.name,
-                shortDescription: { text: rule?.summary ?? code },
-                fullDescription: rule ? { text: `${rule.doc.what} ${rule.doc.why}` } : undefined,
-                help: rule?.fix_hint ? { text: rule.fix_hint } : undefined,
-                defaultConfiguration: rule ? { level: SARIF_LEVEL[rule.severity] } : undefined,
-                properties: rule ? { spec: rule.spec } : undefined,
-              };
-            }),
-          },
-        },
-        results: report.diagnostics.map((diagnostic) => ({
-          ruleId: diagnostic.code,
-          level: SARIF_LEVEL[diagnostic.severity],
-          message: { text: diagnostic.hint ? `${diagnostic.message} Fix: ${diagnostic.hint}` : diagnostic.message },
-          locations: [
-            {
-              physicalLocation: {
-                artifactLocation: { uri: diagnostic.file ?? 'plugin.json', uriBaseId: 'PLUGINROOT' },
-                region: diagnostic.line
-                  ? { startLine: diagnostic.line, startColumn: diagnostic.column ?? 1, endLine: diagnostic.end_line ?? diagnostic.line, endColumn: diagnostic.end_column ?? undefined }
-                  : undefined,
-              },
-            },
-          ],
-        })),
-      },
-    ],
-  };
-}
-
-function cell(text) {
-  return String(text ?? '').replaceAll('|', '\\|').replaceAll('\n', ' ');
-}
-
-/** The report as Markdown (for a review comment). */
-export function toMarkdown(report) {
-  const verdict = verdictLine(report);
-  const lines = [`# apcheck: ${report.root}`, '', `**${verdict.title}** — ${verdict.counts}`, ''];
-  lines.push('| hop | state |', '|---|---|');
-  lines.push(`| manifest | ${report.plugin.state} |`, `| skills | ${report.skills.state} |`, `| MCP | ${report.mcp.state} |`, '');
-  if (report.skills.entries.length) {
-    lines.push('| skill | name | state | reason |', '|---|---|---|---|');
-    for (const s of report.skills.entries) lines.push(`| \`${cell(s.dir)}\` | ${cell(s.name)} | ${s.state} | ${cell(s.reason)} |`);
-    lines.push('');
-  }
-  if (report.mcp.servers.length) {
-    lines.push('| server | type | state | reason |', '|---|---|---|---|');
-    for (const s of report.mcp.servers) lines.push(`| \`${cell(s.id)}\` | ${cell(s.type)} | ${s.state} | ${cell(s.reason)} |`);
-    lines.push('');
-  }
-  lines.push(`## Findings (${report.diagnostics.length})`, '');
-  if (report.diagnostics.length === 0) lines.push('No findings.');
-  for (const d of report.diagnostics) {
-    const where = location(d) ? ` \`${location(d)}\`` : '';
-    lines.push(`- **${d.severity}** ${d.code}${where}: ${d.message}${d.hint ? ` Fix: ${d.hint}` : ''}${d.spec ? ` (${d.spec})` : ''}`);
-  }
-  return `${lines.join('\n')}\n`;
 }

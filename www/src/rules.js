@@ -18,12 +18,25 @@ export function ruleByCode(code) {
   return byCode.get(code);
 }
 
+// Examples come in several shapes (see `rules::Example`): a package's files,
+// a package with links, words, a snapshot, two snapshots, a call. All become
+// labelled texts here.
+function exampleInputs({ kind, files }) {
+  if (typeof files === 'string') return [[kind === 'described' ? 'described' : `${kind}.json`, files]];
+  if (Array.isArray(files)) return files;
+  return Object.entries(files ?? {}).flatMap(([key, value]) => {
+    if (typeof value === 'string') return [[key === 'tool' ? 'tool' : `${key}.json`, value]];
+    if (key === 'links') return value.map(([path, target]) => [path, `-> ${target} (symlink)`]);
+    return value;
+  });
+}
+
 function exampleBlock(title, example) {
   return h(
     'div.example',
     {},
     h('h3', {}, title),
-    (example?.files ?? []).map(([path, contents]) => h('figure', {}, h('figcaption', {}, h('code', {}, path)), h('pre', {}, h('code', {}, contents)))),
+    exampleInputs(example ?? {}).map(([label, contents]) => h('figure', {}, h('figcaption', {}, h('code', {}, label)), h('pre', {}, h('code', {}, contents)))),
   );
 }
 

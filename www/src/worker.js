@@ -8,7 +8,8 @@
 
 import { unzipSync } from 'fflate';
 import initWasm, * as core from '../pkg/apcheck.js';
-import wasmBase64 from '../pkg/apcheck_bg.wasm';
+// Base64 of the gzipped wasm, put in by scripts/build-web.mjs.
+import wasmGzipBase64 from 'embedded:apcheck-wasm';
 
 let ready;
 
@@ -19,8 +20,13 @@ function decodeBase64(text) {
   return bytes;
 }
 
+async function inflate(bytes) {
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
 function loadCore() {
-  ready ??= initWasm({ module_or_path: decodeBase64(wasmBase64) });
+  ready ??= inflate(decodeBase64(wasmGzipBase64)).then((wasm) => initWasm({ module_or_path: wasm }));
   return ready;
 }
 
@@ -81,7 +87,7 @@ async function checkPackage({ root, entries, zip }, progress) {
       progress({ phase: 'reading', done, total: entries.length });
     }
     progress({ phase: 'checking', done, total: entries.length });
-    return JSON.parse(tree.check(root));
+    return JSON.parse(tree.checkRendered(root));
   } finally {
     tree.free();
   }

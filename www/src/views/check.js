@@ -117,12 +117,13 @@ async function runCheck(job, { source, label }) {
   const run = ++runCounter;
   const result = document.getElementById('check-result');
   try {
-    const report = await withProgress(label, (progress) => request('check', job, progress));
+    const rendered = await withProgress(label, (progress) => request('check', job, progress));
     // A newer run started meanwhile: its result wins.
     if (run !== runCounter) return;
+    const { report } = rendered;
     lastReport = report;
     const entryCount = job.entries?.length;
-    result.replaceChildren(renderReport(report, { source, entryCount, onOpen: openDiagnostic, fileBase: `apcheck-${report.root.replace(/[^\w.-]+/g, '_')}` }));
+    result.replaceChildren(renderReport(rendered, { source, entryCount, onOpen: openDiagnostic, fileBase: `apcheck-${report.root.replace(/[^\w.-]+/g, '_')}` }));
     if (!dropped?.viewing) markFile(pastedPath(current), current.text);
   } catch (error) {
     if (run !== runCounter) return;

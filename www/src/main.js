@@ -73,4 +73,6 @@ async function start() {
   if (active === 'rules') route();
 }
 
-start();
+// Inline in dist/apcheck.html (where `defer` does not apply): wait for the body.
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+else start();

@@ -46,28 +46,42 @@ function location(diagnostic) {
  */
 export function diagnosticsList(diagnostics, onOpen) {
   if (diagnostics.length === 0) return h('p.clean', {}, 'No findings.');
+  const list = h('ol.diagnostics', {}, diagnostics.slice(0, FIRST_SHOWN).map((diagnostic) => diagnosticItem(diagnostic, onOpen)));
+  if (diagnostics.length <= FIRST_SHOWN) return list;
+  // Hundreds of findings (a monorepo's stray SKILL.md files) would hold up the page: show the rest on request.
+  const more = h(
+    'button',
+    {
+      type: 'button',
+      onclick: () => {
+        list.append(...diagnostics.slice(FIRST_SHOWN).map((diagnostic) => diagnosticItem(diagnostic, onOpen)));
+        more.remove();
+      },
+    },
+    `Show ${diagnostics.length - FIRST_SHOWN} more findings`,
+  );
+  return h('div', {}, list, more);
+}
+
+const FIRST_SHOWN = 100;
+
+function diagnosticItem(diagnostic, onOpen) {
   return h(
-    'ol.diagnostics',
+    `li.diag.${diagnostic.severity}`,
     {},
-    diagnostics.map((diagnostic) =>
-      h(
-        `li.diag.${diagnostic.severity}`,
-        {},
-        h(
-          'div.diag-head',
-          {},
-          severityBadge(diagnostic.severity),
-          ruleLink(diagnostic.code),
-          location(diagnostic)
-            ? h('button.link.where', { type: 'button', onclick: () => onOpen?.(diagnostic), title: 'Show in the editor' }, location(diagnostic))
-            : null,
-          diagnostic.pointer ? h('code.pointer', {}, diagnostic.pointer) : null,
-        ),
-        h('p.message', {}, diagnostic.message),
-        diagnostic.hint ? h('p.hint', {}, 'Fix: ', diagnostic.hint) : null,
-        diagnostic.spec ? h('p.spec', {}, diagnostic.spec) : null,
-      ),
+    h(
+      'div.diag-head',
+      {},
+      severityBadge(diagnostic.severity),
+      ruleLink(diagnostic.code),
+      location(diagnostic)
+        ? h('button.link.where', { type: 'button', onclick: () => onOpen?.(diagnostic), title: 'Show in the editor' }, location(diagnostic))
+        : null,
+      diagnostic.pointer ? h('code.pointer', {}, diagnostic.pointer) : null,
     ),
+    h('p.message', {}, diagnostic.message),
+    diagnostic.hint ? h('p.hint', {}, 'Fix: ', diagnostic.hint) : null,
+    diagnostic.spec ? h('p.spec', {}, diagnostic.spec) : null,
   );
 }
 
@@ -86,9 +100,15 @@ function verdictLine(report) {
   };
 }
 
+/** A long component table starts folded, with a count in its summary. */
+function foldable(count, what, table) {
+  if (count <= 12) return table;
+  return h('details', {}, h('summary', {}, `Show all ${count} ${what}`), table);
+}
+
 function skillsTable(entries) {
   if (entries.length === 0) return null;
-  return h(
+  return foldable(entries.length, 'skills', h(
     'table.components',
     {},
     h('thead', {}, h('tr', {}, ['Skill dir', 'name', 'state', 'reason', 'tokens (metadata / body)'].map((t) => h('th', { scope: 'col' }, t)))),
@@ -107,12 +127,12 @@ function skillsTable(entries) {
         ),
       ),
     ),
-  );
+  ));
 }
 
 function serversTable(servers) {
   if (servers.length === 0) return null;
-  return h(
+  return foldable(servers.length, 'servers', h(
     'table.components',
     {},
     h('thead', {}, h('tr', {}, ['Server', 'type', 'state', 'reason'].map((t) => h('th', { scope: 'col' }, t)))),
@@ -130,7 +150,7 @@ function serversTable(servers) {
         ),
       ),
     ),
-  );
+  ));
 }
 
 function hop(number, title, state, detail, ...extra) {

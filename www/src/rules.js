@@ -61,7 +61,7 @@ async function showDoc(code) {
     h('p', {}, rule.doc.what),
     h('h3', {}, 'Why it matters'),
     h('p', {}, rule.doc.why),
-    rule.fix_hint ? [h('h3', {}, 'How to fix'), h('p', {}, rule.fix_hint)] : null,
+    ...(rule.fix_hint ? [h('h3', {}, 'How to fix'), h('p', {}, rule.fix_hint)] : []),
     exampleBlock('Example (fails)', rule.doc.failing),
     exampleBlock('Fixed', rule.doc.fixed),
     h('div.row', {}, copyButton('Copy as apcheck explain', () => text, 'Rule doc copied')),

@@ -90,25 +90,36 @@ function rangeOf(diagnostic, text) {
   return { from: 0, to: 0 };
 }
 
+/** Shows a file of the dropped package in the editor, read-only, with its findings marked. */
+async function openFile(path) {
+  const entry = dropped.files.get(path);
+  if (!entry) {
+    toast(`${path} is not a readable file of the package`);
+    return null;
+  }
+  const text = entry.file ? await entry.file.text() : new TextDecoder().decode(entry.bytes ?? new Uint8Array());
+  dropped.viewing = path;
+  editor.setReadOnly(true);
+  editor.setLanguage(path.endsWith('.md') ? 'markdown' : path.endsWith('.json') ? 'json' : 'text');
+  editor.text = text;
+  renderTabs();
+  markFile(path, text);
+  return text;
+}
+
 async function openDiagnostic(diagnostic) {
   if (!diagnostic.file) return;
   let text;
   if (dropped) {
-    const entry = dropped.files.get(diagnostic.file);
-    if (!entry) return toast(`${diagnostic.file} is not a readable file of the package`);
-    text = entry.file ? await entry.file.text() : new TextDecoder().decode(entry.bytes ?? new Uint8Array());
-    dropped.viewing = diagnostic.file;
-    editor.setReadOnly(true);
-    editor.setLanguage(diagnostic.file.endsWith('.md') ? 'markdown' : diagnostic.file.endsWith('.json') ? 'json' : 'text');
-    editor.text = text;
-    renderTabs();
+    text = await openFile(diagnostic.file);
+    if (text === null) return;
   } else {
     const file = pasted.find((candidate) => pastedPath(candidate) === diagnostic.file);
     if (!file) return;
     if (file !== current) showPasted(file);
     text = file.text;
+    markFile(diagnostic.file, text);
   }
-  markFile(diagnostic.file, text);
   const { from, to } = rangeOf(diagnostic, text);
   editor.reveal(from, to);
 }
@@ -124,7 +135,9 @@ async function runCheck(job, { source, label }) {
     lastReport = report;
     const entryCount = job.entries?.length;
     result.replaceChildren(renderReport(rendered, { source, entryCount, onOpen: openDiagnostic, fileBase: `apcheck-${report.root.replace(/[^\w.-]+/g, '_')}` }));
-    if (!dropped?.viewing) markFile(pastedPath(current), current.text);
+    if (!dropped) markFile(pastedPath(current), current.text);
+    // A dropped package: show its manifest with the findings marked, read-only.
+    else if (dropped.files.has('plugin.json')) await openFile('plugin.json');
   } catch (error) {
     if (run !== runCounter) return;
     result.replaceChildren(h('p.error', {}, isCancelled(error) ? 'Cancelled. Drop or pick the folder again to re-run.' : `The check failed: ${error.message}`));
@@ -140,7 +153,7 @@ function checkPasted() {
 async function checkGiven(given, source) {
   dropped = { files: new Map((given.entries ?? []).filter((e) => e.kind === 'file').map((e) => [e.path, e])), viewing: null };
   if (given.zip) {
-    // The zip is opened in the worker; keep it to show files only by name.
+    // A zip is opened in the worker, so its files cannot be shown here; findings still name their places.
     dropped.files = new Map();
   }
   renderTabs();

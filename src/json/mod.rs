@@ -2,6 +2,7 @@
 //! the page and CLI offer on their own: format, schema validation, diff.
 
 pub mod builtin;
+pub mod diff;
 pub mod format;
 pub mod parse;
 pub mod validate;

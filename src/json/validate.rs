@@ -12,6 +12,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::json::format::check_syntax;
 use crate::json::parse::{JsonDoc, JsonParseError, parse_document, pointer_tokens};
 use crate::source::{LineIndex, Span};
 
@@ -293,10 +294,11 @@ pub fn validate(text: &str, instance: &JsonDoc, schema: &CompiledSchema) -> Vec<
 /// Parses and validates `text`; the fast path for many documents, which builds
 /// spans only for the documents that fail.
 pub fn validate_text(text: &str, schema: &CompiledSchema) -> Result<Vec<ValidationIssue>, JsonParseError> {
-    if let Ok(value) = serde_json::from_str::<Value>(text)
-        && schema.validator.is_valid(&value)
-    {
-        return Ok(Vec::new());
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) if schema.validator.is_valid(&value) => return Ok(Vec::new()),
+        Ok(_) => {}
+        // The formatter's scanner says what was expected; serde_json's message is terser.
+        Err(_) => check_syntax(text, false)?,
     }
     let document = parse_document(text)?;
     Ok(validate(text, &document, schema))

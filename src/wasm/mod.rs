@@ -3,6 +3,8 @@
 
 use wasm_bindgen::prelude::*;
 
+pub mod json;
+
 use crate::tree::{Entry, Tree};
 
 #[wasm_bindgen(start)]

@@ -10,6 +10,7 @@ mod call;
 mod changes;
 mod check;
 mod check_snapshot;
+mod diff;
 mod drift;
 mod fmt;
 mod output;
@@ -50,6 +51,8 @@ enum Command {
     Changes(changes::ChangesArgs),
     /// Validate tools/call arguments against a tool's inputSchema in a snapshot.
     Call(call::CallArgs),
+    /// Structural diff of two JSON documents: paths, JSON Patch, merge patch or unified text.
+    Diff(diff::DiffArgs),
 }
 
 fn main() -> ExitCode {
@@ -66,5 +69,6 @@ fn main() -> ExitCode {
         Command::Drift(args) => drift::run(args),
         Command::Changes(args) => changes::run(args),
         Command::Call(args) => call::run(args),
+        Command::Diff(args) => diff::diff(args),
     }
 }

@@ -1,0 +1,234 @@
+//! `apcheck diff A B`: what changed between two JSON documents, as a readable
+//! list, data, an RFC 6902 patch, an RFC 7386 merge patch, or a unified diff.
+//! Exit 0 when equal, 1 when different, 2 on usage or input errors.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use apcheck::json::diff::unified::{UnifiedDiff, unified};
+use apcheck::json::diff::{
+    ArrayKey, Change, ChangeKind, CompareOptions, Comparison, IgnorePattern, Side, canonical_text, compare, locate,
+    merge::merge_patch,
+};
+use apcheck::json::parse_document;
+use serde_json::Value;
+
+use crate::fmt::{read_input, render_parse_error};
+
+/// Documents larger than this together are diffed without line numbers: locating
+/// needs a second, span-keeping parse that would double the time.
+const LOCATE_LIMIT: usize = 32 * 1024 * 1024;
+
+#[derive(clap::Args)]
+pub struct DiffArgs {
+    /// The old document (`-` for standard input).
+    a: String,
+    /// The new document.
+    b: String,
+    /// text (paths, old → new), json (the same as data), patch (RFC 6902),
+    /// merge (RFC 7386), unified (text diff of the canonical pretty forms).
+    #[arg(long, default_value = "text", value_parser = ["text", "json", "patch", "merge", "unified"])]
+    format: String,
+    /// Match array elements by a member: `name` for every array, or per path
+    /// `/tools=name`, `/servers/*/tools=server+name`. Repeatable; tried in order.
+    #[arg(long = "array-key", value_name = "[PATH=]KEY")]
+    array_keys: Vec<String>,
+    /// Do not match /tools, /result/tools, /skills by name and /mcpServers by id.
+    #[arg(long)]
+    no_default_keys: bool,
+    /// Leave out what this pointer names; `*` matches any member or index
+    /// (`/mcpServers/*/status`). Repeatable.
+    #[arg(long, value_name = "POINTER")]
+    ignore: Vec<String>,
+}
+
+pub fn diff(args: DiffArgs) -> ExitCode {
+    match run(&args) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(message) => {
+            eprint!("{message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Prints the comparison; `Ok(true)` when the documents are equal.
+fn run(args: &DiffArgs) -> Result<bool, String> {
+    let options = CompareOptions {
+        array_keys: args
+            .array_keys
+            .iter()
+            .map(|spec| ArrayKey::parse(spec))
+            .collect::<Result<_, _>>()
+            .map_err(|m| format!("apcheck: --array-key: {m}\n"))?,
+        no_default_keys: args.no_default_keys,
+        ignore: args
+            .ignore
+            .iter()
+            .map(|pattern| IgnorePattern::parse(pattern))
+            .collect::<Result<_, _>>()
+            .map_err(|m| format!("apcheck: --ignore: {m}\n"))?,
+    };
+    let a_text = read_input(&args.a).map_err(|m| format!("apcheck: {m}\n"))?;
+    let b_text = read_input(&args.b).map_err(|m| format!("apcheck: {m}\n"))?;
+    let mut comparison = compare(&a_text, &b_text, &options).map_err(|e| match e.side {
+        Side::A => render_parse_error(&args.a, &a_text, &e.error),
+        Side::B => render_parse_error(&args.b, &b_text, &e.error),
+    })?;
+    let equal = comparison.diff.is_empty();
+    let pruned = !options.ignore.is_empty();
+    match args.format.as_str() {
+        "patch" => println!("{}", pretty(&comparison.diff.patch)),
+        "merge" => {
+            let merge = merge_patch(&comparison.a, &comparison.b);
+            for pointer in &merge.lossy {
+                eprintln!("warning: {pointer} is null in B; a merge patch deletes it instead (use --format patch)");
+            }
+            println!("{}", pretty(&merge.patch));
+        }
+        "unified" => {
+            let a = canonical_text(&a_text, &comparison.a, pruned);
+            let b = canonical_text(&b_text, &comparison.b, pruned);
+            print!("{}", render_unified(&unified(&a, &b, &args.a, &args.b)));
+        }
+        format => {
+            if a_text.len() + b_text.len() <= LOCATE_LIMIT && !pruned {
+                locate_lines(&mut comparison, &a_text, &b_text);
+            }
+            let [added, removed, changed, moved] = comparison.diff.counts();
+            if format == "json" {
+                let out = serde_json::json!({
+                    "equal": equal,
+                    "summary": {"added": added, "removed": removed, "changed": changed, "moved": moved},
+                    "changes": comparison.diff.changes,
+                });
+                println!("{}", pretty(&out));
+            } else {
+                let style = Style::for_stdout();
+                for change in &comparison.diff.changes {
+                    print!("{}", render_change(change, &args.a, &args.b, &style));
+                }
+                if equal {
+                    println!("no differences");
+                } else {
+                    println!("{added} added, {removed} removed, {changed} changed, {moved} moved");
+                }
+            }
+        }
+    }
+    Ok(equal)
+}
+
+fn locate_lines(comparison: &mut Comparison, a_text: &str, b_text: &str) {
+    if let (Ok(a_doc), Ok(b_doc)) = (parse_document(a_text), parse_document(b_text)) {
+        locate(&mut comparison.diff.changes, (a_text, &a_doc), (b_text, &b_doc));
+    }
+}
+
+fn pretty(value: &impl serde::Serialize) -> String {
+    serde_json::to_string_pretty(value).expect("JSON values serialize")
+}
+
+/// ANSI colours when printing to a terminal, nothing otherwise.
+struct Style {
+    added: &'static str,
+    removed: &'static str,
+    changed: &'static str,
+    emphasis: &'static str,
+    reset: &'static str,
+}
+
+impl Style {
+    fn for_stdout() -> Self {
+        if std::io::stdout().is_terminal() {
+            Style {
+                added: "\x1b[32m",
+                removed: "\x1b[31m",
+                changed: "\x1b[33m",
+                emphasis: "\x1b[7m",
+                reset: "\x1b[0m",
+            }
+        } else {
+            Style {
+                added: "",
+                removed: "",
+                changed: "",
+                emphasis: "",
+                reset: "",
+            }
+        }
+    }
+}
+
+/// A value on one line, cut to a readable length.
+fn brief(value: &Value) -> String {
+    const WIDTH: usize = 100;
+    let text = value.to_string();
+    match text.char_indices().nth(WIDTH) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
+    }
+}
+
+fn render_change(change: &Change, a_name: &str, b_name: &str, style: &Style) -> String {
+    let at = |name: &str, line: Option<usize>| line.map(|l| format!("{name}:{l}"));
+    let place = match (at(a_name, change.old_line), at(b_name, change.new_line)) {
+        (Some(a), Some(b)) => format!("  ({a} → {b})"),
+        (Some(one), None) | (None, Some(one)) => format!("  ({one})"),
+        (None, None) => String::new(),
+    };
+    let (sign, colour) = match change.kind {
+        ChangeKind::Added => ("+", style.added),
+        ChangeKind::Removed => ("-", style.removed),
+        ChangeKind::Changed => ("~", style.changed),
+        ChangeKind::Moved => ("↷", style.changed),
+    };
+    let reset = style.reset;
+    let mut out = format!("{colour}{sign} {}{reset}{place}\n", change.label);
+    if change.kind == ChangeKind::Moved {
+        let from = change.old_path.as_deref().unwrap_or(&change.path);
+        out.push_str(&format!("    moved from {from} to {}\n", change.path));
+    }
+    if let Some(old) = &change.old {
+        out.push_str(&format!("    {}- {}{reset}\n", style.removed, brief(old)));
+    }
+    if let Some(new) = &change.new {
+        out.push_str(&format!("    {}+ {}{reset}\n", style.added, brief(new)));
+    }
+    out
+}
+
+/// The unified text; on a terminal, coloured with the changed words in reverse video.
+fn render_unified(diff: &UnifiedDiff) -> String {
+    let style = Style::for_stdout();
+    if style.reset.is_empty() {
+        return diff.text.clone();
+    }
+    let mut out = String::new();
+    for line in diff.text.lines().take_while(|l| !l.starts_with("@@")) {
+        out.push_str(&format!("\x1b[1m{line}{}\n", style.reset));
+    }
+    for hunk in &diff.hunks {
+        out.push_str(&format!("\x1b[36m{}{}\n", hunk.header.trim_end(), style.reset));
+        for line in &hunk.lines {
+            let colour = match line.tag {
+                "-" => style.removed,
+                "+" => style.added,
+                _ => "",
+            };
+            out.push_str(colour);
+            out.push_str(line.tag);
+            for segment in &line.segments {
+                if segment.emphasized {
+                    out.push_str(&format!("{}{}{}{colour}", style.emphasis, segment.text, style.reset));
+                } else {
+                    out.push_str(&segment.text);
+                }
+            }
+            out.push_str(style.reset);
+            out.push('\n');
+        }
+    }
+    out
+}

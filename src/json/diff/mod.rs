@@ -1,0 +1,340 @@
+//! Structural diff of two JSON documents.
+//!
+//! Object members match by name. Arrays match by a key when one is configured
+//! for their path and every element has a unique one (tools by `name`, servers
+//! by `id`), with moves detected; otherwise by a longest common subsequence of
+//! element hashes, so an insertion in the middle is one insertion. Numbers
+//! compare by value (`1` equals `1.0`), strings by code points.
+//!
+//! One walk yields both the list of changes (for people) and an RFC 6902 patch
+//! (for machines) whose operations apply in sequence: an array is restructured
+//! (removals, insertions, moves) before its elements are descended into, so
+//! every nested path is the element's position in B.
+
+mod arrays;
+pub mod ignore;
+pub mod merge;
+pub mod patch;
+pub mod unified;
+pub mod value;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use std::borrow::Cow;
+
+use crate::json::format::{FormatOptions, check_syntax, format};
+use crate::json::parse::{JsonDoc, JsonParseError, parse_document, push_token};
+use crate::source::LineIndex;
+
+pub use ignore::{IgnorePattern, prune};
+pub use patch::{PatchKind, PatchOp};
+
+/// Which member identifies the elements of the arrays at a path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArrayKey {
+    /// The arrays' pointer (tokens may be `*`); `None` for every array.
+    pub path: Option<Vec<String>>,
+    /// The identifying members; several make a compound key (`server+name`).
+    pub fields: Vec<String>,
+}
+
+impl ArrayKey {
+    /// Parses `name`, `/tools=name` or `/tools=server+name`.
+    pub fn parse(spec: &str) -> Result<Self, String> {
+        let (path, fields) = match spec.rsplit_once('=') {
+            Some((path, fields)) => {
+                let tokens = crate::json::parse::pointer_tokens(path)
+                    .ok_or_else(|| format!("`{path}` is not a JSON Pointer (it must start with '/')"))?;
+                (Some(tokens), fields)
+            }
+            None => (None, spec),
+        };
+        let fields: Vec<String> = fields.split('+').map(str::to_string).collect();
+        if fields.iter().any(String::is_empty) {
+            return Err(format!("`{spec}` names no key member"));
+        }
+        Ok(ArrayKey { path, fields })
+    }
+
+    fn at(path: &str, fields: &[&str]) -> Self {
+        ArrayKey {
+            path: crate::json::parse::pointer_tokens(path),
+            fields: fields.iter().map(|f| f.to_string()).collect(),
+        }
+    }
+}
+
+/// The keys for capability snapshots and `tools/list` results, tried after the
+/// user's: the first key unique in both arrays wins (tools by `name`, then by
+/// `server+name` when two servers offer the same name).
+pub fn default_array_keys() -> Vec<ArrayKey> {
+    vec![
+        ArrayKey::at("/tools", &["name"]),
+        ArrayKey::at("/tools", &["server", "name"]),
+        ArrayKey::at("/result/tools", &["name"]),
+        ArrayKey::at("/skills", &["name"]),
+        ArrayKey::at("/mcpServers", &["id"]),
+    ]
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct DiffOptions {
+    /// Tried in order; put the user's before [`default_array_keys`].
+    pub array_keys: Vec<ArrayKey>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChangeKind {
+    Added,
+    Removed,
+    Changed,
+    Moved,
+}
+
+/// One difference, located in both documents.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Change {
+    pub kind: ChangeKind,
+    /// Pointer in B (in A for a removal).
+    pub path: String,
+    /// Pointer in A, when it differs from `path` (an element that moved or was
+    /// matched by key at another index).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old_path: Option<String>,
+    /// `path` with keyed elements named: `/tools[name=echo]/description`.
+    pub label: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new: Option<Value>,
+    /// 1-based lines in A and B, when located (see [`locate`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old_line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_line: Option<usize>,
+}
+
+/// The differences and the patch that turns A into B.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Diff {
+    pub changes: Vec<Change>,
+    pub patch: Vec<PatchOp>,
+}
+
+impl Diff {
+    pub fn is_empty(&self) -> bool {
+        self.changes.is_empty()
+    }
+
+    /// How many changes of each kind: added, removed, changed, moved.
+    pub fn counts(&self) -> [usize; 4] {
+        let count = |kind| self.changes.iter().filter(|c| c.kind == kind).count();
+        [
+            count(ChangeKind::Added),
+            count(ChangeKind::Removed),
+            count(ChangeKind::Changed),
+            count(ChangeKind::Moved),
+        ]
+    }
+}
+
+/// Compares `a` with `b`.
+pub fn diff(a: &Value, b: &Value, options: &DiffOptions) -> Diff {
+    let mut walker = Walker {
+        options,
+        diff: Diff::default(),
+    };
+    walker.walk(a, b, &mut Paths::default());
+    walker.diff
+}
+
+/// Where the walk is: the pointer in A, in B (also the patch path), and the readable label.
+#[derive(Debug, Default, Clone)]
+struct Paths {
+    a: String,
+    b: String,
+    label: String,
+}
+
+impl Paths {
+    fn lengths(&self) -> (usize, usize, usize) {
+        (self.a.len(), self.b.len(), self.label.len())
+    }
+
+    fn truncate(&mut self, (a, b, label): (usize, usize, usize)) {
+        self.a.truncate(a);
+        self.b.truncate(b);
+        self.label.truncate(label);
+    }
+
+    fn push_member(&mut self, key: &str) {
+        push_token(&mut self.a, key);
+        push_token(&mut self.b, key);
+        push_token(&mut self.label, key);
+    }
+}
+
+struct Walker<'o> {
+    options: &'o DiffOptions,
+    diff: Diff,
+}
+
+impl Walker<'_> {
+    fn walk(&mut self, a: &Value, b: &Value, at: &mut Paths) {
+        match (a, b) {
+            (Value::Object(left), Value::Object(right)) => {
+                for (key, old) in left {
+                    let mark = at.lengths();
+                    at.push_member(key);
+                    match right.get(key) {
+                        Some(new) => self.walk(old, new, at),
+                        None => self.removed(at, old),
+                    }
+                    at.truncate(mark);
+                }
+                for (key, new) in right.iter().filter(|(key, _)| !left.contains_key(*key)) {
+                    let mark = at.lengths();
+                    at.push_member(key);
+                    self.added(at, new);
+                    at.truncate(mark);
+                }
+            }
+            (Value::Array(left), Value::Array(right)) => arrays::diff_arrays(self, left, right, at),
+            _ if value::equal(a, b) => {}
+            _ => {
+                self.diff.patch.push(PatchOp::replace(at.b.clone(), b));
+                self.record(ChangeKind::Changed, at, Some(a), Some(b));
+            }
+        }
+    }
+
+    fn added(&mut self, at: &Paths, new: &Value) {
+        self.diff.patch.push(PatchOp::add(at.b.clone(), new));
+        self.record(ChangeKind::Added, at, None, Some(new));
+    }
+
+    /// Records a removal; the patch operation is the caller's when indices shift.
+    fn removed(&mut self, at: &Paths, old: &Value) {
+        self.diff.patch.push(PatchOp::remove(at.b.clone()));
+        self.record_removal(at, old);
+    }
+
+    fn record_removal(&mut self, at: &Paths, old: &Value) {
+        self.diff.changes.push(Change {
+            kind: ChangeKind::Removed,
+            path: at.a.clone(),
+            old_path: None,
+            label: at.label.clone(),
+            old: Some(old.clone()),
+            new: None,
+            old_line: None,
+            new_line: None,
+        });
+    }
+
+    fn record(&mut self, kind: ChangeKind, at: &Paths, old: Option<&Value>, new: Option<&Value>) {
+        self.diff.changes.push(Change {
+            kind,
+            path: at.b.clone(),
+            old_path: (at.a != at.b && kind != ChangeKind::Added).then(|| at.a.clone()),
+            label: at.label.clone(),
+            old: old.cloned(),
+            new: new.cloned(),
+            old_line: None,
+            new_line: None,
+        });
+    }
+}
+
+/// What `compare` needs beyond the two texts.
+#[derive(Debug, Clone, Default)]
+pub struct CompareOptions {
+    /// The user's array keys, tried before [`default_array_keys`].
+    pub array_keys: Vec<ArrayKey>,
+    /// Leave out the snapshot and `tools/list` defaults.
+    pub no_default_keys: bool,
+    pub ignore: Vec<IgnorePattern>,
+}
+
+/// Which of the two documents a problem is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Side {
+    A,
+    B,
+}
+
+/// One of the two documents is not JSON.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocumentError {
+    pub side: Side,
+    pub error: JsonParseError,
+}
+
+/// Two parsed documents (with ignored parts pruned) and their differences.
+#[derive(Debug, Clone)]
+pub struct Comparison {
+    pub a: Value,
+    pub b: Value,
+    pub diff: Diff,
+}
+
+/// Parses both texts, prunes what `options.ignore` names, and diffs them.
+pub fn compare(a_text: &str, b_text: &str, options: &CompareOptions) -> Result<Comparison, DocumentError> {
+    let mut a = parse_value(a_text).map_err(|error| DocumentError { side: Side::A, error })?;
+    let mut b = parse_value(b_text).map_err(|error| DocumentError { side: Side::B, error })?;
+    prune(&mut a, &options.ignore);
+    prune(&mut b, &options.ignore);
+    let mut array_keys = options.array_keys.clone();
+    if !options.no_default_keys {
+        array_keys.extend(default_array_keys());
+    }
+    let diff = diff(&a, &b, &DiffOptions { array_keys });
+    Ok(Comparison { a, b, diff })
+}
+
+/// serde_json alone on the fast path; on failure, the formatter's scanner words
+/// the error (it says what was expected), else serde_json's own (nesting limit).
+fn parse_value(text: &str) -> Result<Value, JsonParseError> {
+    serde_json::from_str(text).or_else(|_| {
+        check_syntax(text, false)?;
+        parse_document(text).map(|doc| doc.value)
+    })
+}
+
+/// The canonical pretty form of a compared document (2-space indent, keys
+/// sorted), from its own text when nothing was pruned so numbers keep their text.
+pub fn canonical_text(text: &str, value: &Value, pruned: bool) -> String {
+    let options = FormatOptions {
+        sort_keys: true,
+        ..FormatOptions::default()
+    };
+    let source = if pruned {
+        Cow::Owned(value.to_string())
+    } else {
+        Cow::Borrowed(text)
+    };
+    format(&source, &options).unwrap_or_else(|_| value.to_string())
+}
+
+/// Fills in the lines of every change from the two documents' spans.
+pub fn locate(changes: &mut [Change], a: (&str, &JsonDoc), b: (&str, &JsonDoc)) {
+    let (a_text, a_doc) = a;
+    let (b_text, b_doc) = b;
+    let a_index = LineIndex::new(a_text);
+    let b_index = LineIndex::new(b_text);
+    for change in changes {
+        let old_pointer = match change.kind {
+            ChangeKind::Removed => Some(change.path.as_str()),
+            ChangeKind::Added => None,
+            _ => Some(change.old_path.as_deref().unwrap_or(&change.path)),
+        };
+        change.old_line = old_pointer.map(|p| a_index.line_col(a_text, a_doc.nearest_span(p).start).line);
+        change.new_line = (change.kind != ChangeKind::Removed)
+            .then(|| b_index.line_col(b_text, b_doc.nearest_span(&change.path).start).line);
+    }
+}
+
+#[cfg(test)]
+mod tests;

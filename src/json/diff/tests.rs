@@ -1,0 +1,199 @@
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+use super::*;
+
+fn keyed() -> DiffOptions {
+    DiffOptions {
+        array_keys: default_array_keys(),
+    }
+}
+
+/// Applies `patch` to `a` with an independent RFC 6902 implementation.
+fn apply(a: &Value, patch: &[PatchOp]) -> Value {
+    let patch: json_patch::Patch = serde_json::from_value(serde_json::to_value(patch).unwrap()).unwrap();
+    let mut document = a.clone();
+    json_patch::patch(&mut document, &patch).unwrap_or_else(|e| panic!("{e}: {patch:?}"));
+    document
+}
+
+fn assert_patch_turns_a_into_b(a: &Value, b: &Value, options: &DiffOptions) -> Diff {
+    let result = diff(a, b, options);
+    let patched = apply(a, &result.patch);
+    assert!(
+        value::equal(&patched, b),
+        "patched {patched}\nwanted {b}\npatch {:?}",
+        result.patch
+    );
+    assert_eq!(result.is_empty(), value::equal(a, b));
+    result
+}
+
+#[test]
+fn members_are_added_removed_and_changed() {
+    let a = json!({"name": "x", "version": "1.0.0", "keep": 1, "gone": true});
+    let b = json!({"name": "x", "version": "1.1.0", "keep": 1.0, "new": [1]});
+    let result = assert_patch_turns_a_into_b(&a, &b, &DiffOptions::default());
+    let summary: Vec<(ChangeKind, &str)> = result.changes.iter().map(|c| (c.kind, c.path.as_str())).collect();
+    assert_eq!(
+        summary,
+        [
+            (ChangeKind::Changed, "/version"),
+            (ChangeKind::Removed, "/gone"),
+            (ChangeKind::Added, "/new"),
+        ]
+    );
+    assert_eq!(result.changes[0].old, Some(json!("1.0.0")));
+}
+
+#[test]
+fn tools_match_by_name_with_moves() {
+    let tool = |name: &str, description: &str| json!({"name": name, "description": description});
+    let a = json!({"tools": [tool("a", "1"), tool("b", "1"), tool("c", "1"), tool("d", "1"), tool("e", "1")]});
+    let b = json!({"tools": [tool("b", "1"), tool("c", "2"), tool("new", "1"), tool("d", "1"), tool("a", "1")]});
+    let result = assert_patch_turns_a_into_b(&a, &b, &keyed());
+    let labels: Vec<(ChangeKind, &str)> = result.changes.iter().map(|c| (c.kind, c.label.as_str())).collect();
+    assert_eq!(
+        labels,
+        [
+            (ChangeKind::Removed, "/tools[name=e]"),
+            (ChangeKind::Added, "/tools[name=new]"),
+            (ChangeKind::Moved, "/tools[name=a]"),
+            (ChangeKind::Changed, "/tools[name=c]/description"),
+        ]
+    );
+    let moved = &result.changes[2];
+    assert_eq!(
+        (moved.path.as_str(), moved.old_path.as_deref()),
+        ("/tools/4", Some("/tools/0"))
+    );
+}
+
+#[test]
+fn servers_match_by_id_and_duplicate_keys_fall_back_to_sequence() {
+    let a = json!({"mcpServers": [{"id": "x", "status": "up"}, {"id": "y", "status": "up"}]});
+    let b = json!({"mcpServers": [{"id": "y", "status": "down"}, {"id": "x", "status": "up"}]});
+    let result = assert_patch_turns_a_into_b(&a, &b, &keyed());
+    assert!(result.changes.iter().any(|c| c.label == "/mcpServers[id=y]/status"));
+    let duplicated = json!({"tools": [{"name": "t"}, {"name": "t"}]});
+    let result = assert_patch_turns_a_into_b(&duplicated, &json!({"tools": [{"name": "t"}]}), &keyed());
+    assert_eq!(result.changes[0].label, "/tools/1");
+}
+
+#[test]
+fn tools_of_two_servers_fall_back_to_a_compound_key() {
+    let a = json!({"tools": [{"server": "s1", "name": "t"}, {"server": "s2", "name": "t", "x": 1}]});
+    let b = json!({"tools": [{"server": "s2", "name": "t", "x": 2}, {"server": "s1", "name": "t"}]});
+    let result = assert_patch_turns_a_into_b(&a, &b, &keyed());
+    assert!(
+        result.changes.iter().any(|c| c.label == "/tools[server=s2,name=t]/x"),
+        "{:?}",
+        result.changes
+    );
+}
+
+#[test]
+fn an_insertion_in_an_unkeyed_array_is_one_change() {
+    let a = json!([1, 2, 3, 4, 5, 6]);
+    let b = json!([1, 2, 3, "new", 4, 5, 6]);
+    let result = assert_patch_turns_a_into_b(&a, &b, &DiffOptions::default());
+    assert_eq!(result.changes.len(), 1);
+    assert_eq!(result.patch, vec![PatchOp::add("/3".into(), &json!("new"))]);
+}
+
+#[test]
+fn array_keys_parse_with_and_without_a_path() {
+    let key = ArrayKey::parse("/servers/*/tools=server+name").unwrap();
+    assert_eq!(key.path.as_deref().map(|p| p.len()), Some(3));
+    assert_eq!(key.fields, ["server", "name"]);
+    assert_eq!(ArrayKey::parse("id").unwrap().path, None);
+    assert!(ArrayKey::parse("/tools=").is_err());
+    assert!(ArrayKey::parse("tools=name").is_err());
+}
+
+#[test]
+fn compare_prunes_ignored_fields_and_reports_bad_input() {
+    let a = r#"{"mcpServers": [{"id": "a", "status": "connected"}]}"#;
+    let b = r#"{"mcpServers": [{"id": "a", "status": "failed"}]}"#;
+    let options = CompareOptions {
+        ignore: vec![IgnorePattern::parse("/mcpServers/*/status").unwrap()],
+        ..Default::default()
+    };
+    assert!(compare(a, b, &options).unwrap().diff.is_empty());
+    assert!(!compare(a, b, &CompareOptions::default()).unwrap().diff.is_empty());
+    let error = compare(a, "{\n  \"x\": \n}", &options).unwrap_err();
+    assert_eq!((error.side, error.error.line), (Side::B, 3));
+}
+
+#[test]
+fn changes_are_located_by_line() {
+    let a_text = "{\n  \"tools\": [\n    {\"name\": \"a\", \"v\": 1}\n  ]\n}";
+    let b_text = "{\n  \"tools\": [\n    {\"name\": \"new\"},\n    {\"name\": \"a\", \"v\": 2}\n  ]\n}";
+    let mut result = compare(a_text, b_text, &CompareOptions::default()).unwrap().diff;
+    let (a_doc, b_doc) = (parse_document(a_text).unwrap(), parse_document(b_text).unwrap());
+    locate(&mut result.changes, (a_text, &a_doc), (b_text, &b_doc));
+    let changed = result.changes.iter().find(|c| c.kind == ChangeKind::Changed).unwrap();
+    assert_eq!((changed.old_line, changed.new_line), (Some(3), Some(4)));
+}
+
+#[test]
+fn canonical_text_sorts_keys_and_keeps_numbers() {
+    let text = r#"{"b": 1.50, "a": 1e3}"#;
+    let value: Value = serde_json::from_str(text).unwrap();
+    assert_eq!(
+        canonical_text(text, &value, false),
+        "{\n  \"a\": 1e3,\n  \"b\": 1.50\n}\n"
+    );
+}
+
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (-5i64..5).prop_map(Value::from),
+        "[a-c]{0,2}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(4, 40, 5, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            prop::collection::vec(("[a-d]", inner), 0..5)
+                .prop_map(|members| Value::Object(members.into_iter().collect())),
+        ]
+    })
+}
+
+fn tool_list() -> impl Strategy<Value = Value> {
+    prop::collection::vec((0u8..12, 0u8..3), 0..10).prop_map(|tools| {
+        let mut seen = std::collections::HashSet::new();
+        let unique: Vec<Value> = tools
+            .into_iter()
+            .filter(|(name, _)| seen.insert(*name))
+            .map(|(name, version)| json!({"name": format!("t{name}"), "v": version}))
+            .collect();
+        json!({ "tools": unique })
+    })
+}
+
+proptest! {
+    #[test]
+    fn patch_applies_to_any_pair(a in json_value(), b in json_value()) {
+        assert_patch_turns_a_into_b(&a, &b, &keyed());
+    }
+
+    #[test]
+    fn keyed_patch_applies_with_moves_inserts_and_deletes(a in tool_list(), b in tool_list()) {
+        let result = assert_patch_turns_a_into_b(&a, &b, &keyed());
+        let positional = diff(&a, &b, &DiffOptions::default());
+        prop_assert_eq!(result.is_empty(), positional.is_empty());
+    }
+
+    #[test]
+    fn merge_patch_applies_when_b_has_no_nulls(a in json_value(), b in json_value()) {
+        let merge = merge::merge_patch(&a, &b);
+        if merge.lossy.is_empty() {
+            let mut patched = a.clone();
+            json_patch::merge(&mut patched, &merge.patch);
+            prop_assert!(value::equal(&patched, &b), "{} vs {}", patched, b);
+        }
+    }
+}

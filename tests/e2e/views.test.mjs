@@ -99,3 +99,65 @@ test('dark theme on a narrow window stays usable', async () => {
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+async function typeInto(page, selector, text) {
+  await page.locator(selector).click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.insertText(text);
+}
+
+test('Format: pretty, minify and sort keys; a parse error is shown at line:column', async () => {
+  const { context, page, requests, problems } = await openPage(browser, `${origin}/#format`);
+  await waitReady(page);
+  await page.waitForSelector('#format-root .status.ok');
+  await typeInto(page, '#format-root .editor >> nth=0 >> .cm-content', '{"b":1,"a":[1,2]}');
+  await page.getByLabel('Sort keys').check();
+  await page.waitForFunction(() => document.querySelectorAll('#format-root .cm-content')[1]?.textContent.startsWith('{  "a"'));
+  await page.getByLabel('Minify').check();
+  await page.waitForFunction(() => document.querySelectorAll('#format-root .cm-content')[1]?.textContent === '{"a":[1,2],"b":1}');
+  await page.getByLabel('Minify').uncheck();
+  await typeInto(page, '#format-root .editor >> nth=0 >> .cm-content', '{\n  "a": 1,\n  "b": tru\n}');
+  await page.waitForSelector('#format-root .status.bad');
+  assert.match(await page.locator('#format-root .status.bad').textContent(), /Parse error at 3:\d+/);
+  await page.locator('#format-root .status.bad').click();
+  await screenshot(page, 'format');
+  assert.deepEqual(problems, []);
+  assert.deepEqual(ownOrigin(requests), []);
+  await context.close();
+});
+
+test('Schema: a built-in schema lists each failure at its pointer; your own schema works too', async () => {
+  const { context, page, requests, problems } = await openPage(browser, `${origin}/#schema`);
+  await waitReady(page);
+  await page.waitForSelector('#schema-root .schema-results .status');
+  const options = await page.locator('#schema-root select option').allTextContents();
+  assert.ok(options.includes('plugin') && options.includes('mcp'), `built-ins: ${options}`);
+  await page.waitForSelector('#schema-root .schema-results .status.bad');
+  assert.ok((await page.locator('#schema-root .schema-results li.diag').count()) >= 1);
+  await screenshot(page, 'schema-builtin');
+  await page.locator('#schema-root select').selectOption('');
+  await page.waitForFunction(() => /your schema/.test(document.querySelector('#schema-root .schema-results .status')?.textContent ?? ''));
+  await screenshot(page, 'schema-own');
+  assert.deepEqual(problems, []);
+  assert.deepEqual(ownOrigin(requests), []);
+  await context.close();
+});
+
+test('Diff: side by side and inline, paths with moves, JSON Patch and merge patch', async () => {
+  const { context, page, requests, problems } = await openPage(browser, `${origin}/#diff`);
+  await waitReady(page);
+  await page.waitForSelector('#diff-root .paths li');
+  assert.ok(await page.locator('#diff-root .cm-mergeView').count(), 'side by side');
+  assert.ok((await page.locator('#diff-root .cm-changedText').count()) > 0, 'word-level highlights');
+  const paths = await page.locator('#diff-root .paths').textContent();
+  assert.match(paths, /license/);
+  const patch = JSON.parse(await page.locator('#diff-root .output pre').first().textContent());
+  assert.ok(Array.isArray(patch) && patch.length > 0);
+  await screenshot(page, 'diff-side');
+  await page.locator('#diff-root select').selectOption('inline');
+  await page.waitForSelector('#diff-root .cm-deletedChunk, #diff-root .cm-changedLine');
+  await screenshot(page, 'diff-inline');
+  assert.deepEqual(problems, []);
+  assert.deepEqual(ownOrigin(requests), []);
+  await context.close();
+});

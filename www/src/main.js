@@ -5,10 +5,16 @@ import { coreMode } from './client.js';
 import { loadRules, openRule, setUpRulesView } from './rules.js';
 import { cancelJobs } from './util.js';
 import { checkView, setUpCheckView } from './views/check.js';
+import { diffView, setUpDiffView } from './views/diff.js';
+import { formatView, setUpFormatView } from './views/format.js';
+import { schemaView, setUpSchemaView } from './views/schema.js';
 
 // Each view: set up once on first visit; `run` is its Ctrl+Enter action.
 const VIEWS = {
   check: { setUp: setUpCheckView, actions: checkView },
+  format: { setUp: setUpFormatView, actions: formatView },
+  schema: { setUp: setUpSchemaView, actions: schemaView },
+  diff: { setUp: setUpDiffView, actions: diffView },
   rules: { setUp: setUpRulesView },
 };
 

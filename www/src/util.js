@@ -107,3 +107,20 @@ export function debounce(fn, ms) {
     timer = setTimeout(() => fn(...args), ms);
   };
 }
+
+/** A labelled checkbox; `onChange(checked)`. */
+export function checkbox(label, { checked = false, title, onChange } = {}) {
+  const input = h('input', { type: 'checkbox', checked, onchange: () => onChange?.(input.checked) });
+  return { element: h('label', { title }, input, label), input };
+}
+
+/** A labelled select of `[value, text]` options; `onChange(value)`. */
+export function select(label, options, { value, onChange } = {}) {
+  const element = h('select', { onchange: () => onChange?.(element.value) }, options.map(([v, text]) => h('option', { value: v, selected: v === value }, text)));
+  return { element: h('label', {}, label, ' ', element), input: element };
+}
+
+/** A status line: tone 'ok' | 'bad' | 'warn'; `onClick` makes it a button (to jump to an error). */
+export function status(tone, text, onClick) {
+  return onClick ? h(`button.status.${tone}`, { type: 'button', onclick: onClick }, text) : h(`p.status.${tone}`, {}, text);
+}

@@ -75,7 +75,7 @@ impl Builtin {
 }
 
 /// Every built-in schema, in the order `--builtin list` shows them.
-pub static BUILTINS: [Builtin; 8] = [
+pub static BUILTINS: [Builtin; 9] = [
     Builtin::new(
         "plugin",
         "Agent Plugins 1.0.0 plugin.json (official plugin.schema.json)",
@@ -85,6 +85,11 @@ pub static BUILTINS: [Builtin; 8] = [
         "mcp",
         "Agent Plugins 1.0.0 mcp.json (official mcp.schema.json)",
         BuiltinSource::Document(crate::schemas::MCP_SCHEMA),
+    ),
+    Builtin::new(
+        "snapshot",
+        "apcheck capability snapshot, version 1 (urn:apcheck:schema:snapshot:1)",
+        BuiltinSource::Document(crate::snapshot::schema::SNAPSHOT_SCHEMA),
     ),
     Builtin::new(
         "mcp-tool",

@@ -23,17 +23,15 @@ mod cwd;
 mod document;
 mod env;
 mod headers;
-mod location;
 mod package_path;
 mod placeholders;
 mod server;
 mod url;
 
 use crate::diag::Diagnostic;
-use crate::json::JsonDoc;
 use crate::report::{McpSection, McpState, PluginSection};
 use crate::rules::Rule;
-use crate::source::{LineIndex, Span};
+use crate::rules::files::{Load, read_json_file};
 use crate::tree::Tree;
 
 /// The `plugin.json` every rule example ships beside its `mcp.json`.
@@ -44,8 +42,6 @@ const EXAMPLE_PLUGIN_JSON: &str =
 pub const MCP_PATH: &str = "mcp.json";
 
 pub static RULES: &[&Rule] = &[
-    &location::MCP_CONFIG_WRONG_KIND,
-    &document::MCP_CONFIG_INVALID_JSON,
     &document::MCP_CONFIG_NOT_OBJECT,
     &document::MCP_SCHEMA_MISSING,
     &document::MCP_SCHEMA_UNSUPPORTED,
@@ -60,10 +56,10 @@ pub static RULES: &[&Rule] = &[
     &server::MCP_SERVER_FIELD_TYPE,
     &server::MCP_SSE_DEPRECATED,
     &command::MCP_COMMAND_NOT_A_TOKEN,
-    &package_path::MCP_PATH_ESCAPES,
     &package_path::MCP_PATH_MISSING,
     &package_path::MCP_PATH_WRONG_KIND,
     &cwd::MCP_CWD_FORM,
+    &cwd::MCP_CWD_ESCAPES_DATA,
     &env::MCP_ENV_RESERVED,
     &url::MCP_URL_INVALID,
     &url::MCP_URL_USERINFO,
@@ -72,6 +68,7 @@ pub static RULES: &[&Rule] = &[
     &headers::MCP_HEADER_NAME_INVALID,
     &headers::MCP_HEADER_VALUE_INVALID,
     &headers::MCP_HEADER_DUPLICATE,
+    &headers::MCP_HEADER_CLIENT_MANAGED,
     &placeholders::MCP_PLACEHOLDER_LITERAL,
 ];
 
@@ -81,18 +78,17 @@ pub fn load_mcp(tree: &Tree, plugin: &PluginSection, diagnostics: &mut Vec<Diagn
         state: McpState::Disabled,
         servers: Vec::new(),
     };
-    let text = match location::read_config(tree, diagnostics) {
-        location::Config::Absent => {
+    // §6.2: absent is not an error; a location that escapes, loops, is not a
+    // regular file or is not JSON disables MCP (§4.1 boundary 2, §7.2.2 rule 2).
+    let file = match read_json_file(tree, MCP_PATH, DISABLED, diagnostics) {
+        Load::Absent => {
             return McpSection {
                 state: McpState::Absent,
                 servers: Vec::new(),
             };
         }
-        location::Config::Unusable => return disabled,
-        location::Config::Text(text) => text,
-    };
-    let Some(file) = McpFile::parse(&text, diagnostics) else {
-        return disabled;
+        Load::Failed => return disabled,
+        Load::Loaded(file) => file,
     };
     let Some(servers) = document::check_document(&file, plugin, diagnostics) else {
         return disabled;
@@ -106,54 +102,8 @@ pub fn load_mcp(tree: &Tree, plugin: &PluginSection, diagnostics: &mut Vec<Diagn
     }
 }
 
-/// The parsed `mcp.json` with what every finding needs to name its place.
-struct McpFile<'t> {
-    text: &'t str,
-    index: LineIndex,
-    json: JsonDoc,
-}
-
-impl<'t> McpFile<'t> {
-    fn parse(text: &'t str, diagnostics: &mut Vec<Diagnostic>) -> Option<Self> {
-        let index = LineIndex::new(text);
-        match crate::json::parse_document(text) {
-            Ok(json) => Some(McpFile { text, index, json }),
-            Err(error) => {
-                let at = Span::new(error.offset, error.offset);
-                diagnostics.push(
-                    Diagnostic::new(
-                        &document::MCP_CONFIG_INVALID_JSON,
-                        format!("mcp.json is not valid JSON: {}", error.message),
-                    )
-                    .in_file(MCP_PATH)
-                    .at_span(text, &index, at),
-                );
-                None
-            }
-        }
-    }
-
-    /// A finding about the value at `pointer` (or its nearest existing ancestor).
-    fn at_value(&self, rule: &Rule, message: impl Into<String>, pointer: &str) -> Diagnostic {
-        let span = self.json.nearest_span(pointer);
-        Diagnostic::new(rule, message)
-            .in_file(MCP_PATH)
-            .at_pointer(pointer)
-            .at_span(self.text, &self.index, span)
-    }
-
-    /// A finding about the member name at `pointer` (an unknown or duplicate key).
-    fn at_key(&self, rule: &Rule, message: impl Into<String>, pointer: &str) -> Diagnostic {
-        let span = self
-            .json
-            .key_span(pointer)
-            .unwrap_or_else(|| self.json.nearest_span(pointer));
-        Diagnostic::new(rule, message)
-            .in_file(MCP_PATH)
-            .at_pointer(pointer)
-            .at_span(self.text, &self.index, span)
-    }
-}
+/// What a client does about a document-level failure, completing each such message.
+const DISABLED: &str = "MCP is disabled for this plugin (§7.2.2)";
 
 /// `parent` extended by the member `token`, escaped per RFC 6901.
 fn child_pointer(parent: &str, token: &str) -> String {
@@ -167,13 +117,21 @@ fn quoted(name: &str) -> String {
     format!("{name:?}")
 }
 
-/// A user-supplied, non-secret text for a message: quoted, and cut when long.
+/// Configuration text for a message: quoted, cut when long, masked when it holds a credential.
 fn excerpt(text: &str) -> String {
     const MAX_CHARS: usize = 80;
+    if let Some(masked) = crate::rules::secrets::masked_if_secret(text) {
+        return masked;
+    }
     match text.char_indices().nth(MAX_CHARS) {
         Some((cut, _)) => format!("{:?}…", &text[..cut]),
         None => format!("{text:?}"),
     }
+}
+
+/// Whether configuration text may be repeated verbatim in a fix hint.
+fn echoable(text: &str) -> bool {
+    text.chars().count() <= 120 && crate::rules::secrets::masked_if_secret(text).is_none()
 }
 
 /// The JSON type of `value`, with its article, for messages.
@@ -227,5 +185,68 @@ mod test_support {
 
     pub fn codes(diagnostics: &[Diagnostic]) -> Vec<&'static str> {
         diagnostics.iter().map(|d| d.code).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::{codes, load_tree};
+    use crate::report::McpState;
+    use crate::tree::{Entry, Tree};
+
+    #[test]
+    fn fixed_examples_of_mcp_and_secret_rules_are_entirely_clean() {
+        // A fix that trades one finding for another would teach the wrong thing.
+        let mut noisy = Vec::new();
+        for rule in super::RULES.iter().chain(crate::rules::secrets::RULES) {
+            let Some(tree) = rule.doc.fixed.tree() else { continue };
+            let report = crate::check_package("example", &tree);
+            if !report.diagnostics.is_empty() {
+                noisy.push(format!("{}: {:?}", rule.code, codes(&report.diagnostics)));
+            }
+        }
+        assert!(noisy.is_empty(), "{noisy:?}");
+    }
+
+    #[test]
+    fn absent_mcp_json_is_not_an_error() {
+        // §6.2: "If a fixed component location is absent, the client MUST NOT treat that as an error."
+        let (section, diagnostics) = load_tree(&Tree::from_files([("plugin.json", "{}")]));
+        assert_eq!(section.state, McpState::Absent);
+        assert!(diagnostics.is_empty());
+    }
+
+    #[test]
+    fn wrong_kinds_and_escapes_disable_mcp() {
+        // §6.2: present but not a regular file; §4.1 boundary 2: resolves outside the root or loops.
+        for (entry, code) in [
+            (Entry::Dir, "AP006"),
+            (Entry::Symlink("../outside/mcp.json".into()), "AP101"),
+            (Entry::Symlink("mcp.json".into()), "AP102"),
+            (Entry::File(vec![b'{', 0xff, b'}']), "AP001"),
+        ] {
+            let mut tree = Tree::new();
+            tree.insert("mcp.json", entry);
+            let (section, diagnostics) = load_tree(&tree);
+            assert_eq!(section.state, McpState::Disabled, "{code}");
+            assert_eq!(codes(&diagnostics), [code]);
+            assert!(
+                diagnostics[0].message.ends_with(super::DISABLED),
+                "{}",
+                diagnostics[0].message
+            );
+        }
+    }
+
+    #[test]
+    fn link_to_a_file_inside_the_root_is_followed() {
+        let mut tree = Tree::from_files([(
+            "config/mcp.json",
+            r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json", "mcpServers": {}}"#,
+        )]);
+        tree.insert("mcp.json", Entry::Symlink("config/mcp.json".into()));
+        let (section, diagnostics) = load_tree(&tree);
+        assert_eq!(section.state, McpState::Loaded);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
     }
 }

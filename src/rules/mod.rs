@@ -194,7 +194,11 @@ fn snapshot_example_inputs(example: &Example) -> Vec<(&'static str, &'static str
             snapshot,
             tool,
             arguments,
-        } => vec![("snapshot.json", snapshot), ("tool", tool), ("arguments.json", arguments)],
+        } => vec![
+            ("snapshot.json", snapshot),
+            ("tool", tool),
+            ("arguments.json", arguments),
+        ],
         Example::Package(_) | Example::PackageWithLinks { .. } | Example::Described(_) => Vec::new(),
     }
 }
@@ -236,15 +240,32 @@ mod tests {
                     } else {
                         "fixed example fires"
                     };
-                    let seen: Vec<_> = diagnostics
-                        .iter()
-                        .map(|d| (d.code, d.message.as_str()))
-                        .collect();
+                    let seen: Vec<_> = diagnostics.iter().map(|d| (d.code, d.message.as_str())).collect();
                     wrong.push(format!("{} {}: {which}; saw {seen:?}", rule.code, rule.name));
                 }
             }
         }
         assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn fixed_package_examples_are_entirely_clean() {
+        // A fix that trades one finding for another would teach the wrong thing. Checked for the
+        // package families (files, containment, manifest, skills); the MCP families check their own.
+        let mut noisy = Vec::new();
+        for rule in all().filter(|rule| ["AP0", "AP1", "AP2", "AP3"].iter().any(|f| rule.code.starts_with(f))) {
+            let Some(tree) = rule.doc.fixed.tree() else { continue };
+            let report = check_package("example", &tree);
+            if !report.diagnostics.is_empty() {
+                let seen: Vec<_> = report
+                    .diagnostics
+                    .iter()
+                    .map(|d| (d.code, d.message.as_str()))
+                    .collect();
+                noisy.push(format!("{}: {seen:?}", rule.code));
+            }
+        }
+        assert!(noisy.is_empty(), "{}", noisy.join("\n"));
     }
 
     #[test]

@@ -87,20 +87,23 @@ pub static SECRET_TOKEN_SHAPE: Rule = Rule {
     },
 };
 
-pub static SECRET_HIGH_ENTROPY: Rule = Rule {
+pub static SECRET_NAMED_VALUE: Rule = Rule {
     code: "AP503",
-    name: "secret-high-entropy",
+    name: "secret-named-value",
     severity: Severity::Error,
     spec: "Agent Plugins §7.2.1, §9.2",
-    summary: "A random-looking value sits in a header or `env` entry named like a key, token, secret or password",
+    summary: "A header or `env` entry named like a password, secret, key or token holds a literal credential",
     fix_hint: Some("remove it (and revoke it if it was published); have the user provide it outside the package"),
     doc: RuleDoc {
-        what: "Header and `env` entries whose name says key, token, secret, password, credential, auth, session \
-               or cookie (`X-Api-Key`, `DB_PASSWORD`, `accessToken`) and whose literal value looks random: at \
-               least 16 characters, letters and digits mixed, high Shannon entropy, no spaces, not a URL or \
-               path. Names ending in `_URL`, `_FILE`, `_PATH`, `_ID` and the like are not secrets.",
-        why: "§7.2.1 and §9.2: plugins MUST NOT embed secrets in `headers` or `env`. A random string under a \
-              secret-sounding name is a credential in all but name.",
+        what: "Header and `env` entries whose name says what they hold. A name ending in password, passwd, pwd, \
+               passphrase, secret or credential(s) (`DB_PASSWORD`, `clientSecret`) with any literal value of four \
+               or more characters; a name mentioning key, token, auth, session or cookie (`X-Api-Key`, \
+               `accessToken`) with a random-looking value: at least 16 characters, letters and digits mixed, high \
+               Shannon entropy, no spaces. Placeholders, stand-ins (`<token>`, `YOUR_KEY`), booleans, URLs and \
+               paths are not secrets; names ending in `_URL`, `_FILE`, `_PATH`, `_ID` and the like are not \
+               secret names.",
+        why: "§7.2.1 and §9.2: plugins MUST NOT embed secrets in `headers` or `env`. A literal password, or a \
+              random string under a key or token name, is a credential in all but name.",
         failing: Example::Package(&[
             ("plugin.json", PLUGIN_JSON),
             (
@@ -118,7 +121,43 @@ pub static SECRET_HIGH_ENTROPY: Rule = Rule {
     },
 };
 
-pub static RULES: &[&Rule] = &[&SECRET_AUTHORIZATION, &SECRET_TOKEN_SHAPE, &SECRET_HIGH_ENTROPY];
+pub static SECRET_IN_OTHER_FIELD: Rule = Rule {
+    code: "AP504",
+    name: "secret-in-other-field",
+    severity: Severity::Warning,
+    spec: "Agent Plugins §7.2.1, §9.2",
+    summary: "A credential-shaped value sits in `args` or `url`",
+    fix_hint: Some("remove it (and revoke it if it was published); have the user provide it outside the package"),
+    doc: RuleDoc {
+        what: "`args` items and `url` values containing a well-known credential shape (as AP502) or a \
+               `Bearer`/`Basic` credential, such as `--token ghp_…` or `?key=sk-…`, and a password in a URL's \
+               user information (`https://bot:password@host`, which AP431 also makes invalid).",
+        why: "The spec's MUST NOT names `headers` (§7.2.1) and `env` (§9.2), so this is a warning, not an error; \
+              but `args` and `url` are just as visible to everyone who installs the package, and a token there is \
+              exposed the same way.",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n    \"issues\": {\n      \"type\": \"stdio\",\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"issues-server\", \"--token\", \"ghp_0123456789abcdefghijklmnopqrstuvwxyzAB\"]\n    }\n  }\n}\n",
+            ),
+        ]),
+        fixed: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n    \"issues\": {\n      \"type\": \"stdio\",\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"issues-server\"]\n    }\n  }\n}\n",
+            ),
+        ]),
+    },
+};
+
+pub static RULES: &[&Rule] = &[
+    &SECRET_AUTHORIZATION,
+    &SECRET_TOKEN_SHAPE,
+    &SECRET_NAMED_VALUE,
+    &SECRET_IN_OTHER_FIELD,
+];
 
 /// Where a value sits; the spec forbids secrets in both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -169,23 +208,10 @@ pub fn detect(field: Field, name: &str, value: &str) -> Option<Secret> {
         Field::Header => "header values are visible package data (§7.2.1)",
         Field::Env => "`env` values are visible package data (§9.2)",
     };
-    if let Some((label, found)) = TOKEN_SHAPES
-        .iter()
-        .find_map(|(label, shape)| shape.captures(value).map(|c| (*label, c)))
-    {
-        // A key block's length is the whole value's: its BEGIN line alone says little.
-        let token = if label == "private key" {
-            value
-        } else {
-            found.get(0).map_or("", |m| m.as_str())
-        };
-        let prefix = found.get(1).map_or("", |m| m.as_str());
+    if let Some((label, shown)) = known_token(value) {
         return Some(Secret {
             rule: &SECRET_TOKEN_SHAPE,
-            message: format!(
-                "{place} holds what looks like a {label} ({}); {visible}",
-                masked(prefix, token)
-            ),
+            message: format!("{place} holds what looks like a {label} ({shown}); {visible}"),
         });
     }
     let literal = without_placeholders(value);
@@ -203,16 +229,77 @@ pub fn detect(field: Field, name: &str, value: &str) -> Option<Secret> {
             message: format!("{place} embeds a literal credential ({shown}); {visible}"),
         });
     }
-    if is_secret_name(name) && looks_random(literal.trim()) && !is_stand_in(literal.trim()) {
-        return Some(Secret {
-            rule: &SECRET_HIGH_ENTROPY,
-            message: format!(
-                "{place} holds a random-looking value ({}); {visible}",
-                masked("", literal.trim())
-            ),
-        });
+    let literal = literal.trim();
+    let what = match secret_name(name)? {
+        SecretName::Always if looks_like_password(literal) => "a literal secret",
+        SecretName::WhenRandom if looks_random(literal) => "a random-looking value",
+        _ => return None,
+    };
+    (!is_stand_in(literal)).then(|| Secret {
+        rule: &SECRET_NAMED_VALUE,
+        message: format!("{place} holds {what} ({}); {visible}", masked("", literal)),
+    })
+}
+
+/// Looks for an unmistakable credential (a well-known token shape, a `Bearer`
+/// or `Basic` value) in `value` of another field, `place` naming it (`args[1]`, `url`).
+pub fn detect_elsewhere(place: &str, value: &str) -> Option<Secret> {
+    let shown = match known_token(value) {
+        Some((label, shown)) => format!("a {label} ({shown})"),
+        None => {
+            let literal = without_placeholders(value);
+            let (scheme, credential) = split_credential(&literal, false).filter(|(_, c)| !is_stand_in(c))?;
+            format!(
+                "a {} credential ({})",
+                scheme.unwrap_or("literal"),
+                masked("", credential)
+            )
+        }
+    };
+    Some(Secret {
+        rule: &SECRET_IN_OTHER_FIELD,
+        message: format!("{place} holds what looks like {shown}; everything in mcp.json is visible package data"),
+    })
+}
+
+/// A password in a URL's user information (`user:password@host`), which is a
+/// credential whatever it looks like.
+pub fn detect_url_password(userinfo: &str) -> Option<Secret> {
+    let (_, password) = userinfo.split_once(':')?;
+    let password = without_placeholders(password);
+    (!password.is_empty() && !is_stand_in(&password)).then(|| Secret {
+        rule: &SECRET_IN_OTHER_FIELD,
+        message: format!(
+            "`url` holds a password in its user information ({}); everything in mcp.json is visible package data",
+            masked("", &password)
+        ),
+    })
+}
+
+/// The label and masked form of the first well-known credential shape in `value`.
+fn known_token(value: &str) -> Option<(&'static str, String)> {
+    let (label, found) = TOKEN_SHAPES
+        .iter()
+        .find_map(|(label, shape)| shape.captures(value).map(|c| (*label, c)))?;
+    // A key block's length is the whole value's: its BEGIN line alone says little.
+    let token = if label == "private key" {
+        value
+    } else {
+        found.get(0).map_or("", |m| m.as_str())
+    };
+    Some((label, masked(found.get(1).map_or("", |m| m.as_str()), token)))
+}
+
+/// `text` masked when it holds a well-known credential or a `Bearer`/`Basic`
+/// one; `None` when it may be shown. For messages that quote configuration text.
+pub fn masked_if_secret(text: &str) -> Option<String> {
+    if let Some(found) = TOKEN_SHAPES.iter().find_map(|(_, shape)| shape.captures(text)) {
+        return Some(masked(found.get(1).map_or("", |m| m.as_str()), text));
     }
-    None
+    let literal = without_placeholders(text);
+    split_credential(&literal, false)
+        .filter(|(_, credential)| !is_stand_in(credential))
+        .map(|_| masked("", text))
 }
 
 /// `prefix…(N chars)`: what every face may show of a secret.
@@ -285,19 +372,30 @@ fn is_stand_in(text: &str) -> bool {
         || lower.chars().all(|c| c == '*' || c == '.' || c == '…')
 }
 
-/// Whether a header or variable name says it holds a secret.
-fn is_secret_name(name: &str) -> bool {
-    const SECRET_WORDS: &[&str] = &[
-        "key",
-        "apikey",
-        "token",
-        "secret",
+/// How strongly a header or variable name says it holds a secret.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SecretName {
+    /// It ends in password, secret…: any literal value is one.
+    Always,
+    /// It mentions a key, token…: a random-looking value is one; ids and modes are not.
+    WhenRandom,
+}
+
+fn secret_name(name: &str) -> Option<SecretName> {
+    const ALWAYS_WHEN_LAST: &[&str] = &[
         "password",
         "passwd",
         "pwd",
-        "pass",
+        "passphrase",
+        "secret",
         "credential",
         "credentials",
+    ];
+    const WHEN_RANDOM: &[&str] = &[
+        "key",
+        "apikey",
+        "token",
+        "pass",
         "auth",
         "session",
         "cookie",
@@ -308,16 +406,34 @@ fn is_secret_name(name: &str) -> bool {
         "count", "version", "mode", "host", "endpoint", "region", "format", "enabled", "ttl", "timeout",
     ];
     let words = name_words(name);
-    let Some(last) = words.last() else { return false };
+    let last = words.last()?;
     if NOT_A_SECRET_WHEN_LAST.contains(&last.as_str()) || words.iter().any(|w| w == "public") {
-        return false;
+        return None;
     }
-    words.iter().any(|w| {
-        SECRET_WORDS.contains(&w.as_str())
-            || ["token", "secret", "password", "apikey", "accesskey"]
-                .iter()
-                .any(|part| w.contains(part))
-    })
+    if ALWAYS_WHEN_LAST.contains(&last.as_str()) || last.ends_with("password") || last.ends_with("secret") {
+        return Some(SecretName::Always);
+    }
+    words
+        .iter()
+        .any(|w| {
+            ALWAYS_WHEN_LAST.contains(&w.as_str())
+                || WHEN_RANDOM.contains(&w.as_str())
+                || ["token", "secret", "password", "apikey", "accesskey"]
+                    .iter()
+                    .any(|part| w.contains(part))
+        })
+        .then_some(SecretName::WhenRandom)
+}
+
+/// A literal worth calling a password: not a flag, a path, a URL or a word like `none`.
+fn looks_like_password(value: &str) -> bool {
+    const NOT_PASSWORDS: &[&str] = &[
+        "true", "false", "yes", "no", "none", "null", "nil", "on", "off", "unset",
+    ];
+    value.chars().count() >= 4
+        && !NOT_PASSWORDS.iter().any(|word| value.eq_ignore_ascii_case(word))
+        && !value.contains("://")
+        && !value.starts_with(['/', '.', '~'])
 }
 
 /// `X-Api-Key` → [x, api, key]; `accessToken` → [access, token].
@@ -446,6 +562,10 @@ mod tests {
         );
         assert_eq!(code(Field::Env, "DB_PASSWORD", "Tr0ub4dor&3xQ9zLmP"), Some("AP503"));
         assert_eq!(code(Field::Env, "accessToken", "a8F3kQ9zL2mX7vB1nC4d"), Some("AP503"));
+        // A password needs no randomness to be one.
+        assert_eq!(code(Field::Env, "DB_PASSWORD", "hunter2"), Some("AP503"));
+        assert_eq!(code(Field::Env, "clientSecret", "correct horse battery"), Some("AP503"));
+        assert_eq!(code(Field::Header, "X-Api-Key", "short-key"), None);
     }
 
     #[test]
@@ -464,9 +584,47 @@ mod tests {
             ("API_KEY", "not-set"),
             ("MONKEY_MODE", "on"),
             ("CACHE_KEY", "release-2024-cache"),
+            ("DB_PASSWORD", "${DB_PASSWORD}"),
+            ("ADMIN_PASSWORD", "changeme"),
+            ("USE_SECRET", "true"),
+            ("SECRET_BACKEND", "vault"),
+            ("CLIENT_SECRET", "<your client secret>"),
         ] {
             assert_eq!(code(Field::Env, name, value), None, "{name}: {value}");
         }
+    }
+
+    #[test]
+    fn configuration_text_is_masked_only_when_it_holds_a_credential() {
+        let masked = masked_if_secret("--token=ghp_0123456789abcdefghijklmnopqrstuvwxyzAB").unwrap();
+        assert_eq!(masked, "ghp_…(50 chars)");
+        assert_eq!(masked_if_secret("Bearer 8d2c1f0b").as_deref(), Some("…(15 chars)"));
+        assert_eq!(masked_if_secret("./bin/server"), None);
+        assert_eq!(masked_if_secret("Bearer ${TOKEN}"), None);
+    }
+
+    #[test]
+    fn credentials_in_other_fields_are_found() {
+        let secret = detect_elsewhere("`args[3]`", "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB").unwrap();
+        assert_eq!(secret.rule.code, "AP504");
+        assert!(secret.message.contains("ghp_…(42 chars)"), "{}", secret.message);
+        assert!(
+            detect_elsewhere(
+                "`url`",
+                "https://x.example.com/mcp?key=sk-proj-abcdefghijklmnopqrstuvwxyz"
+            )
+            .is_some()
+        );
+        assert!(detect_elsewhere("`args[0]`", "--verbose").is_none());
+        assert!(detect_elsewhere("`args[0]`", "Bearer ${TOKEN}").is_none());
+        assert!(
+            detect_url_password("bot:hunter2")
+                .unwrap()
+                .message
+                .contains("…(7 chars)")
+        );
+        assert!(detect_url_password("bot").is_none());
+        assert!(detect_url_password("bot:${PASSWORD}").is_none());
     }
 
     #[test]

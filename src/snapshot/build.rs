@@ -8,6 +8,9 @@ use super::model::{ConnectionStatus, Loaded, PluginIdentity, ServerStatus, Skill
 use super::tools_list::ToolsList;
 use crate::report::{PackageReport, PluginState, ServerState, SkillState};
 
+/// The transports of Agent Plugins §7.2.1, the values a snapshot's `type` may take.
+const TRANSPORTS: &[&str] = &["stdio", "streamable-http", "sse"];
+
 /// Why no snapshot can be built.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BuildError {
@@ -80,7 +83,8 @@ pub fn build_snapshot(report: &PackageReport, tools: &[(String, ToolsList)]) -> 
             };
             ServerStatus {
                 id: entry.id.clone(),
-                transport: entry.transport.clone(),
+                // An unknown `type` is why an entry is skipped; the snapshot names only real transports.
+                transport: entry.transport.clone().filter(|t| TRANSPORTS.contains(&t.as_str())),
                 status,
                 protocol_version: listed.and_then(|l| l.protocol_version.clone()),
                 reason: (entry.state == ServerState::Invalid)
@@ -95,6 +99,8 @@ pub fn build_snapshot(report: &PackageReport, tools: &[(String, ToolsList)]) -> 
         .flat_map(|(server, list)| {
             list.tools.iter().map(move |members| {
                 let mut fields = members.clone();
+                // `server` is ours, not an MCP Tool field; a stray one would be written twice.
+                fields.remove("server");
                 let name = fields
                     .remove("name")
                     .and_then(|n| n.as_str().map(str::to_string))

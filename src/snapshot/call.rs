@@ -169,7 +169,7 @@ pub fn check_call(
             .in_file(snapshot_name),
         ),
         Ok(compiled) => {
-            for error in compiled.errors(&doc.value) {
+            for error in compiled.errors(arguments_text, &doc) {
                 report
                     .diagnostics
                     .push(located.at(&ARGUMENTS_INVALID, error.message, &error.pointer));

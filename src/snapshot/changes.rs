@@ -6,12 +6,14 @@
 //! a minor bump a warning. For 0.y.z versions the Cargo convention applies:
 //! a `y` bump is major, a `z` bump covers features and fixes.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 use serde_json::Value;
 
 use super::Located;
 use super::lint::check_snapshot;
-use super::model::{Snapshot, Tool};
+use super::model::{ConnectionStatus, Snapshot, Tool};
 use super::schema_diff::{Level, diff_input_schema, diff_output_schema};
 use crate::diag::{Diagnostic, Severity};
 use crate::rules::{Example, Rule, RuleDoc};
@@ -354,22 +356,29 @@ pub fn snapshot_changes(old: &Snapshot, new: &Snapshot) -> Vec<Change> {
     changes
 }
 
-fn tool_index(snapshot: &Snapshot, server: &str, name: &str) -> Option<usize> {
-    snapshot.tools.iter().position(|t| t.server == server && t.name == name)
+/// Tools by `(server, name)`, so comparing two 10,000-tool snapshots stays linear-ish.
+fn tool_index(snapshot: &Snapshot) -> BTreeMap<(&str, &str), usize> {
+    snapshot
+        .tools
+        .iter()
+        .enumerate()
+        .map(|(i, t)| ((t.server.as_str(), t.name.as_str()), i))
+        .collect()
 }
 
 fn tool_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<Change>) {
+    let (old_by_key, new_by_key) = (tool_index(old), tool_index(new));
     let removed: Vec<(usize, &Tool)> = old
         .tools
         .iter()
         .enumerate()
-        .filter(|(_, t)| tool_index(new, &t.server, &t.name).is_none())
+        .filter(|(_, t)| !new_by_key.contains_key(&(t.server.as_str(), t.name.as_str())))
         .collect();
     let mut added: Vec<(usize, &Tool)> = new
         .tools
         .iter()
         .enumerate()
-        .filter(|(_, t)| tool_index(old, &t.server, &t.name).is_none())
+        .filter(|(_, t)| !old_by_key.contains_key(&(t.server.as_str(), t.name.as_str())))
         .collect();
     for (old_index, gone) in removed {
         // Same server, same input schema, new name: a rename, not a removal and an addition.
@@ -391,7 +400,16 @@ fn tool_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<Change>) {
                 kind: "tool-removed",
                 subject: gone.qualified_name(),
                 level: Level::Major,
-                detail: format!("tool `{}` removed", gone.qualified_name()),
+                detail: match new.server(&gone.server).map(|s| s.status) {
+                    // The contract may be unchanged; the new capture just did not reach the server.
+                    Some(status) if status != ConnectionStatus::Connected => format!(
+                        "tool `{}` removed (server `{}` is `{}` in the new snapshot)",
+                        gone.qualified_name(),
+                        gone.server,
+                        status.as_str()
+                    ),
+                    _ => format!("tool `{}` removed", gone.qualified_name()),
+                },
                 location: (Side::Old, format!("/tools/{old_index}")),
             }),
         }
@@ -406,7 +424,10 @@ fn tool_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<Change>) {
         });
     }
     for (new_index, tool) in new.tools.iter().enumerate() {
-        let Some(before) = tool_index(old, &tool.server, &tool.name).map(|i| &old.tools[i]) else {
+        let Some(before) = old_by_key
+            .get(&(tool.server.as_str(), tool.name.as_str()))
+            .map(|&i| &old.tools[i])
+        else {
             continue;
         };
         changed_tool(before, tool, new_index, out);
@@ -430,13 +451,14 @@ fn changed_tool(before: &Tool, after: &Tool, index: usize, out: &mut Vec<Change>
             (None, None) => Vec::new(),
             (a, b) => vec![super::schema_diff::SchemaChange {
                 at: String::new(),
+                pointer: String::new(),
                 // A result schema added promises more; removed, callers lose structure.
                 level: if b.is_some() { Level::Minor } else { Level::Major },
                 description: format!("`{member}` {}", if a.is_none() { "added" } else { "removed" }),
             }],
         };
         for schema_change in schema_changes {
-            let pointer = format!("/tools/{index}/{member}");
+            let pointer = format!("/tools/{index}/{member}{}", schema_change.pointer);
             out.push(Change {
                 kind,
                 subject: subject.clone(),
@@ -605,6 +627,18 @@ mod tests {
         assert_eq!(report.required, Some(Level::Major));
         assert_eq!(report.bump, Some(Level::Major));
         assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
+    }
+
+    #[test]
+    fn tools_gone_with_their_server_say_so() {
+        let mut new: serde_json::Value = serde_json::from_str(OLD).unwrap();
+        new["mcpServers"][0]["status"] = "failed".into();
+        new["tools"] = serde_json::json!([]);
+        let report = compare("old.json", OLD, "new.json", &new.to_string());
+        assert!(
+            report.changes[0].detail.contains("is `failed` in the new snapshot"),
+            "{report:#?}"
+        );
     }
 
     #[test]

@@ -308,6 +308,16 @@ impl DriftReport {
 }
 
 /// Compares snapshot `text` (file `name`) with the package in `tree` (root `root`).
+/// `file` of the package as seen from where the check started: under `root`.
+fn in_root(root: &str, file: &str) -> String {
+    let root = root.trim_end_matches('/');
+    if root.is_empty() || root == "." {
+        file.to_string()
+    } else {
+        format!("{root}/{file}")
+    }
+}
+
 pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
     let check = check_snapshot(name, text, Some(tree));
     let mut report = DriftReport {
@@ -322,14 +332,19 @@ pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
     let package = crate::check_package(root, tree);
     let mut drift = Drift {
         located: &located,
+        root,
         report: &mut report,
     };
     if package.plugin.state == PluginState::Rejected {
-        let why: Vec<&str> = package
+        let why: Vec<String> = package
             .diagnostics
             .iter()
             .filter(|d| d.severity == Severity::Error)
-            .map(|d| d.message.as_str())
+            .map(|d| match (&d.file, d.line) {
+                (Some(file), Some(line)) => format!("{} in {}:{line}", d.code, in_root(root, file)),
+                (Some(file), None) => format!("{} in {}", d.code, in_root(root, file)),
+                _ => d.code.to_string(),
+            })
             .collect();
         drift.row(
             &PACKAGE_REJECTED,
@@ -361,6 +376,8 @@ pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
 
 struct Drift<'a, 'r> {
     located: &'a Located<'a>,
+    /// The plugin root as the caller named it; package files are shown under it.
+    root: &'a str,
     report: &'r mut DriftReport,
 }
 
@@ -388,7 +405,16 @@ impl Drift<'_, '_> {
 
     /// Adds the package findings that explain a row (why a skill or server is skipped).
     fn explain(&mut self, package: &PackageReport, keep: impl Fn(&Diagnostic) -> bool) {
-        let known: Vec<Diagnostic> = package.diagnostics.iter().filter(|d| keep(d)).cloned().collect();
+        let known: Vec<Diagnostic> = package
+            .diagnostics
+            .iter()
+            .filter(|d| keep(d))
+            .map(|d| {
+                let mut d = d.clone();
+                d.file = d.file.map(|file| in_root(self.root, &file));
+                d
+            })
+            .collect();
         for diagnostic in known {
             if !self.report.diagnostics.contains(&diagnostic) {
                 self.report.diagnostics.push(diagnostic);
@@ -546,6 +572,9 @@ impl Drift<'_, '_> {
                     ),
                     &pointer,
                 );
+                self.explain(package, |d| {
+                    d.file.as_deref() == Some("mcp.json") && d.severity == Severity::Error
+                });
                 continue;
             }
             match entry {
@@ -573,8 +602,14 @@ impl Drift<'_, '_> {
                         ),
                         &format!("{pointer}/status"),
                     );
+                    let mut entry_pointer = "/mcpServers".to_string();
+                    push_token(&mut entry_pointer, &server.id);
                     self.explain(package, |d| {
-                        d.file.as_deref() == Some("mcp.json") && d.severity == Severity::Error
+                        d.file.as_deref() == Some("mcp.json")
+                            && d.severity == Severity::Error
+                            && d.pointer
+                                .as_deref()
+                                .is_some_and(|p| p == entry_pointer || p.starts_with(&format!("{entry_pointer}/")))
                     });
                 }
                 Some(entry) if entry.transport != server.transport && entry.state == ServerState::Valid => self.row(
@@ -619,7 +654,8 @@ impl Drift<'_, '_> {
                 continue;
             };
             let Ok(doc) = parse_document(text) else { continue };
-            let located = Located::new(file, text, &doc);
+            let shown = in_root(self.root, file);
+            let located = Located::new(&shown, text, &doc);
             let mut places: Vec<String> = vec![String::new()];
             let servers = doc.value.get("mcpServers").and_then(Value::as_object);
             if let Some(servers) = servers.filter(|_| file == "mcp.json") {
@@ -684,5 +720,48 @@ impl Drift<'_, '_> {
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_mcp(mcp: &str) -> Tree {
+        Tree::from_files([
+            ("plugin.json", PLUGIN_JSON),
+            ("mcp.json", mcp),
+            ("skills/write-weekly-summary/SKILL.md", SKILL_MD),
+        ])
+    }
+
+    /// Agent Plugins §7.2.1: server entries are closed; `status` written back is runtime state.
+    #[test]
+    fn runtime_state_in_a_server_entry_is_found_at_its_key() {
+        let mcp = "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n \"mcpServers\": {\"invoice-tools\": {\"type\": \"streamable-http\", \"url\": \"https://billing.example.com/mcp\",\n   \"status\": \"connected\"}}}";
+        let report = drift("snapshot.json", SNAPSHOT, "plugins/invoice-ops", &with_mcp(mcp));
+        let row = report
+            .rows
+            .iter()
+            .find(|r| r.code == "AP710")
+            .expect("a runtime-state row");
+        assert_eq!(row.fix, FixSide::Package);
+        let finding = report.diagnostics.iter().find(|d| d.code == "AP710").unwrap();
+        assert_eq!(finding.file.as_deref(), Some("plugins/invoice-ops/mcp.json"));
+        assert_eq!((finding.line, finding.column), (Some(3), Some(4)));
+    }
+
+    #[test]
+    fn a_clean_pair_has_no_rows_and_no_findings() {
+        let report = drift("snapshot.json", SNAPSHOT, "invoice-ops", &with_mcp(MCP_JSON));
+        assert!(!report.has_drift(), "{:#?}", report.rows);
+        assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
+    }
+
+    #[test]
+    fn an_invalid_snapshot_stops_before_the_package_is_read() {
+        let report = drift("snapshot.json", "{", "invoice-ops", &Tree::new());
+        assert!(report.rows.is_empty());
+        assert_eq!(report.diagnostics[0].code, "AP601");
     }
 }

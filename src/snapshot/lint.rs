@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::Located;
 use super::model::{ConnectionStatus, Snapshot};
-use super::schema::{CompiledSchema, DocumentKind, identify, snapshot_schema};
+use super::schema::{CompiledSchema, DocumentKind, identify, snapshot_schema_errors};
 use crate::diag::{Diagnostic, Severity};
 use crate::json::{parse::push_token, parse_document};
 use crate::rules::{Example, Rule, RuleDoc};
@@ -206,17 +206,41 @@ pub static TOOL_IS_SKILL_SCRIPT: Rule = Rule {
         what: "Given the package, tools whose name equals a file (with or without its extension) under skills/*/scripts/.",
         why: "A skill's scripts are attachments the skill's instructions run; listing one as an MCP tool means a contract nobody serves.",
         failing: Example::Drift {
-            snapshot: r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "skills": [], "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
-  "tools": [{"name": "rollback", "server": "invoice-tools", "inputSchema": {"type": "object"}}]}"#,
-            files: &[("skills/deploy/scripts/rollback.sh", "#!/bin/sh\n")],
+            snapshot: DEPLOY_SNAPSHOT_WITH_SCRIPT_TOOL,
+            files: DEPLOY_PACKAGE,
         },
         fixed: Example::Drift {
-            snapshot: r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "skills": [], "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
-  "tools": [{"name": "query_invoices", "server": "invoice-tools", "inputSchema": {"type": "object"}}]}"#,
-            files: &[("skills/deploy/scripts/rollback.sh", "#!/bin/sh\n")],
+            snapshot: DEPLOY_SNAPSHOT,
+            files: DEPLOY_PACKAGE,
         },
     },
 };
+
+/// A package whose skill carries a script, for AP610's examples.
+const DEPLOY_PACKAGE: &[(&str, &str)] = &[
+    (
+        "plugin.json",
+        r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "deploy-kit", "version": "1.0.0"}"#,
+    ),
+    (
+        "mcp.json",
+        r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json", "mcpServers": {"deploy-api": {"type": "streamable-http", "url": "https://deploy.example.com/mcp"}}}"#,
+    ),
+    (
+        "skills/deploy/SKILL.md",
+        "---\nname: deploy\ndescription: Deploy the service. Use when the user asks to ship a release.\n---\nRun scripts/rollback.sh if the health check fails.\n",
+    ),
+    ("skills/deploy/scripts/rollback.sh", "#!/bin/sh\n"),
+];
+const DEPLOY_SNAPSHOT_WITH_SCRIPT_TOOL: &str = r#"{"plugin": {"name": "deploy-kit", "version": "1.0.0", "spec": "1.0.0"},
+  "skills": [{"name": "deploy", "description": "Deploy the service. Use when the user asks to ship a release.", "path": "skills/deploy/SKILL.md", "loaded": "metadata"}],
+  "mcpServers": [{"id": "deploy-api", "type": "streamable-http", "status": "connected"}],
+  "tools": [{"name": "start_deploy", "server": "deploy-api", "inputSchema": {"type": "object"}},
+            {"name": "rollback", "server": "deploy-api", "inputSchema": {"type": "object"}}]}"#;
+const DEPLOY_SNAPSHOT: &str = r#"{"plugin": {"name": "deploy-kit", "version": "1.0.0", "spec": "1.0.0"},
+  "skills": [{"name": "deploy", "description": "Deploy the service. Use when the user asks to ship a release.", "path": "skills/deploy/SKILL.md", "loaded": "metadata"}],
+  "mcpServers": [{"id": "deploy-api", "type": "streamable-http", "status": "connected"}],
+  "tools": [{"name": "start_deploy", "server": "deploy-api", "inputSchema": {"type": "object"}}]}"#;
 
 pub static INPUT_SCHEMA_NOT_OBJECT: Rule = Rule {
     code: "AP611",
@@ -256,6 +280,23 @@ pub static TOOL_SCHEMA_INVALID: Rule = Rule {
     },
 };
 
+pub static DUPLICATE_KEY: Rule = Rule {
+    code: "AP613",
+    name: "snapshot-duplicate-key",
+    severity: Severity::Warning,
+    spec: "RFC 8259 §4",
+    summary: "An object of the snapshot names one member twice",
+    fix_hint: Some("Keep one of the two members; rebuild the snapshot with `apcheck snapshot`."),
+    doc: RuleDoc {
+        what: "Object members whose name appeared earlier in the same object.",
+        why: "RFC 8259 leaves duplicate names undefined: some parsers keep the first value, others the last, so two tools reading one fixture can see two different snapshots.",
+        failing: Example::Snapshot(
+            r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "version": "1.3.0", "spec": "1.0.0"}, "skills": [], "mcpServers": [], "tools": []}"#,
+        ),
+        fixed: Example::Snapshot(VALID),
+    },
+};
+
 pub static RULES: &[&Rule] = &[
     &SNAPSHOT_NOT_JSON,
     &SNAPSHOT_SCHEMA_VIOLATION,
@@ -269,6 +310,7 @@ pub static RULES: &[&Rule] = &[
     &TOOL_IS_SKILL_SCRIPT,
     &INPUT_SCHEMA_NOT_OBJECT,
     &TOOL_SCHEMA_INVALID,
+    &DUPLICATE_KEY,
 ];
 
 /// Members that carry a skill's body when someone puts it into a snapshot.
@@ -313,9 +355,15 @@ pub fn check_snapshot(file: &str, text: &str, package: Option<&Tree>) -> Snapsho
             diagnostics,
         };
     }
+    for duplicate in &doc.duplicate_keys {
+        let message = format!(
+            "`{}` is given twice in one object; the later value is used",
+            duplicate.pointer
+        );
+        diagnostics.push(located.at_span(&DUPLICATE_KEY, message, &duplicate.pointer, duplicate.key_span));
+    }
     let body_pointers = check_skill_bodies(&located, &mut diagnostics);
-    let schema_errors: Vec<_> = snapshot_schema()
-        .errors(&doc.value)
+    let schema_errors: Vec<_> = snapshot_schema_errors(text, &doc)
         .into_iter()
         .filter(|e| {
             !body_pointers

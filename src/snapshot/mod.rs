@@ -11,6 +11,7 @@ pub mod changes;
 pub mod drift;
 pub mod lint;
 pub mod model;
+pub mod page;
 pub mod render;
 pub mod schema;
 pub mod schema_diff;
@@ -22,7 +23,7 @@ pub use model::Snapshot;
 use crate::diag::Diagnostic;
 use crate::json::JsonDoc;
 use crate::rules::{Example, Rule};
-use crate::source::LineIndex;
+use crate::source::{LineIndex, Span};
 use crate::tree::Tree;
 
 /// A JSON file being checked: places diagnostics at pointers of its text.
@@ -45,10 +46,7 @@ impl<'a> Located<'a> {
 
     /// A diagnostic on the value at `pointer` (or its nearest existing ancestor).
     pub fn at(&self, rule: &Rule, message: impl Into<String>, pointer: &str) -> Diagnostic {
-        Diagnostic::new(rule, message)
-            .in_file(self.name)
-            .at_pointer(pointer)
-            .at_span(self.text, &self.index, self.doc.nearest_span(pointer))
+        self.at_span(rule, message, pointer, self.doc.nearest_span(pointer))
     }
 
     /// A diagnostic on the member name at `pointer` (a key that should not be there).
@@ -57,6 +55,11 @@ impl<'a> Located<'a> {
             .doc
             .key_span(pointer)
             .unwrap_or_else(|| self.doc.nearest_span(pointer));
+        self.at_span(rule, message, pointer, span)
+    }
+
+    /// A diagnostic on an exact `span` belonging to `pointer`.
+    pub fn at_span(&self, rule: &Rule, message: impl Into<String>, pointer: &str, span: Span) -> Diagnostic {
         Diagnostic::new(rule, message)
             .in_file(self.name)
             .at_pointer(pointer)

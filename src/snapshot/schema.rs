@@ -1,10 +1,11 @@
-//! Our snapshot schema, embedded, and the one place that validates a JSON
-//! value against a schema (switch to `crate::json::validate` here alone).
-
-use std::sync::OnceLock;
+//! Our snapshot schema, embedded, and the one place the snapshot checks call
+//! the JSON toolkit's validator (`crate::json::validate`).
 
 use serde_json::Value;
 
+use crate::json::JsonDoc;
+use crate::json::builtin::builtin;
+use crate::json::validate::{self, CompileOptions, SchemaFile};
 use crate::schemas::{MCP_SCHEMA_ID, PLUGIN_SCHEMA_ID};
 
 /// The `$id` of snapshot schema version 1. A URN, because apcheck owns no web
@@ -21,37 +22,52 @@ pub struct SchemaError {
     pub message: String,
 }
 
-/// A compiled schema; `None` with the reason when the schema itself is unusable
-/// (not a schema under its dialect, an unknown `$schema`, a remote `$ref`).
-pub struct CompiledSchema(jsonschema::Validator);
+/// A compiled schema: the snapshot schema, or a tool's `inputSchema`/`outputSchema`.
+pub struct CompiledSchema(validate::CompiledSchema);
 
 impl CompiledSchema {
-    /// Compiles `schema` with its own `$schema` dialect (2020-12 when absent).
+    /// Compiles `schema` with its own `$schema` dialect (2020-12 when absent);
+    /// the error says why it is unusable (not a schema, a remote `$ref`).
     pub fn compile(schema: &Value) -> Result<Self, String> {
-        jsonschema::validator_for(schema)
+        let text = schema.to_string();
+        let file = SchemaFile {
+            name: "schema",
+            text: &text,
+        };
+        validate::compile(file, &[], &CompileOptions::default())
             .map(CompiledSchema)
-            .map_err(|e| e.to_string())
+            .map_err(|error| match error.issues.first() {
+                Some(issue) => format!("{} (at {})", issue.message, shown_pointer(&issue.instance_pointer)),
+                None => error.message,
+            })
     }
 
-    /// Every violation of `instance`, in the validator's order.
-    pub fn errors(&self, instance: &Value) -> Vec<SchemaError> {
-        self.0
-            .iter_errors(instance)
-            .map(|e| SchemaError {
-                pointer: e.instance_path().as_str().to_string(),
-                message: e.to_string(),
-            })
-            .collect()
+    /// Every violation of `instance` (parsed from `text`), in the validator's order.
+    pub fn errors(&self, text: &str, instance: &JsonDoc) -> Vec<SchemaError> {
+        errors_of(&self.0, text, instance)
     }
 }
 
-/// The snapshot schema, compiled once.
-pub fn snapshot_schema() -> &'static CompiledSchema {
-    static COMPILED: OnceLock<CompiledSchema> = OnceLock::new();
-    COMPILED.get_or_init(|| {
-        let schema: Value = serde_json::from_str(SNAPSHOT_SCHEMA).expect("the embedded snapshot schema is JSON");
-        CompiledSchema::compile(&schema).expect("the embedded snapshot schema compiles")
-    })
+fn shown_pointer(pointer: &str) -> &str {
+    if pointer.is_empty() { "the top" } else { pointer }
+}
+
+fn errors_of(schema: &validate::CompiledSchema, text: &str, instance: &JsonDoc) -> Vec<SchemaError> {
+    validate::validate(text, instance, schema)
+        .into_iter()
+        .map(|issue| SchemaError {
+            pointer: issue.instance_pointer,
+            message: issue.message,
+        })
+        .collect()
+}
+
+/// Every violation of the snapshot schema by `instance` (parsed from `text`).
+pub fn snapshot_schema_errors(text: &str, instance: &JsonDoc) -> Vec<SchemaError> {
+    let schema = builtin("snapshot")
+        .and_then(|entry| entry.schema().ok())
+        .expect("the embedded snapshot schema is a built-in and compiles");
+    errors_of(schema, text, instance)
 }
 
 /// What a JSON document looks like it is, so a mix-up gets a message naming
@@ -100,6 +116,41 @@ pub fn identify(value: &Value) -> DocumentKind {
     }
 }
 
+impl DocumentKind {
+    /// The kind a built-in schema name of `apcheck validate --builtin` expects.
+    pub fn of_builtin(name: &str) -> Option<DocumentKind> {
+        match name {
+            "plugin" => Some(DocumentKind::PluginManifest),
+            "mcp" => Some(DocumentKind::McpConfig),
+            "snapshot" => Some(DocumentKind::Snapshot),
+            _ => None,
+        }
+    }
+
+    fn builtin_name(self) -> Option<&'static str> {
+        match self {
+            DocumentKind::PluginManifest => Some("plugin"),
+            DocumentKind::McpConfig => Some("mcp"),
+            DocumentKind::Snapshot => Some("snapshot"),
+            DocumentKind::Other => None,
+        }
+    }
+}
+
+/// When `value` is plainly another kind of file than the built-in schema
+/// `builtin` describes, one sentence saying what it is and what to use
+/// instead, to print before (or instead of) the schema errors.
+pub fn kind_mismatch(builtin: &str, value: &Value) -> Option<String> {
+    let expected = DocumentKind::of_builtin(builtin)?;
+    let found = identify(value);
+    let instead = found.builtin_name().filter(|_| found != expected)?;
+    Some(format!(
+        "this is {}, not {}; validate it with `--builtin {instead}`",
+        found.describe(),
+        expected.describe()
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -109,9 +160,35 @@ mod tests {
     #[test]
     fn the_embedded_schema_is_a_2020_12_schema_with_our_id() {
         let schema: Value = serde_json::from_str(SNAPSHOT_SCHEMA).unwrap();
-        assert!(jsonschema::meta::is_valid(&schema));
+        assert_eq!(schema["$schema"], "https://json-schema.org/draft/2020-12/schema");
         assert_eq!(schema["$id"], SNAPSHOT_SCHEMA_ID);
-        assert!(snapshot_schema().errors(&json!({})).len() >= 4);
+        let empty = crate::json::parse_document("{}").unwrap();
+        assert_eq!(snapshot_schema_errors("{}", &empty).len(), 4);
+    }
+
+    #[test]
+    fn a_tool_schema_that_is_not_a_schema_says_why() {
+        let reason = CompiledSchema::compile(&json!({"type": "week"})).err().unwrap();
+        assert!(reason.contains("/type"), "{reason}");
+        assert!(CompiledSchema::compile(&json!({"$schema": "http://json-schema.org/draft-07/schema#"})).is_ok());
+    }
+
+    #[test]
+    fn a_mix_up_of_snapshot_and_packaging_is_named() {
+        let manifest = json!({"$schema": PLUGIN_SCHEMA_ID, "name": "invoice-ops"});
+        let message = kind_mismatch("snapshot", &manifest).unwrap();
+        assert!(
+            message.contains("plugin.json manifest") && message.contains("--builtin plugin"),
+            "{message}"
+        );
+        let snapshot = json!({"$schema": SNAPSHOT_SCHEMA_ID, "plugin": {}});
+        assert!(
+            kind_mismatch("plugin", &snapshot)
+                .unwrap()
+                .contains("capability snapshot")
+        );
+        assert_eq!(kind_mismatch("plugin", &manifest), None);
+        assert_eq!(kind_mismatch("mcp-tool", &manifest), None);
     }
 
     #[test]

@@ -9,6 +9,8 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::json::parse::push_token;
+
 /// A SemVer level (§10.2): what a change demands of the plugin version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -36,6 +38,9 @@ impl Level {
 pub struct SchemaChange {
     /// Where, as a property path (`filter.since`, `items[]`); empty for the top.
     pub at: String,
+    /// RFC 6901 pointer inside the schema where the change shows: in the new
+    /// schema, or where a removed part used to be.
+    pub pointer: String,
     pub level: Level,
     pub description: String,
 }
@@ -81,6 +86,7 @@ pub fn diff_input_schema(old: &Value, new: &Value) -> Vec<SchemaChange> {
     Differ {
         direction: Direction::Input,
         out: &mut out,
+        pointer: String::new(),
     }
     .compare(old, new, "");
     out
@@ -92,6 +98,7 @@ pub fn diff_output_schema(old: &Value, new: &Value) -> Vec<SchemaChange> {
     Differ {
         direction: Direction::Output,
         out: &mut out,
+        pointer: String::new(),
     }
     .compare(old, new, "");
     out
@@ -128,15 +135,37 @@ const HANDLED: &[&str] = &[
 struct Differ<'o> {
     direction: Direction,
     out: &'o mut Vec<SchemaChange>,
+    /// The pointer of the subschema being compared.
+    pointer: String,
 }
 
 impl Differ<'_> {
     fn push(&mut self, effect: Effect, at: &str, description: String) {
+        self.push_at_keyword(effect, at, "", description);
+    }
+
+    /// A change shown by one `keyword` of the current subschema.
+    fn push_at_keyword(&mut self, effect: Effect, at: &str, keyword: &str, description: String) {
+        let mut pointer = self.pointer.clone();
+        if !keyword.is_empty() {
+            push_token(&mut pointer, keyword);
+        }
         self.out.push(SchemaChange {
             at: at.to_string(),
+            pointer,
             level: level(effect, self.direction),
             description,
         });
+    }
+
+    /// Compares the subschemas under `tokens` of the current one.
+    fn compare_below(&mut self, tokens: &[&str], old: &Value, new: &Value, at: &str) {
+        let len = self.pointer.len();
+        for token in tokens {
+            push_token(&mut self.pointer, token);
+        }
+        self.compare(old, new, at);
+        self.pointer.truncate(len);
     }
 
     fn compare(&mut self, old: &Value, new: &Value, at: &str) {
@@ -161,7 +190,7 @@ impl Differ<'_> {
         self.compare_value_keyword(old, new, at, "pattern");
         self.compare_value_keyword(old, new, at, "format");
         if let (Some(old_items), Some(new_items)) = (old.get("items"), new.get("items")) {
-            self.compare(old_items, new_items, &join(at, "[]"));
+            self.compare_below(&["items"], old_items, new_items, &join(at, "[]"));
         } else if old.get("items") != new.get("items") {
             let effect = if new.contains_key("items") {
                 Effect::Narrows
@@ -215,9 +244,10 @@ impl Differ<'_> {
             Effect::Narrows => "narrowed",
             _ => "changed",
         };
-        self.push(
+        self.push_at_keyword(
             effect,
             at,
+            "type",
             format!(
                 "type of {} {verb} from {} to {}",
                 place(at),
@@ -230,17 +260,16 @@ impl Differ<'_> {
     fn compare_required(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, at: &str) {
         let (old_required, new_required) = (strings(old.get("required")), strings(new.get("required")));
         for name in new_required.iter().filter(|n| !old_required.contains(n)) {
-            self.push(
-                Effect::Narrows,
-                &join(at, name),
-                format!("`{}` is now required", join(at, name)),
-            );
+            let path = join(at, name);
+            self.push_at_keyword(Effect::Narrows, &path, "required", format!("`{path}` is now required"));
         }
         for name in old_required.iter().filter(|n| !new_required.contains(n)) {
-            self.push(
+            let path = join(at, name);
+            self.push_at_keyword(
                 Effect::Widens,
-                &join(at, name),
-                format!("`{}` is no longer required", join(at, name)),
+                &path,
+                "required",
+                format!("`{path}` is no longer required"),
             );
         }
     }
@@ -253,44 +282,46 @@ impl Differ<'_> {
         for (name, old_schema) in old_props {
             let path = join(at, name);
             match new_props.get(name) {
-                Some(new_schema) => self.compare(old_schema, new_schema, &path),
-                None => self.push(Effect::Replaces, &path, format!("property `{path}` removed")),
+                Some(new_schema) => self.compare_below(&["properties", name], old_schema, new_schema, &path),
+                None => self.push_at_keyword(
+                    Effect::Replaces,
+                    &path,
+                    "properties",
+                    format!("property `{path}` removed"),
+                ),
             }
         }
         for name in new_props.keys().filter(|n| !old_props.contains_key(*n)) {
             let path = join(at, name);
             // A new required property is reported by `required`; a new optional one is an addition.
             if !new_required.contains(name) {
-                self.push(Effect::Adds, &path, format!("optional property `{path}` added"));
+                let len = self.pointer.len();
+                push_token(&mut self.pointer, "properties");
+                self.push_at_keyword(Effect::Adds, &path, name, format!("optional property `{path}` added"));
+                self.pointer.truncate(len);
             }
         }
     }
 
     fn compare_enum(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, at: &str) {
-        match (
-            old.get("enum").and_then(Value::as_array),
-            new.get("enum").and_then(Value::as_array),
-        ) {
+        let values = |schema: &Map<String, Value>| schema.get("enum").and_then(Value::as_array).cloned();
+        let (effect, descriptions) = match (values(old), values(new)) {
             (Some(old_values), Some(new_values)) => {
                 for value in old_values.iter().filter(|v| !new_values.contains(v)) {
-                    self.push(
-                        Effect::Narrows,
-                        at,
-                        format!("enum value {value} removed from {}", place(at)),
-                    );
+                    let what = format!("enum value {value} removed from {}", place(at));
+                    self.push_at_keyword(Effect::Narrows, at, "enum", what);
                 }
                 for value in new_values.iter().filter(|v| !old_values.contains(v)) {
-                    self.push(Effect::Widens, at, format!("enum value {value} added to {}", place(at)));
+                    let what = format!("enum value {value} added to {}", place(at));
+                    self.push_at_keyword(Effect::Widens, at, "enum", what);
                 }
+                return;
             }
-            (None, Some(_)) => self.push(Effect::Narrows, at, format!("{} is now limited to an enum", place(at))),
-            (Some(_), None) => self.push(
-                Effect::Widens,
-                at,
-                format!("{} is no longer limited to an enum", place(at)),
-            ),
-            (None, None) => {}
-        }
+            (None, Some(_)) => (Effect::Narrows, format!("{} is now limited to an enum", place(at))),
+            (Some(_), None) => (Effect::Widens, format!("{} is no longer limited to an enum", place(at))),
+            (None, None) => return,
+        };
+        self.push_at_keyword(effect, at, "enum", descriptions);
     }
 
     fn compare_additional_properties(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, at: &str) {
@@ -301,17 +332,21 @@ impl Differ<'_> {
             return;
         }
         match (old_extra, new_extra) {
-            (_, Value::Bool(false)) => self.push(
+            (_, Value::Bool(false)) => self.push_at_keyword(
                 Effect::Narrows,
                 at,
+                "additionalProperties",
                 format!("`additionalProperties: false` added to {}", place(at)),
             ),
-            (Value::Bool(false), _) => self.push(
+            (Value::Bool(false), _) => self.push_at_keyword(
                 Effect::Widens,
                 at,
+                "additionalProperties",
                 format!("{} now accepts additional properties", place(at)),
             ),
-            (old_extra, new_extra) => self.compare(old_extra, new_extra, &join(at, "*")),
+            (old_extra, new_extra) => {
+                self.compare_below(&["additionalProperties"], old_extra, new_extra, &join(at, "*"))
+            }
         }
     }
 
@@ -330,7 +365,7 @@ impl Differ<'_> {
                 ),
             ),
         };
-        self.push(effect, at, what);
+        self.push_at_keyword(effect, at, keyword, what);
     }
 
     fn compare_bounds(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, at: &str) {
@@ -351,7 +386,7 @@ impl Differ<'_> {
                     }
                     _ => (Effect::Unclassified, format!("`{keyword}` changed")),
                 };
-                self.push(effect, at, format!("{what} on {}", place(at)));
+                self.push_at_keyword(effect, at, keyword, format!("{what} on {}", place(at)));
             }
         }
     }
@@ -367,13 +402,10 @@ impl Differ<'_> {
         });
         for key in keys {
             if ANNOTATIONS.contains(&key.as_str()) {
-                self.push(Effect::Annotation, at, format!("`{key}` of {} changed", place(at)));
+                self.push_at_keyword(Effect::Annotation, at, key, format!("`{key}` of {} changed", place(at)));
             } else {
-                self.push(
-                    Effect::Unclassified,
-                    at,
-                    format!("`{key}` of {} changed (not classified; treated as breaking)", place(at)),
-                );
+                let what = format!("`{key}` of {} changed (not classified; treated as breaking)", place(at));
+                self.push_at_keyword(Effect::Unclassified, at, key, what);
             }
         }
     }

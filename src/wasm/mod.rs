@@ -7,6 +7,8 @@ pub mod json;
 
 use crate::tree::{Entry, Tree};
 
+mod snapshot;
+
 #[wasm_bindgen(start)]
 pub fn start() {
     console_error_panic_hook::set_once();

@@ -76,7 +76,9 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
             return fail(format!("--tools takes SERVER=FILE, not `{spec}`"));
         };
         if tools.iter().any(|(s, _)| s == server) {
-            return fail(format!("--tools given twice for server `{server}`; put all pages in one file"));
+            return fail(format!(
+                "--tools given twice for server `{server}`; put all pages in one file"
+            ));
         }
         let text = match read_text(Path::new(file)) {
             Ok(text) => text,

@@ -48,7 +48,7 @@ pub static MCP_COMMAND_NOT_A_TOKEN: Rule = Rule {
 const SHELL_SYNTAX: &[char] = &[';', '|', '&', '<', '>', '`', '(', ')', '*', '?', '"', '\''];
 
 /// Checks `command`; returns it for display when it has a valid form.
-pub(super) fn check_command(check: &mut ServerCheck<'_, '_>, command: Option<&Value>) -> Option<String> {
+pub(super) fn check_command(check: &mut ServerCheck<'_>, command: Option<&Value>) -> Option<String> {
     let pointer = check.field("command");
     let command = match command {
         Some(Value::String(command)) => command,
@@ -59,7 +59,7 @@ pub(super) fn check_command(check: &mut ServerCheck<'_, '_>, command: Option<&Va
         None => {
             let message = "a stdio server needs `command`, the executable to launch";
             let server = check.pointer.clone();
-            check.reject(check.file.at_value(&MCP_SERVER_FIELD_MISSING, message, &server));
+            check.reject(check.file.at_value(&MCP_SERVER_FIELD_MISSING, &server, message));
             return None;
         }
     };
@@ -69,7 +69,7 @@ pub(super) fn check_command(check: &mut ServerCheck<'_, '_>, command: Option<&Va
     }
     match form_problem(command) {
         Some((message, hint)) => {
-            let mut diagnostic = check.file.at_value(&MCP_COMMAND_NOT_A_TOKEN, message, &pointer);
+            let mut diagnostic = check.file.at_value(&MCP_COMMAND_NOT_A_TOKEN, &pointer, message);
             if let Some(hint) = hint {
                 diagnostic = diagnostic.with_hint(hint);
             }
@@ -95,7 +95,9 @@ fn form_problem(command: &str) -> Option<(String, Option<String>)> {
     for placeholder in ["${PLUGIN_ROOT}", "${PLUGIN_DATA}"] {
         if let Some(rest) = command.strip_prefix(placeholder) {
             let hint = match rest.strip_prefix('/') {
-                Some(inside) if placeholder == "${PLUGIN_ROOT}" => format!("write \"./{inside}\""),
+                Some(inside) if placeholder == "${PLUGIN_ROOT}" && super::echoable(inside) => {
+                    format!("write \"./{inside}\"")
+                }
                 _ => "bundle the executable in the package and use a `./` path".to_string(),
             };
             return Some((
@@ -135,16 +137,20 @@ fn form_problem(command: &str) -> Option<(String, Option<String>)> {
             Some("name only the executable in \"command\" and pass arguments in \"args\"".into()),
         ));
     }
-    if command.starts_with(".\\") {
+    if let Some(windows_relative) = command.strip_prefix(".\\").filter(|rest| super::echoable(rest)) {
         return Some((
             format!("`command` {shown} uses a backslash; plugin-relative paths begin with `./`"),
-            Some(format!("write \"./{}\"", command[2..].replace('\\', "/"))),
+            Some(format!("write \"./{}\"", windows_relative.replace('\\', "/"))),
         ));
     }
     if command.contains(['/', '\\']) {
         return Some((
             format!("`command` {shown} is a path that does not begin with `./` (§4.1)"),
-            Some(format!("write \"./{command}\" for a file in the package")),
+            Some(if super::echoable(command) {
+                format!("write \"./{command}\" for a file in the package")
+            } else {
+                "a file in the package is named with a `./` path".to_string()
+            }),
         ));
     }
     None

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::package_path::{MCP_PATH_ESCAPES, Wanted, check_in_root, climbs_out};
+use super::package_path::{Wanted, check_in_root, climbs_out};
 use super::server::ServerCheck;
 use crate::diag::Severity;
 use crate::rules::{Example, Rule, RuleDoc};
@@ -40,10 +40,45 @@ pub static MCP_CWD_FORM: Rule = Rule {
     },
 };
 
+pub static MCP_CWD_ESCAPES_DATA: Rule = Rule {
+    code: "AP421",
+    name: "mcp-cwd-escapes-data",
+    severity: Severity::Error,
+    spec: "Agent Plugins §7.2.1",
+    summary: "A `${PLUGIN_DATA}` working directory climbs out of the plugin data directory; that server is skipped",
+    fix_hint: Some("keep the path below ${PLUGIN_DATA}: remove the `..` steps"),
+    doc: RuleDoc {
+        what: "The `..` steps of a `cwd` beginning with `${PLUGIN_DATA}`: they must never climb above the data \
+               directory. The directory is not in the package, so this is judged on the text alone; package \
+               paths (`./…`, `${PLUGIN_ROOT}/…`) are resolved through the package's links instead (AP101).",
+        why: "§7.2.1: \"A `${PLUGIN_DATA}`-rooted value MUST remain within the filesystem-resolved plugin data \
+              directory\"; a post-resolution escape makes the server entry invalid, and the client skips it \
+              (§7.2.2 rule 3).",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                example_mcp_json!(
+                    "    \"tools\": {\"type\": \"stdio\", \"command\": \"uvx\", \"cwd\": \"${PLUGIN_DATA}/../cache\"}"
+                ),
+            ),
+        ]),
+        fixed: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                example_mcp_json!(
+                    "    \"tools\": {\"type\": \"stdio\", \"command\": \"uvx\", \"cwd\": \"${PLUGIN_DATA}/cache\"}"
+                ),
+            ),
+        ]),
+    },
+};
+
 const ROOT: &str = "${PLUGIN_ROOT}";
 const DATA: &str = "${PLUGIN_DATA}";
 
-pub(super) fn check_cwd(check: &mut ServerCheck<'_, '_>, cwd: &Value) {
+pub(super) fn check_cwd(check: &mut ServerCheck<'_>, cwd: &Value) {
     let pointer = check.field("cwd");
     let Value::String(cwd) = cwd else {
         check.reject_type(&pointer, "`cwd`", "a string", cwd);
@@ -59,7 +94,7 @@ pub(super) fn check_cwd(check: &mut ServerCheck<'_, '_>, cwd: &Value) {
         // The data directory is not in the package: only its `..` steps can be judged.
         if climbs_out(relative) {
             let message = format!("`cwd` {} climbs above the plugin data directory", super::excerpt(cwd));
-            check.reject(check.file.at_value(&MCP_PATH_ESCAPES, message, &pointer));
+            check.reject(check.file.at_value(&MCP_CWD_ESCAPES_DATA, &pointer, message));
         }
     } else {
         let hint = form_hint(cwd);
@@ -67,7 +102,7 @@ pub(super) fn check_cwd(check: &mut ServerCheck<'_, '_>, cwd: &Value) {
             "`cwd` {} must begin with `./`, `${{PLUGIN_ROOT}}` or `${{PLUGIN_DATA}}`",
             super::excerpt(cwd)
         );
-        check.reject(check.file.at_value(&MCP_CWD_FORM, message, &pointer).with_hint(hint));
+        check.reject(check.file.at_value(&MCP_CWD_FORM, &pointer, message).with_hint(hint));
         return;
     }
     super::placeholders::check_expanded(check, &pointer, "`cwd`", cwd);
@@ -90,7 +125,7 @@ fn form_hint(cwd: &str) -> String {
     if cwd.starts_with('/') || cwd.starts_with('~') || cwd.starts_with('$') || cwd.contains(':') {
         return "a plugin cannot rely on places outside its root; use `${PLUGIN_DATA}/…` for writable state".into();
     }
-    if !cwd.starts_with('.') && !cwd.is_empty() {
+    if !cwd.starts_with('.') && !cwd.is_empty() && super::echoable(cwd) {
         return format!("write \"./{cwd}\" for a directory in the package");
     }
     "use `./dir`, `${PLUGIN_ROOT}/dir` or `${PLUGIN_DATA}/dir`".into()
@@ -137,13 +172,12 @@ mod tests {
     #[test]
     fn escapes_after_expansion_are_invalid() {
         // §7.2.1: "any post-resolution escape makes that server entry invalid".
-        for cwd in [
-            "${PLUGIN_DATA}/../outside",
-            "${PLUGIN_ROOT}/../outside",
-            "./a/../../b",
-            "${PLUGIN_DATA}/a/../..",
-        ] {
+        for cwd in ["${PLUGIN_DATA}/../outside", "${PLUGIN_DATA}/a/../.."] {
             assert_eq!(cwd_findings(cwd, &[]), (vec!["AP421"], ServerState::Invalid), "{cwd}");
+        }
+        // Package paths are containment, §4.1 boundary 4.
+        for cwd in ["${PLUGIN_ROOT}/../outside", "./a/../../b"] {
+            assert_eq!(cwd_findings(cwd, &[]), (vec!["AP101"], ServerState::Invalid), "{cwd}");
         }
     }
 

@@ -3,9 +3,10 @@
 
 use serde_json::{Map, Value};
 
-use super::{McpFile, child_pointer, excerpt, json_type, quoted};
+use super::{child_pointer, excerpt, json_type, quoted};
 use crate::diag::{Diagnostic, Severity};
 use crate::report::PluginSection;
+use crate::rules::files::JsonFile;
 use crate::rules::{Example, Rule, RuleDoc};
 use crate::schemas::{MCP_SCHEMA_ID, PLUGIN_SCHEMA_ID};
 
@@ -14,37 +15,8 @@ const SUPPORTED_MCP_SCHEMAS: &[(&str, &str)] = &[(MCP_SCHEMA_ID, "1.0.0")];
 
 const PLUGIN_JSON: &str = super::EXAMPLE_PLUGIN_JSON;
 
-pub static MCP_CONFIG_INVALID_JSON: Rule = Rule {
-    code: "AP402",
-    name: "mcp-config-invalid-json",
-    severity: Severity::Error,
-    spec: "Agent Plugins §7.2.2",
-    summary: "`mcp.json` is not valid JSON; MCP is disabled",
-    fix_hint: Some("fix the JSON syntax at the position shown (no comments, no trailing commas)"),
-    doc: RuleDoc {
-        what: "Whether `mcp.json` is UTF-8 text holding one strict JSON value (RFC 8259: no comments, no \
-               trailing commas, no single quotes).",
-        why: "§7.2.2 rule 2: a client disables MCP for a plugin whose `mcp.json` is not valid JSON, and keeps \
-              loading its skills.",
-        failing: Example::Package(&[
-            ("plugin.json", PLUGIN_JSON),
-            (
-                "mcp.json",
-                "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {},\n}\n",
-            ),
-        ]),
-        fixed: Example::Package(&[
-            ("plugin.json", PLUGIN_JSON),
-            (
-                "mcp.json",
-                "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {}\n}\n",
-            ),
-        ]),
-    },
-};
-
 pub static MCP_CONFIG_NOT_OBJECT: Rule = Rule {
-    code: "AP403",
+    code: "AP401",
     name: "mcp-config-not-object",
     severity: Severity::Error,
     spec: "Agent Plugins §7.2.1",
@@ -68,7 +40,7 @@ pub static MCP_CONFIG_NOT_OBJECT: Rule = Rule {
 };
 
 pub static MCP_SCHEMA_MISSING: Rule = Rule {
-    code: "AP404",
+    code: "AP402",
     name: "mcp-schema-missing",
     severity: Severity::Error,
     spec: "Agent Plugins §7.2.1",
@@ -94,7 +66,7 @@ pub static MCP_SCHEMA_MISSING: Rule = Rule {
 };
 
 pub static MCP_SCHEMA_UNSUPPORTED: Rule = Rule {
-    code: "AP405",
+    code: "AP403",
     name: "mcp-schema-unsupported",
     severity: Severity::Error,
     spec: "Agent Plugins §7.2.1, §7.2.2, §10.1",
@@ -124,7 +96,7 @@ pub static MCP_SCHEMA_UNSUPPORTED: Rule = Rule {
 };
 
 pub static MCP_UNKNOWN_TOP_LEVEL_FIELD: Rule = Rule {
-    code: "AP406",
+    code: "AP404",
     name: "mcp-unknown-top-level-field",
     severity: Severity::Error,
     spec: "Agent Plugins §7.2.1",
@@ -152,7 +124,7 @@ pub static MCP_UNKNOWN_TOP_LEVEL_FIELD: Rule = Rule {
 };
 
 pub static MCP_SERVERS_NOT_OBJECT: Rule = Rule {
-    code: "AP407",
+    code: "AP405",
     name: "mcp-servers-not-object",
     severity: Severity::Error,
     spec: "Agent Plugins §7.2.1",
@@ -182,15 +154,15 @@ pub static MCP_SERVERS_NOT_OBJECT: Rule = Rule {
 
 /// Checks the top level; returns the servers when MCP stays enabled.
 pub(super) fn check_document<'f>(
-    file: &'f McpFile<'_>,
+    file: &'f JsonFile,
     plugin: &PluginSection,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<&'f Map<String, Value>> {
-    let Value::Object(root) = &file.json.value else {
+    let Value::Object(root) = &file.doc.value else {
         diagnostics.push(file.at_value(
             &MCP_CONFIG_NOT_OBJECT,
-            format!("mcp.json must be a JSON object, not {}", json_type(&file.json.value)),
             "",
+            format!("mcp.json must be a JSON object, not {}", json_type(&file.doc.value)),
         ));
         return None;
     };
@@ -202,11 +174,11 @@ pub(super) fn check_document<'f>(
     {
         diagnostics.push(file.at_key(
             &MCP_UNKNOWN_TOP_LEVEL_FIELD,
+            &child_pointer("", key),
             format!(
                 "unknown top-level member {}: mcp.json allows only `$schema` and `mcpServers`",
                 quoted(key)
             ),
-            &child_pointer("", key),
         ));
     }
     let servers = match root.get("mcpServers") {
@@ -214,45 +186,46 @@ pub(super) fn check_document<'f>(
         Some(other) => {
             diagnostics.push(file.at_value(
                 &MCP_SERVERS_NOT_OBJECT,
+                "/mcpServers",
                 format!(
                     "`mcpServers` must be an object keyed by server id, not {}",
                     json_type(other)
                 ),
-                "/mcpServers",
             ));
             None
         }
         None => {
-            diagnostics.push(file.at_value(&MCP_SERVERS_NOT_OBJECT, "`mcpServers` is missing", ""));
+            diagnostics.push(file.at_value(&MCP_SERVERS_NOT_OBJECT, "", "`mcpServers` is missing"));
             None
         }
     };
     if diagnostics.len() > before {
         if let Some(last) = diagnostics.last_mut() {
             // Say once, on the last document-level finding, what the client does about all of them.
-            last.message.push_str("; MCP is disabled for this plugin");
+            last.message.push_str("; ");
+            last.message.push_str(super::DISABLED);
         }
         return None;
     }
     servers
 }
 
-fn check_schema(file: &McpFile<'_>, schema: Option<&Value>, plugin: &PluginSection, diagnostics: &mut Vec<Diagnostic>) {
+fn check_schema(file: &JsonFile, schema: Option<&Value>, plugin: &PluginSection, diagnostics: &mut Vec<Diagnostic>) {
     let schema = match schema {
         Some(Value::String(schema)) => schema,
         Some(other) => {
             diagnostics.push(file.at_value(
                 &MCP_SCHEMA_MISSING,
-                format!("`$schema` must be a string, not {}", json_type(other)),
                 "/$schema",
+                format!("`$schema` must be a string, not {}", json_type(other)),
             ));
             return;
         }
         None => {
             diagnostics.push(file.at_value(
                 &MCP_SCHEMA_MISSING,
-                "`$schema` is missing, so no supported MCP configuration version can be selected",
                 "",
+                "`$schema` is missing, so no supported MCP configuration version can be selected",
             ));
             return;
         }
@@ -277,7 +250,7 @@ fn check_schema(file: &McpFile<'_>, schema: Option<&Value>, plugin: &PluginSecti
             ),
         },
     };
-    diagnostics.push(file.at_value(&MCP_SCHEMA_UNSUPPORTED, message, "/$schema"));
+    diagnostics.push(file.at_value(&MCP_SCHEMA_UNSUPPORTED, "/$schema", message));
 }
 
 /// The version in a canonical-looking `https://agent-plugins.org/schemas/<version>/mcp.schema.json`.
@@ -298,7 +271,7 @@ mod tests {
         // §7.2.2 rule 2: not valid JSON → MCP disabled.
         let (section, diagnostics) = load("{\n  \"mcpServers\": {},\n}", &[]);
         assert_eq!(section.state, McpState::Disabled);
-        assert_eq!(codes(&diagnostics), ["AP402"]);
+        assert_eq!(codes(&diagnostics), ["AP008"]);
         assert_eq!((diagnostics[0].line, diagnostics[0].column), (Some(3), Some(1)));
     }
 
@@ -306,7 +279,7 @@ mod tests {
     fn array_document_is_not_an_object() {
         let (section, diagnostics) = load("[]", &[]);
         assert_eq!(section.state, McpState::Disabled);
-        assert_eq!(codes(&diagnostics), ["AP403"]);
+        assert_eq!(codes(&diagnostics), ["AP401"]);
     }
 
     #[test]
@@ -317,7 +290,7 @@ mod tests {
             &[],
         );
         assert_eq!(section.state, McpState::Disabled);
-        assert_eq!(codes(&diagnostics), ["AP404"]);
+        assert_eq!(codes(&diagnostics), ["AP402"]);
         assert!(section.servers.is_empty());
     }
 
@@ -341,7 +314,7 @@ mod tests {
             let text = format!(r#"{{"$schema": "{schema}", "mcpServers": {{}}}}"#);
             let (section, diagnostics) = load(&text, &[]);
             assert_eq!(section.state, McpState::Disabled, "{schema}");
-            assert_eq!(codes(&diagnostics), ["AP405"], "{schema}");
+            assert_eq!(codes(&diagnostics), ["AP403"], "{schema}");
             assert!(diagnostics[0].message.contains(expected), "{}", diagnostics[0].message);
             assert_eq!(diagnostics[0].pointer.as_deref(), Some("/$schema"));
         }
@@ -357,7 +330,7 @@ mod tests {
         let mut diagnostics = Vec::new();
         let section = super::super::load_mcp(&tree, &plugin, &mut diagnostics);
         assert_eq!(section.state, McpState::Disabled);
-        assert_eq!(codes(&diagnostics), ["AP405"]);
+        assert_eq!(codes(&diagnostics), ["AP403"]);
         assert!(diagnostics[0].message.contains("plugin.json targets 1.1.0"));
     }
 
@@ -367,7 +340,7 @@ mod tests {
         let text = "{\n\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n\"mcpServers\": {},\n\"a\": 1,\n\"b~/\": 2\n}";
         let (section, diagnostics) = load(text, &[]);
         assert_eq!(section.state, McpState::Disabled);
-        assert_eq!(codes(&diagnostics), ["AP406", "AP406"]);
+        assert_eq!(codes(&diagnostics), ["AP404", "AP404"]);
         assert_eq!(diagnostics[1].pointer.as_deref(), Some("/b~0~1"));
         assert_eq!((diagnostics[0].line, diagnostics[0].column), (Some(4), Some(1)));
     }
@@ -380,8 +353,8 @@ mod tests {
         ] {
             let (section, diagnostics) = load(text, &[]);
             assert_eq!(section.state, McpState::Disabled);
-            assert_eq!(codes(&diagnostics), ["AP407"]);
-            assert!(diagnostics[0].message.ends_with("MCP is disabled for this plugin"));
+            assert_eq!(codes(&diagnostics), ["AP405"]);
+            assert!(diagnostics[0].message.ends_with(super::super::DISABLED));
         }
     }
 

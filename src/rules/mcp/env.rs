@@ -43,7 +43,7 @@ pub static MCP_ENV_RESERVED: Rule = Rule {
     },
 };
 
-pub(super) fn check_env(check: &mut ServerCheck<'_, '_>, env: &Value) {
+pub(super) fn check_env(check: &mut ServerCheck<'_>, env: &Value) {
     let pointer = check.field("env");
     let Value::Object(entries) = env else {
         check.reject_type(&pointer, "`env`", "an object of strings", env);
@@ -53,8 +53,10 @@ pub(super) fn check_env(check: &mut ServerCheck<'_, '_>, env: &Value) {
         let entry_pointer = child_pointer(&pointer, name);
         if matches!(name.as_str(), "PLUGIN_ROOT" | "PLUGIN_DATA") {
             let message = format!("`env` must not set {}: the client provides it (§9.2)", quoted(name));
-            check.reject(check.file.at_key(&MCP_ENV_RESERVED, message, &entry_pointer));
+            check.reject(check.file.at_key(&MCP_ENV_RESERVED, &entry_pointer, message));
         }
+        // §9.2: expansion "does not apply to `env` keys".
+        super::placeholders::check_verbatim(check, &entry_pointer, "an `env` name", name);
         let Value::String(text) = value else {
             check.reject_type(
                 &entry_pointer,
@@ -66,7 +68,7 @@ pub(super) fn check_env(check: &mut ServerCheck<'_, '_>, env: &Value) {
         };
         super::placeholders::check_expanded(check, &entry_pointer, "`env`", text);
         if let Some(secret) = secrets::detect(Field::Env, name, text) {
-            check.report(check.file.at_value(secret.rule, secret.message, &entry_pointer));
+            check.report(check.file.at_value(secret.rule, &entry_pointer, secret.message));
         }
     }
 }
@@ -97,6 +99,13 @@ mod tests {
             &[],
         );
         assert_eq!(codes(&diagnostics), ["AP416"]);
+    }
+
+    #[test]
+    fn placeholders_in_names_are_not_expanded() {
+        let server = r#"{"type": "stdio", "command": "uvx", "env": {"${PLUGIN_ROOT}_DIR": "x"}}"#;
+        let (_, diagnostics) = load(&one_server(server), &[]);
+        assert_eq!(codes(&diagnostics), ["AP440"]);
     }
 
     #[test]

@@ -2,48 +2,12 @@
 //! directory, resolved the way the client's filesystem would (§4.1, §7.2.1).
 
 use super::server::ServerCheck;
-use crate::diag::Severity;
+use crate::diag::{Diagnostic, Severity};
+use crate::rules::containment::{PATH_ESCAPES_ROOT, unresolved_diagnostic};
 use crate::rules::{Example, Rule, RuleDoc};
 use crate::tree::{Entry, Resolved, Unresolved};
 
 const PLUGIN_JSON: &str = super::EXAMPLE_PLUGIN_JSON;
-
-pub static MCP_PATH_ESCAPES: Rule = Rule {
-    code: "AP421",
-    name: "mcp-path-escapes",
-    severity: Severity::Error,
-    spec: "Agent Plugins §4.1, §7.2.1",
-    summary: "A server's `command` or `cwd` resolves outside the plugin root or data directory; that server is skipped",
-    fix_hint: Some("keep the path inside the package (or inside ${PLUGIN_DATA}); links may point only inside the root"),
-    doc: RuleDoc {
-        what: "Where a `./` command, a `./` or `${PLUGIN_ROOT}` working directory, or a `${PLUGIN_DATA}` working \
-               directory ends up: after following the package's symlinks and `..` steps, it must stay inside the \
-               plugin root (or, for `${PLUGIN_DATA}`, inside the data directory, judged by its `..` steps since \
-               that directory is not in the package). A link cycle fails too.",
-        why: "§4.1 requires package paths to stay within the filesystem-resolved root, and boundary 4 makes a \
-              `command` or `cwd` that fails containment invalidate its server; §7.2.1 says the same of a \
-              `${PLUGIN_DATA}` value escaping the data directory. The client skips the server (§7.2.2 rule 3).",
-        failing: Example::Package(&[
-            ("plugin.json", PLUGIN_JSON),
-            (
-                "mcp.json",
-                example_mcp_json!(
-                    "    \"tools\": {\"type\": \"stdio\", \"command\": \"./../shared/bin/tools\", \"cwd\": \"${PLUGIN_DATA}/../cache\"}"
-                ),
-            ),
-        ]),
-        fixed: Example::Package(&[
-            ("plugin.json", PLUGIN_JSON),
-            ("bin/tools", "#!/bin/sh\n"),
-            (
-                "mcp.json",
-                example_mcp_json!(
-                    "    \"tools\": {\"type\": \"stdio\", \"command\": \"./bin/tools\", \"cwd\": \"${PLUGIN_DATA}/cache\"}"
-                ),
-            ),
-        ]),
-    },
-};
 
 pub static MCP_PATH_MISSING: Rule = Rule {
     code: "AP422",
@@ -119,7 +83,7 @@ pub(super) enum Wanted {
 /// Checks `relative` (the part after `./` or `${PLUGIN_ROOT}/`) against the
 /// package; `shown` is the configured text, `what` names the field.
 pub(super) fn check_in_root(
-    check: &mut ServerCheck<'_, '_>,
+    check: &mut ServerCheck<'_>,
     pointer: &str,
     what: &str,
     shown: &str,
@@ -127,16 +91,19 @@ pub(super) fn check_in_root(
     wanted: Wanted,
 ) {
     let file = check.file;
-    if super::placeholders::has_plugin_placeholder(relative) {
+    let resolved = if super::placeholders::has_plugin_placeholder(relative) {
         // A placeholder inside the path expands to an absolute path the
         // package cannot show; only the `..` steps can still be judged.
-        if climbs_out(relative) {
-            let message = format!("{what} {} climbs above the plugin root", super::excerpt(shown));
-            check.reject(file.at_value(&MCP_PATH_ESCAPES, message, pointer));
+        if !climbs_out(relative) {
+            return;
         }
-        return;
-    }
-    let problem = match check.tree.resolve(relative) {
+        Err(Unresolved::Escapes {
+            link: relative.to_string(),
+        })
+    } else {
+        check.tree.resolve(relative)
+    };
+    let unresolved = match resolved {
         Ok(Resolved { entry, path, via_link }) => {
             let found = match (entry, wanted) {
                 (Entry::File(_), Wanted::File) | (Entry::Dir, Wanted::Dir) => return,
@@ -150,24 +117,41 @@ pub(super) fn check_in_root(
                 String::new()
             };
             let message = format!("{what} {} is {found}{target}", super::excerpt(shown));
-            check.report(file.at_value(&MCP_PATH_WRONG_KIND, message, pointer));
+            check.report(file.at_value(&MCP_PATH_WRONG_KIND, pointer, message));
             return;
         }
-        Err(Unresolved::Missing) if climbs_out(relative) => "climbs above the plugin root".to_string(),
+        // The first missing component stops resolution; `..` steps after it may still climb out.
+        Err(Unresolved::Missing) if climbs_out(relative) => Unresolved::Escapes {
+            link: relative.to_string(),
+        },
         Err(Unresolved::Missing) => {
             let message = format!(
                 "{what} {} does not exist in the package; the client will fail to start this server",
                 super::excerpt(shown)
             );
-            check.report(file.at_value(&MCP_PATH_MISSING, message, pointer));
+            check.report(file.at_value(&MCP_PATH_MISSING, pointer, message));
             return;
         }
-        Err(Unresolved::Escapes { link }) if link == relative => "climbs above the plugin root".to_string(),
-        Err(Unresolved::Escapes { link }) => format!("leaves the plugin root through the link `{link}`"),
-        Err(Unresolved::Loop { link }) => format!("does not resolve: the link `{link}` loops"),
+        Err(unresolved) => unresolved,
     };
-    let message = format!("{what} {} {problem} (§4.1)", super::excerpt(shown));
-    check.reject(file.at_value(&MCP_PATH_ESCAPES, message, pointer));
+    // §4.1 boundary 4: a `command` or `cwd` failing containment invalidates the server.
+    let consequence = "this server is skipped (§4.1, §7.2.2)";
+    let diagnostic = match &unresolved {
+        Unresolved::Escapes { link } if check.tree.entry(link).is_none_or(|e| !matches!(e, Entry::Symlink(_))) => {
+            let message = format!(
+                "{what} {} climbs above the plugin root with `..`; {consequence}",
+                super::excerpt(shown)
+            );
+            Some(
+                Diagnostic::new(&PATH_ESCAPES_ROOT, message)
+                    .with_hint("keep the path inside the package: remove the `..` steps that climb out"),
+            )
+        }
+        _ => unresolved_diagnostic(check.tree, shown, &unresolved, consequence),
+    };
+    if let Some(diagnostic) = diagnostic {
+        check.reject(check.place(diagnostic, pointer));
+    }
 }
 
 /// Whether the `..` steps of `relative` climb above its base, judged on the
@@ -212,7 +196,7 @@ mod tests {
         )]);
         tree.insert("escape-link", Entry::Symlink("..".into()));
         let (section, diagnostics) = load_tree(&tree);
-        assert_eq!(codes(&diagnostics), ["AP421"]);
+        assert_eq!(codes(&diagnostics), ["AP101"]);
         assert!(diagnostics[0].message.contains("escape-link"));
         assert_eq!(section.servers[0].state, ServerState::Invalid);
     }
@@ -224,10 +208,10 @@ mod tests {
             &one_server(r#"{"type": "stdio", "command": "./../outside/example"}"#),
             &[],
         );
-        assert_eq!(codes(&diagnostics), ["AP421"]);
+        assert_eq!(codes(&diagnostics), ["AP101"]);
         assert_eq!(section.servers[0].state, ServerState::Invalid);
         let (_, diagnostics) = load(&one_server(r#"{"type": "stdio", "command": "./gone/../../x"}"#), &[]);
-        assert_eq!(codes(&diagnostics), ["AP421"]);
+        assert_eq!(codes(&diagnostics), ["AP101"]);
     }
 
     #[test]

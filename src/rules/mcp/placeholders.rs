@@ -21,7 +21,7 @@ pub static MCP_PLACEHOLDER_LITERAL: Rule = Rule {
     ),
     doc: RuleDoc {
         what: "`${NAME}` text other than `${PLUGIN_ROOT}` and `${PLUGIN_DATA}` in `args`, `env` values and \
-               `cwd`, and any `${NAME}` in `command` or header values.",
+               `cwd`, and any `${NAME}` in `command`, `env` names or header values.",
         why: "§9.2: \"Unrecognized placeholder-like text MUST remain literal\" and expansion never applies to \
               `command`; §7.2.1: nothing expands in headers. Vendor formats expand `${API_KEY}`, so a config \
               copied from one silently sends the literal text.",
@@ -49,7 +49,7 @@ pub static MCP_PLACEHOLDER_LITERAL: Rule = Rule {
 const EXPANDED: &[&str] = &["PLUGIN_ROOT", "PLUGIN_DATA"];
 
 /// Notes placeholders that stay literal in a field where the two plugin variables expand.
-pub(super) fn check_expanded(check: &mut ServerCheck<'_, '_>, pointer: &str, field: &str, value: &str) {
+pub(super) fn check_expanded(check: &mut ServerCheck<'_>, pointer: &str, field: &str, value: &str) {
     let literal: Vec<String> = placeholder_names(value)
         .into_iter()
         .filter(|p| !EXPANDED.iter().any(|name| p[2..p.len() - 1] == **name))
@@ -59,19 +59,19 @@ pub(super) fn check_expanded(check: &mut ServerCheck<'_, '_>, pointer: &str, fie
             "{} in {field} stays literal: only ${{PLUGIN_ROOT}} and ${{PLUGIN_DATA}} are expanded (§9.2)",
             literal.join(", ")
         );
-        check.report(check.file.at_value(&MCP_PLACEHOLDER_LITERAL, message, pointer));
+        check.report(check.file.at_value(&MCP_PLACEHOLDER_LITERAL, pointer, message));
     }
 }
 
-/// Notes placeholders in a field where nothing expands (`command`, header values).
-pub(super) fn check_verbatim(check: &mut ServerCheck<'_, '_>, pointer: &str, field: &str, value: &str) {
+/// Notes placeholders in a field where nothing expands (`command`, `env` names, header values).
+pub(super) fn check_verbatim(check: &mut ServerCheck<'_>, pointer: &str, field: &str, value: &str) {
     let names = placeholder_names(value);
     if !names.is_empty() {
         let message = format!(
             "{} in {field} is sent as written: nothing is expanded here",
             names.join(", ")
         );
-        check.report(check.file.at_value(&MCP_PLACEHOLDER_LITERAL, message, pointer));
+        check.report(check.file.at_value(&MCP_PLACEHOLDER_LITERAL, pointer, message));
     }
 }
 

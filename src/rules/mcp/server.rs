@@ -4,9 +4,10 @@
 
 use serde_json::{Map, Value};
 
-use super::{McpFile, child_pointer, json_type, quoted};
+use super::{child_pointer, json_type, quoted};
 use crate::diag::{Diagnostic, Severity};
 use crate::report::{ServerEntry, ServerState};
+use crate::rules::files::JsonFile;
 use crate::rules::{Example, Rule, RuleDoc};
 use crate::tree::Tree;
 
@@ -306,8 +307,8 @@ impl Variant {
 }
 
 /// The findings of one server entry, and whether any of them invalidates it.
-pub(super) struct ServerCheck<'f, 't> {
-    pub file: &'f McpFile<'t>,
+pub(super) struct ServerCheck<'f> {
+    pub file: &'f JsonFile,
     pub tree: &'f Tree,
     /// Pointer of the server object, `/mcpServers/<id>`.
     pub pointer: String,
@@ -316,7 +317,7 @@ pub(super) struct ServerCheck<'f, 't> {
     reasons: Vec<String>,
 }
 
-impl ServerCheck<'_, '_> {
+impl ServerCheck<'_> {
     /// The pointer of the server's member `name`.
     pub fn field(&self, name: &str) -> String {
         child_pointer(&self.pointer, name)
@@ -333,16 +334,25 @@ impl ServerCheck<'_, '_> {
         self.diagnostics.push(diagnostic);
     }
 
+    /// Places a finding made elsewhere (a containment diagnostic) at `pointer` in `mcp.json`.
+    pub fn place(&self, diagnostic: Diagnostic, pointer: &str) -> Diagnostic {
+        let span = self.file.doc.nearest_span(pointer);
+        diagnostic
+            .in_file(&self.file.path)
+            .at_pointer(pointer)
+            .at_span(&self.file.text, &self.file.index, span)
+    }
+
     /// Rejects a wrong JSON type at `pointer`.
     pub fn reject_type(&mut self, pointer: &str, what: &str, expected: &str, found: &Value) {
         let message = format!("{what} must be {expected}, not {}", json_type(found));
-        self.reject(self.file.at_value(&MCP_SERVER_FIELD_TYPE, message, pointer));
+        self.reject(self.file.at_value(&MCP_SERVER_FIELD_TYPE, pointer, message));
     }
 }
 
 /// Checks the server `id` and says whether a client would load it.
 pub(super) fn check_server(
-    file: &McpFile<'_>,
+    file: &JsonFile,
     tree: &Tree,
     id: &str,
     value: &Value,
@@ -370,7 +380,7 @@ pub(super) fn check_server(
         }
         other => {
             let message = format!("server {} must be an object, not {}", quoted(id), json_type(other));
-            check.reject(file.at_value(&MCP_SERVER_NOT_OBJECT, message, &check.pointer));
+            check.reject(file.at_value(&MCP_SERVER_NOT_OBJECT, &check.pointer, message));
         }
     }
     if let Some(first) = check.reasons.first() {
@@ -384,7 +394,7 @@ pub(super) fn check_server(
     entry
 }
 
-fn check_fields(check: &mut ServerCheck<'_, '_>, id: &str, server: &Map<String, Value>, entry: &mut ServerEntry) {
+fn check_fields(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Value>, entry: &mut ServerEntry) {
     let declared = check_type(check, id, server);
     // Without a usable `type` the entry is already invalid; checking the fields
     // of the variant it most likely meant still tells the author everything else.
@@ -405,7 +415,7 @@ fn check_fields(check: &mut ServerCheck<'_, '_>, id: &str, server: &Map<String, 
                     quoted(key),
                     quoted(id)
                 );
-                check.reject(check.file.at_key(&MCP_SERVER_UNKNOWN_FIELD, message, &pointer));
+                check.reject(check.file.at_key(&MCP_SERVER_UNKNOWN_FIELD, &pointer, message));
             }
             (Some(declared), Some(owners)) => {
                 let message = format!(
@@ -413,7 +423,7 @@ fn check_fields(check: &mut ServerCheck<'_, '_>, id: &str, server: &Map<String, 
                     quoted(key),
                     declared.name()
                 );
-                check.reject(check.file.at_key(&MCP_SERVER_FOREIGN_FIELD, message, &pointer));
+                check.reject(check.file.at_key(&MCP_SERVER_FOREIGN_FIELD, &pointer, message));
             }
             // The type problem is reported already; a field of some variant is not news.
             (None, Some(_)) => {}
@@ -439,7 +449,7 @@ fn check_fields(check: &mut ServerCheck<'_, '_>, id: &str, server: &Map<String, 
             }
             if remote == Variant::Sse && declared == Some(Variant::Sse) {
                 let message = format!("server {} uses the deprecated legacy HTTP+SSE transport", quoted(id));
-                check.report(check.file.at_value(&MCP_SSE_DEPRECATED, message, &check.field("type")));
+                check.report(check.file.at_value(&MCP_SSE_DEPRECATED, &check.field("type"), message));
             }
         }
         None => {}
@@ -447,10 +457,10 @@ fn check_fields(check: &mut ServerCheck<'_, '_>, id: &str, server: &Map<String, 
 }
 
 /// Checks `type`; returns the declared variant when it is one.
-fn check_type(check: &mut ServerCheck<'_, '_>, id: &str, server: &Map<String, Value>) -> Option<Variant> {
-    let guess_hint = || match Variant::guess(server) {
-        Some(guess) => format!("add \"type\": \"{}\"", guess.name()),
-        None => "add \"type\": \"stdio\", \"streamable-http\" or \"sse\"".to_string(),
+fn check_type(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Value>) -> Option<Variant> {
+    let guess_hint = |verb: &str| match Variant::guess(server) {
+        Some(guess) => format!("{verb} \"type\": \"{}\"", guess.name()),
+        None => format!("{verb} \"type\": \"stdio\", \"streamable-http\" or \"sse\""),
     };
     match server.get("type") {
         None => {
@@ -459,21 +469,21 @@ fn check_type(check: &mut ServerCheck<'_, '_>, id: &str, server: &Map<String, Va
             check.reject(
                 check
                     .file
-                    .at_key(&MCP_SERVER_TYPE_MISSING, message, &pointer)
-                    .with_hint(guess_hint()),
+                    .at_key(&MCP_SERVER_TYPE_MISSING, &pointer, message)
+                    .with_hint(guess_hint("add")),
             );
             None
         }
         Some(Value::String(name)) => Variant::from_type(name).or_else(|| {
-            let mut diagnostic = check.file.at_value(
-                &MCP_SERVER_TYPE_UNKNOWN,
-                format!(
-                    "unknown transport type {} in server {}: Agent Plugins 1.0.0 defines stdio, streamable-http and sse",
-                    super::excerpt(name),
-                    quoted(id)
-                ),
-                &check.field("type"),
+            let message = format!(
+                "unknown transport type {} in server {}: Agent Plugins 1.0.0 defines {}",
+                super::excerpt(name),
+                quoted(id),
+                "stdio, streamable-http and sse"
             );
+            let mut diagnostic = check
+                .file
+                .at_value(&MCP_SERVER_TYPE_UNKNOWN, &check.field("type"), message);
             if let Some(hint) = type_suggestion(name) {
                 diagnostic = diagnostic.with_hint(hint);
             }
@@ -483,7 +493,12 @@ fn check_type(check: &mut ServerCheck<'_, '_>, id: &str, server: &Map<String, Va
         Some(other) => {
             let message = format!("`type` must be a string naming the transport, not {}", json_type(other));
             let pointer = check.field("type");
-            check.reject(check.file.at_value(&MCP_SERVER_TYPE_UNKNOWN, message, &pointer).with_hint(guess_hint()));
+            check.reject(
+                check
+                    .file
+                    .at_value(&MCP_SERVER_TYPE_UNKNOWN, &pointer, message)
+                    .with_hint(guess_hint("write")),
+            );
             None
         }
     }
@@ -522,7 +537,7 @@ fn owners_of(field: &str) -> Option<&'static str> {
     }
 }
 
-fn check_args(check: &mut ServerCheck<'_, '_>, args: &Value) {
+fn check_args(check: &mut ServerCheck<'_>, args: &Value) {
     let pointer = check.field("args");
     let Value::Array(items) = args else {
         check.reject_type(&pointer, "`args`", "an array of strings", args);
@@ -531,7 +546,12 @@ fn check_args(check: &mut ServerCheck<'_, '_>, args: &Value) {
     for (i, item) in items.iter().enumerate() {
         let item_pointer = format!("{pointer}/{i}");
         match item {
-            Value::String(arg) => super::placeholders::check_expanded(check, &item_pointer, "args", arg),
+            Value::String(arg) => {
+                super::placeholders::check_expanded(check, &item_pointer, "args", arg);
+                if let Some(secret) = crate::rules::secrets::detect_elsewhere(&format!("`args[{i}]`"), arg) {
+                    check.report(check.file.at_value(secret.rule, &item_pointer, secret.message));
+                }
+            }
             other => check.reject_type(&item_pointer, &format!("`args[{i}]`"), "a string", other),
         }
     }

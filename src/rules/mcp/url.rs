@@ -98,7 +98,7 @@ pub static MCP_URL_FRAGMENT: Rule = Rule {
             (
                 "mcp.json",
                 example_mcp_json!(
-                    "    \"events\": {\"type\": \"sse\", \"url\": \"https://events.example.com/sse#stream\"}"
+                    "    \"events\": {\"type\": \"streamable-http\", \"url\": \"https://events.example.com/mcp#stream\"}"
                 ),
             ),
         ]),
@@ -106,7 +106,9 @@ pub static MCP_URL_FRAGMENT: Rule = Rule {
             ("plugin.json", PLUGIN_JSON),
             (
                 "mcp.json",
-                example_mcp_json!("    \"events\": {\"type\": \"sse\", \"url\": \"https://events.example.com/sse\"}"),
+                example_mcp_json!(
+                    "    \"events\": {\"type\": \"streamable-http\", \"url\": \"https://events.example.com/mcp\"}"
+                ),
             ),
         ]),
     },
@@ -146,7 +148,7 @@ pub static MCP_URL_INSECURE: Rule = Rule {
 };
 
 /// Checks `url`; returns a display form without user information or query values.
-pub(super) fn check_url(check: &mut ServerCheck<'_, '_>, url: Option<&Value>) -> Option<String> {
+pub(super) fn check_url(check: &mut ServerCheck<'_>, url: Option<&Value>) -> Option<String> {
     let pointer = check.field("url");
     let url = match url {
         Some(Value::String(url)) => url,
@@ -157,14 +159,17 @@ pub(super) fn check_url(check: &mut ServerCheck<'_, '_>, url: Option<&Value>) ->
         None => {
             let server = check.pointer.clone();
             let message = "a streamable-http or sse server needs `url`, its MCP endpoint";
-            check.reject(check.file.at_value(&MCP_SERVER_FIELD_MISSING, message, &server));
+            check.reject(check.file.at_value(&MCP_SERVER_FIELD_MISSING, &server, message));
             return None;
         }
     };
     let file = check.file;
     if url.is_empty() {
-        check.reject(file.at_value(&MCP_URL_INVALID, "`url` is empty", &pointer));
+        check.reject(file.at_value(&MCP_URL_INVALID, &pointer, "`url` is empty"));
         return None;
+    }
+    if let Some(secret) = crate::rules::secrets::detect_elsewhere("`url`", url) {
+        check.report(file.at_value(secret.rule, &pointer, secret.message));
     }
     let names = super::placeholders::placeholder_names(url);
     if !names.is_empty() {
@@ -172,7 +177,7 @@ pub(super) fn check_url(check: &mut ServerCheck<'_, '_>, url: Option<&Value>) ->
             "`url` contains {}, but nothing is expanded in `url` (§7.2.1), so it is not a URL",
             names.join(", ")
         );
-        check.reject(file.at_value(&MCP_URL_INVALID, message, &pointer));
+        check.reject(file.at_value(&MCP_URL_INVALID, &pointer, message));
         return None;
     }
     let iri = match Iri::parse(url.as_str()) {
@@ -184,32 +189,40 @@ pub(super) fn check_url(check: &mut ServerCheck<'_, '_>, url: Option<&Value>) ->
                 }
                 _ => parse_problem(url, error.index()),
             };
-            check.reject(file.at_value(&MCP_URL_INVALID, message, &pointer));
+            check.reject(file.at_value(&MCP_URL_INVALID, &pointer, message));
             return None;
         }
     };
     let scheme = iri.scheme().as_str().to_ascii_lowercase();
     if scheme != "http" && scheme != "https" {
         let message = format!("`url` scheme {scheme:?} is not http or https");
-        check.reject(file.at_value(&MCP_URL_INVALID, message, &pointer));
+        check.reject(file.at_value(&MCP_URL_INVALID, &pointer, message));
         return None;
     }
     let Some(authority) = iri.authority().filter(|a| !a.host().is_empty()) else {
-        check.reject(file.at_value(&MCP_URL_INVALID, "`url` names no host", &pointer));
+        check.reject(file.at_value(&MCP_URL_INVALID, &pointer, "`url` names no host"));
         return None;
     };
-    if authority.has_userinfo() {
+    if authority.port_to_u16().is_err() {
+        check.reject(file.at_value(&MCP_URL_INVALID, &pointer, "`url` has a port above 65535"));
+        return None;
+    }
+    if let Some(userinfo) = authority.userinfo() {
+        // Reported as a secret too, so every face that quotes mcp.json masks it.
+        if let Some(secret) = crate::rules::secrets::detect_url_password(userinfo.as_str()) {
+            check.report(file.at_value(secret.rule, &pointer, secret.message));
+        }
         let message = "`url` contains user information before the host; credentials must not be in the URL";
-        check.reject(file.at_value(&MCP_URL_USERINFO, message, &pointer));
+        check.reject(file.at_value(&MCP_URL_USERINFO, &pointer, message));
     }
     if iri.fragment().is_some() {
-        check.reject(file.at_value(&MCP_URL_FRAGMENT, "`url` has a fragment (`#…`)", &pointer));
+        check.reject(file.at_value(&MCP_URL_FRAGMENT, &pointer, "`url` has a fragment (`#…`)"));
     }
     let host = authority.host();
     if scheme == "http" && !is_loopback(&authority.host_parsed(), host) {
         let message =
             format!("`url` uses plain http for {host:?}; only localhost and loopback IP literals may skip HTTPS");
-        check.reject(file.at_value(&MCP_URL_INSECURE, message, &pointer));
+        check.reject(file.at_value(&MCP_URL_INSECURE, &pointer, message));
     }
     let port = authority.port().map(|p| format!(":{}", p.as_str())).unwrap_or_default();
     let query = if iri.query().is_some() { "?…" } else { "" };
@@ -286,7 +299,7 @@ mod tests {
     fn insecure_userinfo_fragment_are_each_reported() {
         // §7.2.1: no user information, no fragment, HTTPS for non-loopback hosts.
         let (codes, state, _) = url_findings("sse", "http://user:pw@mcp.example.com/events#x");
-        assert_eq!(codes, ["AP431", "AP432", "AP433"]);
+        assert_eq!(codes, ["AP504", "AP431", "AP432", "AP433"]);
         assert_eq!(state, ServerState::Invalid);
         for url in [
             "http://mcp.example.com/service",
@@ -308,6 +321,7 @@ mod tests {
             "https://exa mple.com/mcp",
             "${MCP_URL}",
             "https://${HOST}/mcp",
+            "https://mcp.example.com:70000/mcp",
             "",
         ] {
             let (codes, state, _) = url_findings("streamable-http", url);

@@ -139,9 +139,12 @@ pub fn parse_fields(yaml: &str) -> Result<Fields, YamlError> {
                 offset_of(yaml, location.line() as usize, location.column() as usize)
             });
         let full = error.to_string();
-        let message = full
-            .rsplit_once(" at line ")
-            .map_or(full.as_str(), |(m, _)| m)
+        let message = full.rsplit_once(" at line ").map_or(full.as_str(), |(m, _)| m);
+        // Drop advice addressed to programmers using the library, not to skill authors.
+        let message = message
+            .split(", set DuplicateKeyPolicy")
+            .next()
+            .unwrap_or(message)
             .to_string();
         YamlError {
             message,
@@ -254,7 +257,11 @@ mod tests {
         let not_mapping = parse_fields("- a\n- b\n").unwrap_err();
         assert!(not_mapping.message.contains("mapping"), "{}", not_mapping.message);
         assert!(parse_fields("  \n").is_err());
-        assert!(parse_fields("name: a\nname: b\n").is_err());
+        let duplicate = parse_fields("name: a\nname: b\n").unwrap_err();
+        assert_eq!(duplicate.message, "duplicate mapping key: name");
+        let odd_keys = parse_fields("1: one\ntrue: yes\n").unwrap();
+        assert_eq!(odd_keys.0[0].key, "1");
+        assert!(parse_fields("? [a, b]\n: c\n").is_err());
     }
 
     #[test]

@@ -1,0 +1,426 @@
+//! The Agent Skills frontmatter fields: `name` (and its directory),
+//! `description`, `license`, `compatibility`, `metadata`, `allowed-tools`, and
+//! keys the spec does not define. A violation skips the skill (§7.1); the two
+//! loose types clients in use accept are warnings.
+
+use serde_json::Value;
+
+use crate::diag::{Diagnostic, Severity};
+use crate::json::parse::push_token;
+use crate::report::SkillEntry;
+use crate::rules::{Example, Rule, RuleDoc};
+use crate::source::Span;
+
+use super::frontmatter::Fields;
+use super::{GOOD_SKILL, PLUGIN, SKIPPED, hints};
+
+pub static SKILL_NAME_INVALID: Rule = Rule {
+    code: "AP308",
+    name: "skill-name-invalid",
+    severity: Severity::Error,
+    spec: "Agent Skills (name); Agent Plugins §7.1",
+    summary: "The skill's `name` is missing or breaks the Agent Skills name rules",
+    fix_hint: None,
+    doc: RuleDoc {
+        what: "Checks `name`: present, a string, 1-64 characters, only a-z, 0-9 and `-`, no leading, trailing \
+               or doubled hyphen; the message names each rule that fails.",
+        why: "A skill whose name does not conform is skipped (§7.1).",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN),
+            (
+                "skills/pdf-tools/SKILL.md",
+                "---\nname: PDF_Tools\ndescription: Extracts text from PDF files. Use when the user works with PDFs.\n---\n",
+            ),
+        ]),
+        fixed: Example::Package(&[("plugin.json", PLUGIN), ("skills/pdf-tools/SKILL.md", GOOD_SKILL)]),
+    },
+};
+
+pub static SKILL_NAME_MISMATCH: Rule = Rule {
+    code: "AP309",
+    name: "skill-name-mismatch",
+    severity: Severity::Error,
+    spec: "Agent Skills (name); Agent Plugins §7.1",
+    summary: "The skill's `name` differs from its directory name",
+    fix_hint: None,
+    doc: RuleDoc {
+        what: "Compares `name` with the name of the folder under skills/.",
+        why: "The name MUST match the parent directory name; a skill that does not conform is skipped (§7.1).",
+        failing: Example::Package(&[("plugin.json", PLUGIN), ("skills/pdf/SKILL.md", GOOD_SKILL)]),
+        fixed: Example::Package(&[("plugin.json", PLUGIN), ("skills/pdf-tools/SKILL.md", GOOD_SKILL)]),
+    },
+};
+
+pub static SKILL_DESCRIPTION_INVALID: Rule = Rule {
+    code: "AP310",
+    name: "skill-description-invalid",
+    severity: Severity::Error,
+    spec: "Agent Skills (description); Agent Plugins §7.1",
+    summary: "The skill's `description` is missing, not a string, empty or longer than 1024 characters",
+    fix_hint: Some("Say what the skill does and when to use it, in at most 1024 characters"),
+    doc: RuleDoc {
+        what: "Checks `description`: present, a string, 1-1024 characters, not blank.",
+        why: "The description is how an agent decides to use the skill; one that does not conform makes the \
+              skill skipped (§7.1).",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN),
+            ("skills/pdf-tools/SKILL.md", "---\nname: pdf-tools\n---\n# PDF tools\n"),
+        ]),
+        fixed: Example::Package(&[("plugin.json", PLUGIN), ("skills/pdf-tools/SKILL.md", GOOD_SKILL)]),
+    },
+};
+
+pub static SKILL_FIELD_INVALID: Rule = Rule {
+    code: "AP311",
+    name: "skill-field-invalid",
+    severity: Severity::Error,
+    spec: "Agent Skills (frontmatter); Agent Plugins §7.1",
+    summary: "An optional frontmatter field has the wrong type or length",
+    fix_hint: None,
+    doc: RuleDoc {
+        what: "Checks `license` (a string), `compatibility` (a string of 1-500 characters), `metadata` (a \
+               mapping) and `allowed-tools` (a string, or a list as some clients accept).",
+        why: "A skill whose frontmatter does not conform is skipped (§7.1).",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN),
+            (
+                "skills/pdf-tools/SKILL.md",
+                "---\nname: pdf-tools\ndescription: Extracts text from PDF files. Use when the user works with PDFs.\ncompatibility: \"\"\n---\n",
+            ),
+        ]),
+        fixed: Example::Package(&[
+            ("plugin.json", PLUGIN),
+            (
+                "skills/pdf-tools/SKILL.md",
+                "---\nname: pdf-tools\ndescription: Extracts text from PDF files. Use when the user works with PDFs.\ncompatibility: Requires poppler-utils\n---\n",
+            ),
+        ]),
+    },
+};
+
+pub static SKILL_FIELD_LOOSE_TYPE: Rule = Rule {
+    code: "AP312",
+    name: "skill-field-loose-type",
+    severity: Severity::Warning,
+    spec: "Agent Skills (metadata, allowed-tools)",
+    summary: "A `metadata` value or `allowed-tools` is not the string the spec asks for",
+    fix_hint: Some("Quote the value, e.g. version: \"1.0\"; write allowed-tools as one space-separated string"),
+    doc: RuleDoc {
+        what: "Reports `metadata` values that are numbers, booleans or null instead of strings, and an \
+               `allowed-tools` list instead of a space-separated string.",
+        why: "The spec asks for strings; clients in use read these leniently and do not skip the skill, but \
+              YAML turns `version: 1.10` into the number 1.1, so the value a client sees may not be the one \
+              written. apcheck warns rather than skip (see the README).",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN),
+            (
+                "skills/pdf-tools/SKILL.md",
+                "---\nname: pdf-tools\ndescription: Extracts text from PDF files. Use when the user works with PDFs.\nmetadata:\n  version: 1.10\n---\n",
+            ),
+        ]),
+        fixed: Example::Package(&[
+            ("plugin.json", PLUGIN),
+            (
+                "skills/pdf-tools/SKILL.md",
+                "---\nname: pdf-tools\ndescription: Extracts text from PDF files. Use when the user works with PDFs.\nmetadata:\n  version: \"1.10\"\n---\n",
+            ),
+        ]),
+    },
+};
+
+pub static SKILL_UNKNOWN_FIELD: Rule = Rule {
+    code: "AP313",
+    name: "skill-unknown-field",
+    severity: Severity::Warning,
+    spec: "Agent Skills (frontmatter)",
+    summary: "The frontmatter has a field Agent Skills does not define",
+    fix_hint: Some("Move it under `metadata`, which holds client-specific properties"),
+    doc: RuleDoc {
+        what: "Reports each frontmatter key other than name, description, license, compatibility, metadata \
+               and allowed-tools.",
+        why: "Unknown keys mean something to one client at most; the reference validator rejects them, others \
+              ignore them. `metadata` is the place for additional properties.",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN),
+            (
+                "skills/pdf-tools/SKILL.md",
+                "---\nname: pdf-tools\ndescription: Extracts text from PDF files. Use when the user works with PDFs.\nversion: \"1.0\"\n---\n",
+            ),
+        ]),
+        fixed: Example::Package(&[
+            ("plugin.json", PLUGIN),
+            (
+                "skills/pdf-tools/SKILL.md",
+                "---\nname: pdf-tools\ndescription: Extracts text from PDF files. Use when the user works with PDFs.\nmetadata:\n  version: \"1.0\"\n---\n",
+            ),
+        ]),
+    },
+};
+
+pub(super) type Place<'a> = dyn Fn(&Rule, &str, Span, String) -> Diagnostic + 'a;
+
+pub(super) fn check_fields(
+    fields: &Fields,
+    dir: &str,
+    entry: &mut SkillEntry,
+    place: &Place,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let whole = Span::new(0, 0);
+    match fields.get("name") {
+        None => diagnostics.push(place(
+            &SKILL_NAME_INVALID,
+            "",
+            whole,
+            format!("`name` is missing; {SKIPPED}"),
+        )),
+        Some(field) => match field.value.as_str() {
+            None => diagnostics.push(place(
+                &SKILL_NAME_INVALID,
+                "/name",
+                field.value_span,
+                format!("`name` must be a string, found {}; {SKIPPED}", kind(&field.value)),
+            )),
+            Some(name) => {
+                entry.name = Some(name.to_string());
+                let failures = skill_name_violations(name);
+                if !failures.is_empty() {
+                    diagnostics.push(place(
+                        &SKILL_NAME_INVALID,
+                        "/name",
+                        field.value_span,
+                        format!(
+                            "skill name \"{name}\" breaks the Agent Skills rules: {}; {SKIPPED}",
+                            failures.join("; ")
+                        ),
+                    ));
+                } else if name != dir {
+                    diagnostics.push(
+                        place(
+                            &SKILL_NAME_MISMATCH,
+                            "/name",
+                            field.value_span,
+                            format!("skill name \"{name}\" differs from its directory `skills/{dir}`; {SKIPPED}"),
+                        )
+                        .with_hint(format!("Rename the directory to `skills/{name}`, or set `name: {dir}`")),
+                    );
+                }
+            }
+        },
+    }
+    match fields.get("description") {
+        None => diagnostics.push(place(
+            &SKILL_DESCRIPTION_INVALID,
+            "",
+            whole,
+            format!("`description` is missing; {SKIPPED}"),
+        )),
+        Some(field) => match field.value.as_str() {
+            None => diagnostics.push(place(
+                &SKILL_DESCRIPTION_INVALID,
+                "/description",
+                field.value_span,
+                format!(
+                    "`description` must be a string, found {}; {SKIPPED}",
+                    kind(&field.value)
+                ),
+            )),
+            Some(description) => {
+                entry.description = Some(description.to_string());
+                let length = description.chars().count();
+                if description.trim().is_empty() {
+                    diagnostics.push(place(
+                        &SKILL_DESCRIPTION_INVALID,
+                        "/description",
+                        field.value_span,
+                        format!("`description` is empty; {SKIPPED}"),
+                    ));
+                } else if length > 1024 {
+                    diagnostics.push(place(
+                        &SKILL_DESCRIPTION_INVALID,
+                        "/description",
+                        field.value_span,
+                        format!("`description` is {length} characters, more than 1024; {SKIPPED}"),
+                    ));
+                } else if let Some(advice) = hints::description_advice(description, entry.name.as_deref()) {
+                    diagnostics.push(place(
+                        &hints::SKILL_DESCRIPTION_HINT,
+                        "/description",
+                        field.value_span,
+                        advice,
+                    ));
+                }
+            }
+        },
+    }
+    for field in &fields.0 {
+        let mut pointer = String::new();
+        push_token(&mut pointer, &field.key);
+        let invalid = |message: String| place(&SKILL_FIELD_INVALID, &pointer, field.value_span, message);
+        match (field.key.as_str(), &field.value) {
+            ("name" | "description", _) | ("license", Value::String(_)) => {}
+            ("license", other) => diagnostics.push(invalid(format!(
+                "`license` must be a string, found {}; {SKIPPED}",
+                kind(other)
+            ))),
+            ("compatibility", Value::String(text)) => {
+                let length = text.chars().count();
+                if !(1..=500).contains(&length) {
+                    diagnostics.push(invalid(format!(
+                        "`compatibility` is {length} characters; it must be 1-500 when present; {SKIPPED}"
+                    )));
+                }
+            }
+            ("compatibility", other) => diagnostics.push(invalid(format!(
+                "`compatibility` must be a string, found {}; {SKIPPED}",
+                kind(other)
+            ))),
+            ("metadata", Value::Object(members)) => {
+                for (key, value) in members.iter().filter(|(_, value)| !value.is_string()) {
+                    let mut member = pointer.clone();
+                    push_token(&mut member, key);
+                    diagnostics.push(place(
+                        &SKILL_FIELD_LOOSE_TYPE,
+                        &member,
+                        field.value_span,
+                        format!(
+                            "`metadata.{key}` is {}, not a string; clients may see a different value than written",
+                            kind(value)
+                        ),
+                    ));
+                }
+            }
+            ("metadata", other) => diagnostics.push(invalid(format!(
+                "`metadata` must be a mapping of strings, found {}; {SKIPPED}",
+                kind(other)
+            ))),
+            ("allowed-tools", Value::String(_)) => {}
+            ("allowed-tools", Value::Array(items)) if items.iter().all(Value::is_string) => {
+                diagnostics.push(place(
+                    &SKILL_FIELD_LOOSE_TYPE,
+                    &pointer,
+                    field.value_span,
+                    "`allowed-tools` is a list; the spec asks for one space-separated string".to_string(),
+                ));
+            }
+            ("allowed-tools", other) => diagnostics.push(invalid(format!(
+                "`allowed-tools` must be a space-separated string, found {}; {SKIPPED}",
+                kind(other)
+            ))),
+            (key, _) => diagnostics.push(place(
+                &SKILL_UNKNOWN_FIELD,
+                &pointer,
+                field.key_span,
+                format!("`{key}` is not an Agent Skills field; move it under `metadata`"),
+            )),
+        }
+    }
+}
+
+/// The Agent Skills name rules `name` breaks, in words.
+fn skill_name_violations(name: &str) -> Vec<String> {
+    let mut failures = Vec::new();
+    let length = name.chars().count();
+    if !(1..=64).contains(&length) {
+        failures.push(format!("length is {length}, not 1-64"));
+    }
+    let mut bad: Vec<char> = name
+        .chars()
+        .filter(|c| !matches!(c, 'a'..='z' | '0'..='9' | '-'))
+        .collect();
+    bad.dedup();
+    if !bad.is_empty() {
+        let shown: String = bad.iter().take(8).collect();
+        failures.push(format!("`{shown}` not allowed (only lowercase a-z, 0-9 and `-`)"));
+    }
+    if name.starts_with('-') || name.ends_with('-') {
+        failures.push("must not start or end with `-`".to_string());
+    }
+    if name.contains("--") {
+        failures.push("must not contain `--`".to_string());
+    }
+    failures
+}
+
+fn kind(value: &Value) -> &'static str {
+    crate::rules::manifest::json_type(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{codes, discover, skill};
+    use super::*;
+    use crate::report::SkillState;
+
+    #[test]
+    fn name_rules_and_directory_match() {
+        // Agent Skills `name`: invalid examples from the spec.
+        for (name, expect) in [
+            ("PDF-Processing", "not allowed"),
+            ("-pdf", "start or end"),
+            ("pdf--processing", "--"),
+        ] {
+            let text = skill(&format!("name: {name}\ndescription: Does x. Use when y."));
+            let (_, diagnostics) = discover(&[(format!("skills/{name}/SKILL.md").as_str(), text.as_str())]);
+            assert_eq!(codes(&diagnostics), ["AP308"], "{name}");
+            assert!(diagnostics[0].message.contains(expect), "{}", diagnostics[0].message);
+            assert_eq!(diagnostics[0].line, Some(2));
+        }
+        let mismatch = skill("name: jira-sprint-dashboard\ndescription: Does x. Use when y.");
+        let (section, diagnostics) = discover(&[("skills/jira-sprint-dashboard-canvas/SKILL.md", mismatch.as_str())]);
+        assert_eq!(codes(&diagnostics), ["AP309"]);
+        assert!(section.entries[0].reason.as_deref().unwrap().contains("differs"));
+        let (_, missing) = discover(&[("skills/a/SKILL.md", skill("description: Does x. Use when y.").as_str())]);
+        assert_eq!(codes(&missing), ["AP308"]);
+        assert_eq!(skill_name_violations(&"a".repeat(65)).len(), 1);
+    }
+
+    #[test]
+    fn description_rules() {
+        let long = format!("name: a\ndescription: {}", "x ".repeat(600));
+        for (frontmatter, expect) in [
+            ("name: a", "missing"),
+            ("name: a\ndescription: \"\"", "empty"),
+            ("name: a\ndescription: [x]", "must be a string"),
+            (long.as_str(), "more than 1024"),
+        ] {
+            let (section, diagnostics) = discover(&[("skills/a/SKILL.md", skill(frontmatter).as_str())]);
+            assert_eq!(codes(&diagnostics), ["AP310"], "{frontmatter}");
+            assert!(diagnostics[0].message.contains(expect));
+            assert_eq!(section.entries[0].state, SkillState::Skipped);
+        }
+    }
+
+    #[test]
+    fn optional_fields_are_typed() {
+        let base = "name: a\ndescription: Does x. Use when y.";
+        for (extra, code, state) in [
+            ("license: 3", "AP311", SkillState::Skipped),
+            ("compatibility: \"\"", "AP311", SkillState::Skipped),
+            ("metadata: [a]", "AP311", SkillState::Skipped),
+            ("allowed-tools: {a: b}", "AP311", SkillState::Skipped),
+            ("metadata:\n  version: 1.0", "AP312", SkillState::Discovered),
+            ("allowed-tools: [Read, Bash]", "AP312", SkillState::Discovered),
+            ("user_invocable: true", "AP313", SkillState::Discovered),
+        ] {
+            let (section, diagnostics) =
+                discover(&[("skills/a/SKILL.md", skill(&format!("{base}\n{extra}")).as_str())]);
+            assert_eq!(codes(&diagnostics), [code], "{extra}");
+            assert_eq!(section.entries[0].state, state, "{extra}");
+        }
+        let all = "license: MIT\ncompatibility: Needs git\nmetadata:\n  author: x\nallowed-tools: Read Bash(git:*)";
+        let (_, clean) = discover(&[("skills/a/SKILL.md", skill(&format!("{base}\n{all}")).as_str())]);
+        assert!(clean.is_empty(), "{clean:?}");
+    }
+
+    #[test]
+    fn unknown_field_warning_names_the_key_at_its_position() {
+        let (_, diagnostics) = discover(&[(
+            "skills/a/SKILL.md",
+            skill("name: a\ndescription: Does x. Use when y.\nversion: \"1\"").as_str(),
+        )]);
+        assert_eq!(codes(&diagnostics), ["AP313"]);
+        assert!(diagnostics[0].message.contains("`version`"));
+        assert_eq!((diagnostics[0].line, diagnostics[0].column), (Some(4), Some(1)));
+    }
+}

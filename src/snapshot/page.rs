@@ -1,0 +1,117 @@
+//! The snapshot features as JSON text in, JSON text out: what the page's
+//! worker calls through `wasm::snapshot`. Kept here, outside the wasm-only
+//! module, so native tests cover exactly what the page gets. User mistakes
+//! come back as data (`error`, diagnostics), never as a panic.
+
+use serde_json::{Value, json};
+
+use super::build::build_snapshot;
+use super::tools_list::{ToolsList, read_tools_list};
+use super::{call, changes, check_snapshot, drift, render};
+use crate::tree::Tree;
+
+/// Builds the snapshot of the package in `tree`. `tools_json` is a JSON object
+/// mapping a server id to the text of its `tools/list` capture (`{}` for none).
+/// Returns `{"snapshot": …, "text": …, "error": null}` or `{"snapshot": null, "text": null, "error": "…"}`.
+pub fn build(root: &str, tree: &Tree, tools_json: &str) -> String {
+    let failed = |message: String| json!({"snapshot": null, "text": null, "error": message}).to_string();
+    let captures: serde_json::Map<String, Value> = match serde_json::from_str(tools_json) {
+        Ok(Value::Object(captures)) => captures,
+        _ => return failed("tools are given as a JSON object of server id to capture text".into()),
+    };
+    let mut tools: Vec<(String, ToolsList)> = Vec::new();
+    for (server, capture) in captures {
+        let Some(text) = capture.as_str() else {
+            return failed(format!("the tools/list capture for `{server}` is not text"));
+        };
+        match read_tools_list(text) {
+            Ok(list) => tools.push((server, list)),
+            Err(error) => return failed(format!("tools/list for `{server}`: {error}")),
+        }
+    }
+    let report = crate::check_package(root, tree);
+    match build_snapshot(&report, &tools) {
+        Ok(snapshot) => {
+            let value = serde_json::to_value(&snapshot).expect("a snapshot serializes");
+            json!({"snapshot": value, "text": snapshot.to_pretty_json(), "error": null}).to_string()
+        }
+        Err(error) => failed(error.to_string()),
+    }
+}
+
+/// Lints a snapshot; with `package`, the checks that need its files run too.
+/// Returns `{"valid": bool, "diagnostics": […]}`.
+pub fn lint(name: &str, text: &str, package: Option<&Tree>) -> String {
+    let check = check_snapshot(name, text, package);
+    json!({"valid": check.snapshot.is_some(), "diagnostics": check.diagnostics}).to_string()
+}
+
+/// Compares a snapshot with the package in `tree`. Returns `{"report": DriftReport, "markdown": …}`.
+pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> String {
+    let report = drift::drift(name, text, root, tree);
+    json!({"markdown": render::drift_markdown(&report), "report": report}).to_string()
+}
+
+/// The change report between two snapshots. Returns `{"report": ChangeReport, "markdown": …}`.
+pub fn changes(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -> String {
+    let report = changes::compare(old_name, old_text, new_name, new_text);
+    json!({"markdown": render::changes_markdown(&report), "report": report}).to_string()
+}
+
+/// Checks `tools/call` arguments. Returns the `CallReport`.
+pub fn call(
+    snapshot_name: &str,
+    snapshot_text: &str,
+    tool: &str,
+    arguments_name: &str,
+    arguments_text: &str,
+) -> String {
+    let report = call::check_call(snapshot_name, snapshot_text, tool, arguments_name, arguments_text);
+    serde_json::to_string(&report).expect("a call report serializes")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PLUGIN: &str = r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "invoice-ops", "version": "1.2.0"}"#;
+    const MCP: &str = r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json", "mcpServers": {"invoice-tools": {"type": "streamable-http", "url": "https://billing.example.com/mcp"}}}"#;
+    const TOOLS: &str = r#"{"tools": [{"name": "query_invoices", "inputSchema": {"type": "object", "required": ["week"], "properties": {"week": {"type": "string"}}}}]}"#;
+
+    fn package() -> Tree {
+        Tree::from_files([("plugin.json", PLUGIN), ("mcp.json", MCP)])
+    }
+
+    fn parse(text: &str) -> Value {
+        serde_json::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn build_lint_drift_changes_and_call_speak_json() {
+        let tools = json!({"invoice-tools": TOOLS}).to_string();
+        let built = parse(&build("invoice-ops", &package(), &tools));
+        assert_eq!(built["error"], Value::Null);
+        assert_eq!(built["snapshot"]["mcpServers"][0]["status"], "connected");
+        let text = built["text"].as_str().unwrap();
+        assert_eq!(parse(&lint("s.json", text, Some(&package())))["valid"], true);
+        let drifted = parse(&drift("s.json", text, "invoice-ops", &package()));
+        assert_eq!(drifted["report"]["rows"], json!([]));
+        let changed = parse(&changes("old.json", text, "new.json", text));
+        assert!(changed["markdown"].as_str().unwrap().contains("No changes"));
+        let called = parse(&call("s.json", text, "query_invoices", "a.json", "{}"));
+        assert_eq!(called["valid"], false);
+        assert_eq!(called["diagnostics"][0]["code"], "AP901");
+    }
+
+    #[test]
+    fn user_mistakes_come_back_as_data() {
+        let not_an_object = parse(&build("p", &package(), "[]"));
+        assert!(not_an_object["error"].as_str().unwrap().contains("JSON object"));
+        let bad_capture = parse(&build("p", &package(), r#"{"invoice-tools": "{"}"#));
+        assert!(bad_capture["error"].as_str().unwrap().contains("invoice-tools"));
+        let rejected = parse(&build("p", &Tree::new(), "{}"));
+        assert!(rejected["error"].as_str().unwrap().contains("rejected"));
+        assert_eq!(parse(&lint("s.json", "not json", None))["valid"], false);
+        assert_eq!(parse(&call("s.json", "", "t", "a.json", ""))["valid"], false);
+    }
+}

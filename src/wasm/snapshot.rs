@@ -1,0 +1,52 @@
+//! Snapshot exports for the page: build, lint, drift, changes, call. Each is
+//! a one-line binding to `crate::snapshot::page`, which returns JSON text.
+
+use wasm_bindgen::prelude::*;
+
+use super::PackageTree;
+use crate::snapshot::page;
+
+#[wasm_bindgen]
+impl PackageTree {
+    /// The snapshot of this package; `tools_json` maps server ids to `tools/list` capture text.
+    #[wasm_bindgen(js_name = buildSnapshot)]
+    pub fn build_snapshot(&self, root_name: &str, tools_json: &str) -> String {
+        page::build(root_name, &self.tree, tools_json)
+    }
+
+    /// Lints a snapshot with this package at hand (skill scripts, nested SKILL.md).
+    #[wasm_bindgen(js_name = checkSnapshot)]
+    pub fn check_snapshot(&self, snapshot_name: &str, snapshot_text: &str) -> String {
+        page::lint(snapshot_name, snapshot_text, Some(&self.tree))
+    }
+
+    /// The snapshot against this package, side by side.
+    #[wasm_bindgen(js_name = driftSnapshot)]
+    pub fn drift_snapshot(&self, root_name: &str, snapshot_name: &str, snapshot_text: &str) -> String {
+        page::drift(snapshot_name, snapshot_text, root_name, &self.tree)
+    }
+}
+
+/// Lints a snapshot on its own.
+#[wasm_bindgen(js_name = checkSnapshot)]
+pub fn check_snapshot(snapshot_name: &str, snapshot_text: &str) -> String {
+    page::lint(snapshot_name, snapshot_text, None)
+}
+
+/// The change report between two snapshots, with Markdown for a pull request.
+#[wasm_bindgen(js_name = snapshotChanges)]
+pub fn snapshot_changes(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -> String {
+    page::changes(old_name, old_text, new_name, new_text)
+}
+
+/// `tools/call` arguments against a tool of a snapshot.
+#[wasm_bindgen(js_name = checkCall)]
+pub fn check_call(
+    snapshot_name: &str,
+    snapshot_text: &str,
+    tool: &str,
+    arguments_name: &str,
+    arguments_text: &str,
+) -> String {
+    page::call(snapshot_name, snapshot_text, tool, arguments_name, arguments_text)
+}

@@ -1,0 +1,89 @@
+//! Properties of `apcheck fmt`: idempotent, value-preserving, and as strict as
+//! serde_json (a strict RFC 8259 parser) on near-JSON input.
+
+use apcheck::json::format::{FormatOptions, Indent, Layout, format};
+use proptest::prelude::*;
+use serde_json::Value;
+
+fn space() -> impl Strategy<Value = String> {
+    "[ \t\n\r]{0,2}"
+}
+
+fn json_text() -> impl Strategy<Value = String> {
+    let number = r"-?(0|[1-9][0-9]{0,20})(\.[0-9]{1,5})?([eE][+-]?[0-9]{1,2})?";
+    let string = r#""([a-zé€ 😀]|\\[nt"\\/bfr]|\\u00[0-9a-f]{2}){0,6}""#;
+    let leaf = prop_oneof![
+        number.prop_map(|n| n),
+        string.prop_map(|s| s),
+        Just("true".to_string()),
+        Just("false".to_string()),
+        Just("null".to_string()),
+    ];
+    leaf.prop_recursive(5, 60, 6, move |inner| {
+        let element = (space(), inner.clone(), space()).prop_map(|(a, v, b)| format!("{a}{v}{b}"));
+        let member = (space(), "[a-d]{0,2}", space(), inner, space())
+            .prop_map(|(a, k, b, v, c)| format!("{a}\"{k}\"{b}:{v}{c}"));
+        prop_oneof![
+            (prop::collection::vec(element, 0..5), space()).prop_map(|(items, s)| if items.is_empty() {
+                format!("[{s}]")
+            } else {
+                format!("[{}]", items.join(","))
+            }),
+            (prop::collection::vec(member, 0..5), space()).prop_map(|(members, s)| if members.is_empty() {
+                format!("{{{s}}}")
+            } else {
+                format!("{{{}}}", members.join(","))
+            }),
+        ]
+    })
+}
+
+fn layouts() -> impl Strategy<Value = FormatOptions> {
+    (0..4usize, any::<bool>()).prop_map(|(layout, sort_keys)| FormatOptions {
+        layout: [
+            Layout::Minify,
+            Layout::Pretty(Indent::Spaces(2)),
+            Layout::Pretty(Indent::Spaces(4)),
+            Layout::Pretty(Indent::Tab),
+        ][layout],
+        sort_keys,
+        jsonc: false,
+    })
+}
+
+proptest! {
+    #[test]
+    fn formatting_is_idempotent_and_keeps_the_value(text in json_text(), options in layouts()) {
+        let original: Value = serde_json::from_str(&text).unwrap();
+        let once = format(&text, &options).unwrap();
+        prop_assert!(once.ends_with('\n'));
+        let reparsed: Value = serde_json::from_str(&once).unwrap();
+        // serde_json's Map equality ignores member order, which --sort-keys changes.
+        prop_assert_eq!(&reparsed, &original);
+        prop_assert_eq!(format(&once, &options).unwrap(), once);
+    }
+
+    #[test]
+    fn near_json_is_accepted_exactly_when_serde_json_accepts_it(
+        text in json_text(),
+        position in any::<prop::sample::Index>(),
+        insert in prop::sample::select(vec!["", ",", "]", "}", "\"", ":", "0", "-", ".", "e", "\\", "/", "\u{1}", "x"]),
+        delete in any::<bool>(),
+    ) {
+        let mut chars: Vec<char> = text.chars().collect();
+        let at = position.index(chars.len() + 1);
+        if delete && at < chars.len() {
+            chars.remove(at);
+        }
+        let insertion: Vec<char> = insert.chars().collect();
+        chars.splice(at..at, insertion);
+        let mutated: String = chars.into_iter().collect();
+        let ours = format(&mutated, &FormatOptions::default());
+        match serde_json::from_str::<Value>(&mutated) {
+            Ok(_) => prop_assert!(ours.is_ok(), "{mutated:?}: {:?}", ours.err()),
+            // serde_json refuses numbers beyond f64; the grammar allows them and so do we.
+            Err(e) if e.to_string().contains("out of range") => {}
+            Err(e) => prop_assert!(ours.is_err(), "{mutated:?} accepted; serde_json: {e}"),
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! The snapshot commands end to end: output and exit codes (0 clean, 1
+//! findings at error level, 2 usage or I/O failure).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/invoice-ops")
+}
+
+fn apcheck(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_apcheck"))
+        .args(args)
+        .current_dir(fixtures())
+        .output()
+        .expect("apcheck runs")
+}
+
+fn code(output: &Output) -> i32 {
+    output.status.code().expect("exited")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn temp_file(dir: &tempfile::TempDir, name: &str, contents: &str) -> String {
+    let path = dir.path().join(name);
+    std::fs::write(&path, contents).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn snapshot_prints_the_reference_snapshot() {
+    let output = apcheck(&["snapshot", "plugin", "--tools", "invoice-tools=tools-list.json"]);
+    assert_eq!(code(&output), 0, "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(
+        stdout(&output),
+        std::fs::read_to_string(fixtures().join("snapshot.json")).unwrap()
+    );
+}
+
+#[test]
+fn snapshot_of_a_rejected_plugin_exits_1_and_bad_usage_exits_2() {
+    let rejected = apcheck(&["snapshot", "plugin-bad-name"]);
+    assert_eq!(code(&rejected), 1);
+    assert!(String::from_utf8_lossy(&rejected.stderr).contains("AP209"));
+    assert_eq!(code(&apcheck(&["snapshot", "plugin", "--tools", "tools-list.json"])), 2);
+    assert_eq!(
+        code(&apcheck(&["snapshot", "plugin", "--tools", "billing=tools-list.json"])),
+        2
+    );
+    assert_eq!(code(&apcheck(&["snapshot", "no-such-dir"])), 2);
+}
+
+#[test]
+fn check_snapshot_exit_codes() {
+    assert_eq!(code(&apcheck(&["check-snapshot", "snapshot.json"])), 0);
+    assert_eq!(code(&apcheck(&["check-snapshot", "plugin/plugin.json"])), 1);
+    assert_eq!(code(&apcheck(&["check-snapshot", "missing.json"])), 2);
+    let json = apcheck(&["check-snapshot", "snapshot.json", "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    assert_eq!(value["valid"], true);
+}
+
+#[test]
+fn drift_exits_1_on_drift_and_names_the_side_to_fix() {
+    assert_eq!(code(&apcheck(&["drift", "snapshot.json", "plugin"])), 0);
+    let output = apcheck(&[
+        "drift",
+        "snapshot.json",
+        "plugin-untyped-server",
+        "--format",
+        "markdown",
+    ]);
+    assert_eq!(code(&output), 1);
+    assert!(
+        stdout(&output).contains("| AP708 | server invoice-tools | connected |"),
+        "{}",
+        stdout(&output)
+    );
+    assert!(stdout(&output).contains("fix the package"));
+}
+
+#[test]
+fn changes_exit_0_when_the_bump_covers_them_and_1_when_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = std::fs::read_to_string(fixtures().join("snapshot.json")).unwrap();
+    let narrowed = old.replace("\"paid\",\n", "");
+    let minor = temp_file(&dir, "minor.json", &narrowed.replace("1.2.0", "1.3.0"));
+    let major = temp_file(&dir, "major.json", &narrowed.replace("1.2.0", "2.0.0"));
+    let not_covered = apcheck(&["changes", "snapshot.json", &minor, "--format", "markdown"]);
+    assert_eq!(code(&not_covered), 1);
+    assert!(
+        stdout(&not_covered).contains("enum value \"paid\" removed"),
+        "{}",
+        stdout(&not_covered)
+    );
+    assert_eq!(code(&apcheck(&["changes", "snapshot.json", &major])), 0);
+    assert_eq!(code(&apcheck(&["changes", "snapshot.json", "snapshot.json"])), 0);
+}
+
+#[test]
+fn call_validates_arguments_with_line_and_column() {
+    assert_eq!(
+        code(&apcheck(&["call", "snapshot.json", "query_invoices", "arguments.json"])),
+        0
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let bad = temp_file(&dir, "bad.json", "{\n  \"week\": \"2026-9\"\n}");
+    let output = apcheck(&["call", "snapshot.json", "query_invoices", &bad]);
+    assert_eq!(code(&output), 1);
+    assert!(
+        stdout(&output).contains("bad.json:2:11: error[AP901]"),
+        "{}",
+        stdout(&output)
+    );
+    assert_eq!(code(&apcheck(&["call", "snapshot.json", "nope", "arguments.json"])), 1);
+}

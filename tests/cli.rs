@@ -320,3 +320,36 @@ fn one_failing_root_fails_the_whole_run() {
     let text = stdout(&output);
     assert!(text.contains("2 plugins: 1 loaded, 1 rejected"), "{text}");
 }
+
+#[test]
+fn no_format_ever_prints_a_credential() {
+    // §9.2: `env` and header values are visible package data; a credential
+    // there is reported (AP5xx) and must not be copied into CI logs by us.
+    let token = "ghp_1234567890abcdefghijABCDEFGHIJ123456";
+    let mcp = format!(
+        "{{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {{\n    \
+         \"gh\": {{ \"type\": \"stdio\", \"command\": \"npx\", \"bogus\": 1, \"env\": {{ \"GITHUB_TOKEN\": \"{token}\" }} }}\n  }}\n}}\n"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    write_files(dir.path(), &[("plugin.json", &manifest("demo")), ("mcp.json", &mcp)]);
+    let root = path_str(dir.path());
+    let report = json(&apcheck(&["check", "--format", "json", root]));
+    let codes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert!(
+        codes.iter().any(|c| c.starts_with("AP5")),
+        "the token is found: {codes:?}"
+    );
+    assert!(
+        codes.iter().any(|c| !c.starts_with("AP5")),
+        "another finding shares its line: {codes:?}"
+    );
+    for format in ["text", "json", "sarif", "github", "markdown"] {
+        let out = stdout(&apcheck(&["check", "--format", format, "--color", "always", root]));
+        assert!(!out.contains(&token[4..20]), "{format} leaks the token:\n{out}");
+    }
+}

@@ -55,9 +55,10 @@ fn render_report(out: &mut String, report: &PackageReport) {
                 code(&location(&path_from_root(&report.root, file), diagnostic))
             );
         }
-        let _ = writeln!(out, ": {}", inline_text(&diagnostic.message));
+        // A trailing backslash is a hard line break: help and spec get lines of their own.
+        let _ = writeln!(out, ": {}\\", inline_text(&diagnostic.message));
         if let Some(hint) = &diagnostic.hint {
-            let _ = writeln!(out, "  help: {}", inline_text(hint));
+            let _ = writeln!(out, "  help: {}\\", inline_text(hint));
         }
         let _ = writeln!(out, "  spec: {}", inline_text(diagnostic.spec));
     }
@@ -118,7 +119,10 @@ mod tests {
         assert!(out.contains("| MCP servers | 0 valid, 1 invalid |"), "{out}");
         assert!(out.contains("| Findings | 1 error, 1 warning |"), "{out}");
         assert!(
-            out.contains("- **error** `AP201` `plugins/demo/plugin.json:2:11`: `Bad Name` is not a valid name\n"),
+            out.contains(
+                "- **error** `AP201` `plugins/demo/plugin.json:2:11`: `Bad Name` is not a valid name\\\n  \
+                 help: use lowercase letters, digits and hyphens\\\n  spec: Agent Plugins §5.5\n"
+            ),
             "{out}"
         );
         assert!(!out.contains("ghp_SECRETSECRET"), "{out}");

@@ -16,6 +16,8 @@ pub mod markdown;
 pub mod sarif;
 pub mod text;
 
+use std::borrow::Cow;
+
 use crate::diag::Diagnostic;
 use crate::report::{McpState, PackageReport, PluginState, SkillsState};
 use crate::tree::Tree;
@@ -48,6 +50,48 @@ impl Sources for NoSources {
 /// logs and PR comments, the very leak the rule warns about.
 pub fn may_quote_source(diagnostic: &Diagnostic) -> bool {
     !diagnostic.code.starts_with("AP5")
+}
+
+/// The text of `file` safe to quote, given every diagnostic of its report:
+/// each span a secret rule points at is masked with `*` (byte for byte, so
+/// every other span still fits), a secret placed only by line masks that line,
+/// and a secret placed nowhere in the file makes it unquotable (`None`).
+/// Without this, another finding on the same line would quote the credential.
+pub fn quotable_text<'t>(file: &str, text: &'t str, diagnostics: &[Diagnostic]) -> Option<Cow<'t, str>> {
+    let mut masked: Option<Vec<u8>> = None;
+    for secret in diagnostics
+        .iter()
+        .filter(|d| !may_quote_source(d) && d.file.as_deref() == Some(file))
+    {
+        let range = match (secret.span, secret.line) {
+            (Some(span), _) if span.start <= span.end && span.end <= text.len() => span.start..span.end,
+            (_, Some(line)) => line_range(text, line)?,
+            _ => return None,
+        };
+        let bytes = masked.get_or_insert_with(|| text.as_bytes().to_vec());
+        for byte in &mut bytes[range] {
+            if *byte != b'\n' && *byte != b'\r' {
+                *byte = b'*';
+            }
+        }
+    }
+    match masked {
+        None => Some(Cow::Borrowed(text)),
+        // Masking whole bytes of UTF-8 sequences with ASCII can only leave
+        // broken sequences at a span's edges, where a span never cuts a character.
+        Some(bytes) => String::from_utf8(bytes).ok().map(Cow::Owned),
+    }
+}
+
+/// The byte range of 1-based `line` in `text`, without its line break.
+fn line_range(text: &str, line: usize) -> Option<std::ops::Range<usize>> {
+    let start = if line == 1 {
+        0
+    } else {
+        text.match_indices('\n').nth(line.checked_sub(2)?)?.0 + 1
+    };
+    let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    Some(start..end)
 }
 
 /// `file` as seen from where the check was started: prefixed with the root as
@@ -195,6 +239,8 @@ pub(crate) mod test_support {
                 transport: Some("stdio".into()),
                 state: ServerState::Invalid,
                 reason: Some("no command".into()),
+                command: None,
+                url: None,
             }],
         };
         let summary = Summary::count(&diagnostics, &skills, &mcp);
@@ -261,6 +307,28 @@ mod tests {
         assert!(!may_quote_source(secret));
         let name = report.diagnostics.iter().find(|d| d.code == "AP201").unwrap();
         assert!(may_quote_source(name));
+    }
+
+    #[test]
+    fn secrets_are_masked_wherever_their_file_is_quoted() {
+        let report = report_with_findings(".");
+        let quoted = quotable_text("mcp.json", MCP, &report.diagnostics).unwrap();
+        assert!(!quoted.contains("ghp_SECRETSECRET"));
+        assert_eq!(quoted.len(), MCP.len());
+        assert!(quoted.contains("\"TOKEN\": \"****************\""), "{quoted}");
+        let manifest = quotable_text("plugin.json", MANIFEST, &report.diagnostics).unwrap();
+        assert!(matches!(manifest, Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn a_secret_without_a_span_masks_its_line_or_the_whole_file() {
+        let text = "a\nsecret\nb";
+        let mut secret = diagnostic_at(&SECRET_RULE, "f", text, "secret", "m");
+        secret.span = None;
+        let quoted = quotable_text("f", text, std::slice::from_ref(&secret)).unwrap();
+        assert_eq!(quoted, "a\n******\nb");
+        secret.line = None;
+        assert!(quotable_text("f", text, &[secret]).is_none());
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use annotate_snippets::renderer::{AnsiColor, Effects, Style};
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 
-use super::{Sources, Verdicts, count, may_quote_source, path_from_root};
+use super::{Sources, Verdicts, count, may_quote_source, path_from_root, quotable_text};
 use crate::diag::{Diagnostic, Severity};
 use crate::report::{PackageReport, PluginState};
 use crate::source::Span;
@@ -25,7 +25,7 @@ pub fn render_report(report: &PackageReport, sources: &dyn Sources, options: Tex
     };
     let mut out = String::new();
     for diagnostic in &report.diagnostics {
-        out.push_str(&render_diagnostic(&renderer, &report.root, diagnostic, sources));
+        out.push_str(&render_diagnostic(&renderer, report, diagnostic, sources));
         out.push_str("\n\n");
     }
     out.push_str(&summary_line(report, options));
@@ -80,7 +80,12 @@ fn display_root(root: &str) -> &str {
     if root.is_empty() { "." } else { root }
 }
 
-fn render_diagnostic(renderer: &Renderer, root: &str, diagnostic: &Diagnostic, sources: &dyn Sources) -> String {
+fn render_diagnostic(
+    renderer: &Renderer,
+    report: &PackageReport,
+    diagnostic: &Diagnostic,
+    sources: &dyn Sources,
+) -> String {
     let level = match diagnostic.severity {
         Severity::Error => Level::ERROR,
         Severity::Warning => Level::WARNING,
@@ -88,12 +93,15 @@ fn render_diagnostic(renderer: &Renderer, root: &str, diagnostic: &Diagnostic, s
     };
     let title = level.primary_title(diagnostic.message.as_str()).id(diagnostic.code);
     let mut group = Group::with_title(title);
+    let quotable = diagnostic
+        .file
+        .as_deref()
+        .zip(diagnostic.span)
+        .filter(|_| may_quote_source(diagnostic))
+        .and_then(|(file, span)| Some((span, quotable_text(file, sources.text(file)?, &report.diagnostics)?)));
+    let excerpt = quotable.as_ref().and_then(|(span, text)| excerpt(text, *span));
     if let Some(file) = &diagnostic.file {
-        let path = path_from_root(root, file);
-        let excerpt = diagnostic
-            .span
-            .filter(|_| may_quote_source(diagnostic))
-            .and_then(|span| sources.text(file).and_then(|text| excerpt(text, span)));
+        let path = path_from_root(&report.root, file);
         group = match excerpt {
             Some(excerpt) => group.element(
                 Snippet::source(excerpt.lines)
@@ -174,6 +182,21 @@ mod tests {
         let out = plain(&report_with_findings("."));
         assert!(out.contains("warning[AP501]"), "{out}");
         assert!(out.contains("mcp.json:1:41"), "{out}");
+        assert!(!out.contains("ghp_SECRETSECRET"), "{out}");
+    }
+
+    #[test]
+    fn another_finding_on_a_secret_line_quotes_it_masked() {
+        let mut report = report_with_findings(".");
+        report.diagnostics.push(diagnostic_at(
+            &NAME_RULE,
+            "mcp.json",
+            MCP,
+            "\"TOKEN\"",
+            "an unrelated finding on the same line",
+        ));
+        let out = plain(&report);
+        assert!(out.contains("\"TOKEN\": \"****************\""), "{out}");
         assert!(!out.contains("ghp_SECRETSECRET"), "{out}");
     }
 

@@ -8,10 +8,12 @@ import { checkView, setUpCheckView } from './views/check.js';
 import { diffView, setUpDiffView } from './views/diff.js';
 import { formatView, setUpFormatView } from './views/format.js';
 import { schemaView, setUpSchemaView } from './views/schema.js';
+import { setUpSnapshotView, snapshotView } from './views/snapshot.js';
 
 // Each view: set up once on first visit; `run` is its Ctrl+Enter action.
 const VIEWS = {
   check: { setUp: setUpCheckView, actions: checkView },
+  snapshot: { setUp: setUpSnapshotView, actions: snapshotView },
   format: { setUp: setUpFormatView, actions: formatView },
   schema: { setUp: setUpSchemaView, actions: schemaView },
   diff: { setUp: setUpDiffView, actions: diffView },

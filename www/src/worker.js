@@ -39,6 +39,9 @@ const TEXT_EXPORTS = [
   'validate_json',
   'diff_json',
   'builtin_schemas',
+  'checkSnapshot',
+  'snapshotChanges',
+  'checkCall',
 ];
 
 const READ_BATCH = 64;
@@ -58,36 +61,52 @@ async function entriesFromZip(zipFile) {
     .map(({ path, data, dir }) => (dir ? { path, kind: 'dir' } : { path, kind: 'file', bytes: data }));
 }
 
-async function checkPackage({ root, entries, zip }, progress) {
+/** Builds the package tree of a drop, a pick or a zip, reporting progress while reading. */
+async function buildTree({ entries, zip }, progress) {
   if (zip) entries = await entriesFromZip(zip);
   const limits = JSON.parse(core.limits());
   const tree = new core.PackageTree();
+  let totalBytes = 0;
+  let done = 0;
+  for (let start = 0; start < entries.length; start += READ_BATCH) {
+    const batch = entries.slice(start, start + READ_BATCH);
+    const contents = await Promise.all(batch.map((entry) => readEntry(entry, limits)));
+    batch.forEach((entry, i) => {
+      if (done >= limits.max_entries) {
+        tree.markOmitted(entry.path, `max_entries (${limits.max_entries})`);
+      } else if (entry.kind === 'dir') {
+        tree.addDir(entry.path);
+      } else if (entry.kind === 'symlink') {
+        tree.addSymlink(entry.path, entry.target);
+      } else if (totalBytes + contents[i].length > limits.max_total_bytes) {
+        tree.markOmitted(entry.path, `max_total_bytes (${limits.max_total_bytes})`);
+      } else {
+        totalBytes += contents[i].length;
+        tree.addFile(entry.path, contents[i]);
+        if (contents[i].truncatedFrom !== undefined) tree.markTruncated(entry.path, contents[i].truncatedFrom);
+      }
+      done++;
+    });
+    progress({ phase: 'reading', done, total: entries.length });
+  }
+  progress({ phase: 'checking', done, total: entries.length });
+  return tree;
+}
+
+// What can be asked of a package tree, beyond the check.
+const PACKAGE_ACTIONS = {
+  check: (tree, { root }) => tree.checkRendered(root),
+  build: (tree, { root, tools }) => tree.buildSnapshot(root, JSON.stringify(tools ?? {})),
+  drift: (tree, { root, snapshotName, snapshotText }) => tree.driftSnapshot(root, snapshotName, snapshotText),
+  lint: (tree, { snapshotName, snapshotText }) => tree.checkSnapshot(snapshotName, snapshotText),
+};
+
+async function withPackage(args, progress) {
+  const action = PACKAGE_ACTIONS[args.action ?? 'check'];
+  if (!action) throw new Error(`unknown package action ${args.action}`);
+  const tree = await buildTree(args, progress);
   try {
-    let totalBytes = 0;
-    let done = 0;
-    for (let start = 0; start < entries.length; start += READ_BATCH) {
-      const batch = entries.slice(start, start + READ_BATCH);
-      const contents = await Promise.all(batch.map((entry) => readEntry(entry, limits)));
-      batch.forEach((entry, i) => {
-        if (done >= limits.max_entries) {
-          tree.markOmitted(entry.path, `max_entries (${limits.max_entries})`);
-        } else if (entry.kind === 'dir') {
-          tree.addDir(entry.path);
-        } else if (entry.kind === 'symlink') {
-          tree.addSymlink(entry.path, entry.target);
-        } else if (totalBytes + contents[i].length > limits.max_total_bytes) {
-          tree.markOmitted(entry.path, `max_total_bytes (${limits.max_total_bytes})`);
-        } else {
-          totalBytes += contents[i].length;
-          tree.addFile(entry.path, contents[i]);
-          if (contents[i].truncatedFrom !== undefined) tree.markTruncated(entry.path, contents[i].truncatedFrom);
-        }
-        done++;
-      });
-      progress({ phase: 'reading', done, total: entries.length });
-    }
-    progress({ phase: 'checking', done, total: entries.length });
-    return JSON.parse(tree.checkRendered(root));
+    return JSON.parse(action(tree, args));
   } finally {
     tree.free();
   }
@@ -105,7 +124,7 @@ async function readEntry(entry, limits) {
 
 async function handle({ op, args }, progress) {
   await loadCore();
-  if (op === 'check') return checkPackage(args, progress);
+  if (op === 'check') return withPackage(args, progress);
   if (op === 'call' && TEXT_EXPORTS.includes(args.name) && typeof core[args.name] === 'function') {
     return JSON.parse(core[args.name](...args.params));
   }

@@ -3,7 +3,8 @@
 
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { json } from '@codemirror/lang-json';
-import { markdown } from '@codemirror/lang-markdown';
+// Only the Markdown language itself: markdown() would bring HTML, CSS and JavaScript parsers for embedded code.
+import { markdownLanguage } from '@codemirror/lang-markdown';
 import { yamlFrontmatter } from '@codemirror/lang-yaml';
 import {
   bracketMatching,
@@ -28,7 +29,7 @@ import {
 
 const LANGUAGES = {
   json: () => json(),
-  markdown: () => yamlFrontmatter({ content: markdown() }),
+  markdown: () => yamlFrontmatter({ content: markdownLanguage }),
   text: () => [],
 };
 

@@ -161,3 +161,25 @@ test('Diff: side by side and inline, paths with moves, JSON Patch and merge patc
   assert.deepEqual(ownOrigin(requests), []);
   await context.close();
 });
+
+test('a long job shows progress, Esc cancels it, and the next job runs', async () => {
+  const { context, page, problems } = await openPage(browser, `${origin}/#diff`);
+  await waitReady(page);
+  await page.waitForSelector('#diff-root .paths li');
+  const n = 40000;
+  const a = JSON.stringify({ items: Array.from({ length: n }, (_, i) => ({ v: i, s: `x${i}` })) });
+  const b = JSON.stringify({ items: Array.from({ length: n }, (_, i) => ({ v: (i * 7919) % n, s: `y${i}` })) });
+  await page.setInputFiles('#diff-load-a', { name: 'a.json', mimeType: 'application/json', buffer: Buffer.from(a) });
+  await page.setInputFiles('#diff-load-b', { name: 'b.json', mimeType: 'application/json', buffer: Buffer.from(b) });
+  await page.waitForSelector('#progress:not([hidden])', { timeout: 20_000 });
+  await screenshot(page, 'progress');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#progress', { state: 'hidden' });
+  assert.match(await page.locator('#toast').textContent(), /Cancelled/);
+  // A new worker answers the next request.
+  await page.setInputFiles('#diff-load-a', { name: 'a.json', mimeType: 'application/json', buffer: Buffer.from('{"a": 1}') });
+  await page.setInputFiles('#diff-load-b', { name: 'b.json', mimeType: 'application/json', buffer: Buffer.from('{"a": 2}') });
+  await page.locator('#diff-root .paths li', { hasText: '/a' }).waitFor();
+  assert.deepEqual(problems, []);
+  await context.close();
+});

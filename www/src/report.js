@@ -3,7 +3,7 @@
 // The SARIF and Markdown downloads are rendered by the core, as the CLI's are.
 
 import { ruleByCode } from './rules.js';
-import { copyButton, downloadButton, h, plural } from './util.js';
+import { copyButton, downloadButton, h, longList, plural } from './util.js';
 
 // Every state word the report can hold, said plainly: "not there" is never
 // confused with "there but not usable".
@@ -46,24 +46,9 @@ function location(diagnostic) {
  */
 export function diagnosticsList(diagnostics, onOpen) {
   if (diagnostics.length === 0) return h('p.clean', {}, 'No findings.');
-  const list = h('ol.diagnostics', {}, diagnostics.slice(0, FIRST_SHOWN).map((diagnostic) => diagnosticItem(diagnostic, onOpen)));
-  if (diagnostics.length <= FIRST_SHOWN) return list;
   // Hundreds of findings (a monorepo's stray SKILL.md files) would hold up the page: show the rest on request.
-  const more = h(
-    'button',
-    {
-      type: 'button',
-      onclick: () => {
-        list.append(...diagnostics.slice(FIRST_SHOWN).map((diagnostic) => diagnosticItem(diagnostic, onOpen)));
-        more.remove();
-      },
-    },
-    `Show ${diagnostics.length - FIRST_SHOWN} more findings`,
-  );
-  return h('div', {}, list, more);
+  return longList('ol.diagnostics', diagnostics, (diagnostic) => diagnosticItem(diagnostic, onOpen), { first: 100, what: 'more findings' });
 }
-
-const FIRST_SHOWN = 100;
 
 function diagnosticItem(diagnostic, onOpen) {
   return h(

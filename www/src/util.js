@@ -1,7 +1,7 @@
 // Small DOM helpers shared by the views: element building, downloads, copying,
 // a toast, and the progress bar that long jobs drive.
 
-import { cancelAll } from './client.js';
+import { call, cancelAll } from './client.js';
 
 /** `h('div.class#id', {attr: value, onclick: fn}, ...children)`. Text children are escaped by the DOM. */
 export function h(tag, attributes = {}, ...children) {
@@ -17,7 +17,10 @@ export function h(tag, attributes = {}, ...children) {
     else if (key === 'dataset') Object.assign(element.dataset, value);
     else element.setAttribute(key, value === true ? '' : value);
   }
-  element.append(...children.flat(Infinity).filter((child) => child !== null && child !== undefined && child !== false));
+  // One append per child: spreading tens of thousands of children into one call overflows the stack.
+  for (const child of children.flat(Infinity)) {
+    if (child !== null && child !== undefined && child !== false) element.append(child);
+  }
   return element;
 }
 
@@ -123,4 +126,38 @@ export function select(label, options, { value, onChange } = {}) {
 /** A status line: tone 'ok' | 'bad' | 'warn'; `onClick` makes it a button (to jump to an error). */
 export function status(tone, text, onClick) {
   return onClick ? h(`button.status.${tone}`, { type: 'button', onclick: onClick }, text) : h(`p.status.${tone}`, {}, text);
+}
+
+/**
+ * Calls a core export with the progress bar (shown only if it takes a while)
+ * and Esc to cancel. Resolves with the answer, or `null` when cancelled.
+ */
+export async function callWithProgress(label, name, ...params) {
+  try {
+    return await withProgress(label, () => call(name, ...params));
+  } catch (error) {
+    if (isCancelled(error)) return null;
+    throw error;
+  }
+}
+
+/**
+ * A list that renders its first `first` items and the rest on request, so
+ * tens of thousands of results never hold up the page.
+ */
+export function longList(tag, items, render, { first = 200, what = 'more' } = {}) {
+  const list = h(tag, {}, items.slice(0, first).map(render));
+  if (items.length <= first) return list;
+  const more = h(
+    'button',
+    {
+      type: 'button',
+      onclick: () => {
+        list.append(...items.slice(first).map(render));
+        more.remove();
+      },
+    },
+    `Show ${items.length - first} ${what}`,
+  );
+  return h('div', {}, list, more);
 }

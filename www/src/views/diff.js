@@ -6,9 +6,8 @@
 import { MergeView, unifiedMergeView } from '@codemirror/merge';
 import { EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
-import { call } from '../client.js';
 import { baseExtensions } from '../editor.js';
-import { checkbox, copyButton, debounce, downloadButton, h, plural, select, status } from '../util.js';
+import { callWithProgress, checkbox, copyButton, debounce, downloadButton, h, longList, plural, select, status } from '../util.js';
 
 const SAMPLE_A = `{
   "tools": [
@@ -30,6 +29,7 @@ const SAMPLE_B = `{
 `;
 
 const options = { arrayKeys: [], ignore: [], noDefaultKeys: false };
+const DIFF_BUDGET = { scanLimit: 2000, timeout: 150 };
 let mode = 'side';
 let texts = { a: SAMPLE_A, b: SAMPLE_B };
 let host;
@@ -63,13 +63,15 @@ function mount() {
       b: { doc: texts.b, extensions: [baseExtensions('json'), onEdit('b'), label('b')] },
       highlightChanges: true,
       gutter: true,
+      // The editors' own text diff runs on the main thread: bound it, so huge documents never freeze the page.
+      diffConfig: DIFF_BUDGET,
     });
   } else {
     current = new EditorView({
       parent: host,
       state: EditorState.create({
         doc: texts.b,
-        extensions: [baseExtensions('json'), onEdit('b'), label('b'), unifiedMergeView({ original: texts.a, mergeControls: false, gutter: true })],
+        extensions: [baseExtensions('json'), onEdit('b'), label('b'), unifiedMergeView({ original: texts.a, mergeControls: false, gutter: true, diffConfig: DIFF_BUDGET })],
       }),
     });
   }
@@ -103,22 +105,27 @@ function outputBlock(title, filename, text, type, body = h('pre.block', {}, text
   );
 }
 
+// Past this many hunks the rendered diff only slows the page; copy or download has all of it.
+const UNIFIED_HUNKS_SHOWN = 200;
+
 /** The core's unified diff, its changed words emphasized. */
 function unifiedBody(unified) {
   return h(
     'pre.block.unified',
     {},
-    unified.hunks.map((hunk) => [
+    unified.hunks.slice(0, UNIFIED_HUNKS_SHOWN).map((hunk) => [
       h('span.hunk', {}, `${hunk.header}\n`),
       hunk.lines.map((line) =>
         h(`span.line${line.tag === '+' ? '.add' : line.tag === '-' ? '.del' : ''}`, {}, line.tag, line.segments.map((segment) => (segment.emphasized ? h('mark', {}, segment.text) : segment.text))),
       ),
     ]),
+    unified.hunks.length > UNIFIED_HUNKS_SHOWN ? h('span.muted', {}, `… ${unified.hunks.length - UNIFIED_HUNKS_SHOWN} more hunks: copy or download the whole diff.`) : null,
   );
 }
 
 async function run() {
-  const answer = await call('diff_json', texts.a, texts.b, JSON.stringify({ ...options, names: ['a.json', 'b.json'] }));
+  const answer = await callWithProgress('Diffing', 'diff_json', texts.a, texts.b, JSON.stringify({ ...options, names: ['a.json', 'b.json'] }));
+  if (!answer) return;
   if (!answer.ok) {
     const { error } = answer;
     const which = error.document === 'a' ? 'A' : error.document === 'b' ? 'B' : null;
@@ -129,7 +136,7 @@ async function run() {
   const counts = `${plural(summary.added, 'addition')}, ${plural(summary.removed, 'removal')}, ${plural(summary.changed, 'change')}, ${plural(summary.moved, 'move')}`;
   results.replaceChildren(
     answer.equal ? status('ok', 'The documents are equal as JSON.') : status('warn', counts),
-    answer.changes.length ? h('ol.paths', { 'aria-label': 'Changed paths' }, answer.changes.map(changeItem)) : '',
+    answer.changes.length ? longList('ol.paths', answer.changes, changeItem, { first: 300, what: 'more paths' }) : '',
     h(
       'div.outputs',
       {},

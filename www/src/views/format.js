@@ -1,9 +1,8 @@
 // The Format view: pretty-print (2, 4 spaces or tabs), minify, sort keys,
 // JSONC accepted on request; a parse error is shown at its line:column.
 
-import { call } from '../client.js';
 import { byteToCharOffset, createEditor } from '../editor.js';
-import { checkbox, copyButton, debounce, downloadButton, h, select, status } from '../util.js';
+import { callWithProgress, checkbox, copyButton, debounce, downloadButton, h, select, status } from '../util.js';
 
 const SAMPLE = '{"name":"my-plugin","version":"0.1.0","keywords":["agents","plugins"],"author":{"name":"Ada"}}\n';
 
@@ -13,7 +12,8 @@ const options = { indent: 2, minify: false, sortKeys: false, jsonc: false };
 let statusLine;
 
 async function run() {
-  const answer = await call('format_json', input.text, JSON.stringify(options));
+  const answer = await callWithProgress('Formatting', 'format_json', input.text, JSON.stringify(options));
+  if (!answer) return;
   if (answer.ok) {
     output.text = answer.text;
     input.mark([]);

@@ -4,7 +4,7 @@
 
 import { call } from '../client.js';
 import { byteToCharOffset, createEditor } from '../editor.js';
-import { checkbox, copyButton, debounce, h, select, status } from '../util.js';
+import { callWithProgress, checkbox, copyButton, debounce, h, select, status } from '../util.js';
 
 const OWN = '';
 const SAMPLE_INSTANCE = `{
@@ -65,7 +65,8 @@ function markIssues(editor, issues) {
 
 async function run() {
   const request = { formats: options.formats, ...(options.builtin ? { builtin: options.builtin } : {}) };
-  const answer = await call('validate_json', instance.text, options.builtin ? '' : schema.text, JSON.stringify(request));
+  const answer = await callWithProgress('Validating', 'validate_json', instance.text, options.builtin ? '' : schema.text, JSON.stringify(request));
+  if (!answer) return;
   instance.mark([]);
   schema.mark([]);
   if (!answer.ok) {

@@ -5,11 +5,11 @@
 // - Build: a plugin folder (and tools/list captures) → the expected snapshot, to download.
 // - Call: tools/call arguments checked against a tool picked from the snapshot.
 
-import { request, call } from '../client.js';
+import { request } from '../client.js';
 import { byteToCharOffset, createEditor } from '../editor.js';
 import { entriesFromDrop, entriesFromPicker } from '../files.js';
 import { diagnosticsList } from '../report.js';
-import { copyButton, downloadButton, h, isCancelled, plural, status, withProgress } from '../util.js';
+import { callWithProgress, copyButton, downloadButton, h, isCancelled, plural, status, withProgress } from '../util.js';
 
 const TASKS = [
   ['changes', 'Changes', 'Two snapshots: what changed and the version bump it needs'],
@@ -79,7 +79,8 @@ function needSnapshots(...editors) {
 
 async function runChanges() {
   if (needSnapshots(oldEditor, newEditor)) return;
-  const answer = await call('snapshotChanges', 'old.snapshot.json', oldEditor.text, 'snapshot.json', newEditor.text);
+  const answer = await callWithProgress('Comparing snapshots', 'snapshotChanges', 'old.snapshot.json', oldEditor.text, 'snapshot.json', newEditor.text);
+  if (!answer) return;
   const { report, markdown } = answer;
   const byFile = { 'old.snapshot.json': oldEditor, 'snapshot.json': newEditor };
   markEditors(report.diagnostics, byFile);
@@ -185,7 +186,8 @@ function refreshTools() {
 async function runCall() {
   if (needSnapshots(newEditor)) return;
   refreshTools();
-  const report = await call('checkCall', 'snapshot.json', newEditor.text, toolPicker.value, 'arguments.json', argsEditor.text);
+  const report = await callWithProgress('Checking the call', 'checkCall', 'snapshot.json', newEditor.text, toolPicker.value, 'arguments.json', argsEditor.text);
+  if (!report) return;
   const byFile = { 'snapshot.json': newEditor, 'arguments.json': argsEditor };
   markEditors(report.diagnostics, byFile);
   result.replaceChildren(

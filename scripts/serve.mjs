@@ -39,7 +39,13 @@ export async function startServer({ port = 8787, host = '127.0.0.1' } = {}) {
     'Cache-Control': 'no-cache',
   };
   const server = createServer(async (request, response) => {
-    const path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
+    let path;
+    try {
+      path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
+    } catch {
+      response.writeHead(400, headers).end();
+      return;
+    }
     const file = normalize(join(www, path.endsWith('/') ? `${path}index.html` : path));
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, headers).end();

@@ -30,6 +30,10 @@ function startWorker() {
     pending.delete(data.id);
     if (data.ok) job.resolve(data.result);
     else job.reject(new Error(data.error));
+    if (data.fatal) {
+      settleAll(new Error('the core stopped on an internal error; it has been restarted'));
+      stopWorker();
+    }
   };
   started.onerror = (event) => {
     event.preventDefault();

@@ -142,7 +142,8 @@ if (inWorker) {
     try {
       self.postMessage({ id: data.id, ok: true, result: await handle(data, progress) });
     } catch (error) {
-      self.postMessage({ id: data.id, ok: false, error: errorText(error) });
+      // A trap (a Rust panic) may leave the wasm instance half-updated: the page starts a fresh worker.
+      self.postMessage({ id: data.id, ok: false, error: errorText(error), fatal: error instanceof WebAssembly.RuntimeError });
     }
   };
 } else {

@@ -160,6 +160,14 @@ async function checkGiven(given, source) {
   await runCheck(given, { source, label: `Checking ${given.root}` });
 }
 
+/** Whether a drop is a folder or a zip (a package), not a file to paste. */
+function holdsPackage(dataTransfer) {
+  return [...dataTransfer.items].some((item) => {
+    const entry = item.webkitGetAsEntry?.();
+    return entry?.isDirectory || /\.zip$/i.test(entry?.name ?? '');
+  });
+}
+
 export function setUpCheckView() {
   editor = createEditor(document.getElementById('check-editor'), {
     doc: current.text,
@@ -176,19 +184,31 @@ export function setUpCheckView() {
   renderTabs();
 
   const zone = document.getElementById('check-drop');
-  zone.addEventListener('dragover', (event) => {
+  // The whole view takes a folder or zip drop, even over the editor (captured before it);
+  // a plain file dropped on the editor is pasted into it, as editors do.
+  const area = document.getElementById('view-check');
+  area.addEventListener('dragover', (event) => {
     event.preventDefault();
     zone.classList.add('over');
   });
-  zone.addEventListener('dragleave', () => zone.classList.remove('over'));
-  zone.addEventListener('drop', async (event) => {
-    event.preventDefault();
-    zone.classList.remove('over');
-    const given = await withProgress('Reading the drop', (progress) =>
-      entriesFromDrop(event.dataTransfer, (count) => progress({ phase: 'listing', done: count })),
-    );
-    await checkGiven(given, 'drop');
+  area.addEventListener('dragleave', (event) => {
+    if (!area.contains(event.relatedTarget)) zone.classList.remove('over');
   });
+  area.addEventListener(
+    'drop',
+    async (event) => {
+      zone.classList.remove('over');
+      const overEditor = event.target.closest?.('.cm-editor');
+      if (overEditor && !holdsPackage(event.dataTransfer)) return;
+      event.preventDefault();
+      event.stopPropagation();
+      const given = await withProgress('Reading the drop', (progress) =>
+        entriesFromDrop(event.dataTransfer, (count) => progress({ phase: 'listing', done: count })),
+      );
+      await checkGiven(given, 'drop');
+    },
+    { capture: true },
+  );
   zone.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();

@@ -198,11 +198,14 @@ fn sarif_validates_against_the_official_schema() {
     assert_eq!(log["version"], "2.1.0");
     let run = &log["runs"][0];
     assert_eq!(run["tool"]["driver"]["name"], "apcheck");
+    let base = run["originalUriBaseIds"]["%SRCROOT%"]["uri"].as_str().unwrap();
+    assert!(base.starts_with("file:///") && base.ends_with('/'), "{base}");
+    // Absolute roots as given: absolute `file:` URIs, which GitHub maps into the checkout.
+    let location = &run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+    let uri = location["uri"].as_str().unwrap();
     assert!(
-        run["originalUriBaseIds"]["ROOT2"]["uri"]
-            .as_str()
-            .unwrap()
-            .starts_with("file:///")
+        uri.starts_with("file:///") && uri.ends_with("/plugin.json"),
+        "{location}"
     );
 }
 
@@ -352,4 +355,42 @@ fn no_format_ever_prints_a_credential() {
         let out = stdout(&apcheck(&["check", "--format", format, "--color", "always", root]));
         assert!(!out.contains(&token[4..20]), "{format} leaks the token:\n{out}");
     }
+}
+
+#[test]
+fn relative_roots_give_repository_relative_paths() {
+    // Run from a "repository" with the plugin in a subdirectory, as CI does.
+    let repo = tempfile::tempdir().unwrap();
+    write_files(repo.path(), &[("plugins/bad/plugin.json", &manifest("Bad Name"))]);
+    let run = |format: &str| {
+        Command::new(env!("CARGO_BIN_EXE_apcheck"))
+            .current_dir(repo.path())
+            .args(["check", "--format", format, "plugins/bad"])
+            .output()
+            .expect("the apcheck binary runs")
+    };
+    let log = json(&run("sarif"));
+    let location = &log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+    assert_eq!(location["uri"], "plugins/bad/plugin.json", "{log:#}");
+    assert_eq!(location["uriBaseId"], "%SRCROOT%");
+    let github = stdout(&run("github"));
+    assert!(
+        github.starts_with("::error file=plugins/bad/plugin.json,line=3,"),
+        "{github}"
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failed_write_is_an_io_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(dir.path(), &[("plugin.json", &manifest("demo"))]);
+    let full = fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_apcheck"))
+        .args(["check", path_str(dir.path())])
+        .stdout(full)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(2));
 }

@@ -8,14 +8,15 @@
 
 #![no_main]
 
-use apcheck::render::sarif::{SarifRoot, render as sarif};
 use apcheck::render::text::{TextOptions, render_report};
-use apcheck::render::{github, markdown};
+use apcheck::render::{github, markdown, sarif};
 use apcheck::tree::{Entry, Tree};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&flags, rest)) = data.split_first() else { return };
+    let Some((&flags, rest)) = data.split_first() else {
+        return;
+    };
     let mut parts = rest.split(|&b| b == 0xFF);
     let manifest = parts.next().unwrap_or_default();
     let mcp = parts.next().unwrap_or_default();
@@ -50,9 +51,6 @@ fuzz_target!(|data: &[u8]| {
     let reports = [report];
     let _ = github::render(&reports);
     let _ = markdown::render(&reports);
-    let _ = sarif(&[SarifRoot {
-        report: &reports[0],
-        base_uri: None,
-    }]);
+    let _ = sarif::render(&reports, Some("/repo"));
     let _ = serde_json::to_string(&reports[0]).expect("a report serializes");
 });

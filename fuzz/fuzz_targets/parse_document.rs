@@ -49,6 +49,13 @@ fn check_spans(text: &str, doc: &JsonDoc, value: &Value, pointer: &mut String) {
 }
 
 fn assert_fits(text: &str, span: Span) {
-    assert!(span.start <= span.end && span.end <= text.len(), "{span:?} outside {} bytes", text.len());
-    assert!(text.is_char_boundary(span.start) && text.is_char_boundary(span.end), "{span:?} splits a character");
+    assert!(
+        span.start <= span.end && span.end <= text.len(),
+        "{span:?} outside {} bytes",
+        text.len()
+    );
+    assert!(
+        text.is_char_boundary(span.start) && text.is_char_boundary(span.end),
+        "{span:?} splits a character"
+    );
 }

@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::{Verdicts, path_from_root};
+use super::{Verdicts, display_root, path_from_root};
 use crate::diag::{Diagnostic, Severity};
 use crate::report::PackageReport;
 
@@ -22,7 +22,7 @@ pub fn render(reports: &[PackageReport]) -> String {
         let _ = writeln!(
             out,
             "{}: {} — {} — {} — {}",
-            if report.root.is_empty() { "." } else { &report.root },
+            display_root(&report.root),
             verdicts.plugin,
             verdicts.skills,
             verdicts.servers,

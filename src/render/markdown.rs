@@ -4,21 +4,45 @@
 
 use std::fmt::Write;
 
-use super::{Verdicts, location, path_from_root};
+use super::{Verdicts, count, display_root, location, path_from_root};
 use crate::report::{PackageReport, PluginState};
 
 pub fn render(reports: &[PackageReport]) -> String {
     let mut out = String::new();
+    if reports.len() > 1 {
+        render_overview(&mut out, reports);
+    }
     for report in reports {
         render_report(&mut out, report);
     }
     out
 }
 
+/// One row per root, so a marketplace's verdicts read at a glance before the details.
+fn render_overview(out: &mut String, reports: &[PackageReport]) {
+    let _ = writeln!(out, "### apcheck: {}\n", count(reports.len(), "plugin", "plugins"));
+    let _ = writeln!(
+        out,
+        "| Root | Plugin | Skills | MCP servers | Findings |\n|---|---|---|---|---|"
+    );
+    for report in reports {
+        let verdicts = Verdicts::of(report);
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} |",
+            code(display_root(&report.root)).replace('|', "\\|"),
+            verdicts.plugin,
+            verdicts.skills.trim_start_matches("skills "),
+            verdicts.servers.trim_start_matches("servers "),
+            verdicts.findings
+        );
+    }
+    out.push('\n');
+}
+
 fn render_report(out: &mut String, report: &PackageReport) {
     let verdicts = Verdicts::of(report);
-    let root = if report.root.is_empty() { "." } else { &report.root };
-    let _ = writeln!(out, "### apcheck: {}\n", code(root));
+    let _ = writeln!(out, "### apcheck: {}\n", code(display_root(&report.root)));
     let mut plugin = verdicts.plugin.to_string();
     if report.plugin.state == PluginState::Loaded {
         if let Some(name) = &report.plugin.name {
@@ -126,6 +150,17 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains("ghp_SECRETSECRET"), "{out}");
+    }
+
+    #[test]
+    fn several_roots_get_an_overview_first() {
+        let out = render(&[report_with_findings("a|b"), report("c", Vec::new())]);
+        assert!(out.starts_with("### apcheck: 2 plugins\n"), "{out}");
+        assert!(
+            out.contains("| `a\\|b` | loaded | 1 discovered, 0 skipped | 0 valid, 1 invalid | 1 error, 1 warning |"),
+            "{out}"
+        );
+        assert!(out.contains("### apcheck: `c`"), "{out}");
     }
 
     #[test]

@@ -34,6 +34,18 @@ impl Sources for Tree {
     }
 }
 
+/// The text of one file (a pasted document, a snapshot), for faces without a tree.
+pub struct OneFile<'t> {
+    pub path: &'t str,
+    pub text: &'t str,
+}
+
+impl Sources for OneFile<'_> {
+    fn text(&self, path: &str) -> Option<&str> {
+        (path == self.path).then_some(self.text)
+    }
+}
+
 /// No file texts: renderers show locations without snippets.
 pub struct NoSources;
 
@@ -105,6 +117,11 @@ pub fn path_from_root(root: &str, file: &str) -> String {
     }
 }
 
+/// The root as shown to people: `.` for the empty root.
+pub fn display_root(root: &str) -> &str {
+    if root.is_empty() { "." } else { root }
+}
+
 /// `path:line:col`, with as much of the position as the diagnostic has.
 pub fn location(path: &str, diagnostic: &Diagnostic) -> String {
     match (diagnostic.line, diagnostic.column) {
@@ -150,11 +167,15 @@ impl Verdicts {
                 summary.servers_valid, summary.servers_invalid
             ),
         };
-        let findings = format!(
+        let mut findings = format!(
             "{}, {}",
             count(summary.errors, "error", "errors"),
             count(summary.warnings, "warning", "warnings")
         );
+        if summary.infos > 0 {
+            findings.push_str(", ");
+            findings.push_str(&count(summary.infos, "info", "infos"));
+        }
         Verdicts {
             plugin,
             skills,

@@ -1,26 +1,29 @@
 //! SARIF 2.1.0 for code-scanning tools: one run, the whole rule registry as
 //! `tool.driver.rules`, one result per diagnostic.
 //!
-//! Paths stay relative to their plugin root: each root gets a `uriBaseId`
-//! (`ROOT1`, `ROOT2`, …), defined in `originalUriBaseIds` when the edge knows
-//! where the root is (the CLI passes a `file:` URI; the page passes none).
+//! Artifact locations use the path as seen from where the check ran (the
+//! root as given, then the package path: `plugins/a/plugin.json`), relative to
+//! the `%SRCROOT%` base, which `originalUriBaseIds` defines when the edge knows
+//! it (the CLI passes its working directory; the page passes none). A path
+//! that is absolute becomes a `file:` URI with no base. Not a URI relative to
+//! each plugin root: GitHub code scanning does not resolve `originalUriBaseIds`
+//! and reads every relative `uri` from the repository root, so only
+//! repository-relative paths land on the right file there; the plugin root
+//! of each result is kept in its `properties.root`.
 //! The driver carries no `informationUri`: apcheck makes no network claims.
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
+use super::path_from_root;
 use crate::diag::{Diagnostic, Severity};
 use crate::report::PackageReport;
 use crate::rules::{self, Rule};
 
-/// One checked root and, when known, the absolute URI of its directory.
-pub struct SarifRoot<'r> {
-    pub report: &'r PackageReport,
-    /// `file:///…/` ending in `/`, see [`directory_uri`].
-    pub base_uri: Option<String>,
-}
-
 const SCHEMA_URI: &str = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
+
+/// The base every relative artifact URI is resolved against (SARIF §3.4.4's usual name).
+pub const SOURCE_ROOT: &str = "%SRCROOT%";
 
 /// Characters kept as they are in a relative URI path: RFC 3986 unreserved plus `/`.
 /// A `:` is encoded, because in a relative reference it could read as a scheme.
@@ -34,23 +37,20 @@ const RELATIVE_PATH_KEEP: &AsciiSet = &NON_ALPHANUMERIC
 /// In an absolute `file:` URI a `:` is an ordinary path character (`C:`).
 const ABSOLUTE_PATH_KEEP: &AsciiSet = &RELATIVE_PATH_KEEP.remove(b':');
 
-/// The SARIF log of `roots`, as a JSON value.
-pub fn render(roots: &[SarifRoot<'_>]) -> Value {
+/// The SARIF log of `reports`, as a JSON value. `source_root` is the absolute
+/// directory relative paths start from, when known (see [`directory_uri`]).
+pub fn render(reports: &[PackageReport], source_root: Option<&str>) -> Value {
     let registry: Vec<&'static Rule> = rules::all().collect();
-    let mut base_ids = Map::new();
-    let mut results = Vec::new();
-    for (index, root) in roots.iter().enumerate() {
-        let base_id = format!("ROOT{}", index + 1);
-        if let Some(uri) = &root.base_uri {
-            base_ids.insert(
-                base_id.clone(),
-                json!({ "uri": uri, "description": { "text": format!("Plugin root {}", root.report.root) } }),
-            );
-        }
-        for diagnostic in &root.report.diagnostics {
-            results.push(result(diagnostic, &base_id, &root.report.root, &registry));
-        }
-    }
+    let results: Vec<Value> = reports
+        .iter()
+        .flat_map(|report| {
+            let registry = &registry;
+            report
+                .diagnostics
+                .iter()
+                .map(move |diagnostic| result(diagnostic, &report.root, registry))
+        })
+        .collect();
     let mut run = json!({
         "tool": { "driver": {
             "name": "apcheck",
@@ -62,23 +62,45 @@ pub fn render(roots: &[SarifRoot<'_>]) -> Value {
         "columnKind": "unicodeCodePoints",
         "results": results,
     });
-    if !base_ids.is_empty() {
-        run["originalUriBaseIds"] = Value::Object(base_ids);
+    if let Some(root) = source_root {
+        run["originalUriBaseIds"] = json!({ SOURCE_ROOT: { "uri": directory_uri(root) } });
     }
     json!({ "$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run] })
 }
 
 /// A `file:` URI for the absolute directory `path`, ending in `/` as SARIF
-/// requires of a base. Backslashes become slashes, so Windows paths work too.
+/// requires of a base.
 pub fn directory_uri(path: &str) -> String {
-    let path = path.replace('\\', "/");
-    let path = path.strip_prefix("//?/").unwrap_or(&path);
-    let slash = if path.starts_with('/') { "" } else { "/" };
-    let mut uri = format!("file://{slash}{}", utf8_percent_encode(path, ABSOLUTE_PATH_KEEP));
+    let mut uri = file_uri(path);
     if !uri.ends_with('/') {
         uri.push('/');
     }
     uri
+}
+
+/// A `file:` URI for the absolute `path`. Backslashes become slashes and the
+/// `\\?\` prefix goes, so Windows paths work too.
+fn file_uri(path: &str) -> String {
+    let path = path.replace('\\', "/");
+    let path = path.strip_prefix("//?/").unwrap_or(&path);
+    let slash = if path.starts_with('/') { "" } else { "/" };
+    format!("file://{slash}{}", utf8_percent_encode(path, ABSOLUTE_PATH_KEEP))
+}
+
+fn is_absolute(path: &str) -> bool {
+    let bytes = path.as_bytes();
+    path.starts_with(['/', '\\']) || (bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':')
+}
+
+/// Where `file` of the root `root` is, as a SARIF `artifactLocation`.
+fn artifact_location(root: &str, file: &str) -> Value {
+    let joined = path_from_root(root, file);
+    let path = joined.trim_start_matches("./");
+    if is_absolute(path) {
+        json!({ "uri": file_uri(path) })
+    } else {
+        json!({ "uri": utf8_percent_encode(path, RELATIVE_PATH_KEEP).to_string(), "uriBaseId": SOURCE_ROOT })
+    }
 }
 
 fn level(severity: Severity) -> &'static str {
@@ -106,7 +128,7 @@ fn rule_descriptor(rule: &Rule) -> Value {
     })
 }
 
-fn result(diagnostic: &Diagnostic, base_id: &str, root: &str, registry: &[&Rule]) -> Value {
+fn result(diagnostic: &Diagnostic, root: &str, registry: &[&Rule]) -> Value {
     let mut text = diagnostic.message.clone();
     if let Some(hint) = &diagnostic.hint {
         text.push_str("\nHelp: ");
@@ -125,9 +147,7 @@ fn result(diagnostic: &Diagnostic, base_id: &str, root: &str, registry: &[&Rule]
         result["properties"]["pointer"] = json!(pointer);
     }
     if let Some(file) = &diagnostic.file {
-        let mut physical = json!({
-            "artifactLocation": { "uri": utf8_percent_encode(file, RELATIVE_PATH_KEEP).to_string(), "uriBaseId": base_id },
-        });
+        let mut physical = json!({ "artifactLocation": artifact_location(root, file) });
         if let Some(region) = region(diagnostic) {
             physical["region"] = region;
         }
@@ -157,23 +177,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn results_carry_rule_level_message_and_region_relative_to_the_root() {
+    fn results_carry_rule_level_message_and_a_repository_relative_region() {
         let report = report_with_findings("plugins/demo");
-        let log = render(&[SarifRoot {
-            report: &report,
-            base_uri: Some(directory_uri("/repo/plugins/demo")),
-        }]);
+        let log = render(std::slice::from_ref(&report), Some("/repo"));
         assert_eq!(log["version"], "2.1.0");
         let run = &log["runs"][0];
         assert_eq!(run["tool"]["driver"]["name"], "apcheck");
         assert!(run["tool"]["driver"].get("informationUri").is_none());
-        assert_eq!(run["originalUriBaseIds"]["ROOT1"]["uri"], "file:///repo/plugins/demo/");
+        assert_eq!(run["originalUriBaseIds"]["%SRCROOT%"]["uri"], "file:///repo/");
         let first = &run["results"][0];
         assert_eq!(first["ruleId"], "AP201");
         assert_eq!(first["level"], "error");
+        assert_eq!(first["properties"]["root"], "plugins/demo");
         let location = &first["locations"][0]["physicalLocation"];
-        assert_eq!(location["artifactLocation"]["uri"], "plugin.json");
-        assert_eq!(location["artifactLocation"]["uriBaseId"], "ROOT1");
+        assert_eq!(location["artifactLocation"]["uri"], "plugins/demo/plugin.json");
+        assert_eq!(location["artifactLocation"]["uriBaseId"], "%SRCROOT%");
         assert_eq!(location["region"]["startLine"], 2);
         assert_eq!(location["region"]["startColumn"], 11);
         assert_eq!(location["region"]["endColumn"], 21);
@@ -184,17 +202,8 @@ mod tests {
     fn a_log_with_results_validates_against_the_sarif_schema() {
         let schema: Value = serde_json::from_str(include_str!("../../tests/data/sarif-schema-2.1.0.json")).unwrap();
         let validator = jsonschema::validator_for(&schema).unwrap();
-        let (a, b) = (report_with_findings("a"), report_with_findings("b"));
-        let log = render(&[
-            SarifRoot {
-                report: &a,
-                base_uri: Some(directory_uri("/repo/a")),
-            },
-            SarifRoot {
-                report: &b,
-                base_uri: None,
-            },
-        ]);
+        let reports = [report_with_findings("./a b"), report_with_findings("/abs/b")];
+        let log = render(&reports, Some("/repo"));
         assert_eq!(log["runs"][0]["results"].as_array().map(Vec::len), Some(4));
         let errors: Vec<String> = validator.iter_errors(&log).map(|e| e.to_string()).collect();
         assert!(errors.is_empty(), "{errors:#?}");
@@ -202,12 +211,26 @@ mod tests {
 
     #[test]
     fn without_a_known_directory_no_base_is_defined() {
-        let report = report_with_findings(".");
-        let log = render(&[SarifRoot {
-            report: &report,
-            base_uri: None,
-        }]);
+        let log = render(&[report_with_findings(".")], None);
         assert!(log["runs"][0].get("originalUriBaseIds").is_none());
+        let location = &log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+        assert_eq!(location["uri"], "plugin.json");
+    }
+
+    #[test]
+    fn absolute_roots_become_file_uris_without_a_base() {
+        assert_eq!(
+            artifact_location("/abs/my root", "plugin.json"),
+            json!({ "uri": "file:///abs/my%20root/plugin.json" })
+        );
+        assert_eq!(
+            artifact_location(r"C:\work\p", "mcp.json"),
+            json!({ "uri": "file:///C:/work/p/mcp.json" })
+        );
+        assert_eq!(
+            artifact_location("./plugins/a:b", "plugin.json"),
+            json!({ "uri": "plugins/a%3Ab/plugin.json", "uriBaseId": "%SRCROOT%" })
+        );
     }
 
     #[test]

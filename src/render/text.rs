@@ -5,7 +5,7 @@
 use annotate_snippets::renderer::{AnsiColor, Effects, Style};
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 
-use super::{Sources, Verdicts, count, may_quote_source, path_from_root, quotable_text};
+use super::{Sources, Verdicts, count, display_root, may_quote_source, path_from_root, quotable_text};
 use crate::diag::{Diagnostic, Severity};
 use crate::report::{PackageReport, PluginState};
 use crate::source::Span;
@@ -18,18 +18,31 @@ pub struct TextOptions {
 
 /// Every diagnostic of `report` with snippets from `sources`, then its summary line.
 pub fn render_report(report: &PackageReport, sources: &dyn Sources, options: TextOptions) -> String {
+    let mut out = render_diagnostics(&report.root, &report.diagnostics, sources, options);
+    out.push_str(&summary_line(report, options));
+    out.push('\n');
+    out
+}
+
+/// Each of `diagnostics` (files relative to `root`) with its snippet, a blank
+/// line after each: for any face with findings but no package report
+/// (snapshots, schema validation).
+pub fn render_diagnostics(
+    root: &str,
+    diagnostics: &[Diagnostic],
+    sources: &dyn Sources,
+    options: TextOptions,
+) -> String {
     let renderer = if options.color {
         Renderer::styled()
     } else {
         Renderer::plain()
     };
     let mut out = String::new();
-    for diagnostic in &report.diagnostics {
-        out.push_str(&render_diagnostic(&renderer, report, diagnostic, sources));
+    for diagnostic in diagnostics {
+        out.push_str(&render_diagnostic(&renderer, root, diagnostics, diagnostic, sources));
         out.push_str("\n\n");
     }
-    out.push_str(&summary_line(report, options));
-    out.push('\n');
     out
 }
 
@@ -76,13 +89,11 @@ pub fn totals_line(reports: &[PackageReport]) -> String {
     )
 }
 
-fn display_root(root: &str) -> &str {
-    if root.is_empty() { "." } else { root }
-}
-
+/// `all` are the diagnostics of the same files, so secrets among them are masked in the snippet.
 fn render_diagnostic(
     renderer: &Renderer,
-    report: &PackageReport,
+    root: &str,
+    all: &[Diagnostic],
     diagnostic: &Diagnostic,
     sources: &dyn Sources,
 ) -> String {
@@ -98,10 +109,10 @@ fn render_diagnostic(
         .as_deref()
         .zip(diagnostic.span)
         .filter(|_| may_quote_source(diagnostic))
-        .and_then(|(file, span)| Some((span, quotable_text(file, sources.text(file)?, &report.diagnostics)?)));
+        .and_then(|(file, span)| Some((span, quotable_text(file, sources.text(file)?, all)?)));
     let excerpt = quotable.as_ref().and_then(|(span, text)| excerpt(text, *span));
     if let Some(file) = &diagnostic.file {
-        let path = path_from_root(&report.root, file);
+        let path = path_from_root(root, file);
         group = match excerpt {
             Some(excerpt) => group.element(
                 Snippet::source(excerpt.lines)
@@ -158,8 +169,8 @@ fn excerpt(text: &str, span: Span) -> Option<Excerpt<'_>> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::NoSources;
     use super::super::test_support::*;
+    use super::super::{NoSources, OneFile};
     use super::*;
 
     fn plain(report: &PackageReport) -> String {
@@ -205,6 +216,17 @@ mod tests {
         let out = render_report(&report_with_findings("."), &NoSources, TextOptions::default());
         assert!(out.contains("plugin.json:2:11"), "{out}");
         assert!(!out.contains("Bad Name\","), "{out}");
+    }
+
+    #[test]
+    fn one_file_is_enough_for_a_snippet() {
+        let report = report_with_findings(".");
+        let sources = OneFile {
+            path: "plugin.json",
+            text: MANIFEST,
+        };
+        let out = render_diagnostics("", &report.diagnostics[..1], &sources, TextOptions::default());
+        assert!(out.contains("\"name\": \"Bad Name\","), "{out}");
     }
 
     #[test]

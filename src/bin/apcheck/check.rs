@@ -20,7 +20,6 @@ use std::process::ExitCode;
 
 use apcheck::PackageReport;
 use apcheck::disk::read_tree;
-use apcheck::render::sarif::{SarifRoot, directory_uri};
 use apcheck::render::text::TextOptions;
 use apcheck::render::{github, json, markdown, sarif, text};
 use apcheck::tree::{Limits, Tree};
@@ -75,12 +74,6 @@ struct Root {
     name: String,
 }
 
-/// What reading a root left for rendering: where it is and its tree (for snippets).
-struct ReadRoot {
-    dir: PathBuf,
-    tree: Tree,
-}
-
 pub fn run(args: CheckArgs) -> ExitCode {
     let mut roots = Vec::new();
     let mut any_collection = false;
@@ -94,14 +87,15 @@ pub fn run(args: CheckArgs) -> ExitCode {
         }
     }
 
-    let outcomes: Vec<Result<(ReadRoot, PackageReport), String>> = roots.par_iter().map(check_root).collect();
-    let mut read = Vec::with_capacity(outcomes.len());
+    let outcomes: Vec<Result<(Tree, PackageReport), String>> = roots.par_iter().map(check_root).collect();
+    // Trees stay for the text renderer's snippets.
+    let mut trees = Vec::with_capacity(outcomes.len());
     let mut reports = Vec::with_capacity(outcomes.len());
     let mut io_failed = false;
     for outcome in outcomes {
         match outcome {
-            Ok((root, report)) => {
-                read.push(root);
+            Ok((tree, report)) => {
+                trees.push(tree);
                 reports.push(report);
             }
             Err(message) => {
@@ -116,7 +110,12 @@ pub fn run(args: CheckArgs) -> ExitCode {
     } else {
         json::Shape::Array
     };
-    output::print(&render(&reports, &read, args.format, shape, args.color.enabled()));
+    if !reports.is_empty() || !io_failed {
+        let rendered = render(&reports, &trees, args.format, shape, args.color.enabled());
+        if let Err(code) = output::print(&rendered) {
+            return code;
+        }
+    }
 
     let deny_warnings = args.deny == Some(Deny::Warnings);
     let fails = reports.iter().any(|report| {
@@ -132,20 +131,20 @@ pub fn run(args: CheckArgs) -> ExitCode {
     })
 }
 
-/// `reports[i]` was made from `read[i]`.
-fn render(reports: &[PackageReport], read: &[ReadRoot], format: Format, shape: json::Shape, color: bool) -> String {
+/// `reports[i]` was made from `trees[i]`.
+fn render(reports: &[PackageReport], trees: &[Tree], format: Format, shape: json::Shape, color: bool) -> String {
     match format {
         Format::Text => {
             let options = TextOptions { color };
             let mut out = String::new();
             let mut previous_had_findings = false;
-            for (report, root) in reports.iter().zip(read) {
+            for (report, tree) in reports.iter().zip(trees) {
                 // Clean roots list one summary line each; findings get room around them.
                 let has_findings = !report.diagnostics.is_empty();
                 if !out.is_empty() && (has_findings || previous_had_findings) {
                     out.push('\n');
                 }
-                out.push_str(&text::render_report(report, &root.tree, options));
+                out.push_str(&text::render_report(report, tree, options));
                 previous_had_findings = has_findings;
             }
             if reports.len() > 1 {
@@ -157,17 +156,9 @@ fn render(reports: &[PackageReport], read: &[ReadRoot], format: Format, shape: j
         }
         Format::Json => json::render(reports, shape) + "\n",
         Format::Sarif => {
-            let roots: Vec<SarifRoot<'_>> = reports
-                .iter()
-                .zip(read)
-                .map(|(report, root)| SarifRoot {
-                    report,
-                    base_uri: fs::canonicalize(&root.dir)
-                        .ok()
-                        .map(|dir| directory_uri(&dir.to_string_lossy())),
-                })
-                .collect();
-            let log = sarif::render(&roots);
+            // Relative roots are relative to the working directory: that is the base.
+            let cwd = std::env::current_dir().ok();
+            let log = sarif::render(reports, cwd.as_deref().and_then(Path::to_str));
             serde_json::to_string_pretty(&log).expect("a JSON value serializes") + "\n"
         }
         Format::Github => github::render(reports),
@@ -175,14 +166,10 @@ fn render(reports: &[PackageReport], read: &[ReadRoot], format: Format, shape: j
     }
 }
 
-fn check_root(root: &Root) -> Result<(ReadRoot, PackageReport), String> {
+fn check_root(root: &Root) -> Result<(Tree, PackageReport), String> {
     let tree = read_tree(&root.dir, Limits::default()).map_err(|error| format!("{}: {error}", root.name))?;
     let report = apcheck::check_package(&root.name, &tree);
-    let read = ReadRoot {
-        dir: root.dir.clone(),
-        tree,
-    };
-    Ok((read, report))
+    Ok((tree, report))
 }
 
 /// The roots `path` names (see the module doc), and whether it is a collection.
@@ -292,6 +279,18 @@ mod tests {
         let base = dir.path().display().to_string();
         let names: Vec<String> = roots.iter().map(|r| r.name.replace(&base, "<base>")).collect();
         assert_eq!(names, ["<base>/plugins/a", "<base>/plugins/b", "<base>/top"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinked_directories_are_not_searched() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(dir.path(), "real/plugin.json");
+        std::os::unix::fs::symlink(dir.path().join("real"), dir.path().join("alias")).unwrap();
+        std::os::unix::fs::symlink(dir.path(), dir.path().join("real-loop")).unwrap();
+        let (roots, _) = roots_named_by(dir.path()).unwrap();
+        let names: Vec<&str> = roots.iter().map(|r| r.name.rsplit('/').next().unwrap()).collect();
+        assert_eq!(names, ["real"]);
     }
 
     #[test]

@@ -41,11 +41,15 @@ impl ColorChoice {
     }
 }
 
-/// Writes `text` to stdout. A reader that went away (`| head`) is not an
-/// error worth a panic: the output is simply cut, and the exit code stands.
-pub fn print(text: &str) {
+/// Writes `text` to stdout. A reader that went away (`| head`) only cuts the
+/// output, and the exit code stands; any other write failure (a full disk
+/// behind a redirect) is an I/O failure, reported as `Err(exit code 2)`.
+pub fn print(text: &str) -> Result<(), ExitCode> {
     let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());
+    match stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => Err(fail(format!("writing output: {error}"))),
+        _ => Ok(()),
+    }
 }
 
 /// A usage or I/O failure: the message on stderr, exit code 2.

@@ -23,22 +23,22 @@ pub struct ExplainArgs {
 
 pub fn rules(args: RulesArgs) -> ExitCode {
     let all: Vec<&Rule> = rules::all().collect();
-    match args.format {
-        DocFormat::Json => output::print(&(to_json(&all) + "\n")),
-        DocFormat::Text => output::print(&rules_table(&all)),
-    }
-    ExitCode::SUCCESS
+    let text = match args.format {
+        DocFormat::Json => to_json(&all) + "\n",
+        DocFormat::Text => rules_table(&all),
+    };
+    output::print(&text).map_or_else(|code| code, |()| ExitCode::SUCCESS)
 }
 
 pub fn explain(args: ExplainArgs) -> ExitCode {
     let Some(rule) = rules::find(&args.code) else {
         return output::fail(format!("no rule named `{}`; `apcheck rules` lists them", args.code));
     };
-    match args.format {
-        DocFormat::Json => output::print(&(to_json(rule) + "\n")),
-        DocFormat::Text => output::print(&rules::explain_text(rule)),
-    }
-    ExitCode::SUCCESS
+    let text = match args.format {
+        DocFormat::Json => to_json(rule) + "\n",
+        DocFormat::Text => rules::explain_text(rule),
+    };
+    output::print(&text).map_or_else(|code| code, |()| ExitCode::SUCCESS)
 }
 
 fn to_json(value: &impl serde::Serialize) -> String {

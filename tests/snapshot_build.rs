@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use apcheck::check_package;
 use apcheck::disk::read_tree;
 use apcheck::report::PluginState;
-use apcheck::snapshot::build::{BuildError, build_snapshot};
+use apcheck::snapshot::build::{BuildError, build_snapshot, mark_failed};
 use apcheck::snapshot::model::{ConnectionStatus, Snapshot};
 use apcheck::snapshot::tools_list::read_tools_list;
 use apcheck::snapshot::{check_snapshot, drift::drift};
@@ -60,6 +60,19 @@ fn without_tools_servers_are_not_connected() {
     assert_eq!(snapshot.servers[0].status, ConnectionStatus::NotConnected);
     assert!(snapshot.tools.is_empty());
     assert_eq!(snapshot.skills[0].name, "write-weekly-summary");
+}
+
+/// Agent Plugins §7.2.2 rule 5: a connection failure is recorded on that server alone.
+#[test]
+fn a_failed_connection_is_recorded_with_its_reason() {
+    let mut snapshot = build("plugin", false).unwrap();
+    mark_failed(&mut snapshot, "invoice-tools", "401 Unauthorized").unwrap();
+    assert_eq!(snapshot.servers[0].status, ConnectionStatus::Failed);
+    let check = check_snapshot("snapshot.json", &snapshot.to_pretty_json(), Some(&tree("plugin")));
+    assert!(check.diagnostics.is_empty(), "{:#?}", check.diagnostics);
+    let mut connected = build("plugin", true).unwrap();
+    assert!(mark_failed(&mut connected, "invoice-tools", "x").is_err());
+    assert!(mark_failed(&mut snapshot, "billing", "x").is_err());
 }
 
 /// Agent Plugins §5.5, §5.2: `Invoice-Ops` rejects the whole package; no snapshot exists.
@@ -212,4 +225,48 @@ fn corpus_packages_build_snapshots_that_lint_clean_and_do_not_drift() {
     loadable.sort();
     loadable.dedup();
     assert_eq!(built, loadable.len());
+}
+
+/// Real captures of one server with and without client capabilities: the
+/// four capability-gated tools disappear, which callers see as breaking.
+#[test]
+fn server_everything_with_fewer_capabilities_is_a_breaking_change() {
+    let tree = Tree::from_files([
+        (
+            "plugin.json",
+            r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "everything", "version": "2.0.0"}"#,
+        ),
+        (
+            "mcp.json",
+            r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json", "mcpServers": {"everything": {"type": "stdio", "command": "npx"}}}"#,
+        ),
+    ]);
+    let report = check_package("everything", &tree);
+    let snapshot_of = |capture: &str| {
+        let text = read(&shared().join("reference/server-everything").join(capture));
+        let list = read_tools_list(&text).unwrap();
+        build_snapshot(&report, &[("everything".to_string(), list)])
+            .unwrap()
+            .to_pretty_json()
+    };
+    let (old, new) = (snapshot_of("live-allcaps.json"), snapshot_of("live-nocaps.json"));
+    let changes = apcheck::snapshot::changes::compare("allcaps.json", &old, "nocaps.json", &new);
+    let removed: Vec<&str> = changes
+        .changes
+        .iter()
+        .filter(|c| c.kind == "tool-removed")
+        .map(|c| c.subject.as_str())
+        .collect();
+    assert_eq!(
+        removed,
+        [
+            "everything/get-roots-list",
+            "everything/trigger-elicitation-request",
+            "everything/trigger-sampling-request",
+            "everything/trigger-url-elicitation"
+        ]
+    );
+    // Same version on both sides: every removal is a breaking change without a major bump.
+    let breaking = changes.diagnostics.iter().filter(|d| d.code == "AP801").count();
+    assert_eq!(breaking, changes.changes.len(), "{:#?}", changes.changes);
 }

@@ -58,9 +58,11 @@ fn check_snapshot_exit_codes() {
     assert_eq!(code(&apcheck(&["check-snapshot", "snapshot.json"])), 0);
     assert_eq!(code(&apcheck(&["check-snapshot", "plugin/plugin.json"])), 1);
     assert_eq!(code(&apcheck(&["check-snapshot", "missing.json"])), 2);
-    let json = apcheck(&["check-snapshot", "snapshot.json", "--format", "json"]);
+    let json = apcheck(&["check-snapshot", "snapshot.json", "plugin/mcp.json", "--format", "json"]);
+    assert_eq!(code(&json), 1);
     let value: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
-    assert_eq!(value["valid"], true);
+    assert_eq!(value[0]["valid"], true);
+    assert_eq!(value[1]["diagnostics"][0]["code"], "AP602");
 }
 
 #[test]

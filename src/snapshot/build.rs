@@ -18,6 +18,11 @@ pub enum BuildError {
     Rejected,
     /// Tools were given for a server that is not a valid entry of `mcp.json`.
     UnknownServer { server: String, valid: Vec<String> },
+    /// A failure was recorded for a server that is not a valid, unconnected entry.
+    CannotFail {
+        server: String,
+        status: Option<ConnectionStatus>,
+    },
 }
 
 impl std::fmt::Display for BuildError {
@@ -27,6 +32,17 @@ impl std::fmt::Display for BuildError {
             BuildError::UnknownServer { server, valid } if valid.is_empty() => {
                 write!(f, "tools given for server `{server}`, but mcp.json has no valid server")
             }
+            BuildError::CannotFail { server, status: None } => {
+                write!(f, "server `{server}` is not in mcp.json, so it cannot have failed")
+            }
+            BuildError::CannotFail {
+                server,
+                status: Some(status),
+            } => write!(
+                f,
+                "server `{server}` is `{}`; only a valid server without tools can be recorded as failed",
+                status.as_str()
+            ),
             BuildError::UnknownServer { server, valid } => write!(
                 f,
                 "tools given for server `{server}`, which is not a valid server of mcp.json (valid: {})",
@@ -128,4 +144,21 @@ pub fn build_snapshot(report: &PackageReport, tools: &[(String, ToolsList)]) -> 
     };
     snapshot.normalize();
     Ok(snapshot)
+}
+
+/// Records that `server` failed to start, connect, authenticate or complete
+/// the handshake (§7.2.2 rule 5), with the `reason` a client reported.
+pub fn mark_failed(snapshot: &mut Snapshot, server: &str, reason: &str) -> Result<(), BuildError> {
+    let entry = snapshot.servers.iter_mut().find(|s| s.id == server);
+    match entry {
+        Some(entry) if entry.status == ConnectionStatus::NotConnected => {
+            entry.status = ConnectionStatus::Failed;
+            entry.reason = Some(reason.to_string());
+            Ok(())
+        }
+        other => Err(BuildError::CannotFail {
+            server: server.to_string(),
+            status: other.map(|entry| entry.status),
+        }),
+    }
 }

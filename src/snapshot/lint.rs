@@ -247,10 +247,10 @@ pub static INPUT_SCHEMA_NOT_OBJECT: Rule = Rule {
     name: "tool-schema-not-object",
     severity: Severity::Error,
     spec: "MCP server/tools (Tool.inputSchema)",
-    summary: "A tool's inputSchema or outputSchema is not an object schema",
+    summary: "A tool's inputSchema (or pre-2026 outputSchema) is not an object schema",
     fix_hint: Some("Declare `\"type\": \"object\"` at the top of the schema; arguments are always a JSON object."),
     doc: RuleDoc {
-        what: "That `inputSchema` (and `outputSchema` when present) is a JSON object whose `type` is `\"object\"`.",
+        what: "That `inputSchema` is a JSON object whose `type` is `\"object\"`; so is `outputSchema` when the server's `protocolVersion` is 2025-11-25 or older (from 2026-07-28 it may be any JSON Schema).",
         why: "`tools/call` arguments and structured results are JSON objects; MCP requires their schemas to say so, and clients that build forms or validate calls rely on it.",
         failing: Example::Snapshot(
             r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "skills": [],
@@ -503,9 +503,14 @@ fn check_semantics(located: &Located, snapshot: &Snapshot, package: Option<&Tree
                 &format!("{pointer}/name"),
             ));
         }
+        let protocol = snapshot
+            .server(&tool.server)
+            .and_then(|s| s.protocol_version.as_deref());
         for member in ["inputSchema", "outputSchema"] {
             if let Some(schema) = tool.fields.get(member) {
-                check_tool_schema(located, &tool.name, schema, &format!("{pointer}/{member}"), out);
+                let must_be_object = member == "inputSchema" || output_schema_must_be_object(protocol);
+                let at = format!("{pointer}/{member}");
+                check_tool_schema(located, &tool.name, schema, &at, must_be_object, out);
             }
         }
     }
@@ -592,9 +597,23 @@ fn skill_scripts(tree: &Tree) -> BTreeMap<&str, &str> {
     scripts
 }
 
-fn check_tool_schema(located: &Located, tool: &str, schema: &Value, pointer: &str, out: &mut Vec<Diagnostic>) {
+/// MCP up to 2025-11-25 requires `"type": "object"` on `outputSchema`; from
+/// 2026-07-28 it may be any 2020-12 schema. Unknown protocol: not judged.
+/// (Protocol versions are dates, so they order as strings.)
+fn output_schema_must_be_object(protocol_version: Option<&str>) -> bool {
+    protocol_version.is_some_and(|version| version <= "2025-11-25")
+}
+
+fn check_tool_schema(
+    located: &Located,
+    tool: &str,
+    schema: &Value,
+    pointer: &str,
+    must_be_object: bool,
+    out: &mut Vec<Diagnostic>,
+) {
     let member = pointer.rsplit('/').next().unwrap_or(pointer);
-    if schema.get("type").and_then(Value::as_str) != Some("object") {
+    if must_be_object && schema.get("type").and_then(Value::as_str) != Some("object") {
         out.push(located.at(
             &INPUT_SCHEMA_NOT_OBJECT,
             format!("the {member} of tool `{tool}` does not declare `\"type\": \"object\"`"),
@@ -676,6 +695,20 @@ mod tests {
           "mcpServers": [{"id": "s", "type": "stdio", "status": "connected"}],
           "tools": [{"name": "echo", "server": "s", "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"m": {"type": "string"}}}}]}"#;
         assert!(codes(text).is_empty(), "{:?}", codes(text));
+    }
+
+    /// MCP 2026-07-28 lets `outputSchema` be any JSON Schema; 2025-11-25 requires an object schema.
+    #[test]
+    fn output_schemas_are_judged_by_the_servers_protocol() {
+        let snapshot = |protocol: &str| {
+            format!(
+                r#"{{"plugin": {{"name": "x", "spec": "1.0.0"}}, "skills": [],
+                  "mcpServers": [{{"id": "s", "type": "stdio", "status": "connected", "protocolVersion": "{protocol}"}}],
+                  "tools": [{{"name": "t", "server": "s", "inputSchema": {{"type": "object"}}, "outputSchema": {{"type": "array"}}}}]}}"#
+            )
+        };
+        assert_eq!(codes(&snapshot("2025-11-25")), vec!["AP611"]);
+        assert!(codes(&snapshot("2026-07-28")).is_empty());
     }
 
     #[test]

@@ -4,6 +4,19 @@
 //! captures, lints them (AP6xx), compares them with the packaging files
 //! (AP7xx), reports the changes between two of them (AP8xx) and checks
 //! `tools/call` arguments against them (AP9xx). All sans-IO: text in, data out.
+//!
+//! Decisions (the schema, `schemas/apcheck/snapshot-1.schema.json`, says the same):
+//! - Identity: `$id` `urn:apcheck:schema:snapshot:1`; a snapshot may carry it as `$schema`.
+//! - `status`: `connected`, `failed` (§7.2.2 rule 5), `skipped` (invalid entry or
+//!   unsupported transport, rules 3-4), `not-connected` (valid, not attempted).
+//! - `loaded`: only `metadata`; anything more is AP603.
+//! - Closed objects, except `extensions` (reverse-domain namespaces, as §8.1) on the
+//!   root, plugin, skills and servers; tools are open, so every MCP Tool field is kept.
+//! - Order as written by `apcheck snapshot`: skills by name, servers by id, tools by
+//!   server then name; members in schema order; schemas as the server sent them.
+//! - Change levels follow SemVer (§10.2); below 1.0.0 the Cargo rule applies.
+//! - Schema changes are judged for callers: narrowing an `inputSchema` or widening an
+//!   `outputSchema` is breaking; what cannot be proven harmless counts as breaking.
 
 pub mod build;
 pub mod call;

@@ -1,7 +1,9 @@
 //! The snapshot features as JSON text in, JSON text out: what the page's
 //! worker calls through `wasm::snapshot`. Kept here, outside the wasm-only
-//! module, so native tests cover exactly what the page gets. User mistakes
-//! come back as data (`error`, diagnostics), never as a panic.
+//! module, so native tests cover exactly what the page gets. Like the other
+//! page exports, every answer is `{"ok": true, ...}`, or `{"ok": false,
+//! "error": {"message"}}` for a mistake in the input; findings are not
+//! mistakes, they are the answer. Never a panic.
 
 use serde_json::{Value, json};
 
@@ -12,9 +14,9 @@ use crate::tree::Tree;
 
 /// Builds the snapshot of the package in `tree`. `tools_json` is a JSON object
 /// mapping a server id to the text of its `tools/list` capture (`{}` for none).
-/// Returns `{"snapshot": …, "text": …, "error": null}` or `{"snapshot": null, "text": null, "error": "…"}`.
+/// Returns `{"ok": true, "snapshot": …, "text": …}` (`text` is what `apcheck snapshot` prints).
 pub fn build(root: &str, tree: &Tree, tools_json: &str) -> String {
-    let failed = |message: String| json!({"snapshot": null, "text": null, "error": message}).to_string();
+    let failed = |message: String| json!({"ok": false, "error": {"message": message}}).to_string();
     let captures: serde_json::Map<String, Value> = match serde_json::from_str(tools_json) {
         Ok(Value::Object(captures)) => captures,
         _ => return failed("tools are given as a JSON object of server id to capture text".into()),
@@ -33,32 +35,32 @@ pub fn build(root: &str, tree: &Tree, tools_json: &str) -> String {
     match build_snapshot(&report, &tools) {
         Ok(snapshot) => {
             let value = serde_json::to_value(&snapshot).expect("a snapshot serializes");
-            json!({"snapshot": value, "text": snapshot.to_pretty_json(), "error": null}).to_string()
+            json!({"ok": true, "snapshot": value, "text": snapshot.to_pretty_json()}).to_string()
         }
         Err(error) => failed(error.to_string()),
     }
 }
 
 /// Lints a snapshot; with `package`, the checks that need its files run too.
-/// Returns `{"valid": bool, "diagnostics": […]}`.
+/// Returns `{"ok": true, "valid": bool, "diagnostics": […]}`.
 pub fn lint(name: &str, text: &str, package: Option<&Tree>) -> String {
     let check = check_snapshot(name, text, package);
-    json!({"valid": check.snapshot.is_some(), "diagnostics": check.diagnostics}).to_string()
+    json!({"ok": true, "valid": check.snapshot.is_some(), "diagnostics": check.diagnostics}).to_string()
 }
 
-/// Compares a snapshot with the package in `tree`. Returns `{"report": DriftReport, "markdown": …}`.
+/// Compares a snapshot with the package in `tree`. Returns `{"ok": true, "report": DriftReport, "markdown": …}`.
 pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> String {
     let report = drift::drift(name, text, root, tree);
-    json!({"markdown": render::drift_markdown(&report), "report": report}).to_string()
+    json!({"ok": true, "markdown": render::drift_markdown(&report), "report": report}).to_string()
 }
 
-/// The change report between two snapshots. Returns `{"report": ChangeReport, "markdown": …}`.
+/// The change report between two snapshots. Returns `{"ok": true, "report": ChangeReport, "markdown": …}`.
 pub fn changes(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -> String {
     let report = changes::compare(old_name, old_text, new_name, new_text);
-    json!({"markdown": render::changes_markdown(&report), "report": report}).to_string()
+    json!({"ok": true, "markdown": render::changes_markdown(&report), "report": report}).to_string()
 }
 
-/// Checks `tools/call` arguments. Returns the `CallReport`.
+/// Checks `tools/call` arguments. Returns `{"ok": true, "report": CallReport}`.
 pub fn call(
     snapshot_name: &str,
     snapshot_text: &str,
@@ -67,7 +69,7 @@ pub fn call(
     arguments_text: &str,
 ) -> String {
     let report = call::check_call(snapshot_name, snapshot_text, tool, arguments_name, arguments_text);
-    serde_json::to_string(&report).expect("a call report serializes")
+    json!({"ok": true, "report": report}).to_string()
 }
 
 #[cfg(test)]
@@ -90,7 +92,7 @@ mod tests {
     fn build_lint_drift_changes_and_call_speak_json() {
         let tools = json!({"invoice-tools": TOOLS}).to_string();
         let built = parse(&build("invoice-ops", &package(), &tools));
-        assert_eq!(built["error"], Value::Null);
+        assert_eq!(built["ok"], true);
         assert_eq!(built["snapshot"]["mcpServers"][0]["status"], "connected");
         let text = built["text"].as_str().unwrap();
         assert_eq!(parse(&lint("s.json", text, Some(&package())))["valid"], true);
@@ -99,19 +101,30 @@ mod tests {
         let changed = parse(&changes("old.json", text, "new.json", text));
         assert!(changed["markdown"].as_str().unwrap().contains("No changes"));
         let called = parse(&call("s.json", text, "query_invoices", "a.json", "{}"));
-        assert_eq!(called["valid"], false);
-        assert_eq!(called["diagnostics"][0]["code"], "AP901");
+        assert_eq!(called["report"]["valid"], false);
+        assert_eq!(called["report"]["diagnostics"][0]["code"], "AP901");
     }
 
     #[test]
     fn user_mistakes_come_back_as_data() {
         let not_an_object = parse(&build("p", &package(), "[]"));
-        assert!(not_an_object["error"].as_str().unwrap().contains("JSON object"));
+        assert_eq!(not_an_object["ok"], false);
+        assert!(
+            not_an_object["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("JSON object")
+        );
         let bad_capture = parse(&build("p", &package(), r#"{"invoice-tools": "{"}"#));
-        assert!(bad_capture["error"].as_str().unwrap().contains("invoice-tools"));
+        assert!(
+            bad_capture["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("invoice-tools")
+        );
         let rejected = parse(&build("p", &Tree::new(), "{}"));
-        assert!(rejected["error"].as_str().unwrap().contains("rejected"));
+        assert!(rejected["error"]["message"].as_str().unwrap().contains("rejected"));
         assert_eq!(parse(&lint("s.json", "not json", None))["valid"], false);
-        assert_eq!(parse(&call("s.json", "", "t", "a.json", ""))["valid"], false);
+        assert_eq!(parse(&call("s.json", "", "t", "a.json", ""))["report"]["valid"], false);
     }
 }

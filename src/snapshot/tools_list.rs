@@ -53,15 +53,9 @@ pub fn read_tools_list(text: &str) -> Result<ToolsList, ToolsListError> {
         }
     };
     let pages = pages(&doc.value, "", &mut list).map_err(|(pointer, message)| located_error(&pointer, message))?;
-    for (pointer, page) in pages {
-        let Some(tools) = page.get("tools").and_then(Value::as_array) else {
-            return Err(located_error(
-                &pointer,
-                "a tools/list result has a `tools` array".into(),
-            ));
-        };
-        for (i, tool) in tools.iter().enumerate() {
-            let at = format!("{pointer}/tools/{i}");
+    for page in pages {
+        for (i, tool) in page.tools.iter().enumerate() {
+            let at = format!("{}/{i}", page.pointer);
             let Some(members) = tool.as_object() else {
                 return Err(located_error(&at, "a tool is a JSON object".into()));
             };
@@ -70,16 +64,27 @@ pub fn read_tools_list(text: &str) -> Result<ToolsList, ToolsListError> {
             }
             list.tools.push(members.clone());
         }
-        list.incomplete = page.get("nextCursor").is_some_and(|c| !c.is_null());
+        list.incomplete = page.more;
     }
     Ok(list)
 }
 
-type Page<'v> = (String, &'v Map<String, Value>);
+/// One page of tools: the `tools` array, where it is, and whether a `nextCursor` follows.
+struct Page<'v> {
+    pointer: String,
+    tools: &'v [Value],
+    more: bool,
+}
 
-/// The result objects in `value`, with their pointers, in page order.
+/// The pages in `value`, in order.
 fn pages<'v>(value: &'v Value, pointer: &str, list: &mut ToolsList) -> Result<Vec<Page<'v>>, (String, String)> {
     match value {
+        // `result.tools` pasted on its own: an array of Tool objects is one page.
+        Value::Array(items) if !items.is_empty() && items.iter().all(is_bare_tool) => Ok(vec![Page {
+            pointer: pointer.to_string(),
+            tools: items,
+            more: false,
+        }]),
         Value::Array(items) => {
             let mut all = Vec::new();
             for (i, item) in items.iter().enumerate() {
@@ -105,19 +110,29 @@ fn pages<'v>(value: &'v Value, pointer: &str, list: &mut ToolsList) -> Result<Ve
             if let Some(result) = members.get("result") {
                 return pages(result, &format!("{pointer}/result"), list);
             }
-            if members.contains_key("tools") {
-                return Ok(vec![(pointer.to_string(), members)]);
+            match members.get("tools") {
+                Some(Value::Array(tools)) => Ok(vec![Page {
+                    pointer: format!("{pointer}/tools"),
+                    tools,
+                    more: members.get("nextCursor").is_some_and(|c| !c.is_null()),
+                }]),
+                Some(_) => Err((format!("{pointer}/tools"), "`tools` is an array of Tool objects".into())),
+                None => Err((
+                    pointer.to_string(),
+                    "expected a tools/list response, its result (`{\"tools\": [...]}`) or an array of pages".into(),
+                )),
             }
-            Err((
-                pointer.to_string(),
-                "expected a tools/list response, its result (`{\"tools\": [...]}`) or an array of pages".into(),
-            ))
         }
         _ => Err((
             pointer.to_string(),
             "expected a tools/list response, its result or an array of pages".into(),
         )),
     }
+}
+
+/// A Tool object rather than a page or a response: it has a `name` and no `tools` or `result`.
+fn is_bare_tool(item: &Value) -> bool {
+    item.get("name").is_some() && item.get("tools").is_none() && item.get("result").is_none()
 }
 
 #[cfg(test)]
@@ -140,6 +155,14 @@ mod tests {
         let names: Vec<_> = pages.tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
         assert_eq!(names, ["a", "b"]);
         assert!(!pages.incomplete);
+    }
+
+    #[test]
+    fn a_bare_array_of_tools_is_one_page() {
+        let list = read_tools_list(r#"[{"name": "a", "inputSchema": {"type": "object"}}, {"name": "b"}]"#).unwrap();
+        assert_eq!(list.tools.len(), 2);
+        let empty_pages = read_tools_list("[]").unwrap();
+        assert!(empty_pages.tools.is_empty());
     }
 
     #[test]

@@ -7,7 +7,7 @@ pub mod json;
 
 use crate::tree::{Entry, Tree};
 
-mod snapshot;
+pub mod snapshot;
 
 #[wasm_bindgen(start)]
 pub fn start() {

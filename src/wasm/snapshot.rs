@@ -1,5 +1,8 @@
 //! Snapshot exports for the page: build, lint, drift, changes, call. Each is
-//! a one-line binding to `crate::snapshot::page`, which returns JSON text.
+//! a one-line binding to `crate::snapshot::page`, which returns JSON text
+//! (`{"ok": true, ...}` or `{"ok": false, "error": {"message"}}`). The free
+//! functions are snake_case like the other text exports the worker calls by
+//! name; the package methods are camelCase like `checkRendered`.
 
 use wasm_bindgen::prelude::*;
 
@@ -28,20 +31,20 @@ impl PackageTree {
 }
 
 /// Lints a snapshot on its own.
-#[wasm_bindgen(js_name = checkSnapshot)]
-pub fn check_snapshot(snapshot_name: &str, snapshot_text: &str) -> String {
+#[wasm_bindgen]
+pub fn snapshot_lint(snapshot_name: &str, snapshot_text: &str) -> String {
     page::lint(snapshot_name, snapshot_text, None)
 }
 
 /// The change report between two snapshots, with Markdown for a pull request.
-#[wasm_bindgen(js_name = snapshotChanges)]
+#[wasm_bindgen]
 pub fn snapshot_changes(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -> String {
     page::changes(old_name, old_text, new_name, new_text)
 }
 
 /// `tools/call` arguments against a tool of a snapshot.
-#[wasm_bindgen(js_name = checkCall)]
-pub fn check_call(
+#[wasm_bindgen]
+pub fn snapshot_call(
     snapshot_name: &str,
     snapshot_text: &str,
     tool: &str,

@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use apcheck::snapshot::{call::check_call, render};
 
-use crate::snapshot::{Format, exit_for, fail, print_json, read_text};
+use crate::output::fail;
+use crate::snapshot::{Format, emit, exit_for, json_text, read_text};
 
 #[derive(clap::Args)]
 pub struct CallArgs {
@@ -24,26 +25,32 @@ pub fn run(args: CallArgs) -> ExitCode {
         (Ok(snapshot), Ok(arguments)) => (snapshot, arguments),
         (Err(message), _) | (_, Err(message)) => return fail(message),
     };
-    let report = check_call(
-        &args.snapshot.display().to_string(),
-        &snapshot,
-        &args.tool,
-        &args.arguments.display().to_string(),
-        &arguments,
+    let (snapshot_name, arguments_name) = (
+        args.snapshot.display().to_string(),
+        args.arguments.display().to_string(),
     );
-    match args.format {
-        Format::Json => print_json(&report),
+    let report = check_call(&snapshot_name, &snapshot, &args.tool, &arguments_name, &arguments);
+    let tool = report.tool.as_deref().unwrap_or(&args.tool);
+    let out = match args.format {
+        Format::Json => json_text(&report),
         Format::Text => {
-            print!("{}", render::diagnostics_text(&report.diagnostics));
-            let tool = report.tool.as_deref().unwrap_or(&args.tool);
+            let sources = |file: &str| {
+                if file == snapshot_name {
+                    Some(snapshot.as_str())
+                } else if file == arguments_name {
+                    Some(arguments.as_str())
+                } else {
+                    None
+                }
+            };
             let verdict = if report.valid { "valid" } else { "invalid" };
-            println!("{tool}: arguments {verdict}");
+            let findings = render::diagnostics_text(&report.diagnostics, &sources);
+            format!("{findings}{tool}: arguments {verdict}\n")
         }
-        Format::Markdown => print!(
-            "### `{}` arguments\n\n{}",
-            report.tool.as_deref().unwrap_or(&args.tool),
+        Format::Markdown => format!(
+            "### `{tool}` arguments\n\n{}",
             render::diagnostics_markdown(&report.diagnostics)
         ),
-    }
-    exit_for(&report.diagnostics)
+    };
+    emit(&out, exit_for(&report.diagnostics))
 }

@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use apcheck::snapshot::{changes::compare, render};
 
-use crate::snapshot::{Format, exit_for, fail, print_json, read_text};
+use crate::output::fail;
+use crate::snapshot::{Format, emit, exit_for, json_text, read_text};
 
 #[derive(clap::Args)]
 pub struct ChangesArgs {
@@ -23,16 +24,21 @@ pub fn run(args: ChangesArgs) -> ExitCode {
         (Ok(old), Ok(new)) => (old, new),
         (Err(message), _) | (_, Err(message)) => return fail(message),
     };
-    let report = compare(
-        &args.old.display().to_string(),
-        &old,
-        &args.new.display().to_string(),
-        &new,
-    );
-    match args.format {
-        Format::Json => print_json(&report),
-        Format::Text => print!("{}", render::changes_text(&report)),
-        Format::Markdown => print!("{}", render::changes_markdown(&report)),
-    }
-    exit_for(&report.diagnostics)
+    let (old_name, new_name) = (args.old.display().to_string(), args.new.display().to_string());
+    let report = compare(&old_name, &old, &new_name, &new);
+    let sources = |file: &str| {
+        if file == new_name {
+            Some(new.as_str())
+        } else if file == old_name {
+            Some(old.as_str())
+        } else {
+            None
+        }
+    };
+    let out = match args.format {
+        Format::Json => json_text(&report),
+        Format::Text => render::changes_text(&report, &sources),
+        Format::Markdown => render::changes_markdown(&report),
+    };
+    emit(&out, exit_for(&report.diagnostics))
 }

@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use apcheck::snapshot::{drift::drift, render};
 
-use crate::snapshot::{Format, fail, print_json, read_package, read_text};
+use crate::output::fail;
+use crate::snapshot::{Format, emit, exit_for, json_text, package_sources, read_package, read_text};
 
 #[derive(clap::Args)]
 pub struct DriftArgs {
@@ -26,21 +27,26 @@ pub fn run(args: DriftArgs) -> ExitCode {
         Ok(tree) => tree,
         Err(message) => return fail(message),
     };
-    let report = drift(
-        &args.snapshot.display().to_string(),
-        &text,
-        &args.plugin.display().to_string(),
-        &tree,
-    );
-    match args.format {
-        Format::Json => print_json(&report),
-        Format::Text => print!("{}", render::drift_text(&report)),
-        Format::Markdown => print!("{}", render::drift_markdown(&report)),
-    }
+    let (snapshot_name, root) = (args.snapshot.display().to_string(), args.plugin.display().to_string());
+    let report = drift(&snapshot_name, &text, &root, &tree);
+    let package = package_sources(&tree, &root);
+    let sources = |file: &str| {
+        if file == snapshot_name {
+            Some(text.as_str())
+        } else {
+            package(file)
+        }
+    };
+    let out = match args.format {
+        Format::Json => json_text(&report),
+        Format::Text => render::drift_text(&report, &sources),
+        Format::Markdown => render::drift_markdown(&report),
+    };
     // Drift is an error-level finding on its own; lint errors count too.
-    if report.has_drift() {
+    let code = if report.has_drift() {
         ExitCode::from(1)
     } else {
-        crate::snapshot::exit_for(&report.diagnostics)
-    }
+        exit_for(&report.diagnostics)
+    };
+    emit(&out, code)
 }

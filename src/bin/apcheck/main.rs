@@ -43,7 +43,7 @@ enum Command {
     Validate(validate::ValidateArgs),
     /// Build the capability snapshot a client would hold after loading a plugin.
     Snapshot(snapshot::SnapshotArgs),
-    /// Lint a capability snapshot.
+    /// Lint capability snapshots (CI fixtures).
     CheckSnapshot(check_snapshot::CheckSnapshotArgs),
     /// Compare a snapshot with its packaging files and say which side to fix.
     Drift(drift::DriftArgs),

@@ -8,10 +8,12 @@ use std::process::ExitCode;
 use apcheck::Diagnostic;
 use apcheck::diag::Severity;
 use apcheck::disk::read_tree;
-use apcheck::snapshot::build::build_snapshot;
+use apcheck::snapshot::build::{build_snapshot, mark_failed};
 use apcheck::snapshot::render;
 use apcheck::snapshot::tools_list::{ToolsList, read_tools_list};
 use apcheck::tree::{Limits, Tree};
+
+use crate::output::fail;
 
 #[derive(clap::Args)]
 pub struct SnapshotArgs {
@@ -21,6 +23,10 @@ pub struct SnapshotArgs {
     /// array of pages, or an initialize + tools/list capture); repeatable.
     #[arg(long = "tools", value_name = "SERVER=FILE")]
     tools: Vec<String>,
+    /// Record that a valid server failed to connect, with the reason the client
+    /// reported (Agent Plugins §7.2.2 rule 5); repeatable.
+    #[arg(long = "failed", value_name = "SERVER=REASON")]
+    failed: Vec<String>,
     /// Write the snapshot here instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -35,12 +41,6 @@ pub enum Format {
     Markdown,
 }
 
-/// Exit code 2 with a message: usage or I/O failure.
-pub fn fail(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("apcheck: {message}");
-    ExitCode::from(2)
-}
-
 /// The UTF-8 text of `path`, or the message to fail with.
 pub fn read_text(path: &Path) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
@@ -49,6 +49,23 @@ pub fn read_text(path: &Path) -> Result<String, String> {
 /// The package tree at `path`, or the message to fail with.
 pub fn read_package(path: &Path) -> Result<Tree, String> {
     read_tree(path, Limits::default()).map_err(|e| format!("cannot read plugin root {}: {e}", path.display()))
+}
+
+/// `file` of a package as seen from where the command ran: under `root`.
+pub fn in_root(root: &str, file: &str) -> String {
+    match root.trim_end_matches('/') {
+        "" | "." => file.to_string(),
+        root => format!("{root}/{file}"),
+    }
+}
+
+/// The texts of a package's files by the names [`in_root`] gives them.
+pub fn package_sources<'t>(tree: &'t Tree, root: &str) -> impl Fn(&str) -> Option<&'t str> + 't {
+    let prefix = in_root(root, "");
+    move |file: &str| {
+        let relative = file.strip_prefix(prefix.as_str())?;
+        tree.read(relative).and_then(|bytes| std::str::from_utf8(bytes).ok())
+    }
 }
 
 /// 1 when any finding is an error, else 0.
@@ -60,9 +77,17 @@ pub fn exit_for(diagnostics: &[Diagnostic]) -> ExitCode {
     }
 }
 
-/// Prints `value` as pretty JSON.
-pub fn print_json(value: &impl serde::Serialize) {
-    println!("{}", serde_json::to_string_pretty(value).expect("reports serialize"));
+/// `value` as pretty JSON with a final newline.
+pub fn json_text(value: &impl serde::Serialize) -> String {
+    serde_json::to_string_pretty(value).expect("reports serialize") + "\n"
+}
+
+/// Writes `text` to stdout and exits with `code`, or with 2 when writing failed.
+pub fn emit(text: &str, code: ExitCode) -> ExitCode {
+    match crate::output::print(text) {
+        Ok(()) => code,
+        Err(failed) => failed,
+    }
 }
 
 pub fn run(args: SnapshotArgs) -> ExitCode {
@@ -96,23 +121,36 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
     }
     let root = args.plugin.display().to_string();
     let report = apcheck::check_package(&root, &tree);
-    let snapshot = match build_snapshot(&report, &tools) {
+    let mut snapshot = match build_snapshot(&report, &tools) {
         Ok(snapshot) => snapshot,
         Err(error @ apcheck::snapshot::build::BuildError::Rejected) => {
-            eprint!("{}", render::diagnostics_text(&report.diagnostics));
+            let mut findings = report.diagnostics.clone();
+            for finding in &mut findings {
+                finding.file = finding.file.take().map(|file| in_root(&root, &file));
+            }
+            eprint!(
+                "{}",
+                render::diagnostics_text(&findings, &package_sources(&tree, &root))
+            );
             eprintln!("apcheck: {root}: {error}");
             return ExitCode::from(1);
         }
         Err(error) => return fail(error),
     };
+    for spec in &args.failed {
+        let Some((server, reason)) = spec.split_once('=').filter(|(s, r)| !s.is_empty() && !r.is_empty()) else {
+            return fail(format!("--failed takes SERVER=REASON, not `{spec}`"));
+        };
+        if let Err(error) = mark_failed(&mut snapshot, server, reason) {
+            return fail(error);
+        }
+    }
     let text = snapshot.to_pretty_json();
     match &args.output {
-        Some(path) => {
-            if let Err(e) = std::fs::write(path, text) {
-                return fail(format!("cannot write {}: {e}", path.display()));
-            }
-        }
-        None => print!("{text}"),
+        Some(path) => match std::fs::write(path, text) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(format!("cannot write {}: {e}", path.display())),
+        },
+        None => emit(&text, ExitCode::SUCCESS),
     }
-    ExitCode::SUCCESS
 }

@@ -1,0 +1,60 @@
+//! The snapshot wasm exports, run once each in a real browser
+//! (`wasm-pack test --headless --chrome`), on the invoice-ops reference fixtures.
+#![cfg(target_arch = "wasm32")]
+
+use apcheck::wasm::PackageTree;
+use apcheck::wasm::snapshot::{snapshot_call, snapshot_changes, snapshot_lint};
+use serde_json::Value;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const PLUGIN: &str = include_str!("fixtures/invoice-ops/plugin/plugin.json");
+const MCP: &str = include_str!("fixtures/invoice-ops/plugin/mcp.json");
+const SKILL: &str = include_str!("fixtures/invoice-ops/plugin/skills/write-weekly-summary/SKILL.md");
+const TOOLS: &str = include_str!("fixtures/invoice-ops/tools-list.json");
+const SNAPSHOT: &str = include_str!("fixtures/invoice-ops/snapshot.json");
+const ARGUMENTS: &str = include_str!("fixtures/invoice-ops/arguments.json");
+
+fn parsed(text: String) -> Value {
+    serde_json::from_str(&text).expect("exports return JSON")
+}
+
+fn package() -> PackageTree {
+    let mut tree = PackageTree::new();
+    tree.add_file("plugin.json", PLUGIN.as_bytes());
+    tree.add_file("mcp.json", MCP.as_bytes());
+    tree.add_file("skills/write-weekly-summary/SKILL.md", SKILL.as_bytes());
+    tree
+}
+
+#[wasm_bindgen_test]
+fn the_page_builds_the_reference_snapshot_and_finds_no_drift() {
+    let tools = serde_json::json!({ "invoice-tools": TOOLS }).to_string();
+    let built = parsed(package().build_snapshot("invoice-ops", &tools));
+    assert_eq!(built["text"], SNAPSHOT);
+    assert_eq!(
+        parsed(package().check_snapshot("snapshot.json", SNAPSHOT))["valid"],
+        true
+    );
+    let drift = parsed(package().drift_snapshot("invoice-ops", "snapshot.json", SNAPSHOT));
+    assert_eq!(drift["report"]["rows"], serde_json::json!([]));
+}
+
+#[wasm_bindgen_test]
+fn lint_changes_and_call_answer_in_json() {
+    assert_eq!(
+        parsed(snapshot_lint("snapshot.json", "{"))["diagnostics"][0]["code"],
+        "AP601"
+    );
+    let changes = parsed(snapshot_changes("old.json", SNAPSHOT, "new.json", SNAPSHOT));
+    assert_eq!(changes["report"]["changes"], serde_json::json!([]));
+    let call = parsed(snapshot_call(
+        "snapshot.json",
+        SNAPSHOT,
+        "query_invoices",
+        "arguments.json",
+        ARGUMENTS,
+    ));
+    assert_eq!(call["report"]["valid"], true);
+}

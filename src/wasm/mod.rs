@@ -67,10 +67,7 @@ impl PackageTree {
     #[wasm_bindgen(js_name = checkRendered)]
     pub fn check_rendered(&self, root_name: &str) -> String {
         let report = crate::check_package(root_name, &self.tree);
-        let sarif = crate::render::sarif::render(&[crate::render::sarif::SarifRoot {
-            report: &report,
-            base_uri: None,
-        }]);
+        let sarif = crate::render::sarif::render(std::slice::from_ref(&report), None);
         let markdown = crate::render::markdown::render(std::slice::from_ref(&report));
         serde_json::json!({ "report": report, "sarif": sarif, "markdown": markdown }).to_string()
     }

@@ -149,8 +149,8 @@ async function runBuild() {
   const server = serverInput.value.trim();
   const tools = server && toolsEditor.text.trim() ? { [server]: toolsEditor.text } : {};
   const built = await withPackage('build', { tools });
-  if (built.error) {
-    result.replaceChildren(status('bad', `No snapshot: ${built.error}`));
+  if (!built.ok) {
+    result.replaceChildren(status('bad', `No snapshot: ${built.error.message}`));
     return;
   }
   const fileName = `${built.snapshot.plugin.name}.snapshot.json`;
@@ -186,8 +186,9 @@ function refreshTools() {
 async function runCall() {
   if (needSnapshots(newEditor)) return;
   refreshTools();
-  const report = await callWithProgress('Checking the call', 'checkCall', 'snapshot.json', newEditor.text, toolPicker.value, 'arguments.json', argsEditor.text);
-  if (!report) return;
+  const answer = await callWithProgress('Checking the call', 'checkCall', 'snapshot.json', newEditor.text, toolPicker.value, 'arguments.json', argsEditor.text);
+  if (!answer) return;
+  const { report } = answer;
   const byFile = { 'snapshot.json': newEditor, 'arguments.json': argsEditor };
   markEditors(report.diagnostics, byFile);
   result.replaceChildren(

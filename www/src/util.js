@@ -161,3 +161,19 @@ export function longList(tag, items, render, { first = 200, what = 'more' } = {}
   );
   return h('div', {}, list, more);
 }
+
+/** An "Open…" button for one local file, read as text; `onText(text, file)`. Nothing is uploaded. */
+export function openFileButton(id, label, accept, onText) {
+  const input = h('input', {
+    type: 'file',
+    accept,
+    id,
+    class: 'visually-hidden',
+    onchange: async () => {
+      const [file] = input.files;
+      if (file) onText(await file.text(), file);
+      input.value = '';
+    },
+  });
+  return [h('label.button.small', { for: id }, label), input];
+}

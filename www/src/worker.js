@@ -39,9 +39,9 @@ const TEXT_EXPORTS = [
   'validate_json',
   'diff_json',
   'builtin_schemas',
-  'checkSnapshot',
-  'snapshotChanges',
-  'checkCall',
+  'snapshot_lint',
+  'snapshot_changes',
+  'snapshot_call',
 ];
 
 const READ_BATCH = 64;

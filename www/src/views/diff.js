@@ -7,7 +7,7 @@ import { MergeView, unifiedMergeView } from '@codemirror/merge';
 import { EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { baseExtensions } from '../editor.js';
-import { callWithProgress, checkbox, copyButton, debounce, downloadButton, h, longList, plural, select, status } from '../util.js';
+import { callWithProgress, checkbox, copyButton, debounce, downloadButton, h, longList, openFileButton, plural, select, status } from '../util.js';
 
 const SAMPLE_A = `{
   "tools": [
@@ -156,8 +156,8 @@ async function run() {
   );
 }
 
-async function loadInto(side, file) {
-  texts[side] = await file.text();
+function loadInto(side, text) {
+  texts[side] = text;
   mount();
   run();
 }
@@ -169,10 +169,7 @@ export function setUpDiffView() {
   results = h('div.diff-results', { 'aria-live': 'polite' });
   const keys = h('input', { type: 'text', placeholder: '/tools=name', size: 18, title: 'Match array elements by key: POINTER=FIELD, comma-separated', onchange: () => ((options.arrayKeys = listOf(keys.value)), run()) });
   const ignore = h('input', { type: 'text', placeholder: '/*/status', size: 16, title: 'Ignore these paths (* matches one step), comma-separated', onchange: () => ((options.ignore = listOf(ignore.value)), run()) });
-  const filePicker = (side) => {
-    const input = h('input', { type: 'file', accept: '.json,application/json', class: 'visually-hidden', id: `diff-load-${side}`, onchange: () => input.files[0] && loadInto(side, input.files[0]) });
-    return [h('label.button', { for: `diff-load-${side}` }, `Open ${side.toUpperCase()}…`), input];
-  };
+  const filePicker = (side) => openFileButton(`diff-load-${side}`, `Open ${side.toUpperCase()}…`, '.json,application/json', (text) => loadInto(side, text));
   root.append(
     h(
       'div.toolbar',

@@ -2,7 +2,7 @@
 // JSONC accepted on request; a parse error is shown at its line:column.
 
 import { byteToCharOffset, createEditor } from '../editor.js';
-import { callWithProgress, checkbox, copyButton, debounce, downloadButton, h, select, status } from '../util.js';
+import { callWithProgress, checkbox, copyButton, debounce, downloadButton, h, openFileButton, select, status } from '../util.js';
 
 const SAMPLE = '{"name":"my-plugin","version":"0.1.0","keywords":["agents","plugins"],"author":{"name":"Ada"}}\n';
 
@@ -45,6 +45,7 @@ export function setUpFormatView() {
       checkbox('Sort keys', { onChange: set('sortKeys') }).element,
       checkbox('Allow comments (JSONC)', { onChange: set('jsonc') }).element,
       h('button.primary', { type: 'button', onclick: run, title: 'Ctrl+Enter' }, 'Format'),
+      ...openFileButton('format-open', 'Open…', '.json,.jsonc,application/json', (text) => (input.text = text)),
       copyButton('Copy result', () => output.text, 'Result copied'),
       downloadButton('Download', 'formatted.json', () => output.text),
     ),

@@ -4,7 +4,7 @@
 
 import { call } from '../client.js';
 import { byteToCharOffset, createEditor } from '../editor.js';
-import { callWithProgress, checkbox, copyButton, debounce, h, select, status } from '../util.js';
+import { callWithProgress, checkbox, copyButton, debounce, h, openFileButton, select, status } from '../util.js';
 
 const OWN = '';
 const SAMPLE_INSTANCE = `{
@@ -117,7 +117,7 @@ export async function setUpSchemaView() {
   results = h('div.schema-results', { 'aria-live': 'polite' });
   const instanceHost = h('div.editor');
   const schemaHost = h('div.editor');
-  schemaPane.append(h('span.muted', {}, 'Schema'), schemaHost);
+  schemaPane.append(h('div.row', {}, h('span.muted', {}, 'Schema'), ...openFileButton('schema-open-schema', 'Open…', '.json,application/json', (text) => (schema.text = text))), schemaHost);
   root.append(
     h(
       'div.toolbar',
@@ -127,7 +127,12 @@ export async function setUpSchemaView() {
       h('button.primary', { type: 'button', onclick: run, title: 'Ctrl+Enter' }, 'Validate'),
       description,
     ),
-    h('div.tool-grid', {}, h('div.pane', {}, h('span.muted', {}, 'Document'), instanceHost), h('div.pane', {}, schemaPane, results)),
+    h(
+      'div.tool-grid',
+      {},
+      h('div.pane', {}, h('div.row', {}, h('span.muted', {}, 'Document'), ...openFileButton('schema-open-instance', 'Open…', '.json,application/json', (text) => (instance.text = text))), instanceHost),
+      h('div.pane', {}, schemaPane, results),
+    ),
   );
   instance = createEditor(instanceHost, { doc: SAMPLE_INSTANCE, label: 'JSON document to validate', onChange: rerun });
   schema = createEditor(schemaHost, { doc: SAMPLE_SCHEMA, label: 'JSON Schema', onChange: rerun });

@@ -9,7 +9,7 @@ import { request } from '../client.js';
 import { byteToCharOffset, createEditor } from '../editor.js';
 import { entriesFromDrop, entriesFromPicker } from '../files.js';
 import { diagnosticsList } from '../report.js';
-import { callWithProgress, copyButton, downloadButton, h, isCancelled, plural, status, withProgress } from '../util.js';
+import { callWithProgress, copyButton, downloadButton, h, isCancelled, openFileButton, plural, status, withProgress } from '../util.js';
 
 const TASKS = [
   ['changes', 'Changes', 'Two snapshots: what changed and the version bump it needs'],
@@ -79,7 +79,7 @@ function needSnapshots(...editors) {
 
 async function runChanges() {
   if (needSnapshots(oldEditor, newEditor)) return;
-  const answer = await callWithProgress('Comparing snapshots', 'snapshotChanges', 'old.snapshot.json', oldEditor.text, 'snapshot.json', newEditor.text);
+  const answer = await callWithProgress('Comparing snapshots', 'snapshot_changes', 'old.snapshot.json', oldEditor.text, 'snapshot.json', newEditor.text);
   if (!answer) return;
   const { report, markdown } = answer;
   const byFile = { 'old.snapshot.json': oldEditor, 'snapshot.json': newEditor };
@@ -186,7 +186,7 @@ function refreshTools() {
 async function runCall() {
   if (needSnapshots(newEditor)) return;
   refreshTools();
-  const answer = await callWithProgress('Checking the call', 'checkCall', 'snapshot.json', newEditor.text, toolPicker.value, 'arguments.json', argsEditor.text);
+  const answer = await callWithProgress('Checking the call', 'snapshot_call', 'snapshot.json', newEditor.text, toolPicker.value, 'arguments.json', argsEditor.text);
   if (!answer) return;
   const { report } = answer;
   const byFile = { 'snapshot.json': newEditor, 'arguments.json': argsEditor };
@@ -221,12 +221,6 @@ async function takePackage(given) {
   packageLabel.textContent = `Package: ${given.root} (${given.entries ? plural(given.entries.length, 'entry', 'entries') : 'zip'})`;
   if (task === 'changes' || task === 'call') pickTask('drift');
   else run();
-}
-
-function fileButton(label, accept, onFile) {
-  const id = `snapshot-open-${label.replace(/\W+/g, '-').toLowerCase()}`;
-  const input = h('input', { type: 'file', accept, id, class: 'visually-hidden', onchange: async () => input.files[0] && onFile(await input.files[0].text()) });
-  return [h('label.button.small', { for: id }, label), input];
 }
 
 function editorPane(title, tasks, editorHost, ...extra) {
@@ -281,8 +275,8 @@ export function setUpSnapshotView() {
         'div.pane.snapshot-inputs',
         {},
         dropPane,
-        editorPane('Old snapshot', 'changes', oldHost, ...fileButton('Open…', '.json', (text) => ((oldEditor.text = text), run()))),
-        editorPane('Snapshot', 'changes drift call', newHost, ...fileButton('Open… ', '.json', (text) => ((newEditor.text = text), run()))),
+        editorPane('Old snapshot', 'changes', oldHost, ...openFileButton('snapshot-open-old', 'Open…', '.json', (text) => ((oldEditor.text = text), run()))),
+        editorPane('Snapshot', 'changes drift call', newHost, ...openFileButton('snapshot-open-new', 'Open…', '.json', (text) => ((newEditor.text = text), run()))),
         editorPane('tools/list capture (optional)', 'build', toolsHost, h('label', {}, 'for ', serverInput)),
         editorPane('Arguments', 'call', argsHost, h('label', {}, 'tool ', toolPicker)),
       ),

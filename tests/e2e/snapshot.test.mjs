@@ -1,6 +1,6 @@
 // The Snapshot view with the invoice-ops reference fixtures: build the expected
 // snapshot from a dropped folder and a tools/list capture, drift against the
-// folder, the change report with its SemVer verdict, and a tools/call check.
+// folder, the change report with its SemVer verdict, a tools/call check, and lint.
 
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -88,6 +88,14 @@ test('build, drift, changes and call on the invoice-ops fixtures', async () => {
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expectStatus(page, 'bad', /not valid/);
   await screenshot(page, 'snapshot-call');
+
+  // Lint: the reference is well formed and agrees with its files; a broken one is not usable.
+  await task(page, 'lint');
+  await expectStatus(page, 'ok', /well formed and agrees with the files of invoice-ops/);
+  await typeInto(page, 'Snapshot', '{"plugin": {}}');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expectStatus(page, 'bad', /not a usable snapshot/);
+  await screenshot(page, 'snapshot-lint');
 
   assert.deepEqual(problems, []);
   assert.deepEqual(ownOrigin(requests), []);

@@ -1,4 +1,5 @@
 // The Snapshot view: a reviewer's tasks on capability snapshots.
+// - Lint: one snapshot checked on its own (and against its package's files, when dropped).
 // - Changes: two snapshots → every change with the SemVer level it demands, held
 //   against the version bump made (§10.2).
 // - Drift: a snapshot and the plugin folder it claims to describe → which side to fix.
@@ -12,13 +13,14 @@ import { diagnosticsList } from '../report.js';
 import { callWithProgress, copyButton, downloadButton, h, isCancelled, openFileButton, plural, status, withProgress } from '../util.js';
 
 const TASKS = [
+  ['lint', 'Lint', 'One snapshot: does it follow the snapshot schema and its rules (with the package, if dropped)'],
   ['changes', 'Changes', 'Two snapshots: what changed and the version bump it needs'],
   ['drift', 'Drift', 'A snapshot and its plugin folder: which side is stale'],
   ['build', 'Build', 'A plugin folder: the snapshot a client would hold'],
   ['call', 'Tool call', 'Arguments checked against a tool of the snapshot'],
 ];
 
-let task = 'changes';
+let task = 'lint';
 let oldEditor;
 let newEditor;
 let toolsEditor;
@@ -197,7 +199,26 @@ async function runCall() {
   );
 }
 
-const RUN = { changes: runChanges, drift: runDrift, build: runBuild, call: runCall };
+async function runLint() {
+  if (needSnapshots(newEditor)) return;
+  const answer = packageGiven
+    ? await withPackage('lint', { snapshotName: 'snapshot.json', snapshotText: newEditor.text })
+    : await callWithProgress('Linting the snapshot', 'snapshot_lint', 'snapshot.json', newEditor.text);
+  if (!answer) return;
+  const byFile = { 'snapshot.json': newEditor };
+  markEditors(answer.diagnostics, byFile);
+  const errors = answer.diagnostics.filter((d) => d.severity === 'error').length;
+  result.replaceChildren(
+    !answer.valid
+      ? status('bad', 'This is not a usable snapshot.')
+      : errors
+        ? status('bad', `${plural(errors, 'error')} in the snapshot.`)
+        : status('ok', `The snapshot is well formed${packageGiven ? ` and agrees with the files of ${packageGiven.root}` : ''}.`),
+    diagnosticsList(answer.diagnostics, opener(byFile)),
+  );
+}
+
+const RUN = { lint: runLint, changes: runChanges, drift: runDrift, build: runBuild, call: runCall };
 
 async function run() {
   try {
@@ -247,7 +268,7 @@ export function setUpSnapshotView() {
     drop.classList.remove('over');
     takePackage(await entriesFromDrop(event.dataTransfer));
   });
-  const dropPane = h('div.pane', { dataset: { tasks: 'drift build' } }, drop);
+  const dropPane = h('div.pane', { dataset: { tasks: 'lint drift build' } }, drop);
   panes.drop = dropPane;
 
   const oldHost = h('div.editor');
@@ -276,7 +297,7 @@ export function setUpSnapshotView() {
         {},
         dropPane,
         editorPane('Old snapshot', 'changes', oldHost, ...openFileButton('snapshot-open-old', 'Open…', '.json', (text) => ((oldEditor.text = text), run()))),
-        editorPane('Snapshot', 'changes drift call', newHost, ...openFileButton('snapshot-open-new', 'Open…', '.json', (text) => ((newEditor.text = text), run()))),
+        editorPane('Snapshot', 'lint changes drift call', newHost, ...openFileButton('snapshot-open-new', 'Open…', '.json', (text) => ((newEditor.text = text), run()))),
         editorPane('tools/list capture (optional)', 'build', toolsHost, h('label', {}, 'for ', serverInput)),
         editorPane('Arguments', 'call', argsHost, h('label', {}, 'tool ', toolPicker)),
       ),
@@ -287,7 +308,7 @@ export function setUpSnapshotView() {
   newEditor = createEditor(newHost, { label: 'Snapshot', hint: 'Paste or open a snapshot' });
   toolsEditor = createEditor(toolsHost, { label: 'tools/list capture', hint: 'A tools/list result for one server: {"tools": [...]}' });
   argsEditor = createEditor(argsHost, { doc: '{}\n', label: 'tools/call arguments' });
-  pickTask('changes');
+  pickTask('lint');
 }
 
 function fileButtonFolder() {

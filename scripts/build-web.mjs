@@ -161,7 +161,9 @@ function sizes() {
   const page = ['www/index.html', 'www/build/app.css', 'www/build/app.js', 'www/build/worker.js'].map(measure);
   for (const file of page) console.log(`build-web:   ${file.path.padEnd(22)} ${kib(file.raw).padStart(12)} raw ${kib(file.gzip).padStart(12)} gzip`);
   const total = page.reduce((sum, file) => sum + file.gzip, 0);
-  console.log(`build-web: page total transfer ${kib(total)} gzip (budget 1200 KiB)`);
+  const budget = 1200 * 1024;
+  const verdict = total <= budget ? 'within' : `OVER by ${kib(total - budget)}:`;
+  console.log(`build-web: page total transfer ${kib(total)} gzip, ${verdict} the 1200 KiB budget`);
   const single = measure('dist/apcheck.html');
   console.log(`build-web: dist/apcheck.html ${kib(single.raw)} raw, ${kib(single.gzip)} gzip`);
   for (const file of ['www/build/app.js', 'www/build/worker.js']) {

@@ -49,6 +49,8 @@ test('cold load is interactive in under a second and sends the CSP', async () =>
   await page.waitForSelector('#view-check:not([hidden]) .cm-editor');
   const interactive = Date.now() - started;
   await waitReady(page);
+  const coreReady = Date.now() - started;
+  console.log(`cold load: first interactive view ${interactive} ms, core and rule registry loaded ${coreReady} ms`);
   assert.ok(interactive < 1000, `first interactive view after ${interactive} ms`);
   const response = await page.request.get(`${origin}/build/worker.js`);
   assert.match(response.headers()['content-security-policy'], /connect-src 'none'/);
@@ -129,5 +131,19 @@ test('a .zip of a plugin folder is opened in the worker and checked', async () =
   assert.doesNotMatch(await page.locator('#check-result').textContent(), /AP201/);
   assert.deepEqual(problems, []);
   assert.deepEqual(foreignRequests(requests, isOwnAsset), []);
+  await context.close();
+});
+
+test('a pasted SKILL.md is checked under skills/<its name>/ beside the manifest', async () => {
+  const { context, page, problems } = await openPage(browser, `${origin}/#check`);
+  await waitReady(page);
+  await page.getByRole('tab', { name: 'SKILL.md' }).click();
+  await page.locator('#check-editor .cm-content').click();
+  await page.keyboard.insertText('---\nname: weekly-report\ndescription: Writes the weekly report from invoice data. Use when asked for a weekly summary.\n---\n\n# Weekly report\n');
+  const skills = page.locator('#check-result .hop[data-hop="Skills"]');
+  await skills.filter({ hasText: 'weekly-report' }).waitFor();
+  assert.match(await skills.textContent(), /discovered/);
+  await screenshot(page, 'check-skill');
+  assert.deepEqual(problems, []);
   await context.close();
 });

@@ -65,7 +65,7 @@ test('JSON, SARIF and Markdown downloads come from the core renderers', async ()
   await context.close();
 });
 
-test('keyboard: Alt+digit switches views, ? lists shortcuts, Esc closes', async () => {
+test('keyboard: Alt+digit switches views, ? lists shortcuts, Esc closes, Ctrl+F searches', async () => {
   const { context, page, problems } = await openPage(browser, `${origin}/`);
   await waitReady(page);
   await page.keyboard.press('Alt+6');
@@ -77,6 +77,12 @@ test('keyboard: Alt+digit switches views, ? lists shortcuts, Esc closes', async 
   assert.ok(await page.locator('#shortcuts[open]').count());
   await page.keyboard.press('Escape');
   assert.equal(await page.locator('#shortcuts[open]').count(), 0);
+  // Editors search with Ctrl+F and fold from the gutter.
+  await page.locator('#check-editor .cm-content').click();
+  await page.keyboard.press('Control+f');
+  await page.waitForSelector('#check-editor .cm-search');
+  assert.ok(await page.locator('#check-editor .cm-foldGutter').count());
+  await page.keyboard.press('Escape');
   // Every tab is reachable by Tab and shows a focus ring.
   await page.locator('.tabs a').first().focus();
   const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);

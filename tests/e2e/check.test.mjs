@@ -4,7 +4,9 @@
 
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 import {
   dropFolder,
@@ -15,6 +17,7 @@ import {
   requireBuild,
   screenshot,
   serve,
+  repoRoot,
   shared,
   waitReady,
 } from './harness.mjs';
@@ -146,4 +149,14 @@ test('a pasted SKILL.md is checked under skills/<its name>/ beside the manifest'
   await screenshot(page, 'check-skill');
   assert.deepEqual(problems, []);
   await context.close();
+});
+
+test('the whole page, editor and wasm included, transfers under 1.2 MB gzip', () => {
+  const sizes = OWN_ASSETS.filter((path) => path !== '/').map((path) => {
+    const file = join(repoRoot, 'www', path === '/index.html' ? 'index.html' : path);
+    return [path, gzipSync(readFileSync(file), { level: 9 }).length];
+  });
+  const total = sizes.reduce((sum, [, size]) => sum + size, 0);
+  console.log(`transfer (gzip): ${sizes.map(([path, size]) => `${path} ${(size / 1024).toFixed(0)} KiB`).join(', ')}; total ${(total / 1024).toFixed(0)} KiB`);
+  assert.ok(total < 1200 * 1024, `the page transfers ${(total / 1024).toFixed(0)} KiB gzip`);
 });

@@ -7,9 +7,10 @@
 // `globalThis.apcheckInProcess` and waits to be asked.
 
 import { unzipSync } from 'fflate';
+import { XzReadableStream } from 'xz-decompress';
 import initWasm, * as core from '../pkg/apcheck.js';
-// Base64 of the gzipped wasm, put in by scripts/build-web.mjs.
-import wasmGzipBase64 from 'embedded:apcheck-wasm';
+// Base64 of the wasm compressed with xz, put in by scripts/build-web.mjs.
+import wasmXzBase64 from 'embedded:apcheck-wasm';
 
 let ready;
 
@@ -21,12 +22,12 @@ function decodeBase64(text) {
 }
 
 async function inflate(bytes) {
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  const stream = new XzReadableStream(new Blob([bytes]).stream());
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
 function loadCore() {
-  ready ??= inflate(decodeBase64(wasmGzipBase64)).then((wasm) => initWasm({ module_or_path: wasm }));
+  ready ??= inflate(decodeBase64(wasmXzBase64)).then((wasm) => initWasm({ module_or_path: wasm }));
   return ready;
 }
 

@@ -59,9 +59,10 @@ impl Default for FormatOptions {
 /// Formats `text`; the result ends with a newline. Fails with the first syntax
 /// error, naming what was expected and where.
 pub fn format(text: &str, options: &FormatOptions) -> Result<String, JsonParseError> {
-    // Pretty output of a minified document grows; a little headroom avoids most reallocations.
+    // Pretty output of a minified document can triple; reserving that costs only
+    // address space (untouched pages are never committed) and saves reallocations.
     let capacity = match options.layout {
-        Layout::Pretty(_) => text.len() + text.len() / 2 + 16,
+        Layout::Pretty(_) => text.len() * 3 + 16,
         Layout::Minify => text.len() + 1,
     };
     let mut writer = Writer::new(options.layout, capacity);
@@ -73,8 +74,9 @@ pub fn format(text: &str, options: &FormatOptions) -> Result<String, JsonParseEr
         scan(text, options.jsonc, &mut writer).map_err(|e| e.locate(text))?;
     }
     let mut out = writer.out;
-    out.push('\n');
-    Ok(out)
+    out.push(b'\n');
+    // Cannot fail: the writer copies whole `&str` slices and ASCII only.
+    Ok(String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
 /// Checks that `text` is strict JSON (or JSONC) without building anything.
@@ -150,7 +152,16 @@ impl<'a> Scanner<'a> {
     }
 
     /// Skips whitespace (and, in JSONC, comments); returns the next byte.
+    #[inline(always)]
     fn skip_space(&mut self) -> Result<Option<u8>, ScanError> {
+        // Most calls find a token right away (always, in minified input).
+        match self.peek() {
+            Some(b) if b > b' ' && b != b'/' => Ok(Some(b)),
+            _ => self.skip_space_run(),
+        }
+    }
+
+    fn skip_space_run(&mut self) -> Result<Option<u8>, ScanError> {
         loop {
             match self.peek() {
                 Some(b' ' | b'\n' | b'\r' | b'\t') => self.pos += 1,
@@ -180,13 +191,12 @@ impl<'a> Scanner<'a> {
     }
 
     /// Scans a string starting at its opening quote; returns its raw text, quotes included.
+    #[inline]
     fn string(&mut self) -> Result<&'a str, ScanError> {
         let start = self.pos;
         let mut i = self.pos + 1;
         loop {
-            while i < self.bytes.len() && !STRING_STOP[self.bytes[i] as usize] {
-                i += 1;
-            }
+            i = skip_plain_string_bytes(self.bytes, i);
             match self.bytes.get(i) {
                 Some(b'"') => {
                     self.pos = i + 1;
@@ -224,6 +234,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Scans a number per RFC 8259 §6; returns its raw text.
+    #[inline]
     fn number(&mut self) -> Result<&'a str, ScanError> {
         let start = self.pos;
         let mut i = start;
@@ -276,6 +287,30 @@ impl<'a> Scanner<'a> {
             fail(start, format!("expected a value (did you mean '{word}'?)"))
         }
     }
+}
+
+/// The offset of the first byte at or after `i` that ends a plain run inside a
+/// string (quote, backslash, control character). Eight bytes at a time: this is
+/// where a formatter of real documents spends most of its time.
+fn skip_plain_string_bytes(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let quote = has_zero(word ^ (ONES * u64::from(b'"')));
+        let backslash = has_zero(word ^ (ONES * u64::from(b'\\')));
+        // Bytes below 0x20: subtracting 0x20 borrows into the high bit (non-ASCII bytes are excluded).
+        let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
+        if quote | backslash | control != 0 {
+            break;
+        }
+        i += 8;
+    }
+    while i < bytes.len() && !STRING_STOP[bytes[i] as usize] {
+        i += 1;
+    }
+    i
 }
 
 fn memchr_newline(bytes: &[u8], from: usize) -> Option<usize> {
@@ -417,7 +452,8 @@ fn member_key<'a>(s: &mut Scanner<'a>, sink: &mut impl Sink<'a>) -> Result<(), S
 
 /// Writes the reported document in the chosen layout.
 struct Writer {
-    out: String,
+    /// Only whole `&str` slices and ASCII go in, so it is always UTF-8.
+    out: Vec<u8>,
     layout: Layout,
     /// `"\n"` followed by enough indentation for the deepest level seen so far.
     newline: String,
@@ -437,7 +473,7 @@ impl Writer {
             Layout::Minify => ("", 0),
         };
         Writer {
-            out: String::with_capacity(capacity),
+            out: Vec::with_capacity(capacity),
             layout,
             newline: format!("\n{}", unit_text.repeat(unit * 16)),
             unit,
@@ -461,7 +497,7 @@ impl Writer {
             self.newline
                 .extend(std::iter::repeat_n(fill, wanted * 2 - self.newline.len()));
         }
-        self.out.push_str(&self.newline[..wanted]);
+        self.out.extend_from_slice(&self.newline.as_bytes()[..wanted]);
     }
 
     fn before_value(&mut self) {
@@ -471,7 +507,7 @@ impl Writer {
         }
         if self.depth > 0 {
             if !self.first {
-                self.out.push(',');
+                self.out.push(b',');
             }
             self.line_break();
         }
@@ -482,7 +518,7 @@ impl Writer {
 impl<'a> Sink<'a> for Writer {
     fn begin(&mut self, open: u8) {
         self.before_value();
-        self.out.push(open as char);
+        self.out.push(open);
         self.depth += 1;
         self.first = true;
     }
@@ -492,25 +528,25 @@ impl<'a> Sink<'a> for Writer {
         if !self.first {
             self.line_break();
         }
-        self.out.push(close as char);
+        self.out.push(close);
         self.first = false;
     }
 
     fn key(&mut self, raw: &'a str) {
         if !self.first {
-            self.out.push(',');
+            self.out.push(b',');
         }
         self.line_break();
-        self.out.push_str(raw);
-        self.out
-            .push_str(if self.layout == Layout::Minify { ":" } else { ": " });
+        self.out.extend_from_slice(raw.as_bytes());
+        let colon: &[u8] = if self.layout == Layout::Minify { b":" } else { b": " };
+        self.out.extend_from_slice(colon);
         self.first = false;
         self.after_key = true;
     }
 
     fn scalar(&mut self, raw: &'a str) {
         self.before_value();
-        self.out.push_str(raw);
+        self.out.extend_from_slice(raw.as_bytes());
     }
 }
 

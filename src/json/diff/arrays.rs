@@ -1,38 +1,29 @@
 //! Matching the elements of two arrays: by key with moves, or by a longest
 //! common subsequence of element hashes.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use super::{ArrayKey, ChangeKind, PatchOp, Paths, Walker, value};
-use crate::json::parse::pointer_tokens;
 
 /// Above this many element pairs, unkeyed arrays pair by position: Myers' diff
 /// of two large, mostly different arrays is quadratic, and a diff must not hang.
 const SEQUENCE_PAIR_LIMIT: usize = 100_000_000;
 
-pub(super) fn diff_arrays(walker: &mut Walker<'_>, a: &[Value], b: &[Value], at: &mut Paths) {
+pub(super) fn diff_arrays<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], at: &mut Paths<'v>) {
     let keyed = walker
         .options
         .array_keys
         .iter()
-        .filter(|key| key_applies(key, &at.b))
+        .filter(|key| key.path.as_ref().is_none_or(|pattern| at.matches(pattern)))
         .find_map(|key| Keys::of(key, a, b));
     match keyed {
         Some(keys) => by_key(walker, a, b, &keys, at),
         None if a.len().saturating_mul(b.len()) <= SEQUENCE_PAIR_LIMIT => by_sequence(walker, a, b, at),
         None => by_position(walker, a, b, at),
     }
-}
-
-fn key_applies(key: &ArrayKey, pointer: &str) -> bool {
-    let Some(pattern) = &key.path else { return true };
-    let Some(tokens) = pointer_tokens(pointer) else {
-        return false;
-    };
-    pattern.len() == tokens.len() && pattern.iter().zip(&tokens).all(|(p, t)| p == "*" || p == t)
 }
 
 /// Every element's key, when the key identifies each element of both arrays.
@@ -69,7 +60,7 @@ impl<'k> Keys<'k> {
 
 fn unique_keys(fields: &[String], items: &[Value]) -> Option<Vec<String>> {
     let mut keys = Vec::with_capacity(items.len());
-    let mut seen = std::collections::HashSet::with_capacity(items.len());
+    let mut seen = HashSet::with_capacity(items.len());
     for item in items {
         let mut key = String::new();
         for field in fields {
@@ -88,33 +79,24 @@ fn unique_keys(fields: &[String], items: &[Value]) -> Option<Vec<String>> {
     Some(keys)
 }
 
-fn element_paths(at: &Paths, a_index: Option<usize>, b_index: usize, label: &str) -> Paths {
-    let mut paths = at.clone();
-    if let Some(a_index) = a_index {
-        paths.a.push('/');
-        paths.a.push_str(&a_index.to_string());
-    }
-    paths.b.push('/');
-    paths.b.push_str(&b_index.to_string());
-    paths.label.push_str(label);
-    paths
-}
-
 /// Keyed matching. The patch removes deleted elements (highest index first),
 /// then walks B's order inserting new elements and moving displaced ones, and
 /// only then descends into matched pairs at their B index.
-fn by_key(walker: &mut Walker<'_>, a: &[Value], b: &[Value], keys: &Keys<'_>, at: &mut Paths) {
+fn by_key<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], keys: &Keys<'_>, at: &mut Paths<'v>) {
     let a_index: HashMap<&str, usize> = keys.a.iter().enumerate().map(|(i, k)| (k.as_str(), i)).collect();
-    let b_keys: std::collections::HashSet<&str> = keys.b.iter().map(String::as_str).collect();
+    let b_keys: HashSet<&str> = keys.b.iter().map(String::as_str).collect();
     let matched: Vec<Option<usize>> = keys.b.iter().map(|k| a_index.get(k.as_str()).copied()).collect();
     let stable = longest_increasing(&matched, a.len());
+    let array = at.b();
 
     let deleted: Vec<usize> = (0..a.len()).filter(|&i| !b_keys.contains(keys.a[i].as_str())).collect();
     for &i in deleted.iter().rev() {
-        walker.diff.patch.push(PatchOp::remove(format!("{}/{i}", at.b)));
+        walker.diff.patch.push(PatchOp::remove(format!("{array}/{i}")));
     }
     for &i in &deleted {
-        walker.record_removal(&element_paths(at, Some(i), i, &keys.label(&a[i])), &a[i]);
+        at.push_element(Some(i), i, Some(keys.label(&a[i])));
+        walker.record_removal(at, &a[i]);
+        at.pop();
     }
 
     // Ids: an A index for kept elements, `a.len() + j` for B's new element j.
@@ -122,18 +104,20 @@ fn by_key(walker: &mut Walker<'_>, a: &[Value], b: &[Value], keys: &Keys<'_>, at
     for (j, new) in b.iter().enumerate() {
         let target = matched[j].unwrap_or(a.len() + j);
         if let Some(i) = matched[j].filter(|&i| !stable[i]) {
-            let paths = element_paths(at, Some(i), j, &keys.label(new));
-            walker.record(ChangeKind::Moved, &paths, None, None);
+            at.push_element(Some(i), j, Some(keys.label(new)));
+            walker.record(ChangeKind::Moved, at, None, None);
+            at.pop();
         }
         if current.get(j) == Some(&target) {
             continue;
         }
         match matched[j] {
             None => {
-                walker.diff.patch.push(PatchOp::add(format!("{}/{j}", at.b), new));
+                walker.diff.patch.push(PatchOp::add(format!("{array}/{j}"), new));
                 current.insert(j, target);
-                let paths = element_paths(at, None, j, &keys.label(new));
-                walker.record(ChangeKind::Added, &paths, None, Some(new));
+                at.push_element(None, j, Some(keys.label(new)));
+                walker.record(ChangeKind::Added, at, None, Some(new));
+                at.pop();
             }
             Some(i) if stable[i] => {
                 // Elements ahead of a stable one are moved later in B: park them at the end.
@@ -141,10 +125,8 @@ fn by_key(walker: &mut Walker<'_>, a: &[Value], b: &[Value], keys: &Keys<'_>, at
                     let parked = current.remove(j);
                     current.push(parked);
                     let last = current.len() - 1;
-                    walker
-                        .diff
-                        .patch
-                        .push(PatchOp::relocate(format!("{}/{j}", at.b), format!("{}/{last}", at.b)));
+                    let op = PatchOp::relocate(format!("{array}/{j}"), format!("{array}/{last}"));
+                    walker.diff.patch.push(op);
                 }
             }
             Some(_) => {
@@ -153,18 +135,17 @@ fn by_key(walker: &mut Walker<'_>, a: &[Value], b: &[Value], keys: &Keys<'_>, at
                 };
                 current.remove(from);
                 current.insert(j, target);
-                walker
-                    .diff
-                    .patch
-                    .push(PatchOp::relocate(format!("{}/{from}", at.b), format!("{}/{j}", at.b)));
+                let op = PatchOp::relocate(format!("{array}/{from}"), format!("{array}/{j}"));
+                walker.diff.patch.push(op);
             }
         }
     }
 
     for (j, new) in b.iter().enumerate() {
         if let Some(i) = matched[j] {
-            let mut paths = element_paths(at, Some(i), j, &keys.label(new));
-            walker.walk(&a[i], new, &mut paths);
+            at.push_element(Some(i), j, Some(keys.label(new)));
+            walker.walk(&a[i], new, at);
+            at.pop();
         }
     }
 }
@@ -195,7 +176,7 @@ fn longest_increasing(matched: &[Option<usize>], a_len: usize) -> Vec<bool> {
 }
 
 /// Unkeyed matching by a longest common subsequence of element hashes.
-fn by_sequence(walker: &mut Walker<'_>, a: &[Value], b: &[Value], at: &mut Paths) {
+fn by_sequence<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], at: &mut Paths<'v>) {
     let a_hashes: Vec<u64> = a.iter().map(value::hash).collect();
     let b_hashes: Vec<u64> = b.iter().map(value::hash).collect();
     for op in capture_diff_slices(Algorithm::Myers, &a_hashes, &b_hashes) {
@@ -240,7 +221,7 @@ fn by_sequence(walker: &mut Walker<'_>, a: &[Value], b: &[Value], at: &mut Paths
 }
 
 /// Pairs elements by index: the fallback for very large unkeyed arrays.
-fn by_position(walker: &mut Walker<'_>, a: &[Value], b: &[Value], at: &mut Paths) {
+fn by_position<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], at: &mut Paths<'v>) {
     let paired = a.len().min(b.len());
     for k in 0..paired {
         walk_pair(walker, a, b, k, k, at);
@@ -249,21 +230,30 @@ fn by_position(walker: &mut Walker<'_>, a: &[Value], b: &[Value], at: &mut Paths
     insert_run(walker, b, paired..b.len(), at);
 }
 
-fn walk_pair(walker: &mut Walker<'_>, a: &[Value], b: &[Value], i: usize, j: usize, at: &Paths) {
-    let mut paths = element_paths(at, Some(i), j, &format!("/{j}"));
-    walker.walk(&a[i], &b[j], &mut paths);
+fn walk_pair<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], i: usize, j: usize, at: &mut Paths<'v>) {
+    at.push_element(Some(i), j, None);
+    walker.walk(&a[i], &b[j], at);
+    at.pop();
 }
 
 /// Removes A's elements `run`, which now sit at `position` one after another.
-fn remove_run(walker: &mut Walker<'_>, a: &[Value], run: std::ops::Range<usize>, position: usize, at: &Paths) {
+fn remove_run(walker: &mut Walker<'_>, a: &[Value], run: std::ops::Range<usize>, position: usize, at: &mut Paths<'_>) {
+    if run.is_empty() {
+        return;
+    }
+    let array = at.b();
     for i in run {
-        walker.diff.patch.push(PatchOp::remove(format!("{}/{position}", at.b)));
-        walker.record_removal(&element_paths(at, Some(i), i, &format!("/{i}")), &a[i]);
+        walker.diff.patch.push(PatchOp::remove(format!("{array}/{position}")));
+        at.push_element(Some(i), i, None);
+        walker.record_removal(at, &a[i]);
+        at.pop();
     }
 }
 
-fn insert_run(walker: &mut Walker<'_>, b: &[Value], run: std::ops::Range<usize>, at: &Paths) {
+fn insert_run(walker: &mut Walker<'_>, b: &[Value], run: std::ops::Range<usize>, at: &mut Paths<'_>) {
     for j in run {
-        walker.added(&element_paths(at, None, j, &format!("/{j}")), &b[j]);
+        at.push_element(None, j, None);
+        walker.added(at, &b[j]);
+        at.pop();
     }
 }

@@ -150,30 +150,88 @@ pub fn diff(a: &Value, b: &Value, options: &DiffOptions) -> Diff {
     walker.diff
 }
 
-/// Where the walk is: the pointer in A, in B (also the patch path), and the readable label.
-#[derive(Debug, Default, Clone)]
-struct Paths {
-    a: String,
-    b: String,
-    label: String,
+/// One step of the walk from the root.
+#[derive(Debug, Clone)]
+enum Segment<'v> {
+    Member(&'v str),
+    /// An array element: its index in A (none for an added one) and in B, and
+    /// for keyed arrays the label that names it (`[name=echo]`).
+    Element {
+        a: Option<usize>,
+        b: usize,
+        key: Option<String>,
+    },
 }
 
-impl Paths {
-    fn lengths(&self) -> (usize, usize, usize) {
-        (self.a.len(), self.b.len(), self.label.len())
+/// Where the walk is, as a stack of steps; pointers are rendered only when a
+/// change is recorded, so walking equal parts allocates nothing.
+#[derive(Debug, Default)]
+struct Paths<'v> {
+    segments: Vec<Segment<'v>>,
+}
+
+impl<'v> Paths<'v> {
+    fn push_member(&mut self, key: &'v str) {
+        self.segments.push(Segment::Member(key));
     }
 
-    fn truncate(&mut self, (a, b, label): (usize, usize, usize)) {
-        self.a.truncate(a);
-        self.b.truncate(b);
-        self.label.truncate(label);
+    fn push_element(&mut self, a: Option<usize>, b: usize, key: Option<String>) {
+        self.segments.push(Segment::Element { a, b, key });
     }
 
-    fn push_member(&mut self, key: &str) {
-        push_token(&mut self.a, key);
-        push_token(&mut self.b, key);
-        push_token(&mut self.label, key);
+    fn pop(&mut self) {
+        self.segments.pop();
     }
+
+    /// The pointer in B, which is also where the patch finds the value.
+    fn b(&self) -> String {
+        self.render(|out, segment| match segment {
+            Segment::Member(key) => push_token(out, key),
+            Segment::Element { b, .. } => push_index(out, *b),
+        })
+    }
+
+    /// The pointer in A (B's index for an element A does not have).
+    fn a(&self) -> String {
+        self.render(|out, segment| match segment {
+            Segment::Member(key) => push_token(out, key),
+            Segment::Element { a, b, .. } => push_index(out, a.unwrap_or(*b)),
+        })
+    }
+
+    fn label(&self) -> String {
+        self.render(|out, segment| match segment {
+            Segment::Member(key) => push_token(out, key),
+            Segment::Element { key: Some(key), .. } => out.push_str(key),
+            Segment::Element { b, .. } => push_index(out, *b),
+        })
+    }
+
+    fn render(&self, mut step: impl FnMut(&mut String, &Segment<'v>)) -> String {
+        let mut out = String::new();
+        for segment in &self.segments {
+            step(&mut out, segment);
+        }
+        out
+    }
+
+    /// Whether the B pointer matches `pattern`, whose tokens may be `*`.
+    fn matches(&self, pattern: &[String]) -> bool {
+        pattern.len() == self.segments.len()
+            && pattern
+                .iter()
+                .zip(&self.segments)
+                .all(|(token, segment)| match segment {
+                    _ if token == "*" => true,
+                    Segment::Member(key) => token == key,
+                    Segment::Element { b, .. } => token.parse::<usize>().is_ok_and(|i| i == *b),
+                })
+    }
+}
+
+fn push_index(out: &mut String, index: usize) {
+    out.push('/');
+    out.push_str(&index.to_string());
 }
 
 struct Walker<'o> {
@@ -182,51 +240,49 @@ struct Walker<'o> {
 }
 
 impl Walker<'_> {
-    fn walk(&mut self, a: &Value, b: &Value, at: &mut Paths) {
+    fn walk<'v>(&mut self, a: &'v Value, b: &'v Value, at: &mut Paths<'v>) {
         match (a, b) {
             (Value::Object(left), Value::Object(right)) => {
                 for (key, old) in left {
-                    let mark = at.lengths();
                     at.push_member(key);
                     match right.get(key) {
                         Some(new) => self.walk(old, new, at),
                         None => self.removed(at, old),
                     }
-                    at.truncate(mark);
+                    at.pop();
                 }
                 for (key, new) in right.iter().filter(|(key, _)| !left.contains_key(*key)) {
-                    let mark = at.lengths();
                     at.push_member(key);
                     self.added(at, new);
-                    at.truncate(mark);
+                    at.pop();
                 }
             }
             (Value::Array(left), Value::Array(right)) => arrays::diff_arrays(self, left, right, at),
             _ if value::equal(a, b) => {}
             _ => {
-                self.diff.patch.push(PatchOp::replace(at.b.clone(), b));
+                self.diff.patch.push(PatchOp::replace(at.b(), b));
                 self.record(ChangeKind::Changed, at, Some(a), Some(b));
             }
         }
     }
 
-    fn added(&mut self, at: &Paths, new: &Value) {
-        self.diff.patch.push(PatchOp::add(at.b.clone(), new));
+    fn added(&mut self, at: &Paths<'_>, new: &Value) {
+        self.diff.patch.push(PatchOp::add(at.b(), new));
         self.record(ChangeKind::Added, at, None, Some(new));
     }
 
-    /// Records a removal; the patch operation is the caller's when indices shift.
-    fn removed(&mut self, at: &Paths, old: &Value) {
-        self.diff.patch.push(PatchOp::remove(at.b.clone()));
+    /// A removed object member (array elements are removed by index, see `arrays`).
+    fn removed(&mut self, at: &Paths<'_>, old: &Value) {
+        self.diff.patch.push(PatchOp::remove(at.b()));
         self.record_removal(at, old);
     }
 
-    fn record_removal(&mut self, at: &Paths, old: &Value) {
+    fn record_removal(&mut self, at: &Paths<'_>, old: &Value) {
         self.diff.changes.push(Change {
             kind: ChangeKind::Removed,
-            path: at.a.clone(),
+            path: at.a(),
             old_path: None,
-            label: at.label.clone(),
+            label: at.label(),
             old: Some(old.clone()),
             new: None,
             old_line: None,
@@ -234,12 +290,14 @@ impl Walker<'_> {
         });
     }
 
-    fn record(&mut self, kind: ChangeKind, at: &Paths, old: Option<&Value>, new: Option<&Value>) {
+    fn record(&mut self, kind: ChangeKind, at: &Paths<'_>, old: Option<&Value>, new: Option<&Value>) {
+        let path = at.b();
+        let old_path = Some(at.a()).filter(|a| *a != path && kind != ChangeKind::Added);
         self.diff.changes.push(Change {
             kind,
-            path: at.b.clone(),
-            old_path: (at.a != at.b && kind != ChangeKind::Added).then(|| at.a.clone()),
-            label: at.label.clone(),
+            path,
+            old_path,
+            label: at.label(),
             old: old.cloned(),
             new: new.cloned(),
             old_line: None,
@@ -282,8 +340,9 @@ pub struct Comparison {
 
 /// Parses both texts, prunes what `options.ignore` names, and diffs them.
 pub fn compare(a_text: &str, b_text: &str, options: &CompareOptions) -> Result<Comparison, DocumentError> {
-    let mut a = parse_value(a_text).map_err(|error| DocumentError { side: Side::A, error })?;
-    let mut b = parse_value(b_text).map_err(|error| DocumentError { side: Side::B, error })?;
+    let (a, b) = parse_both(a_text, b_text);
+    let mut a = a.map_err(|error| DocumentError { side: Side::A, error })?;
+    let mut b = b.map_err(|error| DocumentError { side: Side::B, error })?;
     prune(&mut a, &options.ignore);
     prune(&mut b, &options.ignore);
     let mut array_keys = options.array_keys.clone();
@@ -292,6 +351,25 @@ pub fn compare(a_text: &str, b_text: &str, options: &CompareOptions) -> Result<C
     }
     let diff = diff(&a, &b, &DiffOptions { array_keys });
     Ok(Comparison { a, b, diff })
+}
+
+type Parsed = Result<Value, JsonParseError>;
+
+/// Parses the two documents side by side where threads exist (half the wall
+/// time on big snapshots), one after the other in the browser.
+#[cfg(not(target_arch = "wasm32"))]
+fn parse_both(a_text: &str, b_text: &str) -> (Parsed, Parsed) {
+    std::thread::scope(|scope| {
+        let a = scope.spawn(|| parse_value(a_text));
+        let b = parse_value(b_text);
+        let a = a.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (a, b)
+    })
+}
+
+#[cfg(target_arch = "wasm32")]
+fn parse_both(a_text: &str, b_text: &str) -> (Parsed, Parsed) {
+    (parse_value(a_text), parse_value(b_text))
 }
 
 /// serde_json alone on the fast path; on failure, the formatter's scanner words

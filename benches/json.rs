@@ -1,0 +1,282 @@
+//! Benchmarks of the JSON toolkit on generated data (`cargo bench --bench json`).
+//!
+//! Writes its inputs to `target/bench-data/` (or the directory after `--data-dir`)
+//! so `scripts/bench-peers.sh` runs jq, ajv and jsondiffpatch on the same files:
+//! - `big.json`: a ~100 MB minified document (format throughput);
+//! - `small/`: 10,000 small `plugin.json` manifests (validation against the built-in schema);
+//! - `tools-a.json`, `tools-b.json`: two snapshots of 10,000 tools with input schemas
+//!   (~12 MB each); B has 1% of tools edited, 5 inserted, 5 deleted, 5 moved.
+//!
+//! Prints the median of several runs of each measurement.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use apcheck::json::builtin::builtin;
+use apcheck::json::diff::{CompareOptions, compare};
+use apcheck::json::format::{FormatOptions, Layout, check_syntax, format};
+use apcheck::json::validate::validate_text;
+use serde_json::{Value, json};
+
+/// A small deterministic generator (xorshift64*), so every run sees the same data.
+struct Random(u64);
+
+impl Random {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    fn word(&mut self) -> String {
+        const WORDS: [&str; 16] = [
+            "invoice", "week", "status", "open", "closed", "query", "summary", "customer", "amount", "currency",
+            "region", "limit", "cursor", "filter", "report", "ledger",
+        ];
+        WORDS[self.below(16) as usize].to_string()
+    }
+
+    fn sentence(&mut self, words: usize) -> String {
+        (0..words).map(|_| self.word()).collect::<Vec<_>>().join(" ")
+    }
+}
+
+fn tool(random: &mut Random, index: usize) -> Value {
+    let mut properties = serde_json::Map::new();
+    let count = 3 + random.below(5) as usize;
+    for p in 0..count {
+        let property = match random.below(4) {
+            0 => json!({"type": "string", "description": random.sentence(8), "maxLength": 200}),
+            1 => json!({"type": "integer", "minimum": 0, "maximum": 10_000, "description": random.sentence(6)}),
+            2 => {
+                json!({"type": "string", "enum": ["open", "closed", "draft", "void"], "description": random.sentence(5)})
+            }
+            _ => json!({"type": "array", "items": {"type": "string"}, "description": random.sentence(7)}),
+        };
+        properties.insert(format!("{}_{p}", random.word()), property);
+    }
+    let required: Vec<Value> = properties.keys().take(2).map(|k| Value::String(k.clone())).collect();
+    json!({
+        "name": format!("tool_{index:05}"),
+        "server": "invoice-tools",
+        "title": random.sentence(3),
+        "description": random.sentence(16),
+        "inputSchema": {"type": "object", "properties": properties, "required": required, "additionalProperties": false},
+        "annotations": {"readOnlyHint": random.below(2) == 0, "idempotentHint": true},
+    })
+}
+
+fn snapshot(tools: Vec<Value>) -> Value {
+    json!({
+        "plugin": {"name": "invoice-ops", "version": "1.2.0"},
+        "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
+        "tools": tools,
+    })
+}
+
+/// The 10,000-tool pair: 100 edited, 5 inserted, 5 deleted, 5 moved.
+fn tool_pair(random: &mut Random) -> (String, String) {
+    let a: Vec<Value> = (0..10_000).map(|i| tool(random, i)).collect();
+    let mut b = a.clone();
+    for _ in 0..100 {
+        let i = random.below(b.len() as u64) as usize;
+        b[i]["description"] = Value::String(random.sentence(20));
+    }
+    for _ in 0..5 {
+        let i = random.below(b.len() as u64) as usize;
+        b.remove(i);
+    }
+    for k in 0..5 {
+        let i = random.below(b.len() as u64) as usize;
+        b.insert(i, tool(random, 20_000 + k));
+    }
+    for _ in 0..5 {
+        let from = random.below(b.len() as u64) as usize;
+        let moved = b.remove(from);
+        let to = random.below(b.len() as u64) as usize;
+        b.insert(to, moved);
+    }
+    let pretty = |tools| serde_json::to_string_pretty(&snapshot(tools)).expect("serializes");
+    (pretty(a), pretty(b))
+}
+
+fn big_document(random: &mut Random, bytes: usize) -> String {
+    let mut out = String::with_capacity(bytes + 4096);
+    out.push('[');
+    let mut index = 0;
+    while out.len() < bytes {
+        if index > 0 {
+            out.push(',');
+        }
+        let record = json!({
+            "id": index,
+            "price": format!("{}.{:02}", random.below(10_000), random.below(100)).parse::<f64>().unwrap_or(0.0),
+            "active": random.below(2) == 0,
+            "note": null,
+            "name": random.sentence(4),
+            "tags": [random.word(), random.word()],
+            "nested": {"a": random.below(1000), "b": [1.5, 2e10, -3], "c": "\u{e9}t\u{e9} \"quoted\""},
+        });
+        out.push_str(&record.to_string());
+        index += 1;
+    }
+    out.push(']');
+    out
+}
+
+fn manifest(random: &mut Random, index: usize) -> String {
+    let mut value = json!({
+        "$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
+        "name": format!("{}-{index}", random.word()),
+        "version": format!("{}.{}.{}", random.below(5), random.below(20), random.below(50)),
+        "description": random.sentence(12),
+        "license": "MIT",
+        "keywords": [random.word(), random.word()],
+    });
+    if index % 10 == 0 {
+        // One in ten is invalid, so the error path is measured too.
+        value["name"] = Value::String("Not A Valid Name".into());
+    }
+    value.to_string()
+}
+
+fn median(mut runs: Vec<Duration>) -> Duration {
+    runs.sort();
+    runs[runs.len() / 2]
+}
+
+fn time<T>(runs: usize, mut work: impl FnMut() -> T) -> Duration {
+    median(
+        (0..runs)
+            .map(|_| {
+                let start = Instant::now();
+                let result = std::hint::black_box(work());
+                let elapsed = start.elapsed();
+                // Freeing is left out, as the CLI leaves it to process exit.
+                drop(result);
+                elapsed
+            })
+            .collect(),
+    )
+}
+
+/// A line `scripts/bench-peers.sh` reads: `result NAME MILLISECONDS`.
+fn result(name: &str, median: Duration) {
+    println!("result {name} {:.1}", median.as_secs_f64() * 1000.0);
+}
+
+fn data_dir() -> PathBuf {
+    let args: Vec<String> = std::env::args().collect();
+    match args.iter().position(|a| a == "--data-dir") {
+        Some(i) if i + 1 < args.len() => PathBuf::from(&args[i + 1]),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-data"),
+    }
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+}
+
+/// `cargo bench --bench json -- diff` runs only the named parts (format, validate, diff).
+fn wanted(part: &str) -> bool {
+    let parts: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| ["format", "validate", "diff"].contains(&a.as_str()))
+        .collect();
+    parts.is_empty() || parts.iter().any(|p| p == part)
+}
+
+fn main() {
+    let dir = data_dir();
+    std::fs::create_dir_all(dir.join("small")).expect("bench data directory");
+    let mut random = Random(0x5eed_1234_abcd_ef01);
+
+    if wanted("format") {
+        bench_format(&dir, &mut random);
+    }
+    if wanted("validate") {
+        bench_validate(&dir, &mut random);
+    }
+    if wanted("diff") {
+        bench_diff(&dir, &mut random);
+    }
+}
+
+fn bench_format(dir: &Path, random: &mut Random) {
+    let big = big_document(random, 100 * 1024 * 1024);
+    write(&dir.join("big.json"), &big);
+    let megabytes = big.len() as f64 / (1024.0 * 1024.0);
+    let pretty = time(5, || format(&big, &FormatOptions::default()).expect("valid"));
+    let minify = FormatOptions {
+        layout: Layout::Minify,
+        ..Default::default()
+    };
+    let minified = time(5, || format(&big, &minify).expect("valid"));
+    let sorted = FormatOptions {
+        sort_keys: true,
+        ..Default::default()
+    };
+    let sort = time(3, || format(&big, &sorted).expect("valid"));
+    let syntax = time(5, || check_syntax(&big, false).is_ok());
+    let parse = time(3, || serde_json::from_str::<Value>(&big).is_ok());
+    let throughput = |d: Duration| megabytes / d.as_secs_f64();
+    println!(
+        "syntax   check    {megabytes:.0} MB  median {syntax:>10.1?}  {:>6.0} MB/s",
+        throughput(syntax)
+    );
+    println!(
+        "serde_json Value  {megabytes:.0} MB  median {parse:>10.1?}  {:>6.0} MB/s (reference)",
+        throughput(parse)
+    );
+    println!(
+        "format   pretty   {megabytes:.0} MB  median {pretty:>10.1?}  {:>6.0} MB/s",
+        throughput(pretty)
+    );
+    println!(
+        "format   minify   {megabytes:.0} MB  median {minified:>10.1?}  {:>6.0} MB/s",
+        throughput(minified)
+    );
+    println!(
+        "format   sorted   {megabytes:.0} MB  median {sort:>10.1?}  {:>6.0} MB/s",
+        throughput(sort)
+    );
+    result("format-pretty", pretty);
+    result("format-minify", minified);
+}
+
+fn bench_validate(dir: &Path, random: &mut Random) {
+    let manifests: Vec<String> = (0..10_000).map(|i| manifest(random, i)).collect();
+    for (i, text) in manifests.iter().enumerate() {
+        write(&dir.join(format!("small/{i:05}.json")), text);
+    }
+    let schema = builtin("plugin").expect("built-in").schema().expect("compiles");
+    let validate_all = time(7, || {
+        manifests
+            .iter()
+            .map(|text| validate_text(text, schema).expect("JSON").len())
+            .sum::<usize>()
+    });
+    println!("validate 10,000 small documents (plugin schema)  median {validate_all:>10.1?}");
+    result("validate-10k", validate_all);
+}
+
+fn bench_diff(dir: &Path, random: &mut Random) {
+    let (a, b) = tool_pair(random);
+    write(&dir.join("tools-a.json"), &a);
+    write(&dir.join("tools-b.json"), &b);
+    let options = CompareOptions::default();
+    let diffed = time(7, || compare(&a, &b, &options).expect("JSON"));
+    let outcome = compare(&a, &b, &options).expect("JSON").diff;
+    let [added, removed, changed, moved] = outcome.counts();
+    println!(
+        "diff     10,000 tools ({:.1} MB each)  median {diffed:>10.1?}  patch {} ops ({added} added, {removed} removed, {changed} changed, {moved} moved)",
+        a.len() as f64 / (1024.0 * 1024.0),
+        outcome.patch.len()
+    );
+    result("diff-10k-tools", diffed);
+}

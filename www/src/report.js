@@ -29,7 +29,7 @@ function severityBadge(severity) {
 }
 
 /** A rule code that opens its doc in the Rules view. */
-export function ruleLink(code) {
+function ruleLink(code) {
   const rule = ruleByCode(code);
   return h('a.code', { href: `#rules/${code}`, title: rule ? `${rule.name}: ${rule.summary}` : code }, code);
 }

@@ -31,7 +31,8 @@ async function contentSecurityPolicy() {
 export async function startServer({ port = 8787, host = '127.0.0.1' } = {}) {
   const policy = await contentSecurityPolicy();
   const headers = {
-    'Content-Security-Policy': policy,
+    // frame-ancestors only works as a header: nobody may frame the page.
+    'Content-Security-Policy': `${policy}; frame-ancestors 'none'`,
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     'Cross-Origin-Opener-Policy': 'same-origin',

@@ -160,3 +160,21 @@ test('the whole page, editor and wasm included, transfers under 1.2 MB gzip', ()
   console.log(`transfer (gzip): ${sizes.map(([path, size]) => `${path} ${(size / 1024).toFixed(0)} KiB`).join(', ')}; total ${(total / 1024).toFixed(0)} KiB`);
   assert.ok(total < 1200 * 1024, `the page transfers ${(total / 1024).toFixed(0)} KiB gzip`);
 });
+
+test('the policy refuses every connection, even to the own server', async () => {
+  const { context, page, problems } = await openPage(browser, `${origin}/#check`);
+  await waitReady(page);
+  const refused = await page.evaluate(async () => {
+    try {
+      await fetch('/index.html');
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  assert.ok(refused, 'fetch() went through: connect-src is not enforced');
+  // The violation report arrives a moment later.
+  for (let waited = 0; waited < 2000 && !problems.some((p) => /CSP violation: connect-src/.test(p)); waited += 50) await page.waitForTimeout(50);
+  assert.ok(problems.some((problem) => /CSP violation: connect-src/.test(problem)), problems.join('\n'));
+  await context.close();
+});

@@ -39,6 +39,9 @@ test('the single file works from file:// with no network', async () => {
   console.log(`dist/apcheck.html under file:// runs the core in: ${mode}`);
   assert.deepEqual(problems, []);
   assert.deepEqual(onlyTheFile(requests), []);
+  // Its policy refuses connections too.
+  const refused = await page.evaluate(() => fetch(location.href).then(() => false, () => true));
+  assert.ok(refused, 'fetch() went through: connect-src is not enforced');
   await context.close();
 });
 

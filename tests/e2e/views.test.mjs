@@ -102,6 +102,10 @@ test('dark theme on a narrow window stays usable', async () => {
   await screenshot(page, 'check-dark-narrow');
   await page.locator('#check-result').scrollIntoViewIfNeeded();
   await screenshot(page, 'check-dark-narrow-result');
+  await page.setViewportSize({ width: 1360, height: 900 });
+  await page.goto(`${origin}/#diff`);
+  await page.waitForSelector('#diff-root .paths li');
+  await screenshot(page, 'diff-dark');
   assert.deepEqual(problems, []);
   await context.close();
 });

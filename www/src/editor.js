@@ -8,13 +8,14 @@ import { markdownLanguage } from '@codemirror/lang-markdown';
 import { yamlFrontmatter } from '@codemirror/lang-yaml';
 import {
   bracketMatching,
-  defaultHighlightStyle,
   foldGutter,
   foldKeymap,
+  HighlightStyle,
   indentOnInput,
   syntaxHighlighting,
 } from '@codemirror/language';
 import { lintGutter, lintKeymap, setDiagnostics } from '@codemirror/lint';
+import { tags } from '@lezer/highlight';
 import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/search';
 import { Compartment, EditorState } from '@codemirror/state';
 import {
@@ -45,6 +46,22 @@ const theme = EditorView.theme({
   '.cm-panels': { backgroundColor: 'var(--panel)', color: 'var(--fg)' },
 });
 
+// Token colours from CSS variables, so light and dark follow the system like the rest of the page.
+const highlightStyle = HighlightStyle.define([
+  { tag: [tags.string, tags.special(tags.string)], color: 'var(--hl-string)' },
+  { tag: [tags.number, tags.bool, tags.null], color: 'var(--hl-literal)' },
+  { tag: [tags.propertyName, tags.definition(tags.propertyName)], color: 'var(--hl-property)' },
+  { tag: [tags.keyword, tags.meta, tags.processingInstruction], color: 'var(--hl-keyword)' },
+  { tag: [tags.comment, tags.lineComment, tags.blockComment], color: 'var(--muted)', fontStyle: 'italic' },
+  { tag: tags.heading, fontWeight: '700', color: 'var(--hl-heading)' },
+  { tag: tags.emphasis, fontStyle: 'italic' },
+  { tag: tags.strong, fontWeight: '700' },
+  { tag: [tags.link, tags.url], color: 'var(--accent)', textDecoration: 'underline' },
+  { tag: tags.invalid, color: 'var(--bad)' },
+]);
+
+const prefersDark = () => globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
+
 /** The extensions every editor shares (the diff view's merge editors use them too). */
 export function baseExtensions(language = 'json') {
   return [
@@ -59,7 +76,9 @@ export function baseExtensions(language = 'json') {
     highlightActiveLine(),
     highlightSelectionMatches(),
     search({ top: true }),
-    syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+    syntaxHighlighting(highlightStyle),
+    // Lets CodeMirror's own parts (merge view, panels) pick their dark colours.
+    EditorView.darkTheme.of(prefersDark()),
     keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap, ...foldKeymap, ...lintKeymap, indentWithTab]),
     theme,
     (LANGUAGES[language] ?? LANGUAGES.text)(),

@@ -157,3 +157,17 @@ export async function dropFolder(page, selector, rootName, files) {
 export function foreignRequests(requests, allowed) {
   return requests.filter((url) => !allowed(url));
 }
+
+/** Drops loose files (not a folder) on `selector`: [{name, text}]. */
+export async function dropFiles(page, selector, files) {
+  await page.evaluate(
+    ({ selector, files }) => {
+      const real = files.map(({ name, text }) => new File([text], name, { type: 'application/json' }));
+      const items = real.map((file) => ({ kind: 'file', webkitGetAsEntry: () => ({ name: file.name, isFile: true, isDirectory: false, file: (ok) => ok(file) }) }));
+      const event = new Event('drop', { bubbles: true, cancelable: true });
+      Object.defineProperty(event, 'dataTransfer', { value: { items, files: real, types: ['Files'] } });
+      document.querySelector(selector).dispatchEvent(event);
+    },
+    { selector, files },
+  );
+}

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { dropFolder, launch, openPage, readFolder, repoRoot, requireBuild, screenshot, serve, waitReady } from './harness.mjs';
+import { dropFiles, dropFolder, launch, openPage, readFolder, repoRoot, requireBuild, screenshot, serve, waitReady } from './harness.mjs';
 
 const fixtures = join(repoRoot, 'tests/fixtures/invoice-ops');
 let browser;
@@ -99,5 +99,22 @@ test('build, drift, changes and call on the invoice-ops fixtures', async () => {
 
   assert.deepEqual(problems, []);
   assert.deepEqual(ownOrigin(requests), []);
+  await context.close();
+});
+
+test('two snapshot files dropped together are compared, the first by name as the old one', async () => {
+  const { context, page, problems } = await openPage(browser, `${origin}/#snapshot`);
+  await waitReady(page);
+  const reference = await readFile(join(fixtures, 'snapshot.json'), 'utf8');
+  const next = JSON.parse(reference);
+  next.plugin.version = '2.0.0';
+  next.tools = [];
+  await dropFiles(page, '#snapshot-drop', [
+    { name: 'v2.snapshot.json', text: JSON.stringify(next, null, 2) },
+    { name: 'v1.snapshot.json', text: reference },
+  ]);
+  await expectStatus(page, 'ok', /MAJOR bump.*1\.2\.0 → 2\.0\.0.*enough/);
+  assert.equal(await page.locator('#snapshot-root .segmented button[aria-pressed="true"]').textContent(), 'Changes');
+  assert.deepEqual(problems, []);
   await context.close();
 });

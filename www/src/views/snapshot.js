@@ -257,7 +257,7 @@ export function setUpSnapshotView() {
   const drop = h(
     'div.dropzone',
     { tabindex: '0', id: 'snapshot-drop' },
-    h('p', {}, h('strong', {}, 'Drop the plugin folder'), ' (or a .zip) here'),
+    h('p', {}, h('strong', {}, 'Drop the plugin folder'), ' (or a .zip) here — or one or two snapshot .json files'),
     packageLabel,
     h('div.row', {}, ...fileButtonFolder()),
   );
@@ -266,9 +266,11 @@ export function setUpSnapshotView() {
   drop.addEventListener('drop', async (event) => {
     event.preventDefault();
     drop.classList.remove('over');
+    const snapshots = droppedSnapshots(event.dataTransfer);
+    if (snapshots.length) return takeSnapshots(snapshots);
     takePackage(await entriesFromDrop(event.dataTransfer));
   });
-  const dropPane = h('div.pane', { dataset: { tasks: 'lint drift build' } }, drop);
+  const dropPane = h('div.pane', { dataset: { tasks: 'lint changes drift build' } }, drop);
   panes.drop = dropPane;
 
   const oldHost = h('div.editor');
@@ -309,6 +311,28 @@ export function setUpSnapshotView() {
   toolsEditor = createEditor(toolsHost, { label: 'tools/list capture', hint: 'A tools/list result for one server: {"tools": [...]}' });
   argsEditor = createEditor(argsHost, { doc: '{}\n', label: 'tools/call arguments' });
   pickTask('lint');
+}
+
+/** Loose .json files dropped (not a folder): snapshots, sorted by name. */
+function droppedSnapshots(dataTransfer) {
+  const files = [...dataTransfer.files];
+  const entries = [...dataTransfer.items].map((item) => item.webkitGetAsEntry?.()).filter(Boolean);
+  if (files.length === 0 || files.length > 2 || entries.some((entry) => entry.isDirectory)) return [];
+  if (!files.every((file) => /\.json$/i.test(file.name))) return [];
+  return files.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** One snapshot goes to the Snapshot editor; two are compared, the first by name as the old one. */
+async function takeSnapshots(files) {
+  const texts = await Promise.all(files.map((file) => file.text()));
+  if (texts.length === 2) {
+    oldEditor.text = texts[0];
+    newEditor.text = texts[1];
+    pickTask('changes');
+  } else {
+    newEditor.text = texts[0];
+    run();
+  }
 }
 
 function fileButtonFolder() {

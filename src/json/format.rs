@@ -16,8 +16,8 @@
 
 use std::borrow::Cow;
 
-use crate::json::parse::JsonParseError;
-use crate::source::LineIndex;
+use crate::json::parse::{JsonParseError, pointer_tokens};
+use crate::source::{LineIndex, Span};
 
 /// The deepest nesting accepted. Real documents stay far below it; serde_json stops at 128.
 pub const MAX_DEPTH: usize = 1000;
@@ -84,10 +84,99 @@ pub fn check_syntax(text: &str, jsonc: bool) -> Result<(), JsonParseError> {
     scan(text, jsonc, &mut Discard).map_err(|e| e.locate(text))
 }
 
-/// What the scanner reports, in document order; keys and scalars are raw text.
+/// The byte span of the value at `pointer` in the strict JSON `text`, found by
+/// one scan that builds nothing; `None` if the text is not JSON or nothing is there.
+/// Cheaper than a span tree when only a few places of a document are wanted.
+pub fn find_value_span(text: &str, pointer: &str) -> Option<Span> {
+    let mut finder = SpanFinder {
+        text,
+        target: pointer_tokens(pointer)?,
+        frames: Vec::new(),
+        matched: 0,
+        pending_key: None,
+        open_match: None,
+        found: None,
+    };
+    scan(text, false, &mut finder).ok()?;
+    finder.found
+}
+
+/// Follows the scan's path and records where the target pointer's value is.
+struct SpanFinder<'a> {
+    text: &'a str,
+    target: Vec<String>,
+    /// Open containers: whether each is an array, and its next element index.
+    frames: Vec<(bool, usize)>,
+    /// How many leading open containers lie on the target's path.
+    matched: usize,
+    pending_key: Option<&'a str>,
+    /// The depth and start of the target container once it opened.
+    open_match: Option<(usize, usize)>,
+    found: Option<Span>,
+}
+
+impl SpanFinder<'_> {
+    /// Whether the value starting now extends the target path: `Some(true)` when
+    /// it is the target itself, `Some(false)` when it is on the way there.
+    fn step(&mut self) -> Option<bool> {
+        let depth = self.frames.len();
+        let token: Cow<'_, str> = match self.frames.last_mut() {
+            None => Cow::Borrowed(""),
+            Some((true, next)) => {
+                *next += 1;
+                Cow::Owned((*next - 1).to_string())
+            }
+            Some((false, _)) => self.pending_key.take().map_or(Cow::Borrowed(""), decode_key),
+        };
+        // A later duplicate key overwrites an earlier find: serde_json keeps the last value too.
+        if self.matched != depth {
+            return None;
+        }
+        if depth == 0 {
+            return Some(self.target.is_empty());
+        }
+        (self.target.get(depth - 1).map(String::as_str) == Some(token.as_ref())).then_some(self.target.len() == depth)
+    }
+}
+
+impl<'a> Sink<'a> for SpanFinder<'a> {
+    fn begin(&mut self, open: u8, at: usize) {
+        match self.step() {
+            Some(true) => self.open_match = Some((self.frames.len(), at)),
+            Some(false) => self.matched += 1,
+            None => {}
+        }
+        self.frames.push((open == b'[', 0));
+    }
+
+    fn end(&mut self, _: u8, at: usize) {
+        self.frames.pop();
+        self.matched = self.matched.min(self.frames.len());
+        if let Some((depth, start)) = self.open_match
+            && depth == self.frames.len()
+        {
+            self.found = Some(Span::new(start, at + 1));
+            self.open_match = None;
+        }
+    }
+
+    fn key(&mut self, raw: &'a str) {
+        self.pending_key = Some(raw);
+    }
+
+    fn scalar(&mut self, raw: &'a str) {
+        if self.step() == Some(true) {
+            let start = raw.as_ptr() as usize - self.text.as_ptr() as usize;
+            self.found = Some(Span::new(start, start + raw.len()));
+        }
+    }
+}
+
+/// What the scanner reports, in document order; keys and scalars are raw text
+/// (slices of the input), brackets come with their byte offset.
 trait Sink<'a> {
-    fn begin(&mut self, open: u8);
-    fn end(&mut self, close: u8);
+    fn begin(&mut self, open: u8, at: usize);
+    fn end(&mut self, close: u8, at: usize);
     fn key(&mut self, raw: &'a str);
     fn scalar(&mut self, raw: &'a str);
 }
@@ -95,8 +184,8 @@ trait Sink<'a> {
 struct Discard;
 
 impl<'a> Sink<'a> for Discard {
-    fn begin(&mut self, _: u8) {}
-    fn end(&mut self, _: u8) {}
+    fn begin(&mut self, _: u8, _: usize) {}
+    fn end(&mut self, _: u8, _: usize) {}
     fn key(&mut self, _: &'a str) {}
     fn scalar(&mut self, _: &'a str) {}
 }
@@ -350,10 +439,10 @@ fn scan<'a>(text: &'a str, jsonc: bool, sink: &mut impl Sink<'a>) -> Result<(), 
         match next {
             Some(b'{') => {
                 s.pos += 1;
-                sink.begin(b'{');
+                sink.begin(b'{', s.pos - 1);
                 if s.skip_space()? == Some(b'}') {
                     s.pos += 1;
-                    sink.end(b'}');
+                    sink.end(b'}', s.pos - 1);
                 } else {
                     open.push(true);
                     if open.len() > MAX_DEPTH {
@@ -365,10 +454,10 @@ fn scan<'a>(text: &'a str, jsonc: bool, sink: &mut impl Sink<'a>) -> Result<(), 
             }
             Some(b'[') => {
                 s.pos += 1;
-                sink.begin(b'[');
+                sink.begin(b'[', s.pos - 1);
                 if s.skip_space()? == Some(b']') {
                     s.pos += 1;
-                    sink.end(b']');
+                    sink.end(b']', s.pos - 1);
                 } else {
                     open.push(false);
                     if open.len() > MAX_DEPTH {
@@ -408,7 +497,7 @@ fn scan<'a>(text: &'a str, jsonc: bool, sink: &mut impl Sink<'a>) -> Result<(), 
                         }
                         s.pos += 1;
                         open.pop();
-                        sink.end(close);
+                        sink.end(close, s.pos - 1);
                         continue;
                     }
                     if is_object {
@@ -419,7 +508,7 @@ fn scan<'a>(text: &'a str, jsonc: bool, sink: &mut impl Sink<'a>) -> Result<(), 
                 Some(b) if b == close => {
                     s.pos += 1;
                     open.pop();
-                    sink.end(close);
+                    sink.end(close, s.pos - 1);
                 }
                 other => return fail(s.pos, format!("{what}, found {}", describe(other))),
             }
@@ -516,14 +605,14 @@ impl Writer {
 }
 
 impl<'a> Sink<'a> for Writer {
-    fn begin(&mut self, open: u8) {
+    fn begin(&mut self, open: u8, _: usize) {
         self.before_value();
         self.out.push(open);
         self.depth += 1;
         self.first = true;
     }
 
-    fn end(&mut self, close: u8) {
+    fn end(&mut self, close: u8, _: usize) {
         self.depth -= 1;
         if !self.first {
             self.line_break();
@@ -609,7 +698,7 @@ impl<'a> TreeBuilder<'a> {
                 match &node.kind {
                     NodeKind::Scalar(raw) => writer.scalar(raw),
                     NodeKind::Container { open, .. } => {
-                        writer.begin(*open);
+                        writer.begin(*open, 0);
                         stack.push((index, 0));
                     }
                 }
@@ -624,7 +713,7 @@ impl<'a> TreeBuilder<'a> {
                 *next += 1;
                 visit = Some(child);
             } else {
-                writer.end(*close);
+                writer.end(*close, 0);
                 stack.pop();
             }
         }
@@ -632,7 +721,7 @@ impl<'a> TreeBuilder<'a> {
 }
 
 impl<'a> Sink<'a> for TreeBuilder<'a> {
-    fn begin(&mut self, open: u8) {
+    fn begin(&mut self, open: u8, _: usize) {
         let close = if open == b'{' { b'}' } else { b']' };
         let index = self.push(NodeKind::Container {
             open,
@@ -642,7 +731,7 @@ impl<'a> Sink<'a> for TreeBuilder<'a> {
         self.open.push(index);
     }
 
-    fn end(&mut self, _: u8) {
+    fn end(&mut self, _: u8, _: usize) {
         self.open.pop();
     }
 
@@ -808,6 +897,24 @@ mod tests {
         let too_deep = "[".repeat(200_000) + &"]".repeat(200_000);
         let error = format(&too_deep, &sorted).unwrap_err();
         assert!(error.message.contains("nesting deeper than"), "{}", error.message);
+    }
+
+    #[test]
+    fn value_spans_are_found_by_pointer() {
+        let text = r#"{"a": [1, {"b~/": "x", "c": [true]}], "d\u0065": null, "e": {}}"#;
+        let at = |pointer: &str| find_value_span(text, pointer).map(|span| &text[span.start..span.end]);
+        assert_eq!(at(""), Some(text));
+        assert_eq!(at("/a/0"), Some("1"));
+        assert_eq!(at("/a/1/b~0~1"), Some("\"x\""));
+        assert_eq!(at("/a/1/c"), Some("[true]"));
+        assert_eq!(at("/a/1"), Some(r#"{"b~/": "x", "c": [true]}"#));
+        assert_eq!(at("/de"), Some("null"));
+        assert_eq!(at("/e"), Some("{}"));
+        assert_eq!(at("/a/2"), None);
+        assert_eq!(at("/x"), None);
+        let duplicated = r#"{"k": 1, "k": [2]}"#;
+        let last = find_value_span(duplicated, "/k").unwrap();
+        assert_eq!(&duplicated[last.start..last.end], "[2]");
     }
 
     #[test]

@@ -12,7 +12,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::json::format::check_syntax;
+use crate::json::format::{check_syntax, find_value_span};
 use crate::json::parse::{JsonDoc, JsonParseError, parse_document, pointer_tokens};
 use crate::source::{LineIndex, Span};
 
@@ -219,7 +219,8 @@ fn meta_validate(file: SchemaFile<'_>, document: &JsonDoc) -> Result<(), SchemaE
         jsonschema::error::ValidationErrorKind::Referencing(reference) => reference_error(file.name, reference),
         _ => whole_file_error(file.name, SchemaErrorKind::Invalid, error.to_string()),
     })?;
-    let issues = locate_issues(file.text, document, meta.iter_errors(&document.value));
+    let errors = meta.iter_errors(&document.value);
+    let issues = locate_issues(file.text, &document.value, "", errors, |p| document.nearest_span(p));
     match issues.first() {
         None => Ok(()),
         Some(first) => Err(SchemaError {
@@ -288,20 +289,33 @@ pub fn validate(text: &str, instance: &JsonDoc, schema: &CompiledSchema) -> Vec<
     if schema.validator.is_valid(&instance.value) {
         return Vec::new();
     }
-    locate_issues(text, instance, schema.validator.iter_errors(&instance.value))
+    let errors = schema.validator.iter_errors(&instance.value);
+    locate_issues(text, &instance.value, "", errors, |p| instance.nearest_span(p))
 }
 
-/// Parses and validates `text`; the fast path for many documents, which builds
-/// spans only for the documents that fail.
+/// Parses and validates `text`; the fast path for many documents. Only the
+/// places of a failing document's errors are looked up, by a scan each.
 pub fn validate_text(text: &str, schema: &CompiledSchema) -> Result<Vec<ValidationIssue>, JsonParseError> {
-    match serde_json::from_str::<Value>(text) {
-        Ok(value) if schema.validator.is_valid(&value) => return Ok(Vec::new()),
-        Ok(_) => {}
+    let value = match serde_json::from_str::<Value>(text) {
+        Ok(value) => value,
         // The formatter's scanner says what was expected; serde_json's message is terser.
-        Err(_) => check_syntax(text, false)?,
+        Err(_) => {
+            check_syntax(text, false)?;
+            return parse_document(text).map(|document| validate(text, &document, schema));
+        }
+    };
+    if schema.validator.is_valid(&value) {
+        return Ok(Vec::new());
     }
-    let document = parse_document(text)?;
-    Ok(validate(text, &document, schema))
+    let whole = Span::new(0, text.len());
+    let span_of = |pointer: &str| find_value_span(text, pointer).unwrap_or(whole);
+    Ok(locate_issues(
+        text,
+        &value,
+        "",
+        schema.validator.iter_errors(&value),
+        span_of,
+    ))
 }
 
 /// Validates the value at `pointer` inside `instance` (e.g. one tool's arguments
@@ -317,35 +331,29 @@ pub fn validate_at(
     if schema.validator.is_valid(value) {
         return Some(Vec::new());
     }
-    let mut issues = locate_issues_under(text, instance, pointer, schema.validator.iter_errors(value));
-    issues
-        .iter_mut()
-        .for_each(|issue| issue.element = outermost_element(&instance.value, &issue.instance_pointer));
-    Some(issues)
+    let errors = schema.validator.iter_errors(value);
+    Some(locate_issues(text, &instance.value, pointer, errors, |p| {
+        instance.nearest_span(p)
+    }))
 }
 
+/// Turns the validator's errors into issues; `prefix` is where the validated
+/// value sits in `root`, and `span_of` locates a pointer in `text`.
 fn locate_issues<'a>(
     text: &str,
-    document: &JsonDoc,
-    errors: impl Iterator<Item = jsonschema::ValidationError<'a>>,
-) -> Vec<ValidationIssue> {
-    locate_issues_under(text, document, "", errors)
-}
-
-fn locate_issues_under<'a>(
-    text: &str,
-    document: &JsonDoc,
+    root: &Value,
     prefix: &str,
     errors: impl Iterator<Item = jsonschema::ValidationError<'a>>,
+    span_of: impl Fn(&str) -> Span,
 ) -> Vec<ValidationIssue> {
     let index = LineIndex::new(text);
     errors
         .map(|error| {
             let instance_pointer = format!("{prefix}{}", error.instance_path().as_str());
-            let span = document.nearest_span(&instance_pointer);
+            let span = span_of(&instance_pointer);
             let at = index.line_col(text, span.start);
             ValidationIssue {
-                element: outermost_element(&document.value, &instance_pointer),
+                element: outermost_element(root, &instance_pointer),
                 schema_location: error.schema_path().as_str().to_string(),
                 keyword: error.kind().keyword().to_string(),
                 message: error.masked().to_string(),

@@ -83,6 +83,11 @@ test('keyboard: Alt+digit switches views, ? lists shortcuts, Esc closes, Ctrl+F 
   await page.waitForSelector('#check-editor .cm-search');
   assert.ok(await page.locator('#check-editor .cm-foldGutter').count());
   await page.keyboard.press('Escape');
+  // The pasted-file tabs follow the arrow keys and keep the focus.
+  await page.getByRole('tab', { name: 'plugin.json' }).focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'mcp.json');
+  assert.equal(await page.getByRole('tab', { name: 'mcp.json' }).getAttribute('aria-selected'), 'true');
   // Every tab is reachable by Tab and shows a focus ring.
   await page.locator('.tabs a').first().focus();
   const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);

@@ -62,7 +62,19 @@ function renderTabs() {
   if (dropped?.viewing) {
     buttons.push(h('button', { type: 'button', role: 'tab', 'aria-selected': 'true', title: 'A file of the dropped package (read-only)' }, `${dropped.viewing} (dropped)`));
   }
+  // Rebuilding the tabs must not drop the keyboard focus that was on one of them.
+  const hadFocus = tabs.contains(document.activeElement);
+  for (const button of buttons) button.tabIndex = button.getAttribute('aria-selected') === 'true' ? 0 : -1;
   tabs.replaceChildren(...buttons);
+  if (hadFocus) buttons.find((button) => button.tabIndex === 0)?.focus();
+}
+
+/** Arrow keys move between the file tabs (the ARIA tabs pattern); Tab leaves them. */
+function onTabKey(event) {
+  if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+  const index = pasted.indexOf(current) + (event.key === 'ArrowRight' ? 1 : -1);
+  event.preventDefault();
+  showPasted(pasted[(index + pasted.length) % pasted.length]);
 }
 
 function showPasted(file) {
@@ -181,6 +193,7 @@ export function setUpCheckView() {
     },
   });
   const autoCheck = debounce(checkPasted, 400);
+  document.getElementById('check-filetabs').addEventListener('keydown', onTabKey);
   renderTabs();
 
   const zone = document.getElementById('check-drop');

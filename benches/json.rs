@@ -65,7 +65,7 @@ fn tool(random: &mut Random, index: usize) -> Value {
         "name": format!("tool_{index:05}"),
         "server": "invoice-tools",
         "title": random.sentence(3),
-        "description": random.sentence(16),
+        "description": random.sentence(10),
         "inputSchema": {"type": "object", "properties": properties, "required": required, "additionalProperties": false},
         "annotations": {"readOnlyHint": random.below(2) == 0, "idempotentHint": true},
     })

@@ -108,7 +108,12 @@ cli_diff_mb=$(peak_mb bash -c "'$APCHECK' diff '$DATA/tools-a.json' '$DATA/tools
 jq_mb=$(peak_mb jq . "$DATA/big.json")
 cli_fmt_mb=$(peak_mb "$APCHECK" fmt "$DATA/big.json")
 
-ratio() { awk -v p="$1" -v o="$2" 'BEGIN { if (o > 0) printf "%.1fx", p / o; else print "-" }'; }
+ratio() {
+    case "$1$2" in
+    *-*) echo "-" ;;
+    *) awk -v p="$1" -v o="$2" 'BEGIN { if (o > 0) printf "%.1fx", p / o; else print "-" }' ;;
+    esac
+}
 
 echo
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; medians of $RUNS runs (ours in-process: of 3-7)"

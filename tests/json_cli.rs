@@ -149,6 +149,14 @@ fn diff_exit_codes_and_a_patch_that_applies() {
         dir.path(),
     ));
     assert!(unified.starts_with("--- a.json\n+++ b.json\n"), "{unified}");
+    let marked = stdout(&apcheck(
+        &["diff", "a.json", "b.json", "--format", "unified", "--color", "always"],
+        dir.path(),
+    ));
+    assert!(
+        marked.contains("\x1b[7m\"down\""),
+        "changed words are marked: {marked:?}"
+    );
     write(dir.path(), "broken.json", "[1,");
     assert_eq!(
         apcheck(&["diff", "a.json", "broken.json"], dir.path()).status.code(),

@@ -307,15 +307,19 @@ pub fn validate_text(text: &str, schema: &CompiledSchema) -> Result<Vec<Validati
     if schema.validator.is_valid(&value) {
         return Ok(Vec::new());
     }
+    let errors: Vec<_> = schema.validator.iter_errors(&value).collect();
+    // One scan per error is cheap for small documents; past this many bytes
+    // scanned in all, one span tree for the whole document is cheaper.
+    const SCAN_BUDGET: usize = 16 << 20;
+    if errors.len().saturating_mul(text.len()) > SCAN_BUDGET {
+        let document = parse_document(text)?;
+        return Ok(locate_issues(text, &value, "", errors.into_iter(), |p| {
+            document.nearest_span(p)
+        }));
+    }
     let whole = Span::new(0, text.len());
     let span_of = |pointer: &str| find_value_span(text, pointer).unwrap_or(whole);
-    Ok(locate_issues(
-        text,
-        &value,
-        "",
-        schema.validator.iter_errors(&value),
-        span_of,
-    ))
+    Ok(locate_issues(text, &value, "", errors.into_iter(), span_of))
 }
 
 /// Validates the value at `pointer` inside `instance` (e.g. one tool's arguments
@@ -432,6 +436,19 @@ mod tests {
         );
         let element = found[0].element.as_ref().unwrap();
         assert_eq!((element.index, element.name.as_deref()), (1, Some("b")));
+    }
+
+    #[test]
+    fn many_errors_in_a_big_document_are_located_too() {
+        let text = format!("[{}2]", "1,\n".repeat(20_000));
+        let found = issues(r#"{"items": {"type": "string"}}"#, &text);
+        assert_eq!(found.len(), 20_001);
+        let last = found.last().unwrap();
+        assert_eq!(
+            (last.instance_pointer.as_str(), last.line, last.column),
+            ("/20000", 20_001, 1)
+        );
+        assert_eq!(&text[last.span.start..last.span.end], "2");
     }
 
     #[test]

@@ -40,6 +40,9 @@ pub struct DiffArgs {
     /// (`/mcpServers/*/status`). Repeatable.
     #[arg(long, value_name = "POINTER")]
     ignore: Vec<String>,
+    /// Colours, and changed words in reverse video in unified diffs: auto (on a terminal), always, never.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "always", "never"])]
+    color: String,
 }
 
 pub fn diff(args: DiffArgs) -> ExitCode {
@@ -90,7 +93,8 @@ fn run(args: &DiffArgs) -> Result<bool, String> {
         "unified" => {
             let a = canonical_text(&a_text, &comparison.a, pruned);
             let b = canonical_text(&b_text, &comparison.b, pruned);
-            print!("{}", render_unified(&unified(&a, &b, &args.a, &args.b)));
+            let style = Style::new(&args.color);
+            print!("{}", render_unified(&unified(&a, &b, &args.a, &args.b), &style));
         }
         format => {
             if a_text.len() + b_text.len() <= LOCATE_LIMIT && !pruned {
@@ -105,7 +109,7 @@ fn run(args: &DiffArgs) -> Result<bool, String> {
                 });
                 println!("{}", pretty(&out));
             } else {
-                let style = Style::for_stdout();
+                let style = Style::new(&args.color);
                 for change in &comparison.diff.changes {
                     print!("{}", render_change(change, &args.a, &args.b, &style));
                 }
@@ -133,7 +137,7 @@ fn pretty(value: &impl serde::Serialize) -> String {
     serde_json::to_string_pretty(value).expect("JSON values serialize")
 }
 
-/// ANSI colours when printing to a terminal, nothing otherwise.
+/// ANSI colours (by default only when printing to a terminal), or nothing.
 struct Style {
     added: &'static str,
     removed: &'static str,
@@ -143,8 +147,13 @@ struct Style {
 }
 
 impl Style {
-    fn for_stdout() -> Self {
-        if std::io::stdout().is_terminal() {
+    fn new(color: &str) -> Self {
+        let on = match color {
+            "always" => true,
+            "never" => false,
+            _ => std::io::stdout().is_terminal(),
+        };
+        if on {
             Style {
                 added: "\x1b[32m",
                 removed: "\x1b[31m",
@@ -202,9 +211,8 @@ fn render_change(change: &Change, a_name: &str, b_name: &str, style: &Style) -> 
     out
 }
 
-/// The unified text; on a terminal, coloured with the changed words in reverse video.
-fn render_unified(diff: &UnifiedDiff) -> String {
-    let style = Style::for_stdout();
+/// The unified text; with colours, the changed words in reverse video.
+fn render_unified(diff: &UnifiedDiff, style: &Style) -> String {
     if style.reset.is_empty() {
         return diff.text.clone();
     }

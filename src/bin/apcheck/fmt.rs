@@ -111,32 +111,51 @@ pub fn read_input(path: &str) -> Result<String, String> {
 pub fn render_parse_error(file: &str, text: &str, error: &JsonParseError) -> String {
     let at = Location {
         line: error.line,
+        column: error.column,
         offset: error.offset,
         len: 0,
     };
     render_snippet(Level::ERROR, file, text, at, &error.message, "")
 }
 
-/// Where a finding is: its 1-based line, byte offset, and length in bytes (0 for one character).
+/// Where a finding is: its 1-based line and column (named when a long line is
+/// shortened), byte offset, and length in
+/// bytes (0 for one character).
 #[derive(Clone, Copy)]
 pub struct Location {
     pub line: usize,
+    pub column: usize,
     pub offset: usize,
     pub len: usize,
 }
 
-/// One finding rendered with its source line. Only that line is handed to the
-/// renderer, so findings in a 100 MB file cost nothing extra.
+/// Lines longer than this (a minified document is one line) are shown as a
+/// window around the finding.
+const LONG_LINE: usize = 200;
+/// Bytes of context either side of the finding in such a window.
+const WINDOW: usize = 60;
+
+/// One finding rendered with its source line. Only that line (or a window of
+/// it) is handed to the renderer, so findings in a 100 MB file cost nothing extra.
 pub fn render_snippet(level: Level<'_>, file: &str, text: &str, at: Location, title: &str, label: &str) -> String {
     let offset = floor_char_boundary(text, at.offset);
     let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
-    let line_text = text[line_start..line_end].trim_end_matches('\r');
-    let start = (offset - line_start).min(line_text.len());
+    let mut line_text = text[line_start..line_end].trim_end_matches('\r');
+    let mut start = (offset - line_start).min(line_text.len());
     let first_char = line_text[start..].chars().next().map_or(0, char::len_utf8);
-    let end = (start + at.len.max(first_char)).min(line_text.len());
-    let end = floor_char_boundary(line_text, end);
-    let report = &[level.primary_title(title).element(
+    let mut end = floor_char_boundary(line_text, (start + at.len.max(first_char)).min(line_text.len()));
+    let mut title = title.to_string();
+    if line_text.len() > LONG_LINE {
+        // The renderer would count the column inside the window; name the real one.
+        title.push_str(&format!(" (column {}; line shortened)", at.column));
+        let from = floor_char_boundary(line_text, start.saturating_sub(WINDOW));
+        let to = floor_char_boundary(line_text, (start + WINDOW).max(end.min(start + WINDOW)));
+        line_text = &line_text[from..to.max(start)];
+        start -= from;
+        end = (end - from).min(line_text.len()).max(start);
+    }
+    let report = &[level.primary_title(&title).element(
         Snippet::source(line_text)
             .line_start(at.line)
             .path(file)

@@ -56,7 +56,7 @@ struct ParseProblem {
 
 pub fn validate(args: ValidateArgs) -> ExitCode {
     if args.builtin.as_deref() == Some("list") {
-        for entry in &BUILTINS {
+        for entry in BUILTINS {
             println!("{:<28} {}", entry.name, entry.description);
         }
         return ExitCode::SUCCESS;
@@ -234,6 +234,7 @@ fn render_issue(file: &str, text: &str, issue: &ValidationIssue) -> String {
         .unwrap_or(issue.span.end - issue.span.start);
     let at = Location {
         line: issue.line,
+        column: issue.column,
         offset: issue.span.start,
         len,
     };

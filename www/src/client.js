@@ -1,4 +1,4 @@
-// The page's side of the worker: one request at a time per caller, progress
+// The page's side of the worker: requests (answered in order), progress
 // callbacks, and cancel (which ends the worker; the next request starts a new one).
 
 const embeddedWorker = () => document.getElementById('apcheck-worker');
@@ -10,10 +10,14 @@ let worker = null;
 let nextId = 1;
 const pending = new Map();
 
+let blobUrl = null;
+
 function workerUrl() {
   const embedded = embeddedWorker();
   if (!embedded) return 'build/worker.js';
-  return URL.createObjectURL(new Blob([embedded.textContent], { type: 'text/javascript' }));
+  // One Blob URL for every worker this page starts (a cancel starts a new one).
+  blobUrl ??= URL.createObjectURL(new Blob([embedded.textContent], { type: 'text/javascript' }));
+  return blobUrl;
 }
 
 function settleAll(error) {

@@ -61,6 +61,10 @@ pub fn validate(args: ValidateArgs) -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
+    if args.instances.is_empty() {
+        eprintln!("apcheck: name at least one document to validate (or `--builtin list`)");
+        return ExitCode::from(2);
+    }
     let schema = match load_schema(&args) {
         Ok(schema) => schema,
         Err(message) => {

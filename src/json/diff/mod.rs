@@ -65,14 +65,16 @@ impl ArrayKey {
     }
 }
 
-/// The keys for capability snapshots and `tools/list` results, tried after the
-/// user's: the first key unique in both arrays wins (tools by `name`, then by
+/// The keys for capability snapshots and `tools/list` results (bare, or as a
+/// JSON-RPC response, or one kept under a name), tried after the user's: the first key unique in both arrays wins (tools by `name`, then by
 /// `server+name` when two servers offer the same name).
 pub fn default_array_keys() -> Vec<ArrayKey> {
     vec![
         ArrayKey::at("/tools", &["name"]),
         ArrayKey::at("/tools", &["server", "name"]),
         ArrayKey::at("/result/tools", &["name"]),
+        // A JSON-RPC response kept under a name, as captures of a session are.
+        ArrayKey::at("/*/result/tools", &["name"]),
         ArrayKey::at("/skills", &["name"]),
         ArrayKey::at("/mcpServers", &["id"]),
     ]

@@ -43,9 +43,67 @@ impl PackageTree {
         self.tree.insert(path, Entry::Symlink(target.to_string()));
     }
 
+    /// Records that the page added only the first bytes of `path` (see `Limits::max_file_bytes`).
+    #[wasm_bindgen(js_name = markTruncated)]
+    pub fn mark_truncated(&mut self, path: &str, real_size: f64) {
+        self.tree.mark_truncated(path, real_size as u64);
+    }
+
+    /// Records that the page left `path` out because `limit` was reached.
+    #[wasm_bindgen(js_name = markOmitted)]
+    pub fn mark_omitted(&mut self, path: &str, limit: &str) {
+        self.tree.mark_omitted(path, limit);
+    }
+
     /// Runs the package check; returns the `PackageReport` as JSON text.
     pub fn check(&self, root_name: &str) -> String {
         let report = crate::check_package(root_name, &self.tree);
         serde_json::to_string(&report).expect("a report always serializes")
     }
+
+    /// Runs the package check and renders it the way the CLI does for downloads:
+    /// `{"report": PackageReport, "sarif": SARIF 2.1.0 log, "markdown": text}`.
+    /// The SARIF log has no base URI: a browser does not know where the folder lives.
+    #[wasm_bindgen(js_name = checkRendered)]
+    pub fn check_rendered(&self, root_name: &str) -> String {
+        let report = crate::check_package(root_name, &self.tree);
+        let sarif = crate::render::sarif::render(std::slice::from_ref(&report), None);
+        let markdown = crate::render::markdown::render(std::slice::from_ref(&report));
+        serde_json::json!({ "report": report, "sarif": sarif, "markdown": markdown }).to_string()
+    }
+}
+
+/// The limits the page applies while reading a drop (the CLI's defaults), as JSON:
+/// `{"max_entries":..,"max_file_bytes":..,"max_total_bytes":..}`.
+#[wasm_bindgen]
+pub fn limits() -> String {
+    let limits = crate::tree::Limits::default();
+    serde_json::json!({
+        "max_entries": limits.max_entries,
+        "max_file_bytes": limits.max_file_bytes,
+        "max_total_bytes": limits.max_total_bytes,
+    })
+    .to_string()
+}
+
+/// The rule registry as JSON: every rule with its code, severity, spec section,
+/// summary, fix hint and doc, in code order. The page renders rule docs from this.
+#[wasm_bindgen]
+pub fn rules() -> String {
+    let rules: Vec<&crate::rules::Rule> = crate::rules::all().collect();
+    serde_json::to_string(&rules).expect("rules always serialize")
+}
+
+/// One rule's doc, found by code (any case) or name: `{"ok":true,"rule":{..},"text":".."}`
+/// where `text` is exactly what `apcheck explain` prints, or `{"ok":false,"error":{"message":".."}}`.
+#[wasm_bindgen]
+pub fn explain(code_or_name: &str) -> String {
+    let answer = match crate::rules::find(code_or_name.trim()) {
+        Some(rule) => serde_json::json!({ "ok": true, "rule": rule, "text": crate::rules::explain_text(rule) }),
+        None => serde_json::json!({
+            "ok": false,
+            "error": { "message": format!("no rule has the code or name {:?}", code_or_name.trim()) }
+        }),
+    };
+    answer.to_string()
 }

@@ -37,6 +37,10 @@ enum Command {
     Rules(rules_cmd::RulesArgs),
     /// Print a rule's doc with a failing and a fixed example.
     Explain(rules_cmd::ExplainArgs),
+    /// Pretty-print or minify JSON, keeping numbers and strings as written.
+    Fmt(fmt::FmtArgs),
+    /// Validate JSON documents against a JSON Schema (a file or a built-in), every error at its line.
+    Validate(validate::ValidateArgs),
     /// Build the capability snapshot a client would hold after loading a plugin.
     Snapshot(snapshot::SnapshotArgs),
     /// Lint capability snapshots (CI fixtures).
@@ -47,10 +51,6 @@ enum Command {
     Changes(changes::ChangesArgs),
     /// Validate tools/call arguments against a tool's inputSchema in a snapshot.
     Call(call::CallArgs),
-    /// Pretty-print or minify JSON, keeping numbers and strings as written.
-    Fmt(fmt::FmtArgs),
-    /// Validate JSON documents against a JSON Schema (a file or a built-in), every error at its line.
-    Validate(validate::ValidateArgs),
     /// Structural diff of two JSON documents: paths, JSON Patch, merge patch or unified text.
     Diff(diff::DiffArgs),
 }
@@ -62,13 +62,13 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Rules(args) => rules_cmd::rules(args),
         Command::Explain(args) => rules_cmd::explain(args),
+        Command::Fmt(args) => fmt::fmt(args),
+        Command::Validate(args) => validate::validate(args),
         Command::Snapshot(args) => snapshot::run(args),
         Command::CheckSnapshot(args) => check_snapshot::run(args),
         Command::Drift(args) => drift::run(args),
         Command::Changes(args) => changes::run(args),
         Command::Call(args) => call::run(args),
-        Command::Fmt(args) => fmt::fmt(args),
-        Command::Validate(args) => validate::validate(args),
         Command::Diff(args) => diff::diff(args),
     }
 }

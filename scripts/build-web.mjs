@@ -1,0 +1,185 @@
+#!/usr/bin/env node
+// Builds the web page: the wasm core (wasm-pack, then the npm binaryen wasm-opt),
+// the JS bundles (esbuild: the page and its Web Worker, CodeMirror included),
+// and `dist/apcheck.html`, one self-contained file for `file://`.
+// Tools and flags come from `wasm-pack.toml`; installed versions are checked
+// against it first. Prints the wasm size and the page's total transfer size.
+//
+//   node scripts/build-web.mjs            full build
+//   node scripts/build-web.mjs --js-only  reuse www/pkg (UI work without a Rust build)
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import * as esbuild from 'esbuild';
+import { parse as parseToml } from 'smol-toml';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const jsOnly = process.argv.includes('--js-only');
+const config = parseToml(readFileSync(join(root, 'wasm-pack.toml'), 'utf8'));
+
+function fail(message) {
+  console.error(`build-web: ${message}`);
+  process.exit(2);
+}
+
+function run(command, args, options = {}) {
+  try {
+    return execFileSync(command, args, { cwd: root, encoding: 'utf8', ...options });
+  } catch (error) {
+    if (error.code === 'ENOENT') fail(`\`${command}\` is not installed (see wasm-pack.toml [tools]).`);
+    fail(`\`${command} ${args.join(' ')}\` failed (exit ${error.status}).`);
+  }
+}
+
+function versionOf(command) {
+  const out = run(command, ['--version'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return out.match(/\d+\.\d+\.\d+/)?.[0] ?? out.trim();
+}
+
+function requireVersion(tool, found, fix) {
+  const wanted = config.tools[tool];
+  if (found !== wanted) fail(`${tool} ${found} is installed but wasm-pack.toml pins ${wanted}. ${fix}`);
+}
+
+function checkTools() {
+  const binaryenPackage = join(root, 'node_modules/binaryen/package.json');
+  if (!existsSync(binaryenPackage)) fail('npm packages are missing: run `npm ci` first.');
+  requireVersion(
+    'binaryen',
+    JSON.parse(readFileSync(binaryenPackage, 'utf8')).version,
+    'Run `npm ci` (package-lock.json pins it).',
+  );
+  versionOf(config.embed.command);
+  if (jsOnly) return;
+  requireVersion(
+    'wasm-pack',
+    versionOf('wasm-pack'),
+    `Run \`cargo install wasm-pack --version ${config.tools['wasm-pack']} --locked\`.`,
+  );
+  requireVersion(
+    'wasm-bindgen',
+    versionOf('wasm-bindgen'),
+    `Run \`cargo install wasm-bindgen-cli --version ${config.tools['wasm-bindgen']} --locked\`.`,
+  );
+  const cargoPin = readFileSync(join(root, 'Cargo.toml'), 'utf8').match(/wasm-bindgen = "=([^"]+)"/)?.[1];
+  if (cargoPin !== config.tools['wasm-bindgen']) {
+    fail(`Cargo.toml pins wasm-bindgen ${cargoPin}, wasm-pack.toml ${config.tools['wasm-bindgen']}: make them equal.`);
+  }
+}
+
+function buildWasm() {
+  console.log('build-web: wasm-pack', config['wasm-pack'].args.join(' '));
+  run('wasm-pack', config['wasm-pack'].args, { stdio: 'inherit' });
+  const input = config['wasm-opt'].input;
+  console.log('build-web: wasm-opt', config['wasm-opt'].args.join(' '));
+  run(join(root, 'node_modules/.bin/wasm-opt'), [...config['wasm-opt'].args, input, '-o', input], { stdio: 'inherit' });
+}
+
+// The worker carries the wasm inside its own JS (the page may fetch nothing:
+// CSP `connect-src 'none'`), as base64 of its xz compression, which the worker
+// inflates with the npm `xz-decompress` (xz-embedded in a 20 kB wasm). xz -9e
+// makes the wasm a third smaller than gzip -9 does, and base64 of data that
+// dense costs nothing once the page is served gzipped: this is what brings the
+// page under its transfer budget. Flags: wasm-pack.toml [embed].
+const embeddedWasm = {
+  name: 'embedded-wasm',
+  setup(build) {
+    build.onResolve({ filter: /^embedded:apcheck-wasm$/ }, () => ({ path: 'apcheck-wasm', namespace: 'embedded' }));
+    build.onLoad({ filter: /.*/, namespace: 'embedded' }, () => {
+      const compressed = run(config.embed.command, [...config.embed.args, config['wasm-opt'].input], {
+        encoding: 'buffer',
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      return { contents: `export default ${JSON.stringify(compressed.toString('base64'))};`, loader: 'js' };
+    });
+  },
+};
+
+async function bundle() {
+  const common = {
+    absWorkingDir: root,
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: ['chrome111', 'firefox115', 'safari16'],
+    legalComments: 'linked',
+    logLevel: 'warning',
+    // The glue's default `new URL('…wasm', import.meta.url)` is never taken: the
+    // worker always passes the bytes (the page fetches nothing).
+    logOverride: { 'empty-import-meta': 'silent' },
+  };
+  await esbuild.build({
+    ...common,
+    entryPoints: { app: 'www/src/main.js', worker: 'www/src/worker.js' },
+    outdir: 'www/build',
+    plugins: [embeddedWasm],
+  });
+  await esbuild.build({ ...common, entryPoints: { app: 'www/src/styles.css' }, outdir: 'www/build' });
+}
+
+// The served CSP lives in index.html's meta tag (serve.mjs sends it as a header
+// too); under file:// there is no 'self' to point at, so everything is inline.
+const FILE_CSP = [
+  "default-src 'none'",
+  "script-src 'unsafe-inline' 'wasm-unsafe-eval'",
+  "style-src 'unsafe-inline'",
+  "worker-src blob:",
+  "img-src data:",
+  "connect-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+function inlineScript(code, attributes = '') {
+  return `<script${attributes}>${code.replace(/<\/(script)/gi, '<\\/$1')}</script>`;
+}
+
+function writeSingleFile() {
+  const read = (path) => readFileSync(join(root, path), 'utf8');
+  let html = read('www/index.html');
+  const replaceOnce = (pattern, replacement) => {
+    if (!pattern.test(html)) fail(`www/index.html no longer matches ${pattern}: update writeSingleFile().`);
+    html = html.replace(pattern, () => replacement);
+  };
+  replaceOnce(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, `<meta http-equiv="Content-Security-Policy" content="${FILE_CSP}">`);
+  replaceOnce(/<link rel="stylesheet" href="build\/app.css">/, `<style>${read('www/build/app.css')}</style>`);
+  // The worker's code rides along as inert text: the page starts it from a Blob,
+  // or runs it on the main thread where blob workers are refused.
+  replaceOnce(
+    /<script defer src="build\/app.js"><\/script>/,
+    inlineScript(read('www/build/worker.js'), ' id="apcheck-worker" type="text/plain"') + inlineScript(read('www/build/app.js'), ' defer'),
+  );
+  mkdirSync(join(root, 'dist'), { recursive: true });
+  writeFileSync(join(root, 'dist/apcheck.html'), html);
+}
+
+function sizes() {
+  const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+  const measure = (path) => {
+    const bytes = readFileSync(join(root, path));
+    return { path, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+  };
+  const wasm = measure('www/pkg/apcheck_bg.wasm');
+  console.log(`build-web: wasm ${kib(wasm.raw)} raw, ${kib(wasm.gzip)} gzip (in build/worker.js as base64 of its xz)`);
+  const page = ['www/index.html', 'www/build/app.css', 'www/build/app.js', 'www/build/worker.js'].map(measure);
+  for (const file of page) console.log(`build-web:   ${file.path.padEnd(22)} ${kib(file.raw).padStart(12)} raw ${kib(file.gzip).padStart(12)} gzip`);
+  const total = page.reduce((sum, file) => sum + file.gzip, 0);
+  const budget = 1200 * 1024;
+  const verdict = total <= budget ? 'within' : `OVER by ${kib(total - budget)}:`;
+  console.log(`build-web: page total transfer ${kib(total)} gzip, ${verdict} the 1200 KiB budget`);
+  const single = measure('dist/apcheck.html');
+  console.log(`build-web: dist/apcheck.html ${kib(single.raw)} raw, ${kib(single.gzip)} gzip`);
+  for (const file of ['www/build/app.js', 'www/build/worker.js']) {
+    if (!existsSync(join(root, file)) || statSync(join(root, file)).size === 0) fail(`${file} is empty`);
+  }
+}
+
+checkTools();
+if (!jsOnly) buildWasm();
+if (!existsSync(join(root, config['wasm-opt'].input))) fail('www/pkg is missing: run a full build (without --js-only) first.');
+await bundle();
+writeSingleFile();
+sizes();

@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// Serves www/ on 127.0.0.1 with the page's Content-Security-Policy as a header
+// (the same text as index.html's meta tag). Node's standard library only.
+//
+//   node scripts/serve.mjs [--port N]   (default 8787; 0 or a busy port: a free one)
+
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { dirname, extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const www = join(dirname(fileURLToPath(import.meta.url)), '..', 'www');
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+async function contentSecurityPolicy() {
+  const html = await readFile(join(www, 'index.html'), 'utf8');
+  const policy = html.match(/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/)?.[1];
+  if (!policy) throw new Error('www/index.html has no Content-Security-Policy meta tag');
+  return policy;
+}
+
+export async function startServer({ port = 8787, host = '127.0.0.1' } = {}) {
+  const policy = await contentSecurityPolicy();
+  const headers = {
+    // frame-ancestors only works as a header: nobody may frame the page.
+    'Content-Security-Policy': `${policy}; frame-ancestors 'none'`,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'Cache-Control': 'no-cache',
+  };
+  const server = createServer(async (request, response) => {
+    let path;
+    try {
+      path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
+    } catch {
+      response.writeHead(400, headers).end();
+      return;
+    }
+    const file = normalize(join(www, path.endsWith('/') ? `${path}index.html` : path));
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405, headers).end();
+      return;
+    }
+    if (!file.startsWith(www + sep)) {
+      response.writeHead(403, headers).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      response.writeHead(200, { ...headers, 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      response.end(request.method === 'HEAD' ? undefined : body);
+    } catch {
+      response.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end('not found\n');
+    }
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', (error) => {
+      if (error.code !== 'EADDRINUSE' || port === 0) return reject(error);
+      server.listen(0, host, resolve);
+    });
+    server.listen(port, host, resolve);
+  });
+  return server;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const portFlag = process.argv.indexOf('--port');
+  const port = portFlag > 0 ? Number(process.argv[portFlag + 1]) : Number(process.env.PORT ?? 8787);
+  const server = await startServer({ port });
+  console.log(`apcheck page: http://127.0.0.1:${server.address().port}/  (Ctrl-C to stop)`);
+}

@@ -1,0 +1,180 @@
+// The Check view in a real browser: cold load time, pasted files, a real
+// corpus package dropped as a folder, the big telnyx root without freezing the
+// page — and, over all of it, no request anywhere but the page's own assets.
+
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { zipSync } from 'fflate';
+import {
+  dropFolder,
+  foreignRequests,
+  launch,
+  openPage,
+  readFolder,
+  requireBuild,
+  screenshot,
+  serve,
+  repoRoot,
+  shared,
+  waitReady,
+} from './harness.mjs';
+
+const OWN_ASSETS = ['/', '/index.html', '/build/app.js', '/build/app.css', '/build/worker.js'];
+
+let browser;
+let server;
+let origin;
+
+before(async () => {
+  requireBuild();
+  ({ server, origin } = await serve());
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+function isOwnAsset(url) {
+  if (url.startsWith('blob:') || url.startsWith('data:')) return true;
+  const parsed = new URL(url);
+  return parsed.origin === origin && OWN_ASSETS.includes(parsed.pathname);
+}
+
+test('cold load is interactive in under a second and sends the CSP', async () => {
+  const { context, page, problems } = await openPage(browser, `${origin}/`);
+  const started = Date.now();
+  await page.reload();
+  await page.waitForSelector('#view-check:not([hidden]) .cm-editor');
+  const interactive = Date.now() - started;
+  await waitReady(page);
+  const coreReady = Date.now() - started;
+  console.log(`cold load: first interactive view ${interactive} ms, core and rule registry loaded ${coreReady} ms`);
+  assert.ok(interactive < 1000, `first interactive view after ${interactive} ms`);
+  const response = await page.request.get(`${origin}/build/worker.js`);
+  assert.match(response.headers()['content-security-policy'], /connect-src 'none'/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('pasted plugin.json is checked as you type, and a finding jumps to its span', async () => {
+  const { context, page, requests, problems } = await openPage(browser, `${origin}/#check`);
+  await waitReady(page);
+  await page.waitForSelector('#check-result .verdict');
+  const editor = page.locator('#check-editor .cm-content');
+  await editor.click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.insertText('{\n  "$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",\n  "name": "Bad Name",\n  "version": "1"\n}\n');
+  // "Bad Name" breaks the manifest name rule (§5.5): its finding points at line 3.
+  const where = page.locator('#check-result button.where', { hasText: /^plugin\.json:3:/ }).first();
+  await where.waitFor();
+  await where.click();
+  await page.waitForSelector('#check-editor .cm-editor.cm-focused');
+  const selected = await page.evaluate(() => document.getSelection().toString());
+  assert.match(selected, /Bad Name/, 'the jump selects the span of the finding');
+  await screenshot(page, 'check-paste');
+  assert.deepEqual(problems, []);
+  assert.deepEqual(foreignRequests(requests, isOwnAsset), []);
+  await context.close();
+});
+
+test('a corpus folder dropped shows its hops and components', async () => {
+  const { context, page, requests, problems } = await openPage(browser, `${origin}/#check`);
+  await waitReady(page);
+  const root = 'fixtures/777genius__universal-agent-plugins';
+  const [first] = readFolder(join(shared, 'corpus', root)).map((f) => f.path.split('/')[0]);
+  const files = readFolder(join(shared, 'corpus', root, first));
+  await dropFolder(page, '#check-drop', first, files);
+  await page.waitForFunction((name) => document.querySelector('#check-result .hops')?.textContent.includes(name), first);
+  const hops = await page.locator('#check-result .hop').count();
+  assert.equal(hops, 4, 'root, manifest, skills, MCP');
+  assert.match(await page.locator('#check-result .hop').first().textContent(), /cannot see symlinks/);
+  await screenshot(page, 'check-drop');
+  assert.deepEqual(problems, []);
+  assert.deepEqual(foreignRequests(requests, isOwnAsset), []);
+  await context.close();
+});
+
+test('the telnyx root (1,800+ entries) checks in under 2 s without freezing the page', async () => {
+  const { context, page, requests, problems } = await openPage(browser, `${origin}/#check`);
+  await waitReady(page);
+  const files = readFolder(join(shared, 'corpus/real/team-telnyx__ai__root'));
+  assert.ok(files.length > 1000);
+  const droppedAt = await dropFolder(page, '#check-drop', 'team-telnyx__ai__root', files);
+  const shownAt = await page.waitForFunction(
+    () => document.querySelector('#check-result .hops')?.textContent.includes('team-telnyx__ai__root') && performance.now(),
+    null,
+    { timeout: 10_000, polling: 'raf' },
+  );
+  const elapsed = (await shownAt.jsonValue()) - droppedAt;
+  const longestGap = await page.evaluate(() => (clearInterval(window.gapTimer), window.longestGap));
+  assert.ok(elapsed < 2000, `result after ${Math.round(elapsed)} ms`);
+  console.log(`telnyx drop → verdict: ${Math.round(elapsed)} ms, longest main-thread gap ${Math.round(longestGap)} ms`);
+  assert.ok(longestGap < 250, `the page froze for ${Math.round(longestGap)} ms`);
+  assert.match(await page.locator('#check-result .hop').first().textContent(), /entries read/);
+  await screenshot(page, 'check-telnyx');
+  assert.deepEqual(problems, []);
+  assert.deepEqual(foreignRequests(requests, isOwnAsset), []);
+  await context.close();
+});
+
+test('a .zip of a plugin folder is opened in the worker and checked', async () => {
+  const { context, page, requests, problems } = await openPage(browser, `${origin}/#check`);
+  await waitReady(page);
+  const name = 'DietrichGebert__ponytail__root';
+  const files = Object.fromEntries(readFolder(join(shared, 'corpus/nearmiss', name)).map((f) => [`${name}/${f.path}`, Buffer.from(f.base64, 'base64')]));
+  const zip = Buffer.from(zipSync(files));
+  await page.setInputFiles('#check-pick-zip', { name: `${name}.zip`, mimeType: 'application/zip', buffer: zip });
+  await page.waitForFunction((root) => document.querySelector('#check-result .hops')?.textContent.includes(root), name);
+  // The zip's single top folder is unwrapped: plugin.json is found at the root.
+  assert.doesNotMatch(await page.locator('#check-result').textContent(), /AP201/);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(foreignRequests(requests, isOwnAsset), []);
+  await context.close();
+});
+
+test('a pasted SKILL.md is checked under skills/<its name>/ beside the manifest', async () => {
+  const { context, page, problems } = await openPage(browser, `${origin}/#check`);
+  await waitReady(page);
+  await page.getByRole('tab', { name: 'SKILL.md' }).click();
+  await page.locator('#check-editor .cm-content').click();
+  await page.keyboard.insertText('---\nname: weekly-report\ndescription: Writes the weekly report from invoice data. Use when asked for a weekly summary.\n---\n\n# Weekly report\n');
+  const skills = page.locator('#check-result .hop[data-hop="Skills"]');
+  await skills.filter({ hasText: 'weekly-report' }).waitFor();
+  assert.match(await skills.textContent(), /discovered/);
+  await screenshot(page, 'check-skill');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the whole page, editor and wasm included, transfers under 1.2 MB gzip', () => {
+  const sizes = OWN_ASSETS.filter((path) => path !== '/').map((path) => {
+    const file = join(repoRoot, 'www', path === '/index.html' ? 'index.html' : path);
+    return [path, gzipSync(readFileSync(file), { level: 9 }).length];
+  });
+  const total = sizes.reduce((sum, [, size]) => sum + size, 0);
+  console.log(`transfer (gzip): ${sizes.map(([path, size]) => `${path} ${(size / 1024).toFixed(0)} KiB`).join(', ')}; total ${(total / 1024).toFixed(0)} KiB`);
+  assert.ok(total < 1200 * 1024, `the page transfers ${(total / 1024).toFixed(0)} KiB gzip`);
+});
+
+test('the policy refuses every connection, even to the own server', async () => {
+  const { context, page, problems } = await openPage(browser, `${origin}/#check`);
+  await waitReady(page);
+  const refused = await page.evaluate(async () => {
+    try {
+      await fetch('/index.html');
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  assert.ok(refused, 'fetch() went through: connect-src is not enforced');
+  // The violation report arrives a moment later.
+  for (let waited = 0; waited < 2000 && !problems.some((p) => /CSP violation: connect-src/.test(p)); waited += 50) await page.waitForTimeout(50);
+  assert.ok(problems.some((problem) => /CSP violation: connect-src/.test(problem)), problems.join('\n'));
+  await context.close();
+});

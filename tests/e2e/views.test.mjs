@@ -1,0 +1,200 @@
+// Rule docs offline, downloads rendered by the core, keyboard use, and the
+// page in dark mode on a narrow window — with no request leaving the page.
+
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { dropFolder, launch, openPage, readFolder, requireBuild, screenshot, serve, shared, waitReady } from './harness.mjs';
+
+let browser;
+let server;
+let origin;
+
+before(async () => {
+  requireBuild();
+  ({ server, origin } = await serve());
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+const ownOrigin = (requests) => requests.filter((url) => !url.startsWith(origin) && !url.startsWith('blob:') && !url.startsWith('data:'));
+
+async function dropNearmiss(page, name) {
+  await dropFolder(page, '#check-drop', name, readFolder(join(shared, 'corpus/nearmiss', name)));
+  await page.waitForFunction((root) => document.querySelector('#check-result .hops')?.textContent.includes(root), name);
+}
+
+test('a finding links to its rule doc, shown offline with the explain text', async () => {
+  const { context, page, requests, problems } = await openPage(browser, `${origin}/#check`);
+  await waitReady(page);
+  await dropNearmiss(page, 'atlassian__atlassian-mcp-server__root');
+  const code = await page.locator('#check-result a.code').first().textContent();
+  await page.locator('#check-result a.code').first().click();
+  await page.waitForFunction((c) => document.querySelector('#rule-doc h2')?.textContent.includes(c), code);
+  assert.match(await page.locator('#rule-doc').textContent(), /What it checks[\s\S]*Why it matters/);
+  assert.ok((await page.locator('#rules-list li a').count()) > 20, 'the whole registry is listed');
+  await page.fill('#rules-filter', code);
+  assert.ok((await page.locator('#rules-list li a').count()) >= 1);
+  await screenshot(page, 'rules');
+  assert.deepEqual(problems, []);
+  assert.deepEqual(ownOrigin(requests), []);
+  await context.close();
+});
+
+test('JSON, SARIF and Markdown downloads come from the core renderers', async () => {
+  const { context, page, problems } = await openPage(browser, `${origin}/#check`);
+  await waitReady(page);
+  await dropNearmiss(page, 'atlassian__atlassian-mcp-server__root');
+  const saved = {};
+  for (const label of ['JSON', 'SARIF', 'Markdown']) {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: label, exact: true }).click()]);
+    saved[label] = await readFile(await download.path(), 'utf8');
+  }
+  const report = JSON.parse(saved.JSON);
+  assert.equal(report.root, 'atlassian__atlassian-mcp-server__root');
+  const sarif = JSON.parse(saved.SARIF);
+  assert.equal(sarif.version, '2.1.0');
+  assert.equal(sarif.runs[0].results.length, report.diagnostics.length);
+  assert.match(saved.Markdown, /atlassian__atlassian-mcp-server__root/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('keyboard: Alt+digit switches views, ? lists shortcuts, Esc closes, Ctrl+F searches', async () => {
+  const { context, page, problems } = await openPage(browser, `${origin}/`);
+  await waitReady(page);
+  await page.keyboard.press('Alt+6');
+  await page.waitForSelector('#view-rules:not([hidden])');
+  await page.keyboard.press('Alt+1');
+  await page.waitForSelector('#view-check:not([hidden])');
+  await page.locator('body').click({ position: { x: 5, y: 880 } });
+  await page.keyboard.press('Shift+?');
+  assert.ok(await page.locator('#shortcuts[open]').count());
+  await page.keyboard.press('Escape');
+  assert.equal(await page.locator('#shortcuts[open]').count(), 0);
+  // Editors search with Ctrl+F and fold from the gutter.
+  await page.locator('#check-editor .cm-content').click();
+  await page.keyboard.press('Control+f');
+  await page.waitForSelector('#check-editor .cm-search');
+  assert.ok(await page.locator('#check-editor .cm-foldGutter').count());
+  await page.keyboard.press('Escape');
+  // The pasted-file tabs follow the arrow keys and keep the focus.
+  await page.getByRole('tab', { name: 'plugin.json' }).focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'mcp.json');
+  assert.equal(await page.getByRole('tab', { name: 'mcp.json' }).getAttribute('aria-selected'), 'true');
+  // Every tab is reachable by Tab and shows a focus ring.
+  await page.locator('.tabs a').first().focus();
+  const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+  assert.notEqual(outline, 'none');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('dark theme on a narrow window stays usable', async () => {
+  const { context, page, problems } = await openPage(browser, `${origin}/#check`, { colorScheme: 'dark', viewport: { width: 560, height: 1000 } });
+  await waitReady(page);
+  await dropNearmiss(page, 'DietrichGebert__ponytail__root');
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.equal(background, 'rgb(22, 24, 27)');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px`);
+  await screenshot(page, 'check-dark-narrow');
+  await page.locator('#check-result').scrollIntoViewIfNeeded();
+  await screenshot(page, 'check-dark-narrow-result');
+  await page.setViewportSize({ width: 1360, height: 900 });
+  await page.goto(`${origin}/#diff`);
+  await page.waitForSelector('#diff-root .paths li');
+  await screenshot(page, 'diff-dark');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+async function typeInto(page, selector, text) {
+  await page.locator(selector).click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.insertText(text);
+}
+
+test('Format: pretty, minify and sort keys; a parse error is shown at line:column', async () => {
+  const { context, page, requests, problems } = await openPage(browser, `${origin}/#format`);
+  await waitReady(page);
+  await page.waitForSelector('#format-root .status.ok');
+  await typeInto(page, '#format-root .editor >> nth=0 >> .cm-content', '{"b":1,"a":[1,2]}');
+  await page.getByLabel('Sort keys').check();
+  await page.waitForFunction(() => document.querySelectorAll('#format-root .cm-content')[1]?.textContent.startsWith('{  "a"'));
+  await page.getByLabel('Minify').check();
+  await page.waitForFunction(() => document.querySelectorAll('#format-root .cm-content')[1]?.textContent === '{"a":[1,2],"b":1}');
+  await page.getByLabel('Minify').uncheck();
+  await typeInto(page, '#format-root .editor >> nth=0 >> .cm-content', '{\n  "a": 1,\n  "b": tru\n}');
+  await page.waitForSelector('#format-root .status.bad');
+  assert.match(await page.locator('#format-root .status.bad').textContent(), /Parse error at 3:\d+/);
+  await page.locator('#format-root .status.bad').click();
+  await screenshot(page, 'format');
+  assert.deepEqual(problems, []);
+  assert.deepEqual(ownOrigin(requests), []);
+  await context.close();
+});
+
+test('Schema: a built-in schema lists each failure at its pointer; your own schema works too', async () => {
+  const { context, page, requests, problems } = await openPage(browser, `${origin}/#schema`);
+  await waitReady(page);
+  await page.waitForSelector('#schema-root .schema-results .status');
+  const options = await page.locator('#schema-root select option').allTextContents();
+  assert.ok(options.includes('plugin') && options.includes('mcp'), `built-ins: ${options}`);
+  await page.waitForSelector('#schema-root .schema-results .status.bad');
+  assert.ok((await page.locator('#schema-root .schema-results li.diag').count()) >= 1);
+  await screenshot(page, 'schema-builtin');
+  await page.locator('#schema-root select').selectOption('');
+  await page.waitForFunction(() => /your schema/.test(document.querySelector('#schema-root .schema-results .status')?.textContent ?? ''));
+  await screenshot(page, 'schema-own');
+  assert.deepEqual(problems, []);
+  assert.deepEqual(ownOrigin(requests), []);
+  await context.close();
+});
+
+test('Diff: side by side and inline, paths with moves, JSON Patch and merge patch', async () => {
+  const { context, page, requests, problems } = await openPage(browser, `${origin}/#diff`);
+  await waitReady(page);
+  await page.waitForSelector('#diff-root .paths li');
+  assert.ok(await page.locator('#diff-root .cm-mergeView').count(), 'side by side');
+  assert.ok((await page.locator('#diff-root .cm-changedText').count()) > 0, 'word-level highlights');
+  const paths = await page.locator('#diff-root .paths').textContent();
+  assert.match(paths, /license/);
+  const patch = JSON.parse(await page.locator('#diff-root .output pre').first().textContent());
+  assert.ok(Array.isArray(patch) && patch.length > 0);
+  await screenshot(page, 'diff-side');
+  await page.locator('#diff-root select').selectOption('inline');
+  await page.waitForSelector('#diff-root .cm-deletedChunk, #diff-root .cm-changedLine');
+  await screenshot(page, 'diff-inline');
+  assert.deepEqual(problems, []);
+  assert.deepEqual(ownOrigin(requests), []);
+  await context.close();
+});
+
+test('a long job shows progress, Esc cancels it, and the next job runs', async () => {
+  const { context, page, problems } = await openPage(browser, `${origin}/#diff`);
+  await waitReady(page);
+  await page.waitForSelector('#diff-root .paths li');
+  const n = 40000;
+  const a = JSON.stringify({ items: Array.from({ length: n }, (_, i) => ({ v: i, s: `x${i}` })) });
+  const b = JSON.stringify({ items: Array.from({ length: n }, (_, i) => ({ v: (i * 7919) % n, s: `y${i}` })) });
+  await page.setInputFiles('#diff-load-a', { name: 'a.json', mimeType: 'application/json', buffer: Buffer.from(a) });
+  await page.setInputFiles('#diff-load-b', { name: 'b.json', mimeType: 'application/json', buffer: Buffer.from(b) });
+  await page.waitForSelector('#progress:not([hidden])', { timeout: 20_000 });
+  await screenshot(page, 'progress');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#progress', { state: 'hidden' });
+  assert.match(await page.locator('#toast').textContent(), /Cancelled/);
+  // A new worker answers the next request.
+  await page.setInputFiles('#diff-load-a', { name: 'a.json', mimeType: 'application/json', buffer: Buffer.from('{"a": 1}') });
+  await page.setInputFiles('#diff-load-b', { name: 'b.json', mimeType: 'application/json', buffer: Buffer.from('{"a": 2}') });
+  await page.locator('#diff-root .paths li', { hasText: '/a' }).waitFor();
+  assert.deepEqual(problems, []);
+  await context.close();
+});

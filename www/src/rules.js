@@ -1,0 +1,97 @@
+// The rule registry, read once from the core (`rules()`), and the Rules view:
+// every rule's doc offline, the same text as `apcheck explain CODE`.
+
+import { call } from './client.js';
+import { copyButton, h } from './util.js';
+
+let registry = [];
+const byCode = new Map();
+
+export async function loadRules() {
+  registry = await call('rules');
+  byCode.clear();
+  for (const rule of registry) byCode.set(rule.code, rule);
+  return registry;
+}
+
+export function ruleByCode(code) {
+  return byCode.get(code);
+}
+
+// Examples come in several shapes (see `rules::Example`): a package's files,
+// a package with links, words, a snapshot, two snapshots, a call. All become
+// labelled texts here.
+function exampleInputs({ kind, files }) {
+  if (typeof files === 'string') return [[kind === 'described' ? 'described' : `${kind}.json`, files]];
+  if (Array.isArray(files)) return files;
+  return Object.entries(files ?? {}).flatMap(([key, value]) => {
+    if (typeof value === 'string') return [[key === 'tool' ? 'tool' : `${key}.json`, value]];
+    if (key === 'links') return value.map(([path, target]) => [path, `-> ${target} (symlink)`]);
+    return value;
+  });
+}
+
+function exampleBlock(title, example) {
+  return h(
+    'div.example',
+    {},
+    h('h3', {}, title),
+    exampleInputs(example ?? {}).map(([label, contents]) => h('figure', {}, h('figcaption', {}, h('code', {}, label)), h('pre', {}, h('code', {}, contents)))),
+  );
+}
+
+async function showDoc(code) {
+  const doc = document.getElementById('rule-doc');
+  doc.replaceChildren();
+  if (!code) {
+    doc.append(h('p.muted', {}, registry.length ? 'Pick a rule to read its doc.' : 'No rules are registered in this build.'));
+    return;
+  }
+  const answer = await call('explain', code);
+  if (!answer.ok) {
+    doc.append(h('p.error', {}, answer.error.message));
+    return;
+  }
+  const { rule, text } = answer;
+  doc.append(
+    h('h2', {}, h('span.code', {}, rule.code), ' ', rule.name),
+    h('p', {}, h(`span.sev.${rule.severity}`, {}, rule.severity), ' ', h('span.spec', {}, rule.spec)),
+    h('p.summary', {}, rule.summary),
+    h('h3', {}, 'What it checks'),
+    h('p', {}, rule.doc.what),
+    h('h3', {}, 'Why it matters'),
+    h('p', {}, rule.doc.why),
+    ...(rule.fix_hint ? [h('h3', {}, 'How to fix'), h('p', {}, rule.fix_hint)] : []),
+    exampleBlock('Example (fails)', rule.doc.failing),
+    exampleBlock('Fixed', rule.doc.fixed),
+    h('div.row', {}, copyButton('Copy as apcheck explain', () => text, 'Rule doc copied')),
+  );
+  doc.focus();
+}
+
+function renderList(filter) {
+  const list = document.getElementById('rules-list');
+  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
+  const shown = registry.filter((rule) => {
+    const haystack = `${rule.code} ${rule.name} ${rule.summary} ${rule.spec}`.toLowerCase();
+    return words.every((word) => haystack.includes(word));
+  });
+  list.replaceChildren(
+    ...shown.map((rule) =>
+      h('li', {}, h('a', { href: `#rules/${rule.code}` }, h('span.code', {}, rule.code), ' ', h(`span.sev.${rule.severity}`, {}, rule.severity), ' ', rule.summary)),
+    ),
+  );
+  if (shown.length === 0) list.append(h('li.muted', {}, registry.length ? 'No rule matches.' : 'No rules are registered in this build.'));
+}
+
+export function setUpRulesView() {
+  const filter = document.getElementById('rules-filter');
+  filter.addEventListener('input', () => renderList(filter.value));
+  renderList('');
+}
+
+/** Called by the router with the part after `#rules/`. */
+export function openRule(code) {
+  renderList(document.getElementById('rules-filter').value);
+  return showDoc(code);
+}

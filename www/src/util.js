@@ -1,0 +1,179 @@
+// Small DOM helpers shared by the views: element building, downloads, copying,
+// a toast, and the progress bar that long jobs drive.
+
+import { call, cancelAll } from './client.js';
+
+/** `h('div.class#id', {attr: value, onclick: fn}, ...children)`. Text children are escaped by the DOM. */
+export function h(tag, attributes = {}, ...children) {
+  const [name, ...parts] = tag.split(/(?=[.#])/);
+  const element = document.createElement(name);
+  for (const part of parts) {
+    if (part.startsWith('.')) element.classList.add(part.slice(1));
+    else element.id = part.slice(1);
+  }
+  for (const [key, value] of Object.entries(attributes ?? {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith('on')) element.addEventListener(key.slice(2), value);
+    else if (key === 'dataset') Object.assign(element.dataset, value);
+    else element.setAttribute(key, value === true ? '' : value);
+  }
+  // One append per child: spreading tens of thousands of children into one call overflows the stack.
+  for (const child of children.flat(Infinity)) {
+    if (child !== null && child !== undefined && child !== false) element.append(child);
+  }
+  return element;
+}
+
+export function download(filename, text, type = 'application/json') {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = h('a', { href: url, download: filename });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  toast(`Saved ${filename}`);
+}
+
+export async function copy(text, what = 'Copied') {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast(`${what} to the clipboard`);
+  } catch {
+    // Clipboard access can be refused (file://, no focus): fall back to a selection copy.
+    const area = h('textarea', { class: 'visually-hidden' });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    const copied = document.execCommand('copy');
+    area.remove();
+    toast(copied ? `${what} to the clipboard` : 'Copy was refused by the browser');
+  }
+}
+
+let toastTimer;
+export function toast(message) {
+  const element = document.getElementById('toast');
+  element.textContent = message;
+  element.classList.add('shown');
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => element.classList.remove('shown'), 2200);
+}
+
+/** A copy button for the text `getText()` returns at click time. */
+export function copyButton(label, getText, what) {
+  return h('button', { type: 'button', class: 'small', onclick: () => copy(getText(), what) }, label);
+}
+
+export function downloadButton(label, filename, getText, type) {
+  return h('button', { type: 'button', class: 'small', onclick: () => download(filename, getText(), type) }, label);
+}
+
+/** Shows the progress bar while `job` runs; Esc or Cancel ends it. Resolves like `job`. */
+export async function withProgress(label, job) {
+  const bar = document.getElementById('progress');
+  const text = document.getElementById('progress-text');
+  const meter = document.getElementById('progress-bar');
+  // Quick jobs finish before the bar would flash.
+  const showTimer = setTimeout(() => (bar.hidden = false), 150);
+  text.textContent = label;
+  meter.removeAttribute('value');
+  const update = ({ phase, done, total }) => {
+    text.textContent = phase === 'checking' ? `${label}: checking ${total} entries…` : `${label}: ${phase} ${done}${total ? ` of ${total}` : ''}…`;
+    if (total) meter.value = done / total;
+  };
+  try {
+    return await job(update);
+  } finally {
+    clearTimeout(showTimer);
+    bar.hidden = true;
+  }
+}
+
+export function cancelJobs() {
+  cancelAll();
+  toast('Cancelled');
+}
+
+export function isCancelled(error) {
+  return error?.name === 'CancelledError';
+}
+
+export function plural(count, one, many = `${one}s`) {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** Runs `fn` once calls stop for `ms`. */
+export function debounce(fn, ms) {
+  let timer;
+  return (...args) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => fn(...args), ms);
+  };
+}
+
+/** A labelled checkbox; `onChange(checked)`. */
+export function checkbox(label, { checked = false, title, onChange } = {}) {
+  const input = h('input', { type: 'checkbox', checked, onchange: () => onChange?.(input.checked) });
+  return { element: h('label', { title }, input, label), input };
+}
+
+/** A labelled select of `[value, text]` options; `onChange(value)`. */
+export function select(label, options, { value, onChange } = {}) {
+  const element = h('select', { onchange: () => onChange?.(element.value) }, options.map(([v, text]) => h('option', { value: v, selected: v === value }, text)));
+  return { element: h('label', {}, label, ' ', element), input: element };
+}
+
+/** A status line: tone 'ok' | 'bad' | 'warn'; `onClick` makes it a button (to jump to an error). */
+export function status(tone, text, onClick) {
+  return onClick ? h(`button.status.${tone}`, { type: 'button', onclick: onClick }, text) : h(`p.status.${tone}`, {}, text);
+}
+
+/**
+ * Calls a core export with the progress bar (shown only if it takes a while)
+ * and Esc to cancel. Resolves with the answer, or `null` when cancelled.
+ */
+export async function callWithProgress(label, name, ...params) {
+  try {
+    return await withProgress(label, () => call(name, ...params));
+  } catch (error) {
+    if (isCancelled(error)) return null;
+    throw error;
+  }
+}
+
+/**
+ * A list that renders its first `first` items and the rest on request, so
+ * tens of thousands of results never hold up the page.
+ */
+export function longList(tag, items, render, { first = 200, what = 'more' } = {}) {
+  const list = h(tag, {}, items.slice(0, first).map(render));
+  if (items.length <= first) return list;
+  const more = h(
+    'button',
+    {
+      type: 'button',
+      onclick: () => {
+        list.append(...items.slice(first).map(render));
+        more.remove();
+      },
+    },
+    `Show ${items.length - first} ${what}`,
+  );
+  return h('div', {}, list, more);
+}
+
+/** An "Open…" button for one local file, read as text; `onText(text, file)`. Nothing is uploaded. */
+export function openFileButton(id, label, accept, onText) {
+  const input = h('input', {
+    type: 'file',
+    accept,
+    id,
+    class: 'visually-hidden',
+    onchange: async () => {
+      const [file] = input.files;
+      if (file) onText(await file.text(), file);
+      input.value = '';
+    },
+  });
+  return [h('label.button.small', { for: id }, label), input];
+}

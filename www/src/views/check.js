@@ -1,0 +1,246 @@
+// The Check view: a plugin folder dropped, picked or zipped — or plugin.json,
+// mcp.json and a SKILL.md pasted — checked by the core exactly as a
+// conformant client would load it, and shown hop by hop.
+
+import { request } from '../client.js';
+import { byteToCharOffset, createEditor } from '../editor.js';
+import { entriesFromDrop, entriesFromPicker, entriesFromTexts } from '../files.js';
+import { renderReport } from '../report.js';
+import { debounce, h, isCancelled, toast, withProgress } from '../util.js';
+
+const STARTER_MANIFEST = `{
+  "$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
+  "name": "my-plugin",
+  "version": "0.1.0",
+  "description": "What this plugin gives an agent."
+}
+`;
+
+// Pasted files, in tab order. A pasted SKILL.md goes under skills/<its name>/.
+const pasted = [
+  { id: 'plugin', label: 'plugin.json', language: 'json', text: STARTER_MANIFEST },
+  { id: 'mcp', label: 'mcp.json', language: 'json', text: '' },
+  { id: 'skill', label: 'SKILL.md', language: 'markdown', text: '' },
+];
+
+let editor;
+let current = pasted[0];
+/** The dropped package's files (path → File), kept in memory to show a finding's file. */
+let dropped = null;
+let lastReport = null;
+let runCounter = 0;
+
+function skillDir(text) {
+  const name = text.match(/^---\s*\n[\s\S]*?^name:\s*["']?([^\s"'#]+)/m)?.[1];
+  return name ?? 'my-skill';
+}
+
+function pastedPath(file) {
+  if (file.id === 'skill') return `skills/${skillDir(file.text)}/SKILL.md`;
+  return file.label;
+}
+
+function pastedFiles() {
+  return pasted.map((file) => ({ path: pastedPath(file), text: file.text }));
+}
+
+function renderTabs() {
+  const tabs = document.getElementById('check-filetabs');
+  const buttons = pasted.map((file) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        role: 'tab',
+        'aria-selected': String(!dropped?.viewing && file === current),
+        class: file.text ? 'has-text' : null,
+        onclick: () => showPasted(file),
+      },
+      file.label,
+    ),
+  );
+  if (dropped?.viewing) {
+    buttons.push(h('button', { type: 'button', role: 'tab', 'aria-selected': 'true', title: 'A file of the dropped package (read-only)' }, `${dropped.viewing} (dropped)`));
+  }
+  // Rebuilding the tabs must not drop the keyboard focus that was on one of them.
+  const hadFocus = tabs.contains(document.activeElement);
+  for (const button of buttons) button.tabIndex = button.getAttribute('aria-selected') === 'true' ? 0 : -1;
+  tabs.replaceChildren(...buttons);
+  if (hadFocus) buttons.find((button) => button.tabIndex === 0)?.focus();
+}
+
+/** Arrow keys move between the file tabs (the ARIA tabs pattern); Tab leaves them. */
+function onTabKey(event) {
+  if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+  const index = pasted.indexOf(current) + (event.key === 'ArrowRight' ? 1 : -1);
+  event.preventDefault();
+  showPasted(pasted[(index + pasted.length) % pasted.length]);
+}
+
+function showPasted(file) {
+  if (dropped) dropped.viewing = null;
+  current = file;
+  editor.setReadOnly(false);
+  editor.setLanguage(file.language);
+  editor.text = file.text;
+  renderTabs();
+  markFile(pastedPath(file), file.text);
+}
+
+function markFile(path, text) {
+  const diagnostics = (lastReport?.diagnostics ?? []).filter((d) => d.file === path);
+  editor.mark(diagnostics.map((d) => ({ ...rangeOf(d, text), severity: d.severity === 'info' ? 'info' : d.severity, message: `${d.code}: ${d.message}` })));
+}
+
+function rangeOf(diagnostic, text) {
+  if (diagnostic.span) return { from: byteToCharOffset(text, diagnostic.span.start), to: byteToCharOffset(text, diagnostic.span.end) };
+  if (diagnostic.line) {
+    const from = editor.offsetAt(diagnostic.line, diagnostic.column ?? 1);
+    const to = diagnostic.end_line ? editor.offsetAt(diagnostic.end_line, diagnostic.end_column ?? 1) : from;
+    return { from, to };
+  }
+  return { from: 0, to: 0 };
+}
+
+/** Shows a file of the dropped package in the editor, read-only, with its findings marked. */
+async function openFile(path) {
+  const entry = dropped.files.get(path);
+  if (!entry) {
+    toast(`${path} is not a readable file of the package`);
+    return null;
+  }
+  const text = entry.file ? await entry.file.text() : new TextDecoder().decode(entry.bytes ?? new Uint8Array());
+  dropped.viewing = path;
+  editor.setReadOnly(true);
+  editor.setLanguage(path.endsWith('.md') ? 'markdown' : path.endsWith('.json') ? 'json' : 'text');
+  editor.text = text;
+  renderTabs();
+  markFile(path, text);
+  return text;
+}
+
+async function openDiagnostic(diagnostic) {
+  if (!diagnostic.file) return;
+  let text;
+  if (dropped) {
+    text = await openFile(diagnostic.file);
+    if (text === null) return;
+  } else {
+    const file = pasted.find((candidate) => pastedPath(candidate) === diagnostic.file);
+    if (!file) return;
+    if (file !== current) showPasted(file);
+    text = file.text;
+    markFile(diagnostic.file, text);
+  }
+  const { from, to } = rangeOf(diagnostic, text);
+  editor.reveal(from, to);
+}
+
+async function runCheck(job, { source, label }) {
+  const run = ++runCounter;
+  const result = document.getElementById('check-result');
+  try {
+    const rendered = await withProgress(label, (progress) => request('check', job, progress));
+    // A newer run started meanwhile: its result wins.
+    if (run !== runCounter) return;
+    const { report } = rendered;
+    lastReport = report;
+    const entryCount = job.entries?.length;
+    result.replaceChildren(renderReport(rendered, { source, entryCount, onOpen: openDiagnostic, fileBase: `apcheck-${report.root.replace(/[^\w.-]+/g, '_')}` }));
+    if (!dropped) markFile(pastedPath(current), current.text);
+    // A dropped package: show its manifest with the findings marked, read-only.
+    else if (dropped.files.has('plugin.json')) await openFile('plugin.json');
+  } catch (error) {
+    if (run !== runCounter) return;
+    result.replaceChildren(h('p.error', {}, isCancelled(error) ? 'Cancelled. Drop or pick the folder again to re-run.' : `The check failed: ${error.message}`));
+  }
+}
+
+function checkPasted() {
+  dropped = null;
+  renderTabs();
+  return runCheck({ root: 'pasted', entries: entriesFromTexts(pastedFiles()) }, { source: 'paste', label: 'Checking pasted files' });
+}
+
+async function checkGiven(given, source) {
+  dropped = { files: new Map((given.entries ?? []).filter((e) => e.kind === 'file').map((e) => [e.path, e])), viewing: null };
+  if (given.zip) {
+    // A zip is opened in the worker, so its files cannot be shown here; findings still name their places.
+    dropped.files = new Map();
+  }
+  renderTabs();
+  await runCheck(given, { source, label: `Checking ${given.root}` });
+}
+
+/** Whether a drop is a folder or a zip (a package), not a file to paste. */
+function holdsPackage(dataTransfer) {
+  return [...dataTransfer.items].some((item) => {
+    const entry = item.webkitGetAsEntry?.();
+    return entry?.isDirectory || /\.zip$/i.test(entry?.name ?? '');
+  });
+}
+
+export function setUpCheckView() {
+  editor = createEditor(document.getElementById('check-editor'), {
+    doc: current.text,
+    language: current.language,
+    label: 'Pasted file',
+    hint: 'Paste plugin.json, mcp.json or a SKILL.md here',
+    onChange: (text) => {
+      if (dropped?.viewing) return;
+      current.text = text;
+      autoCheck();
+    },
+  });
+  const autoCheck = debounce(checkPasted, 400);
+  document.getElementById('check-filetabs').addEventListener('keydown', onTabKey);
+  renderTabs();
+
+  const zone = document.getElementById('check-drop');
+  // The whole view takes a folder or zip drop, even over the editor (captured before it);
+  // a plain file dropped on the editor is pasted into it, as editors do.
+  const area = document.getElementById('view-check');
+  area.addEventListener('dragover', (event) => {
+    event.preventDefault();
+    zone.classList.add('over');
+  });
+  area.addEventListener('dragleave', (event) => {
+    if (!area.contains(event.relatedTarget)) zone.classList.remove('over');
+  });
+  area.addEventListener(
+    'drop',
+    async (event) => {
+      zone.classList.remove('over');
+      const overEditor = event.target.closest?.('.cm-editor');
+      if (overEditor && !holdsPackage(event.dataTransfer)) return;
+      event.preventDefault();
+      event.stopPropagation();
+      const given = await withProgress('Reading the drop', (progress) =>
+        entriesFromDrop(event.dataTransfer, (count) => progress({ phase: 'listing', done: count })),
+      );
+      await checkGiven(given, 'drop');
+    },
+    { capture: true },
+  );
+  zone.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      document.getElementById('check-pick-folder').click();
+    }
+  });
+  for (const id of ['check-pick-folder', 'check-pick-zip']) {
+    const input = document.getElementById(id);
+    input.addEventListener('change', async () => {
+      if (input.files.length === 0) return;
+      await checkGiven(entriesFromPicker(input.files), 'drop');
+      input.value = '';
+    });
+  }
+  document.getElementById('check-run').addEventListener('click', checkPasted);
+  checkPasted();
+}
+
+export const checkView = {
+  run: () => checkPasted(),
+  pick: () => document.getElementById('check-pick-folder').click(),
+};

@@ -1,0 +1,60 @@
+// The Format view: pretty-print (2, 4 spaces or tabs), minify, sort keys,
+// JSONC accepted on request; a parse error is shown at its line:column.
+
+import { byteToCharOffset, createEditor } from '../editor.js';
+import { callWithProgress, checkbox, copyButton, debounce, downloadButton, h, openFileButton, select, status } from '../util.js';
+
+const SAMPLE = '{"name":"my-plugin","version":"0.1.0","keywords":["agents","plugins"],"author":{"name":"Ada"}}\n';
+
+let input;
+let output;
+const options = { indent: 2, minify: false, sortKeys: false, jsonc: false };
+let statusLine;
+
+async function run() {
+  const answer = await callWithProgress('Formatting', 'format_json', input.text, JSON.stringify(options));
+  if (!answer) return;
+  if (answer.ok) {
+    output.text = answer.text;
+    input.mark([]);
+    statusLine.replaceChildren(status('ok', options.minify ? 'Minified.' : 'Formatted.'));
+    return;
+  }
+  const { message, line, column, offset } = answer.error;
+  const at = offset !== undefined ? byteToCharOffset(input.text, offset) : input.offsetAt(line, column);
+  input.mark([{ from: at, to: at + 1, severity: 'error', message }]);
+  statusLine.replaceChildren(status('bad', `Parse error at ${line}:${column}: ${message}`, () => input.reveal(at, at + 1)));
+}
+
+export function setUpFormatView() {
+  const root = document.getElementById('format-root');
+  const rerun = debounce(run, 250);
+  const set = (key) => (value) => {
+    options[key] = value;
+    run();
+  };
+  statusLine = h('div', { 'aria-live': 'polite' });
+  const inputHost = h('div.editor');
+  const outputHost = h('div.editor');
+  root.append(
+    h(
+      'div.toolbar',
+      {},
+      select('Indent', [['2', '2 spaces'], ['4', '4 spaces'], ['tab', 'tabs']], { value: '2', onChange: (v) => set('indent')(v === 'tab' ? 'tab' : Number(v)) }).element,
+      checkbox('Minify', { onChange: set('minify') }).element,
+      checkbox('Sort keys', { onChange: set('sortKeys') }).element,
+      checkbox('Allow comments (JSONC)', { onChange: set('jsonc') }).element,
+      h('button.primary', { type: 'button', onclick: run, title: 'Ctrl+Enter' }, 'Format'),
+      ...openFileButton('format-open', 'Open…', '.json,.jsonc,application/json', (text) => (input.text = text)),
+      copyButton('Copy result', () => output.text, 'Result copied'),
+      downloadButton('Download', 'formatted.json', () => output.text),
+    ),
+    statusLine,
+    h('div.tool-grid', {}, h('div.pane', {}, h('span.muted', {}, 'Input'), inputHost), h('div.pane', {}, h('span.muted', {}, 'Result'), outputHost)),
+  );
+  input = createEditor(inputHost, { doc: SAMPLE, label: 'JSON to format', hint: 'Paste JSON here', onChange: rerun });
+  output = createEditor(outputHost, { readOnly: true, label: 'Formatted JSON' });
+  run();
+}
+
+export const formatView = { run: () => run() };

@@ -1,0 +1,344 @@
+// The Snapshot view: a reviewer's tasks on capability snapshots.
+// - Lint: one snapshot checked on its own (and against its package's files, when dropped).
+// - Changes: two snapshots → every change with the SemVer level it demands, held
+//   against the version bump made (§10.2).
+// - Drift: a snapshot and the plugin folder it claims to describe → which side to fix.
+// - Build: a plugin folder (and tools/list captures) → the expected snapshot, to download.
+// - Call: tools/call arguments checked against a tool picked from the snapshot.
+
+import { request } from '../client.js';
+import { byteToCharOffset, createEditor } from '../editor.js';
+import { entriesFromDrop, entriesFromPicker } from '../files.js';
+import { diagnosticsList } from '../report.js';
+import { callWithProgress, copyButton, downloadButton, h, isCancelled, openFileButton, plural, status, withProgress } from '../util.js';
+
+const TASKS = [
+  ['lint', 'Lint', 'One snapshot: does it follow the snapshot schema and its rules (with the package, if dropped)'],
+  ['changes', 'Changes', 'Two snapshots: what changed and the version bump it needs'],
+  ['drift', 'Drift', 'A snapshot and its plugin folder: which side is stale'],
+  ['build', 'Build', 'A plugin folder: the snapshot a client would hold'],
+  ['call', 'Tool call', 'Arguments checked against a tool of the snapshot'],
+];
+
+let task = 'lint';
+let oldEditor;
+let newEditor;
+let toolsEditor;
+let argsEditor;
+let toolPicker;
+let serverInput;
+let result;
+let packageGiven = null;
+const panes = {};
+let packageLabel;
+
+/** Reveals a finding in the editor holding the file it names. */
+function opener(byFile) {
+  return (diagnostic) => {
+    const editor = byFile[diagnostic.file];
+    if (!editor) return;
+    const text = editor.text;
+    const from = diagnostic.span ? byteToCharOffset(text, diagnostic.span.start) : editor.offsetAt(diagnostic.line ?? 1, diagnostic.column ?? 1);
+    const to = diagnostic.span ? byteToCharOffset(text, diagnostic.span.end) : from;
+    editor.reveal(from, to);
+  };
+}
+
+function markEditors(diagnostics, byFile) {
+  for (const [file, editor] of Object.entries(byFile)) {
+    const text = editor.text;
+    editor.mark(
+      diagnostics
+        .filter((d) => d.file === file && (d.span || d.line))
+        .map((d) => {
+          const from = d.span ? byteToCharOffset(text, d.span.start) : editor.offsetAt(d.line, d.column ?? 1);
+          return { from, to: d.span ? byteToCharOffset(text, d.span.end) : from, severity: d.severity, message: `${d.code}: ${d.message}` };
+        }),
+    );
+  }
+}
+
+function markdownActions(markdown, filename) {
+  return h('div.row.actions', {}, copyButton('Copy Markdown', () => markdown, 'Report copied'), downloadButton('Markdown', filename, () => markdown, 'text/markdown'));
+}
+
+const LEVEL_TONE = { major: 'bad', minor: 'warn', patch: 'ok' };
+
+function bumpVerdict(report) {
+  const { required, bump, old_version: from, new_version: to } = report;
+  const versions = `${from ?? '?'} → ${to ?? '?'}`;
+  if (!required) return status('ok', `No changes between the snapshots (${versions}).`);
+  const order = ['patch', 'minor', 'major'];
+  const enough = bump && order.indexOf(bump) >= order.indexOf(required);
+  return status(enough ? 'ok' : 'bad', `The changes need a ${required.toUpperCase()} bump; the version went ${versions} (${bump ? `a ${bump} bump` : 'no SemVer bump'}): ${enough ? 'enough' : 'not enough'}.`);
+}
+
+function needSnapshots(...editors) {
+  if (editors.every((editor) => editor.text.trim())) return false;
+  result.replaceChildren(status('warn', editors.length === 2 ? 'Paste or open two snapshots: the old one and the new one.' : 'Paste or open a snapshot.'));
+  return true;
+}
+
+async function runChanges() {
+  if (needSnapshots(oldEditor, newEditor)) return;
+  const answer = await callWithProgress('Comparing snapshots', 'snapshot_changes', 'old.snapshot.json', oldEditor.text, 'snapshot.json', newEditor.text);
+  if (!answer) return;
+  const { report, markdown } = answer;
+  const byFile = { 'old.snapshot.json': oldEditor, 'snapshot.json': newEditor };
+  markEditors(report.diagnostics, byFile);
+  result.replaceChildren(
+    bumpVerdict(report),
+    markdownActions(markdown, 'snapshot-changes.md'),
+    report.changes.length
+      ? h(
+          'table.components',
+          {},
+          h('thead', {}, h('tr', {}, ['level', 'change', 'subject', 'detail'].map((t) => h('th', { scope: 'col' }, t)))),
+          h(
+            'tbody',
+            {},
+            report.changes.map((change) =>
+              h('tr', {}, h('td', {}, h(`span.state.${LEVEL_TONE[change.level] ?? 'none'}`, {}, change.level)), h('td', {}, h('code', {}, change.kind)), h('td', {}, change.subject), h('td', {}, change.detail)),
+            ),
+          ),
+        )
+      : '',
+    h('h2.findings-title', {}, `Findings (${report.diagnostics.length})`),
+    diagnosticsList(report.diagnostics, opener(byFile)),
+  );
+}
+
+function needPackage() {
+  if (packageGiven) return false;
+  result.replaceChildren(status('warn', 'Drop or choose the plugin folder first.'));
+  return true;
+}
+
+async function withPackage(action, extra) {
+  return withProgress(`${action} ${packageGiven.root}`, (progress) => request('check', { ...packageGiven, action, root: packageGiven.root, ...extra }, progress));
+}
+
+async function runDrift() {
+  if (needSnapshots(newEditor) || needPackage()) return;
+  const { report, markdown } = await withPackage('drift', { snapshotName: 'snapshot.json', snapshotText: newEditor.text });
+  const byFile = { 'snapshot.json': newEditor };
+  markEditors(report.diagnostics, byFile);
+  const side = { snapshot: 'rebuild the snapshot', package: 'fix the packaging files' };
+  result.replaceChildren(
+    report.rows.length ? status('bad', `${plural(report.rows.length, 'difference')} between the snapshot and ${packageGiven.root}.`) : status('ok', `The snapshot matches ${packageGiven.root}.`),
+    markdownActions(markdown, 'snapshot-drift.md'),
+    report.rows.length
+      ? h(
+          'table.components',
+          {},
+          h('thead', {}, h('tr', {}, ['', 'subject', 'in the snapshot', 'in the package', 'fix'].map((t) => h('th', { scope: 'col' }, t)))),
+          h(
+            'tbody',
+            {},
+            report.rows.map((row) =>
+              h('tr', {}, h('td', {}, h('a.code', { href: `#rules/${row.code}` }, row.code)), h('td', {}, row.subject), h('td', {}, row.snapshot ?? '— (absent)'), h('td', {}, row.package ?? '— (absent)'), h('td', {}, side[row.fix] ?? row.fix)),
+            ),
+          ),
+        )
+      : '',
+    h('h2.findings-title', {}, `Findings (${report.diagnostics.length})`),
+    diagnosticsList(report.diagnostics, opener(byFile)),
+  );
+}
+
+async function runBuild() {
+  if (needPackage()) return;
+  const server = serverInput.value.trim();
+  const tools = server && toolsEditor.text.trim() ? { [server]: toolsEditor.text } : {};
+  const built = await withPackage('build', { tools });
+  if (!built.ok) {
+    result.replaceChildren(status('bad', `No snapshot: ${built.error.message}`));
+    return;
+  }
+  const fileName = `${built.snapshot.plugin.name}.snapshot.json`;
+  result.replaceChildren(
+    status('ok', `Built the snapshot of ${built.snapshot.plugin.name} ${built.snapshot.plugin.version ?? ''}: ${plural(built.snapshot.skills.length, 'skill')}, ${plural(built.snapshot.mcpServers.length, 'server')}, ${plural(built.snapshot.tools.length, 'tool')}.`),
+    h(
+      'div.row.actions',
+      {},
+      downloadButton('Download snapshot', fileName, () => built.text),
+      copyButton('Copy', () => built.text, 'Snapshot copied'),
+      h('button', { type: 'button', class: 'small', onclick: () => ((newEditor.text = built.text), pickTask('drift')) }, 'Use as the snapshot'),
+    ),
+    h('pre.block', {}, built.text),
+  );
+}
+
+function toolsOf(text) {
+  try {
+    const snapshot = JSON.parse(text);
+    return (snapshot.tools ?? []).map((tool) => `${tool.server}/${tool.name}`);
+  } catch {
+    return [];
+  }
+}
+
+function refreshTools() {
+  const names = toolsOf(newEditor.text);
+  const chosen = toolPicker.value;
+  toolPicker.replaceChildren(...names.map((name) => h('option', { value: name, selected: name === chosen }, name)));
+  if (names.length === 0) toolPicker.append(h('option', { value: '' }, '(no tools in the snapshot)'));
+}
+
+async function runCall() {
+  if (needSnapshots(newEditor)) return;
+  refreshTools();
+  const answer = await callWithProgress('Checking the call', 'snapshot_call', 'snapshot.json', newEditor.text, toolPicker.value, 'arguments.json', argsEditor.text);
+  if (!answer) return;
+  const { report } = answer;
+  const byFile = { 'snapshot.json': newEditor, 'arguments.json': argsEditor };
+  markEditors(report.diagnostics, byFile);
+  result.replaceChildren(
+    report.valid ? status('ok', `The arguments are valid for ${report.tool}.`) : status('bad', `The arguments are not valid${report.tool ? ` for ${report.tool}` : ''}.`),
+    diagnosticsList(report.diagnostics, opener(byFile)),
+  );
+}
+
+async function runLint() {
+  if (needSnapshots(newEditor)) return;
+  const answer = packageGiven
+    ? await withPackage('lint', { snapshotName: 'snapshot.json', snapshotText: newEditor.text })
+    : await callWithProgress('Linting the snapshot', 'snapshot_lint', 'snapshot.json', newEditor.text);
+  if (!answer) return;
+  const byFile = { 'snapshot.json': newEditor };
+  markEditors(answer.diagnostics, byFile);
+  const errors = answer.diagnostics.filter((d) => d.severity === 'error').length;
+  result.replaceChildren(
+    !answer.valid
+      ? status('bad', 'This is not a usable snapshot.')
+      : errors
+        ? status('bad', `${plural(errors, 'error')} in the snapshot.`)
+        : status('ok', `The snapshot is well formed${packageGiven ? ` and agrees with the files of ${packageGiven.root}` : ''}.`),
+    diagnosticsList(answer.diagnostics, opener(byFile)),
+  );
+}
+
+const RUN = { lint: runLint, changes: runChanges, drift: runDrift, build: runBuild, call: runCall };
+
+async function run() {
+  try {
+    await RUN[task]();
+  } catch (error) {
+    result.replaceChildren(status('bad', isCancelled(error) ? 'Cancelled.' : `Failed: ${error.message}`));
+  }
+}
+
+function pickTask(name) {
+  task = name;
+  for (const [id, pane] of Object.entries(panes)) pane.hidden = !pane.dataset.tasks.split(' ').includes(name);
+  for (const button of document.querySelectorAll('#snapshot-root .segmented button')) button.setAttribute('aria-pressed', String(button.dataset.task === name));
+  panes.Snapshot.querySelector('.pane-title').textContent = name === 'changes' ? 'New snapshot' : 'Snapshot';
+  if (name === 'call') refreshTools();
+  run();
+}
+
+async function takePackage(given) {
+  packageGiven = given;
+  packageLabel.textContent = `Package: ${given.root} (${given.entries ? plural(given.entries.length, 'entry', 'entries') : 'zip'})`;
+  if (task === 'changes' || task === 'call') pickTask('drift');
+  else run();
+}
+
+function editorPane(title, tasks, editorHost, ...extra) {
+  const pane = h('div.pane.snapshot-pane', { dataset: { tasks } }, h('div.row', {}, h('strong.pane-title', {}, title), ...extra), editorHost);
+  panes[title] = pane;
+  return pane;
+}
+
+export function setUpSnapshotView() {
+  const root = document.getElementById('snapshot-root');
+  result = h('div.pane.result-pane', { 'aria-live': 'polite' });
+  packageLabel = h('span.muted', {}, 'No package yet.');
+  const drop = h(
+    'div.dropzone',
+    { tabindex: '0', id: 'snapshot-drop' },
+    h('p', {}, h('strong', {}, 'Drop the plugin folder'), ' (or a .zip) here — or one or two snapshot .json files'),
+    packageLabel,
+    h('div.row', {}, ...fileButtonFolder()),
+  );
+  drop.addEventListener('dragover', (event) => (event.preventDefault(), drop.classList.add('over')));
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', async (event) => {
+    event.preventDefault();
+    drop.classList.remove('over');
+    const snapshots = droppedSnapshots(event.dataTransfer);
+    if (snapshots.length) return takeSnapshots(snapshots);
+    takePackage(await entriesFromDrop(event.dataTransfer));
+  });
+  const dropPane = h('div.pane', { dataset: { tasks: 'lint changes drift build' } }, drop);
+  panes.drop = dropPane;
+
+  const oldHost = h('div.editor');
+  const newHost = h('div.editor');
+  const toolsHost = h('div.editor.short');
+  const argsHost = h('div.editor.short');
+  serverInput = h('input', { type: 'text', placeholder: 'server id', size: 14, 'aria-label': 'Server id of the tools/list capture' });
+  toolPicker = h('select', { 'aria-label': 'Tool', onchange: run });
+
+  root.append(
+    h(
+      'div.toolbar',
+      {},
+      h(
+        'div.segmented',
+        { role: 'group', 'aria-label': 'Snapshot task' },
+        TASKS.map(([name, label, title]) => h('button', { type: 'button', title, dataset: { task: name }, onclick: () => pickTask(name) }, label)),
+      ),
+      h('button.primary', { type: 'button', onclick: run, title: 'Ctrl+Enter' }, 'Run'),
+    ),
+    h(
+      'div.tool-grid',
+      {},
+      h(
+        'div.pane.snapshot-inputs',
+        {},
+        dropPane,
+        editorPane('Old snapshot', 'changes', oldHost, ...openFileButton('snapshot-open-old', 'Open…', '.json', (text) => ((oldEditor.text = text), run()))),
+        editorPane('Snapshot', 'lint changes drift call', newHost, ...openFileButton('snapshot-open-new', 'Open…', '.json', (text) => ((newEditor.text = text), run()))),
+        editorPane('tools/list capture (optional)', 'build', toolsHost, h('label', {}, 'for ', serverInput)),
+        editorPane('Arguments', 'call', argsHost, h('label', {}, 'tool ', toolPicker)),
+      ),
+      result,
+    ),
+  );
+  oldEditor = createEditor(oldHost, { label: 'Old snapshot', hint: 'Paste or open the old snapshot' });
+  newEditor = createEditor(newHost, { label: 'Snapshot', hint: 'Paste or open a snapshot' });
+  toolsEditor = createEditor(toolsHost, { label: 'tools/list capture', hint: 'A tools/list result for one server: {"tools": [...]}' });
+  argsEditor = createEditor(argsHost, { doc: '{}\n', label: 'tools/call arguments' });
+  pickTask('lint');
+}
+
+/** Loose .json files dropped (not a folder): snapshots, sorted by name. */
+function droppedSnapshots(dataTransfer) {
+  const files = [...dataTransfer.files];
+  const entries = [...dataTransfer.items].map((item) => item.webkitGetAsEntry?.()).filter(Boolean);
+  if (files.length === 0 || files.length > 2 || entries.some((entry) => entry.isDirectory)) return [];
+  if (!files.every((file) => /\.json$/i.test(file.name))) return [];
+  return files.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** One snapshot goes to the Snapshot editor; two are compared, the first by name as the old one. */
+async function takeSnapshots(files) {
+  const texts = await Promise.all(files.map((file) => file.text()));
+  if (texts.length === 2) {
+    oldEditor.text = texts[0];
+    newEditor.text = texts[1];
+    pickTask('changes');
+  } else {
+    newEditor.text = texts[0];
+    run();
+  }
+}
+
+function fileButtonFolder() {
+  const folder = h('input', { type: 'file', webkitdirectory: true, multiple: true, id: 'snapshot-pick-folder', class: 'visually-hidden' });
+  folder.addEventListener('change', () => folder.files.length && takePackage(entriesFromPicker(folder.files)));
+  return [h('label.button', { for: 'snapshot-pick-folder' }, 'Choose folder…'), folder];
+}
+
+export const snapshotView = { run: () => run() };

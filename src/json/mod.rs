@@ -8,3 +8,16 @@ pub mod parse;
 pub mod validate;
 
 pub use parse::{JsonDoc, JsonParseError, parse_document};
+
+/// The JSON type of `value` with its article ("a string", "an array", "null"),
+/// for messages that say what was found instead of what was expected.
+pub fn json_type(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}

@@ -13,6 +13,8 @@ mod version;
 
 use serde_json::Value;
 
+use crate::json::json_type;
+
 use crate::diag::{Diagnostic, Severity};
 use crate::report::{PluginSection, PluginState};
 use crate::rules::files::{Load, read_json_file};
@@ -151,18 +153,6 @@ fn missing_manifest(tree: &Tree) -> Diagnostic {
         ));
     }
     Diagnostic::new(&MANIFEST_MISSING, message)
-}
-
-/// "a string", "an array", … for messages.
-pub fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// Helpers shared by the submodules' tests.

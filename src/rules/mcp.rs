@@ -29,6 +29,7 @@ mod server;
 mod url;
 
 use crate::diag::Diagnostic;
+use crate::json::json_type;
 use crate::report::{McpSection, McpState, PluginSection};
 use crate::rules::Rule;
 use crate::rules::files::{Load, read_json_file};
@@ -132,18 +133,6 @@ fn excerpt(text: &str) -> String {
 /// Whether configuration text may be repeated verbatim in a fix hint.
 fn echoable(text: &str) -> bool {
     text.chars().count() <= 120 && crate::rules::secrets::masked_if_secret(text).is_none()
-}
-
-/// The JSON type of `value`, with its article, for messages.
-fn json_type(value: &serde_json::Value) -> &'static str {
-    match value {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "a boolean",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Array(_) => "an array",
-        serde_json::Value::Object(_) => "an object",
-    }
 }
 
 #[cfg(test)]

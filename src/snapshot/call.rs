@@ -151,7 +151,10 @@ pub fn check_call(
     if !doc.value.is_object() {
         report.diagnostics.push(located.at(
             &ARGUMENTS_NOT_OBJECT,
-            format!("the arguments are {}, not an object", kind_of(&doc.value)),
+            format!(
+                "the arguments are {}, not an object",
+                crate::json::json_type(&doc.value)
+            ),
             "",
         ));
         return report;
@@ -204,17 +207,6 @@ fn find_tool<'s>(tools: &'s [Tool], wanted: &str) -> Result<&'s Tool, String> {
                 .collect::<Vec<_>>()
                 .join(", ")
         )),
-    }
-}
-
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

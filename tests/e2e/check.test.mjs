@@ -5,18 +5,16 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 import {
   dropFolder,
   foreignRequests,
-  launch,
   openPage,
   readFolder,
-  requireBuild,
   screenshot,
-  serve,
+  servePageForEachFile,
   repoRoot,
   shared,
   waitReady,
@@ -25,19 +23,8 @@ import {
 const OWN_ASSETS = ['/', '/index.html', '/build/app.js', '/build/app.css', '/build/worker.js'];
 
 let browser;
-let server;
 let origin;
-
-before(async () => {
-  requireBuild();
-  ({ server, origin } = await serve());
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+servePageForEachFile((served) => ({ browser, origin } = served));
 
 function isOwnAsset(url) {
   if (url.startsWith('blob:') || url.startsWith('data:')) return true;

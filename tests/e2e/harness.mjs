@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 
@@ -151,6 +152,32 @@ export async function dropFolder(page, selector, rootName, files) {
     window.e2eDrop();
     return droppedAt;
   });
+}
+
+/**
+ * Serves the built page and launches Chromium once for the calling test file,
+ * and closes both after its last test; `onReady({ browser, origin })` runs
+ * before the first test.
+ */
+export function servePageForEachFile(onReady) {
+  let browser;
+  let server;
+  before(async () => {
+    requireBuild();
+    let origin;
+    ({ server, origin } = await serve());
+    browser = await launch();
+    onReady({ browser, origin });
+  });
+  after(async () => {
+    await browser?.close();
+    server?.close();
+  });
+}
+
+/** Recorded requests that left the page's origin (blob: and data: URLs stay on the device). */
+export function offOrigin(requests, origin) {
+  return requests.filter((url) => !url.startsWith(origin) && !url.startsWith('blob:') && !url.startsWith('data:'));
 }
 
 /** Every recorded request that is not one of the page's own assets. */

@@ -5,26 +5,25 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { dropFiles, dropFolder, launch, openPage, readFolder, repoRoot, requireBuild, screenshot, serve, waitReady } from './harness.mjs';
+import { test } from 'node:test';
+import {
+  dropFiles,
+  dropFolder,
+  offOrigin,
+  openPage,
+  readFolder,
+  repoRoot,
+  screenshot,
+  servePageForEachFile,
+  waitReady,
+} from './harness.mjs';
 
 const fixtures = join(repoRoot, 'tests/fixtures/invoice-ops');
 let browser;
-let server;
 let origin;
+servePageForEachFile((served) => ({ browser, origin } = served));
 
-before(async () => {
-  requireBuild();
-  ({ server, origin } = await serve());
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
-
-const ownOrigin = (requests) => requests.filter((url) => !url.startsWith(origin) && !url.startsWith('blob:') && !url.startsWith('data:'));
+const ownOrigin = (requests) => offOrigin(requests, origin);
 
 async function typeInto(page, label, text) {
   await page.locator(`#snapshot-root [aria-label="${label}"]`).click();

@@ -4,25 +4,23 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { dropFolder, launch, openPage, readFolder, requireBuild, screenshot, serve, shared, waitReady } from './harness.mjs';
+import { test } from 'node:test';
+import {
+  dropFolder,
+  offOrigin,
+  openPage,
+  readFolder,
+  screenshot,
+  servePageForEachFile,
+  shared,
+  waitReady,
+} from './harness.mjs';
 
 let browser;
-let server;
 let origin;
+servePageForEachFile((served) => ({ browser, origin } = served));
 
-before(async () => {
-  requireBuild();
-  ({ server, origin } = await serve());
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
-
-const ownOrigin = (requests) => requests.filter((url) => !url.startsWith(origin) && !url.startsWith('blob:') && !url.startsWith('data:'));
+const ownOrigin = (requests) => offOrigin(requests, origin);
 
 async function dropNearmiss(page, name) {
   await dropFolder(page, '#check-drop', name, readFolder(join(shared, 'corpus/nearmiss', name)));

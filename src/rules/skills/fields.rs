@@ -343,7 +343,7 @@ fn skill_name_violations(name: &str) -> Vec<String> {
 }
 
 fn kind(value: &Value) -> &'static str {
-    crate::rules::manifest::json_type(value)
+    crate::json::json_type(value)
 }
 
 #[cfg(test)]

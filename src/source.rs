@@ -68,6 +68,41 @@ impl LineIndex {
     }
 }
 
+/// How a parser's error positions count columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColumnUnit {
+    /// serde_json counts bytes.
+    Bytes,
+    /// serde-saphyr counts characters.
+    Chars,
+}
+
+/// The byte offset of a parser's 1-based `line` and `column`, clamped to the
+/// text and to a character boundary, so a span can be built from an error
+/// that reports only line and column.
+pub fn offset_at(text: &str, line: usize, column: usize, unit: ColumnUnit) -> usize {
+    let line_start = if line <= 1 {
+        0
+    } else {
+        text.match_indices('\n')
+            .nth(line - 2)
+            .map_or(text.len(), |(i, _)| i + 1)
+    };
+    match unit {
+        ColumnUnit::Bytes => {
+            let mut offset = (line_start + column.saturating_sub(1)).min(text.len());
+            while !text.is_char_boundary(offset) {
+                offset -= 1;
+            }
+            offset
+        }
+        ColumnUnit::Chars => text[line_start..]
+            .char_indices()
+            .nth(column.saturating_sub(1))
+            .map_or(text.len(), |(i, _)| line_start + i),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,5 +117,16 @@ mod tests {
         assert_eq!(index.line_col(text, after_e_acute), LineCol { line: 3, column: 5 });
         assert_eq!(index.line_text(text, 2), "  \"a\": 1,");
         assert_eq!(index.line_col(text, 10_000), LineCol { line: 4, column: 2 });
+    }
+
+    #[test]
+    fn parser_positions_map_back_to_byte_offsets_in_either_unit() {
+        let text = "ab\né: x\n";
+        let after_e_acute = "ab\né".len();
+        assert_eq!(offset_at(text, 2, 2, ColumnUnit::Chars), after_e_acute);
+        assert_eq!(offset_at(text, 2, 3, ColumnUnit::Bytes), after_e_acute);
+        // A byte column inside `é` backs off to the character's start.
+        assert_eq!(offset_at(text, 2, 2, ColumnUnit::Bytes), 3);
+        assert_eq!(offset_at(text, 9, 1, ColumnUnit::Chars), text.len());
     }
 }

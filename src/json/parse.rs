@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use crate::source::{LineIndex, Span};
+use crate::source::{ColumnUnit, LineIndex, Span, offset_at};
 
 /// A parsed document: the value, the span of every node, and the duplicate keys.
 #[derive(Debug, Clone)]
@@ -110,29 +110,14 @@ fn serde_error(text: &str, error: &serde_json::Error) -> JsonParseError {
         .map_or(full.as_str(), |(m, _)| m)
         .to_string();
     let (line, column) = (error.line().max(1), error.column().max(1));
-    let offset = offset_of(text, line, column);
+    // serde_json counts columns in bytes.
+    let offset = offset_at(text, line, column, ColumnUnit::Bytes);
     JsonParseError {
         message,
         line,
         column,
         offset,
     }
-}
-
-/// The byte offset of 1-based `line` and `column` (serde_json counts bytes in columns).
-fn offset_of(text: &str, line: usize, column: usize) -> usize {
-    let line_start = if line <= 1 {
-        0
-    } else {
-        text.match_indices('\n')
-            .nth(line - 2)
-            .map_or(text.len(), |(i, _)| i + 1)
-    };
-    let mut offset = (line_start + column.saturating_sub(1)).min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    offset
 }
 
 fn span_of(range: jsonc_parser::common::Range) -> Span {

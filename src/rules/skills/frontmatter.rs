@@ -9,7 +9,7 @@ use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 use serde_saphyr::Spanned;
 
-use crate::source::Span;
+use crate::source::{ColumnUnit, Span, offset_at};
 
 /// The two parts of a `SKILL.md`, as byte ranges of the file's text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -136,7 +136,12 @@ pub fn parse_fields(yaml: &str) -> Result<Fields, YamlError> {
             .location()
             .filter(|location| location.line() > 0)
             .map_or(0, |location| {
-                offset_of(yaml, location.line() as usize, location.column() as usize)
+                offset_at(
+                    yaml,
+                    location.line() as usize,
+                    location.column() as usize,
+                    ColumnUnit::Chars,
+                )
             });
         let full = error.to_string();
         let message = full.rsplit_once(" at line ").map_or(full.as_str(), |(m, _)| m);
@@ -151,21 +156,6 @@ pub fn parse_fields(yaml: &str) -> Result<Fields, YamlError> {
             span: Span::new(offset, offset),
         }
     })
-}
-
-/// The byte offset of 1-based `line` and character `column` in `text`, clamped to the text.
-fn offset_of(text: &str, line: usize, column: usize) -> usize {
-    let line_start = if line <= 1 {
-        0
-    } else {
-        text.match_indices('\n')
-            .nth(line - 2)
-            .map_or(text.len(), |(i, _)| i + 1)
-    };
-    text[line_start..]
-        .char_indices()
-        .nth(column.saturating_sub(1))
-        .map_or(text.len(), |(i, _)| line_start + i)
 }
 
 fn span_of(location: &serde_saphyr::Location) -> Span {

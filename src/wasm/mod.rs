@@ -61,15 +61,25 @@ impl PackageTree {
         serde_json::to_string(&report).expect("a report always serializes")
     }
 
-    /// Runs the package check and renders it the way the CLI does for downloads:
-    /// `{"report": PackageReport, "sarif": SARIF 2.1.0 log, "markdown": text}`.
-    /// The SARIF log has no base URI: a browser does not know where the folder lives.
+    /// Checks the folder as `apcheck check` does (one root, or every root of a
+    /// collection, `apcheck::collection`) and renders it the way the CLI does
+    /// for downloads: `{"reports": [PackageReport], "collection": bool, "json":
+    /// text, "sarif": SARIF 2.1.0 log, "markdown": text}`, `json` being exactly
+    /// what `apcheck check --format json` prints for the folder. The SARIF log
+    /// has no base URI: a browser does not know where the folder lives.
     #[wasm_bindgen(js_name = checkRendered)]
     pub fn check_rendered(&self, root_name: &str) -> String {
-        let report = crate::check_package(root_name, &self.tree);
-        let sarif = crate::render::sarif::render(std::slice::from_ref(&report), None);
-        let markdown = crate::render::markdown::render(std::slice::from_ref(&report));
-        serde_json::json!({ "report": report, "sarif": sarif, "markdown": markdown }).to_string()
+        use crate::render::json::Shape;
+        let (reports, roots) = crate::collection::check_folder(root_name, &self.tree);
+        let collection = matches!(roots, crate::collection::Roots::Collection(_));
+        let shape = if collection { Shape::Array } else { Shape::Object };
+        let json = crate::render::json::render(&reports, shape) + "\n";
+        let sarif = crate::render::sarif::render(&reports, None);
+        let markdown = crate::render::markdown::render(&reports);
+        serde_json::json!({
+            "reports": reports, "collection": collection, "json": json, "sarif": sarif, "markdown": markdown,
+        })
+        .to_string()
     }
 }
 
@@ -84,6 +94,13 @@ pub fn limits() -> String {
         "max_total_bytes": limits.max_total_bytes,
     })
     .to_string()
+}
+
+/// Where the page puts a pasted `SKILL.md` in the package it checks, decided by
+/// the core's frontmatter parser: `{"path": "skills/<name>/SKILL.md"}`.
+#[wasm_bindgen]
+pub fn pasted_skill_path(text: &str) -> String {
+    serde_json::json!({ "path": crate::rules::skills::pasted_skill_path(text) }).to_string()
 }
 
 /// The rule registry as JSON: every rule with its code, severity, spec section,

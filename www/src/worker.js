@@ -6,11 +6,11 @@
 // where a browser may refuse workers from blob URLs): there it only defines
 // `globalThis.apcheckInProcess` and waits to be asked.
 
-import { unzipSync } from 'fflate';
 import { XzReadableStream } from 'xz-decompress';
 import initWasm, * as core from '../pkg/apcheck.js';
 // Base64 of the wasm compressed with xz, put in by scripts/build-web.mjs.
 import wasmXzBase64 from 'embedded:apcheck-wasm';
+import { readZip, ZipError } from './zip.js';
 
 let ready;
 
@@ -43,30 +43,37 @@ const TEXT_EXPORTS = [
   'snapshot_lint',
   'snapshot_changes',
   'snapshot_call',
+  'pasted_skill_path',
 ];
 
 const READ_BATCH = 64;
 
-/**
- * A zip's entries as plugin-root entries. A zip holding one top folder (how
- * "compress folder" makes them) is unwrapped to that folder.
- */
-async function entriesFromZip(zipFile) {
-  const files = unzipSync(new Uint8Array(await zipFile.arrayBuffer()));
-  const paths = Object.keys(files);
-  const top = paths[0]?.split('/')[0];
-  const wrapped = top && paths.every((path) => path.startsWith(`${top}/`));
-  return paths
-    .map((path) => ({ path: (wrapped ? path.slice(top.length + 1) : path).replace(/\/$/, ''), data: files[path], dir: path.endsWith('/') }))
-    .filter(({ path }) => path !== '')
-    .map(({ path, data, dir }) => (dir ? { path, kind: 'dir' } : { path, kind: 'file', bytes: data }));
+/** A zip's entries, read with the limits applied as it inflates (see zip.js). */
+async function entriesFromZip(zipFile, limits) {
+  try {
+    return await readZip(zipFile, limits);
+  } catch (error) {
+    if (error instanceof ZipError) throw new Error(`${zipFile.name} cannot be read as a zip: ${error.message}`);
+    throw error;
+  }
 }
 
 /** Builds the package tree of a drop, a pick or a zip, reporting progress while reading. */
 async function buildTree({ entries, zip }, progress) {
-  if (zip) entries = await entriesFromZip(zip);
   const limits = JSON.parse(core.limits());
   const tree = new core.PackageTree();
+  if (zip) {
+    progress({ phase: 'opening the zip', done: 0 });
+    let read;
+    try {
+      read = await entriesFromZip(zip, limits);
+    } catch (error) {
+      tree.free();
+      throw error;
+    }
+    entries = read.entries;
+    for (const { path, reason } of read.omitted) tree.markOmitted(path, reason);
+  }
   let totalBytes = 0;
   let done = 0;
   for (let start = 0; start < entries.length; start += READ_BATCH) {

@@ -2,23 +2,16 @@
 //! checks them in parallel, renders the reports in a stable order and sets the
 //! exit code.
 //!
-//! Which roots a PATH names:
-//! - a directory with a root `plugin.json` (of any kind: a broken link or a
-//!   directory there is still that root's manifest to judge) is one root;
-//! - a directory without one that holds plugin roots below it is a
-//!   collection (a marketplace repository): every directory at any depth with
-//!   its own `plugin.json` is a root, skipping hidden directories (`.git`,
-//!   vendor folders like `.claude-plugin/`, whose `plugin.json` no Agent
-//!   Plugins client reads) and `node_modules`, and not looking inside a root;
-//!   symlinked directories are not followed;
-//! - a directory with no `plugin.json` anywhere is one root, which is then
-//!   rejected for its missing manifest (§4.1, §5.1).
+//! Which roots a PATH names is `apcheck::collection`'s answer (the page asks
+//! it the same question about a dropped folder); this edge only lists the
+//! directories on disk for it.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use apcheck::PackageReport;
+use apcheck::collection::{Listing, Roots, roots_named};
 use apcheck::disk::read_tree;
 use apcheck::render::text::TextOptions;
 use apcheck::render::{github, json, markdown, sarif, text};
@@ -59,13 +52,6 @@ enum Format {
 enum Deny {
     Warnings,
 }
-
-/// Directories never searched for plugin roots, besides hidden ones.
-const SKIPPED_DIRS: &[&str] = &["node_modules"];
-
-/// How deep a collection is searched: deeper than any real marketplace, and a
-/// bound on a pathological tree.
-const MAX_SEARCH_DEPTH: usize = 12;
 
 /// One plugin root to check.
 struct Root {
@@ -185,14 +171,10 @@ fn roots_named_by(path: &Path) -> Result<(Vec<Root>, bool), String> {
         dir: path.to_path_buf(),
         name: shown.clone(),
     };
-    if has_manifest(path) {
-        return Ok((vec![single()], false));
-    }
-    let mut below = Vec::new();
-    find_roots(path, "", 0, &mut below);
-    if below.is_empty() {
-        return Ok((vec![single()], false));
-    }
+    let below = match roots_named(&Disk(path)) {
+        Roots::Single => return Ok((vec![single()], false)),
+        Roots::Collection(below) => below,
+    };
     let base = shown.trim_end_matches(['/', '\\']);
     let roots = below
         .into_iter()
@@ -208,36 +190,24 @@ fn roots_named_by(path: &Path) -> Result<(Vec<Root>, bool), String> {
     Ok((roots, true))
 }
 
-fn has_manifest(dir: &Path) -> bool {
-    fs::symlink_metadata(dir.join("plugin.json")).is_ok()
-}
+/// A directory on disk, listed for the root search.
+struct Disk<'a>(&'a Path);
 
-/// Every directory below `dir` with its own `plugin.json`, as `/`-separated
-/// paths relative to the search start, in name order.
-fn find_roots(dir: &Path, relative: &str, depth: usize, found: &mut Vec<String>) {
-    if depth >= MAX_SEARCH_DEPTH {
-        return;
+impl Listing for Disk<'_> {
+    fn has_manifest(&self, dir: &str) -> bool {
+        fs::symlink_metadata(self.0.join(dir).join("plugin.json")).is_ok()
     }
-    let Ok(entries) = fs::read_dir(dir) else { return };
-    let mut children: Vec<(String, PathBuf)> = entries
-        .filter_map(Result::ok)
-        // `file_type` does not follow links: a symlinked directory is not searched.
-        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
-        .map(|entry| (entry.file_name().to_string_lossy().into_owned(), entry.path()))
-        .filter(|(name, _)| !name.starts_with('.') && !SKIPPED_DIRS.contains(&name.as_str()))
-        .collect();
-    children.sort();
-    for (name, path) in children {
-        let child = if relative.is_empty() {
-            name
-        } else {
-            format!("{relative}/{name}")
+
+    fn child_dirs(&self, dir: &str) -> Vec<String> {
+        let Ok(entries) = fs::read_dir(self.0.join(dir)) else {
+            return Vec::new();
         };
-        if has_manifest(&path) {
-            found.push(child);
-        } else {
-            find_roots(&path, &child, depth + 1, found);
-        }
+        entries
+            .filter_map(Result::ok)
+            // `file_type` does not follow links: a symlinked directory is not searched.
+            .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
+            .map(|entry| entry.file_name().to_string_lossy().into_owned())
+            .collect()
     }
 }
 

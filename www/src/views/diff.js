@@ -96,7 +96,7 @@ function changeItem(change) {
   return h(`li.${change.kind}`, {}, `${KIND_SIGN[change.kind] ?? ''} ${change.label} `, h('span.muted', {}, detail), lines ? h('span.muted', {}, ` (${lines})`) : null);
 }
 
-function outputBlock(title, filename, text, type, body = h('pre.block', {}, text), note = null) {
+function outputBlock(title, filename, text, type, body = h('pre.block', { tabindex: '0' }, text), note = null) {
   return h(
     'section.output',
     {},
@@ -113,7 +113,7 @@ const UNIFIED_HUNKS_SHOWN = 200;
 function unifiedBody(unified) {
   return h(
     'pre.block.unified',
-    {},
+    { tabindex: '0' },
     unified.hunks.slice(0, UNIFIED_HUNKS_SHOWN).map((hunk) => [
       h('span.hunk', {}, `${hunk.header}\n`),
       hunk.lines.map((line) =>

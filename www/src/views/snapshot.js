@@ -164,7 +164,7 @@ async function runBuild(show) {
       copyButton('Copy', () => built.text, 'Snapshot copied'),
       h('button', { type: 'button', class: 'small', onclick: () => ((newEditor.text = built.text), pickTask('drift')) }, 'Use as the snapshot'),
     ),
-    h('pre.block', {}, built.text),
+    h('pre.block', { tabindex: '0', 'aria-label': 'The built snapshot' }, built.text),
   );
 }
 

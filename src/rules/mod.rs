@@ -105,6 +105,7 @@ pub fn all() -> impl Iterator<Item = &'static Rule> {
     let [snapshot_lint, drift, changes, call] = crate::snapshot::rule_families();
     let families: &[&[&'static Rule]] = &[
         files::RULES,
+        unread::RULES,
         layout::RULES,
         containment::RULES,
         manifest::RULES,
@@ -133,6 +134,7 @@ pub mod manifest;
 pub mod mcp;
 pub mod secrets;
 pub mod skills;
+pub mod unread;
 
 /// The doc of `rule` as plain text: what `apcheck explain` prints.
 pub fn explain_text(rule: &Rule) -> String {

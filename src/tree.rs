@@ -425,7 +425,10 @@ mod tests {
         assert_eq!(tree.len(), 3);
         assert_eq!(tree.entry("d/d/d"), Some(&Entry::Dir));
         let middle = vec!["d"; 16_000].join("/");
-        let names: Vec<_> = tree.children(&middle).map(|(n, p, e)| (n, p.len(), e.clone())).collect();
+        let names: Vec<_> = tree
+            .children(&middle)
+            .map(|(n, p, e)| (n, p.len(), e.clone()))
+            .collect();
         assert_eq!(names, [("d", middle.len() + 2, Entry::Dir)]);
         assert_eq!(tree.resolve(&format!("{deep}/b")).unwrap().path.len(), deep.len() + 2);
         assert_eq!(tree.resolve(&middle).unwrap().entry, &Entry::Dir);

@@ -13,7 +13,7 @@
 use std::collections::BTreeSet;
 
 use crate::diag::{Diagnostic, Severity};
-use crate::rules::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::tree::{Entry, Tree};
 
 const VALID_MANIFEST: &str =

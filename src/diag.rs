@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use crate::fix::Fix;
 use crate::rules::Rule;
 use crate::source::{LineIndex, Span};
 
@@ -46,6 +47,8 @@ pub struct Diagnostic {
     /// The spec section the rule enforces, e.g. `Agent Plugins §5.5`.
     pub spec: &'static str,
     pub hint: Option<String>,
+    /// Edits that fix the finding, when the rule can offer them (see `fix`).
+    pub fix: Option<Fix>,
 }
 
 impl Diagnostic {
@@ -64,6 +67,7 @@ impl Diagnostic {
             message: message.into(),
             spec: rule.spec,
             hint: rule.fix_hint.map(str::to_string),
+            fix: None,
         }
     }
 
@@ -92,6 +96,12 @@ impl Diagnostic {
     /// Replaces the rule's default fix hint with a specific one.
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
+        self
+    }
+
+    /// Attaches edits that fix the finding.
+    pub fn with_fix(mut self, fix: Fix) -> Self {
+        self.fix = Some(fix);
         self
     }
 }

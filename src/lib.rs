@@ -5,6 +5,7 @@
 pub mod diag;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod disk;
+pub mod fix;
 pub mod hops;
 pub mod json;
 pub mod render;

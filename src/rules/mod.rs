@@ -269,6 +269,52 @@ mod tests {
     }
 
     #[test]
+    fn every_fix_offered_by_a_failing_example_removes_its_finding_and_adds_none() {
+        // Unsafe fixes too: "unsafe" means a person should look, not that the result may be wrong.
+        let mut fixable = Vec::new();
+        let mut wrong = Vec::new();
+        for rule in all() {
+            let Some(tree) = rule.doc.failing.tree() else { continue };
+            let before = check_package("example", &tree).diagnostics;
+            if !before.iter().any(|d| d.code == rule.code && d.fix.is_some()) {
+                continue;
+            }
+            fixable.push(rule.code);
+            let only_this_rule = |tree: &crate::tree::Tree| {
+                let mut diagnostics = check_package("example", tree).diagnostics;
+                diagnostics.retain(|d| d.code == rule.code);
+                diagnostics
+            };
+            let outcome = crate::fix::fix_tree(&tree, crate::fix::Applicability::Unsafe, only_this_rule);
+            let mut fixed = tree.clone();
+            for (file, text) in &outcome.changed {
+                fixed.insert(file, crate::tree::Entry::File(text.clone().into_bytes()));
+            }
+            let after = check_package("example", &fixed).diagnostics;
+            let key = |d: &crate::diag::Diagnostic| (d.code, d.file.clone(), d.pointer.clone());
+            let old: BTreeSet<_> = before.iter().map(key).collect();
+            let new: Vec<_> = after
+                .iter()
+                .filter(|d| !old.contains(&key(d)))
+                .map(|d| d.code)
+                .collect();
+            if after.iter().any(|d| d.code == rule.code) || !new.is_empty() {
+                let seen: Vec<_> = after.iter().map(|d| (d.code, d.message.as_str())).collect();
+                wrong.push(format!("{}: after its fix, new {new:?}; saw {seen:?}", rule.code));
+            }
+            // Idempotent: the fixed tree offers nothing more to this rule.
+            if !crate::fix::fix_tree(&fixed, crate::fix::Applicability::Unsafe, only_this_rule)
+                .changed
+                .is_empty()
+            {
+                wrong.push(format!("{}: fixing twice changes the files again", rule.code));
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+        assert!(fixable.contains(&"AP209"), "fixable rules: {fixable:?}");
+    }
+
+    #[test]
     fn explain_text_shows_both_examples() {
         let text = explain_text(find("AP101").unwrap());
         assert!(text.contains("skills -> ../shared (symlink)"));

@@ -291,7 +291,7 @@ mod tests {
         // safe fix, and `!` one with an unsafe fix.
         let check = |tree: &Tree| -> Vec<Diagnostic> {
             let text = text_of(tree, "f").unwrap_or_default();
-            let rule = crate::rules::find("AP209").unwrap();
+            let rule = crate::registry::find("AP209").unwrap();
             text.char_indices()
                 .filter_map(|(i, c)| {
                     let fix = if c.is_ascii_uppercase() {

@@ -11,7 +11,7 @@ mod spec_text;
 
 use crate::diag::Diagnostic;
 use crate::report::{PackageReport, ServerState, SkillState};
-use crate::rules::{Example, Rule};
+use crate::rule::{Example, Rule};
 
 /// A package file the editor checks as it is typed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -169,7 +169,7 @@ mod tests {
     #[test]
     fn ignored_input_rules_exist_and_never_reject() {
         for code in IGNORED_INPUT {
-            let rule = crate::rules::find(code).unwrap_or_else(|| panic!("{code} is a rule"));
+            let rule = crate::registry::find(code).unwrap_or_else(|| panic!("{code} is a rule"));
             assert_ne!(
                 rule.severity,
                 crate::Severity::Error,
@@ -201,7 +201,7 @@ mod tests {
 
     #[test]
     fn every_rule_doc_renders_as_markdown() {
-        for rule in crate::rules::all() {
+        for rule in crate::registry::all() {
             let text = rule_markdown(rule);
             assert!(text.starts_with(&format!("**{}**", rule.code)));
             assert!(text.contains(rule.doc.what));

@@ -121,7 +121,7 @@ pub fn hover(context: Context<'_>, position: Position) -> Option<Hover> {
             continue;
         }
         shown.push(finding.code);
-        if let Some(rule) = apcheck::rules::find(finding.code) {
+        if let Some(rule) = apcheck::registry::find(finding.code) {
             sections.push(format!("{}\n\n{}", finding.message, rule_markdown(rule)));
         }
         if range.is_none() {

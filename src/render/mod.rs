@@ -10,6 +10,7 @@
 //! - [`github`]: GitHub Actions workflow commands (annotations)
 //! - [`markdown`]: a summary for pull-request comments and downloads
 
+pub mod escape;
 pub mod github;
 pub mod json;
 pub mod markdown;
@@ -129,6 +130,16 @@ pub fn location(path: &str, diagnostic: &Diagnostic) -> String {
         (Some(line), None) => format!("{path}:{line}"),
         _ => path.to_string(),
     }
+}
+
+/// The line every text face shows for a diagnostic's fix:
+/// `Rename the plugin to "x" (safe: apcheck check --fix applies it)`.
+pub fn fix_line(fix: &crate::fix::Fix) -> String {
+    let how = match fix.applicability {
+        crate::fix::Applicability::Safe => "safe: apcheck check --fix applies it",
+        crate::fix::Applicability::Unsafe => "unsafe: apcheck check --unsafe-fixes applies it",
+    };
+    format!("{} ({how})", fix.message)
 }
 
 /// `1 error`, `2 errors`.
@@ -304,6 +315,19 @@ pub(crate) mod test_support {
                     "`TOKEN` holds a GitHub token (ghp_…)",
                 ),
             ],
+        )
+    }
+
+    /// The fix of the name error in [`MANIFEST`]: `"Bad Name"` → `"bad-name"`.
+    pub fn name_fix() -> crate::fix::Fix {
+        let start = MANIFEST.find("\"Bad Name\"").expect("the name in the manifest");
+        crate::fix::Fix::safe(
+            "Rename the plugin to \"bad-name\"",
+            vec![crate::fix::Edit::replace(
+                "plugin.json",
+                Span::new(start, start + "\"Bad Name\"".len()),
+                "\"bad-name\"",
+            )],
         )
     }
 

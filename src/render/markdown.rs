@@ -89,6 +89,9 @@ pub fn findings(root: &str, diagnostics: &[Diagnostic]) -> String {
         if let Some(hint) = &diagnostic.hint {
             let _ = writeln!(out, "  help: {}\\", markdown_message(hint));
         }
+        if let Some(fix) = &diagnostic.fix {
+            let _ = writeln!(out, "  fix: {}\\", markdown_message(&super::fix_line(fix)));
+        }
         let _ = writeln!(out, "  spec: {}", markdown_message(diagnostic.spec));
     }
     out.push('\n');
@@ -116,6 +119,17 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains("ghp_SECRETSECRET"), "{out}");
+    }
+
+    #[test]
+    fn a_fix_gets_its_own_line() {
+        let mut report = report_with_findings(".");
+        report.diagnostics[0] = report.diagnostics[0].clone().with_fix(name_fix());
+        let out = render(&[report]);
+        assert!(
+            out.contains("  fix: Rename the plugin to \"bad-name\" \\(safe\\: apcheck check --fix applies it\\)\\\n"),
+            "{out}"
+        );
     }
 
     #[test]

@@ -8,12 +8,13 @@
 //! family's `RULES` list; `tests/registry.rs` fails on a rule left out.
 
 use crate::rule::{Example, Rule};
-use crate::rules::{containment, files, layout, manifest, mcp, secrets, skills};
+use crate::rules::{containment, files, layout, manifest, mcp, secrets, skills, unread};
 use crate::snapshot::{call, changes, drift, lint};
 
 /// The families' lists, in code order.
 const FAMILIES: &[&[&Rule]] = &[
     files::RULES,
+    unread::RULES,
     layout::RULES,
     containment::RULES,
     manifest::RULES,

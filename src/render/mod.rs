@@ -160,6 +160,8 @@ impl Verdicts {
     pub fn of(report: &PackageReport) -> Self {
         let summary = &report.summary;
         let plugin = match report.plugin.state {
+            // The states describe only what could be read (AP011 names the rest).
+            _ if !report.unread.is_empty() => "incomplete",
             PluginState::Loaded => "loaded",
             PluginState::Rejected => "rejected",
         };
@@ -289,6 +291,7 @@ pub(crate) mod test_support {
             mcp,
             diagnostics,
             summary,
+            unread: Vec::new(),
         }
     }
 

@@ -70,6 +70,8 @@ pub fn may_quote_source(diagnostic: &Diagnostic) -> bool {
 /// every other span still fits), a secret placed only by line masks that line,
 /// and a secret placed nowhere in the file makes it unquotable (`None`).
 /// Without this, another finding on the same line would quote the credential.
+/// Then every credential shape is masked too
+/// ([`crate::rules::secrets::credential_ranges`]), whichever command quotes it.
 pub fn quotable_text<'t>(file: &str, text: &'t str, diagnostics: &[Diagnostic]) -> Option<Cow<'t, str>> {
     let mut masked: Option<Vec<u8>> = None;
     for secret in diagnostics
@@ -88,12 +90,18 @@ pub fn quotable_text<'t>(file: &str, text: &'t str, diagnostics: &[Diagnostic]) 
             }
         }
     }
-    match masked {
-        None => Some(Cow::Borrowed(text)),
+    let text = match masked {
+        None => Cow::Borrowed(text),
         // Masking whole bytes of UTF-8 sequences with ASCII can only leave
         // broken sequences at a span's edges, where a span never cuts a character.
-        Some(bytes) => String::from_utf8(bytes).ok().map(Cow::Owned),
-    }
+        Some(bytes) => Cow::Owned(String::from_utf8(bytes).ok()?),
+    };
+    // Credentials no rule pointed at (a token a drift row quotes, a password a
+    // schema error quotes) are masked all the same.
+    Some(match crate::rules::secrets::mask_credentials(&text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(masked) => Cow::Owned(masked),
+    })
 }
 
 /// The byte range of 1-based `line` in `text`, without its line break.

@@ -2,14 +2,18 @@
 //! diff them, entirely on the user's device. This crate is the sans-IO core;
 //! the CLI (`src/bin/apcheck`) and the wasm face (`wasm`) are thin edges.
 
+pub mod assist;
 pub mod collection;
 pub mod diag;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod disk;
+pub mod fix;
 pub mod hops;
 pub mod json;
+pub mod registry;
 pub mod render;
 pub mod report;
+pub mod rule;
 pub mod rules;
 pub mod schemas;
 pub mod snapshot;

@@ -108,7 +108,9 @@ pub fn check_folder(root_name: &str, tree: &Tree) -> (Vec<PackageReport>, Roots)
 }
 
 /// The part of `tree` under `dir`, as a tree of its own (what reading that
-/// directory alone would have given), with its truncation and omission marks.
+/// directory alone would have given), with the marks a page's tree carries:
+/// truncated files, omitted paths, unlisted directories. (The CLI reads each
+/// root from disk on its own, so the disk-only marks never need carrying.)
 pub fn subtree(tree: &Tree, dir: &str) -> Tree {
     let prefix = format!("{dir}/");
     let mut sub = Tree::new();
@@ -123,6 +125,13 @@ pub fn subtree(tree: &Tree, dir: &str) -> Tree {
     for (path, limit) in tree.omitted() {
         if let Some(inner) = path.strip_prefix(&prefix) {
             sub.mark_omitted(inner, limit);
+        }
+    }
+    for (listed, why) in tree.unlisted() {
+        if listed == dir {
+            sub.mark_unlisted("", why);
+        } else if let Some(inner) = listed.strip_prefix(&prefix) {
+            sub.mark_unlisted(inner, why);
         }
     }
     sub
@@ -185,9 +194,16 @@ mod tests {
         ]);
         tree.mark_truncated("plugins/a/big.bin", 1 << 30);
         tree.mark_omitted("plugins/b/x", "max_entries");
+        tree.mark_unlisted("plugins/a/skills", "permission denied");
         let sub = subtree(&tree, "plugins/a");
+        assert_eq!(sub.unlisted().keys().collect::<Vec<_>>(), ["skills"]);
         let paths: Vec<&str> = sub.entries().map(|(path, _)| path).collect();
-        assert_eq!(paths, ["plugin.json", "skills", "skills/s", "skills/s/SKILL.md"]);
+        assert_eq!(paths, ["plugin.json", "skills/s/SKILL.md"]);
+        assert_eq!(
+            sub.entry("skills/s"),
+            Some(&Entry::Dir),
+            "implied directories stay implied"
+        );
         assert_eq!(sub.truncated().keys().collect::<Vec<_>>(), ["big.bin"]);
         assert!(sub.omitted().is_empty());
     }

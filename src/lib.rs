@@ -7,6 +7,8 @@ pub mod diag;
 pub mod disk;
 pub mod hops;
 pub mod json;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod live;
 pub mod render;
 pub mod report;
 pub mod rules;

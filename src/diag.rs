@@ -3,29 +3,9 @@
 
 use serde::Serialize;
 
-use crate::rules::Rule;
+pub use crate::rule::Severity;
+use crate::rule::{self, Family, Rule};
 use crate::source::{LineIndex, Span};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// Informational: a hint that changes nothing a client does.
-    Info,
-    /// The package loads, but something is ignored or will surprise someone.
-    Warning,
-    /// A client rejects or skips something because of this.
-    Error,
-}
-
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        }
-    }
-}
 
 /// One finding. Field names are the stable JSON shape of `apcheck check --format json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -87,6 +67,16 @@ impl Diagnostic {
         self.end_column = Some(end.column);
         self.span = Some(span);
         self
+    }
+
+    /// The family of the rule that made this finding.
+    pub fn family(&self) -> Option<Family> {
+        Family::of_code(self.code)
+    }
+
+    /// Whether this finding points at a credential ([`Rule::masks_secrets`]).
+    pub fn masks_secrets(&self) -> bool {
+        rule::masks_secrets(self.code)
     }
 
     /// Replaces the rule's default fix hint with a specific one.

@@ -9,8 +9,10 @@ pub mod hops;
 pub mod json;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod live;
+pub mod registry;
 pub mod render;
 pub mod report;
+pub mod rule;
 pub mod rules;
 pub mod schemas;
 pub mod snapshot;

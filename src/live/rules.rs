@@ -8,8 +8,8 @@ use std::time::Duration;
 use super::Attempt;
 use crate::diag::{Diagnostic, Severity};
 use crate::json::parse_document;
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::mcp::MCP_PATH;
-use crate::rules::{Example, Rule, RuleDoc};
 use crate::snapshot::Located;
 use crate::tree::Tree;
 

@@ -57,11 +57,11 @@ impl Sources for NoSources {
 
 /// Whether a renderer may quote the source lines of `diagnostic`.
 ///
-/// Secret rules (AP5xx) mask the credential in their message, but the line
+/// Secret rules ([`crate::rule::Rule::masks_secrets`]) mask the credential in their message, but the line
 /// they point at holds it in clear: quoting it would print the secret into CI
 /// logs and PR comments, the very leak the rule warns about.
 pub fn may_quote_source(diagnostic: &Diagnostic) -> bool {
-    !diagnostic.code.starts_with("AP5")
+    !diagnostic.masks_secrets()
 }
 
 /// The text of `file` safe to quote, given every diagnostic of its report:
@@ -195,7 +195,7 @@ pub(crate) mod test_support {
         McpSection, McpState, PackageReport, PluginSection, PluginState, ServerEntry, ServerState, SkillEntry,
         SkillState, SkillsSection, SkillsState, Summary, TokenEstimate,
     };
-    use crate::rules::{Example, Rule, RuleDoc};
+    use crate::rule::{Example, Rule, RuleDoc};
     use crate::source::{LineIndex, Span};
 
     pub static NAME_RULE: Rule = Rule {

@@ -17,8 +17,9 @@ use serde_json::{Value, json};
 
 use super::path_from_root;
 use crate::diag::{Diagnostic, Severity};
+use crate::registry;
 use crate::report::PackageReport;
-use crate::rules::{self, Rule};
+use crate::rule::Rule;
 
 const SCHEMA_URI: &str = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
@@ -40,7 +41,7 @@ const ABSOLUTE_PATH_KEEP: &AsciiSet = &RELATIVE_PATH_KEEP.remove(b':');
 /// The SARIF log of `reports`, as a JSON value. `source_root` is the absolute
 /// directory relative paths start from, when known (see [`directory_uri`]).
 pub fn render(reports: &[PackageReport], source_root: Option<&str>) -> Value {
-    let registry: Vec<&'static Rule> = rules::all().collect();
+    let registry: Vec<&'static Rule> = registry::all().collect();
     let results: Vec<Value> = reports
         .iter()
         .flat_map(|report| {

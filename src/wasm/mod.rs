@@ -90,7 +90,7 @@ pub fn limits() -> String {
 /// summary, fix hint and doc, in code order. The page renders rule docs from this.
 #[wasm_bindgen]
 pub fn rules() -> String {
-    let rules: Vec<&crate::rules::Rule> = crate::rules::all().collect();
+    let rules: Vec<&crate::rule::Rule> = crate::registry::all().collect();
     serde_json::to_string(&rules).expect("rules always serialize")
 }
 
@@ -98,8 +98,8 @@ pub fn rules() -> String {
 /// where `text` is exactly what `apcheck explain` prints, or `{"ok":false,"error":{"message":".."}}`.
 #[wasm_bindgen]
 pub fn explain(code_or_name: &str) -> String {
-    let answer = match crate::rules::find(code_or_name.trim()) {
-        Some(rule) => serde_json::json!({ "ok": true, "rule": rule, "text": crate::rules::explain_text(rule) }),
+    let answer = match crate::registry::find(code_or_name.trim()) {
+        Some(rule) => serde_json::json!({ "ok": true, "rule": rule, "text": crate::registry::explain_text(rule) }),
         None => serde_json::json!({
             "ok": false,
             "error": { "message": format!("no rule has the code or name {:?}", code_or_name.trim()) }

@@ -2,8 +2,8 @@
 //! one failed, with a conforming name suggested when one can be made.
 
 use crate::diag::{Diagnostic, Severity};
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::JsonFile;
-use crate::rules::{Example, Rule, RuleDoc};
 
 use super::{REJECTED, VALID};
 

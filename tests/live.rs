@@ -596,3 +596,107 @@ fn connect_options_are_checked() {
     let help = apcheck(&["snapshot", "--help"], &[]);
     assert!(String::from_utf8_lossy(&help.stdout).contains("RUNS CODE FROM THE PACKAGE"));
 }
+
+/// Whether process `pid` still runs, two seconds after it should have died.
+fn alive(pid: &str) -> bool {
+    // A killed grandchild is a zombie until whoever adopted it (init, or a
+    // container's first process) reaps it: that is not running. Give the
+    // kill a moment to land before calling it a survivor.
+    (0..40).all(|_| {
+        let state = Command::new("ps")
+            .args(["-o", "stat=", "-p", pid.trim()])
+            .output()
+            .unwrap();
+        let state = String::from_utf8_lossy(&state.stdout).trim().to_string();
+        let running = !state.is_empty() && !state.starts_with('Z');
+        if running {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        running
+    })
+}
+
+/// A stdio server that never answers, writing its own pid and its child's
+/// (a grandchild of apcheck) into PLUGIN_DATA first.
+fn silent_with_grandchild() -> Value {
+    json!({"type": "stdio", "command": "sh", "args": ["-c", "sleep 300 & echo $! > \"$PLUGIN_DATA/grandchild\"; echo $$ > \"$PLUGIN_DATA/child\"; wait"]})
+}
+
+#[cfg(unix)]
+#[test]
+fn timed_out_and_interrupted_servers_leave_no_process_behind() {
+    // Timeout: the server and what it started are killed when its time is up.
+    let root = plugin("reap-timeout", json!({"silent": silent_with_grandchild()}));
+    let data = root.with_extension("data");
+    let output = apcheck(
+        &[
+            "snapshot",
+            root.to_str().unwrap(),
+            "--connect",
+            "--timeout",
+            "2",
+            "--data",
+            data.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    for file in ["child", "grandchild"] {
+        let pid = std::fs::read_to_string(data.join(file)).unwrap();
+        assert!(!alive(&pid), "{file} {pid} survived the timeout");
+    }
+
+    // Ctrl-C: apcheck stops every server and exits 2 without a snapshot.
+    let root = plugin("reap-interrupt", json!({"silent": silent_with_grandchild()}));
+    let data = root.with_extension("data");
+    let _ = std::fs::remove_dir_all(&data);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_apcheck"))
+        .args([
+            "snapshot",
+            root.to_str().unwrap(),
+            "--connect",
+            "--timeout",
+            "60",
+            "--data",
+            data.to_str().unwrap(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let child_pid = (0..400)
+        .find_map(|_| {
+            std::thread::sleep(Duration::from_millis(25));
+            std::fs::read_to_string(data.join("grandchild"))
+                .ok()
+                .filter(|p| !p.trim().is_empty())?;
+            std::fs::read_to_string(data.join("child"))
+                .ok()
+                .filter(|p| !p.trim().is_empty())
+        })
+        .expect("the server started within 10 s");
+    assert!(
+        Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let (done, finished) = mpsc::channel();
+    std::thread::spawn(move || done.send(child.wait_with_output()).unwrap());
+    let output = finished
+        .recv_timeout(Duration::from_secs(20))
+        .expect("apcheck ends after Ctrl-C")
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("interrupted"));
+    let grandchild = std::fs::read_to_string(data.join("grandchild")).unwrap();
+    assert!(!alive(&child_pid), "the server survived Ctrl-C");
+    assert!(!alive(&grandchild), "the server's child survived Ctrl-C");
+}

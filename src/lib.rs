@@ -2,6 +2,7 @@
 //! diff them, entirely on the user's device. This crate is the sans-IO core;
 //! the CLI (`src/bin/apcheck`) and the wasm face (`wasm`) are thin edges.
 
+pub mod assist;
 pub mod diag;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod disk;

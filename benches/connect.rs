@@ -1,5 +1,5 @@
 //! How long `--connect` takes for a plugin with 10 stdio servers that answer
-//! at once (`benches/instant-server.mjs`, canned replies on node): launch,
+//! at once (`tests/probe/instant.mjs`, canned replies on node): launch,
 //! `server/discover` refused, `initialize`, both `tools/list` pages, all in
 //! parallel, then every process killed and reaped. Timed through
 //! `apcheck::live::connect`, as the CLI calls it.
@@ -24,7 +24,7 @@ fn main() {
     } else {
         1
     };
-    let server = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/instant-server.mjs");
+    let server = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/probe/instant.mjs");
     let dir = tempfile::tempdir().expect("a temporary directory");
     let data = tempfile::tempdir().expect("a data directory");
     let servers: serde_json::Map<String, serde_json::Value> = (0..SERVERS)

@@ -650,7 +650,7 @@ fn timed_out_and_interrupted_servers_leave_no_process_behind() {
     let root = plugin("reap-interrupt", json!({"silent": silent_with_grandchild()}));
     let data = root.with_extension("data");
     let _ = std::fs::remove_dir_all(&data);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_apcheck"))
+    let child = Command::new(env!("CARGO_BIN_EXE_apcheck"))
         .args([
             "snapshot",
             root.to_str().unwrap(),
@@ -699,4 +699,37 @@ fn timed_out_and_interrupted_servers_leave_no_process_behind() {
     let grandchild = std::fs::read_to_string(data.join("grandchild")).unwrap();
     assert!(!alive(&child_pid), "the server survived Ctrl-C");
     assert!(!alive(&grandchild), "the server's child survived Ctrl-C");
+}
+
+#[test]
+fn a_2026_07_28_server_is_reached_through_server_discover() {
+    // MCP 2026-07-28 has no initialize: apcheck's server/discover probe gets the answer.
+    let instant = repo().join("tests/probe/instant.mjs");
+    let root = plugin(
+        "modern",
+        json!({
+            "modern": {"type": "stdio", "command": "node", "args": [instant, "modern"]},
+            "legacy": {"type": "stdio", "command": "node", "args": [instant]}
+        }),
+    );
+    let output = apcheck(&["snapshot", root.to_str().unwrap(), "--connect"], &[]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let snapshot = snapshot_of(&output);
+    for (id, version) in [("modern", "2026-07-28"), ("legacy", "2025-11-25")] {
+        let entry = server(&snapshot, id);
+        assert_eq!(entry["protocolVersion"], version, "{id}");
+        assert_eq!(
+            entry["extensions"]["dev.apcheck"]["serverInfo"]["name"], "instant",
+            "{id}"
+        );
+        let tools = tools_of(&snapshot, id);
+        assert_eq!(tools.len(), 2, "{id}: both pages");
+        assert_eq!(tools[0]["icons"][0]["src"], "https://example.com/i.png", "{id}");
+    }
+    assert_consistent(&snapshot, &root);
 }

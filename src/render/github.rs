@@ -13,10 +13,7 @@ use crate::report::PackageReport;
 pub fn render(reports: &[PackageReport]) -> String {
     let mut out = String::new();
     for report in reports {
-        for diagnostic in &report.diagnostics {
-            out.push_str(&annotation(&report.root, diagnostic));
-            out.push('\n');
-        }
+        out.push_str(&annotations(&report.root, &report.diagnostics));
     }
     for report in reports {
         let verdicts = Verdicts::of(report);
@@ -31,6 +28,22 @@ pub fn render(reports: &[PackageReport]) -> String {
         );
     }
     out
+}
+
+/// One annotation line per diagnostic, files relative to `root`: for every
+/// command's findings.
+pub fn annotations(root: &str, diagnostics: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    for diagnostic in diagnostics {
+        out.push_str(&annotation(root, diagnostic));
+        out.push('\n');
+    }
+    out
+}
+
+/// A line of plain text for the log, which can never be read as a workflow command.
+pub fn log_line(text: &str) -> String {
+    github_log_text(text) + "\n"
 }
 
 fn annotation(root: &str, diagnostic: &Diagnostic) -> String {
@@ -64,6 +77,10 @@ fn annotation(root: &str, diagnostic: &Diagnostic) -> String {
         message.push_str("\nhelp: ");
         message.push_str(&visible(hint));
     }
+    if let Some(fix) = &diagnostic.fix {
+        message.push_str("\nfix: ");
+        message.push_str(&super::fix_line(fix));
+    }
     message.push_str("\nspec: ");
     message.push_str(diagnostic.spec);
     format!("::{command} {}::{}", properties.join(","), github_data(&message))
@@ -90,6 +107,17 @@ mod tests {
                 .starts_with("::warning file=plugins/demo/mcp.json,")
         );
         assert!(out.ends_with("1 error, 1 warning\n"));
+    }
+
+    #[test]
+    fn a_fix_is_named_in_the_annotation() {
+        let mut report = report_with_findings(".");
+        report.diagnostics[0] = report.diagnostics[0].clone().with_fix(name_fix());
+        let out = render(&[report]);
+        assert!(
+            out.contains("%0Afix: Rename the plugin to \"bad-name\" (safe: apcheck check --fix applies it)%0Aspec:"),
+            "{out}"
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@ use std::fmt::Write;
 
 use super::escape::{markdown_code as code, markdown_message};
 use super::{Verdicts, count, display_root, location, path_from_root};
+use crate::diag::Diagnostic;
 use crate::report::{PackageReport, PluginState};
 
 pub fn render(reports: &[PackageReport]) -> String {
@@ -67,27 +68,34 @@ fn render_report(out: &mut String, report: &PackageReport) {
         let _ = writeln!(out, "| {name} | {} |", value.replace('|', "\\|"));
     }
     out.push('\n');
-    if report.diagnostics.is_empty() {
+    out.push_str(&findings(&report.root, &report.diagnostics));
+}
+
+/// The findings list of any command (files relative to `root`), or `No findings.`,
+/// followed by a blank line.
+pub fn findings(root: &str, diagnostics: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    if diagnostics.is_empty() {
         out.push_str("No findings.\n\n");
-        return;
+        return out;
     }
-    for diagnostic in &report.diagnostics {
+    for diagnostic in diagnostics {
         let _ = write!(out, "- **{}** {}", diagnostic.severity.as_str(), code(diagnostic.code));
         if let Some(file) = &diagnostic.file {
-            let _ = write!(
-                out,
-                " {}",
-                code(&location(&path_from_root(&report.root, file), diagnostic))
-            );
+            let _ = write!(out, " {}", code(&location(&path_from_root(root, file), diagnostic)));
         }
         // A trailing backslash is a hard line break: help and spec get lines of their own.
         let _ = writeln!(out, ": {}\\", markdown_message(&diagnostic.message));
         if let Some(hint) = &diagnostic.hint {
             let _ = writeln!(out, "  help: {}\\", markdown_message(hint));
         }
+        if let Some(fix) = &diagnostic.fix {
+            let _ = writeln!(out, "  fix: {}\\", markdown_message(&super::fix_line(fix)));
+        }
         let _ = writeln!(out, "  spec: {}", markdown_message(diagnostic.spec));
     }
     out.push('\n');
+    out
 }
 
 #[cfg(test)]
@@ -111,6 +119,17 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains("ghp_SECRETSECRET"), "{out}");
+    }
+
+    #[test]
+    fn a_fix_gets_its_own_line() {
+        let mut report = report_with_findings(".");
+        report.diagnostics[0] = report.diagnostics[0].clone().with_fix(name_fix());
+        let out = render(&[report]);
+        assert!(
+            out.contains("  fix: Rename the plugin to \"bad-name\" \\(safe\\: apcheck check --fix applies it\\)\\\n"),
+            "{out}"
+        );
     }
 
     #[test]

@@ -2,11 +2,14 @@
 //! `file:line:col`, the source line with a caret under the span, the hint as a
 //! `help` line and the spec section as a `note`; then one summary line per root.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
+
 use annotate_snippets::renderer::{AnsiColor, Effects, Style};
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 
 use super::escape::{visible, visible_line};
-use super::{Sources, Verdicts, count, display_root, may_quote_source, path_from_root, quotable_text};
+use super::{Sources, Verdicts, count, display_root, fix_line, may_quote_source, path_from_root, quotable_text};
 use crate::diag::{Diagnostic, Severity};
 use crate::report::{PackageReport, PluginState};
 use crate::source::Span;
@@ -40,8 +43,20 @@ pub fn render_diagnostics(
         Renderer::plain()
     };
     let mut out = String::new();
+    // Each file is masked once, however many findings quote it.
+    let mut quotable: HashMap<&str, Option<Cow<'_, str>>> = HashMap::new();
     for diagnostic in diagnostics {
-        out.push_str(&render_diagnostic(&renderer, root, diagnostics, diagnostic, sources));
+        let text = diagnostic
+            .file
+            .as_deref()
+            .filter(|_| may_quote_source(diagnostic))
+            .and_then(|file| {
+                quotable
+                    .entry(file)
+                    .or_insert_with(|| quotable_text(file, sources.text(file)?, diagnostics))
+                    .as_deref()
+            });
+        out.push_str(&render_diagnostic(&renderer, root, diagnostic, text));
         out.push_str("\n\n");
     }
     out
@@ -90,14 +105,8 @@ pub fn totals_line(reports: &[PackageReport]) -> String {
     )
 }
 
-/// `all` are the diagnostics of the same files, so secrets among them are masked in the snippet.
-fn render_diagnostic(
-    renderer: &Renderer,
-    root: &str,
-    all: &[Diagnostic],
-    diagnostic: &Diagnostic,
-    sources: &dyn Sources,
-) -> String {
+/// `quotable` is the text of the diagnostic's file, masked ([`quotable_text`]), when it may be quoted.
+fn render_diagnostic(renderer: &Renderer, root: &str, diagnostic: &Diagnostic, quotable: Option<&str>) -> String {
     let level = match diagnostic.severity {
         Severity::Error => Level::ERROR,
         Severity::Warning => Level::WARNING,
@@ -106,13 +115,9 @@ fn render_diagnostic(
     let message = visible(&diagnostic.message);
     let title = level.primary_title(message.as_ref()).id(diagnostic.code);
     let mut group = Group::with_title(title);
-    let quotable = diagnostic
-        .file
-        .as_deref()
+    let excerpt = quotable
         .zip(diagnostic.span)
-        .filter(|_| may_quote_source(diagnostic))
-        .and_then(|(file, span)| Some((span, quotable_text(file, sources.text(file)?, all)?)));
-    let excerpt = quotable.as_ref().and_then(|(span, text)| excerpt(text, *span));
+        .and_then(|(text, span)| excerpt(text, span));
     if let Some(file) = &diagnostic.file {
         let path = visible(&path_from_root(root, file)).into_owned();
         group = match &excerpt {
@@ -137,6 +142,10 @@ fn render_diagnostic(
     let hint = diagnostic.hint.as_deref().map(visible);
     if let Some(hint) = &hint {
         group = group.element(Level::HELP.message(hint.as_ref()));
+    }
+    let fix = diagnostic.fix.as_ref().map(|fix| visible(&fix_line(fix)).into_owned());
+    if let Some(fix) = &fix {
+        group = group.element(Level::HELP.with_name("fix").message(fix.as_str()));
     }
     group = group.element(Level::NOTE.with_name("spec").message(diagnostic.spec));
     renderer.render(&[group])
@@ -210,6 +219,18 @@ mod tests {
         assert!(out.contains("^^^^^^^^^^"), "{out}");
         assert!(out.contains("help: use lowercase letters, digits and hyphens"), "{out}");
         assert!(out.contains("= spec: Agent Plugins §5.5"), "{out}");
+        assert!(!out.contains("fix:"), "{out}");
+    }
+
+    #[test]
+    fn a_fix_is_shown_with_how_to_apply_it() {
+        let mut report = report_with_findings(".");
+        report.diagnostics[0] = report.diagnostics[0].clone().with_fix(name_fix());
+        let out = plain(&report);
+        assert!(
+            out.contains("fix: Rename the plugin to \"bad-name\" (safe: apcheck check --fix applies it)"),
+            "{out}"
+        );
     }
 
     #[test]

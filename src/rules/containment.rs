@@ -145,6 +145,8 @@ pub fn unresolved_diagnostic(
                 format!("`{path}` resolves outside the plugin root {how}; {consequence}"),
             )
         }
+        // Not a client's verdict: the reader could not look, so the check says so.
+        Unresolved::NotRead { path: unread, why } => return Some(crate::rules::unread::not_read(path, unread, why)),
         Unresolved::Loop { link } => Diagnostic::new(
             &SYMLINK_LOOP,
             format!("`{path}` never resolves: the links starting at `{link}` form a cycle; {consequence}"),

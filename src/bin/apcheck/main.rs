@@ -13,6 +13,7 @@ mod check_snapshot;
 mod connect;
 mod diff;
 mod drift;
+mod fix;
 mod fmt;
 mod lsp;
 mod output;

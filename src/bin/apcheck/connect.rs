@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use apcheck::PackageReport;
 use apcheck::live::{self, Attempt, Progress, Run};
+use apcheck::render::escape::visible;
 use apcheck::tree::Tree;
 
 /// The help text every `--connect` carries.
@@ -74,7 +75,7 @@ pub fn run(dir: &Path, tree: &Tree, report: &PackageReport, args: &ConnectArgs) 
             eprintln!("apcheck: connecting to {servers} server(s) of {}…", dir.display())
         }
         Progress::Finished { attempt, done, servers } if on_terminal => {
-            eprintln!("  [{done}/{servers}] {} {}", attempt.id, status_word(attempt))
+            eprintln!("  [{done}/{servers}] {} {}", visible(&attempt.id), status_word(attempt))
         }
         _ => {}
     };
@@ -91,7 +92,8 @@ fn status_word(attempt: &Attempt) -> &'static str {
 }
 
 /// One line per server: status, id, transport, protocol, tools, time; a
-/// failed server's reason and stderr below it.
+/// failed server's reason and stderr below it. Server text reaches a terminal
+/// only through `visible`, so a server cannot send escape sequences to it.
 pub fn summary(attempts: &[Attempt]) -> String {
     let width = attempts.iter().map(|a| a.id.len()).max().unwrap_or(0);
     let mut text = String::new();
@@ -100,18 +102,20 @@ pub fn summary(attempts: &[Attempt]) -> String {
         match &attempt.outcome {
             Ok(listed) => text.push_str(&format!(
                 "connected  {:width$}  {:15}  {}  {:>4} tools  {time}\n",
-                attempt.id,
+                visible(&attempt.id),
                 attempt.transport,
-                listed.protocol_version,
+                visible(&listed.protocol_version),
                 listed.tools.len()
             )),
             Err(reason) => {
                 text.push_str(&format!(
-                    "failed     {:width$}  {:15}  {time}\n           {reason}\n",
-                    attempt.id, attempt.transport
+                    "failed     {:width$}  {:15}  {time}\n           {}\n",
+                    visible(&attempt.id),
+                    attempt.transport,
+                    visible(reason)
                 ));
                 for line in attempt.stderr.lines().filter(|l| !l.trim().is_empty()) {
-                    text.push_str(&format!("           stderr: {line}\n"));
+                    text.push_str(&format!("           stderr: {}\n", visible(line)));
                 }
             }
         }

@@ -172,9 +172,7 @@ mod tests {
 
     #[test]
     fn nested_and_numeric_differences_are_found_and_quoted_values_are_not() {
-        let text = skill(
-            "name: a\ndescription: Does x. Use when y.\nmetadata:\n  count: 1_000\n  beta: \"on\"",
-        );
+        let text = skill("name: a\ndescription: Does x. Use when y.\nmetadata:\n  count: 1_000\n  beta: \"on\"");
         let (_, diagnostics) = discover(&[("skills/a/SKILL.md", text.as_str())]);
         assert_eq!(codes(&diagnostics), ["AP316"], "{diagnostics:#?}");
         assert!(

@@ -1,19 +1,19 @@
 //! `apcheck snapshot PLUGIN [--tools SERVER=FILE]…`: prints the capability
-//! snapshot a conformant client would hold. Also the small edge helpers the
-//! snapshot commands share (output format, reading files, exit codes).
+//! snapshot a conformant client would hold; with `--connect`, the one it holds
+//! after connecting to every server (hop 4). Also the small edge helpers the
+//! snapshot commands share (reading files and packages).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use apcheck::Diagnostic;
-use apcheck::diag::Severity;
 use apcheck::disk::read_tree;
-use apcheck::snapshot::build::{build_snapshot, mark_failed};
-use apcheck::snapshot::render;
+use apcheck::render::{self, FnSources};
+use apcheck::snapshot::build::{BuildError, build_connected, build_snapshot, mark_failed};
 use apcheck::snapshot::tools_list::{ToolsList, read_tools_list};
 use apcheck::tree::{Limits, Tree};
 
-use crate::output::fail;
+use crate::connect::ConnectArgs;
+use crate::output::{ColorChoice, EXIT_CLEAN, EXIT_FINDINGS, emit, fail, render_options};
 
 #[derive(clap::Args)]
 pub struct SnapshotArgs {
@@ -21,24 +21,17 @@ pub struct SnapshotArgs {
     plugin: PathBuf,
     /// A `tools/list` result for one server (JSON-RPC response, bare result,
     /// array of pages, or an initialize + tools/list capture); repeatable.
-    #[arg(long = "tools", value_name = "SERVER=FILE")]
+    #[arg(long = "tools", value_name = "SERVER=FILE", conflicts_with = "connect")]
     tools: Vec<String>,
     /// Record that a valid server failed to connect, with the reason the client
     /// reported (Agent Plugins §7.2.2 rule 5); repeatable.
-    #[arg(long = "failed", value_name = "SERVER=REASON")]
+    #[arg(long = "failed", value_name = "SERVER=REASON", conflicts_with = "connect")]
     failed: Vec<String>,
     /// Write the snapshot here instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
-}
-
-/// How the snapshot commands print their report.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    #[default]
-    Text,
-    Json,
-    Markdown,
+    #[command(flatten)]
+    connect: ConnectArgs,
 }
 
 /// The UTF-8 text of `path`, or the message to fail with.
@@ -65,28 +58,6 @@ pub fn package_sources<'t>(tree: &'t Tree, root: &str) -> impl Fn(&str) -> Optio
     move |file: &str| {
         let relative = file.strip_prefix(prefix.as_str())?;
         tree.read(relative).and_then(|bytes| std::str::from_utf8(bytes).ok())
-    }
-}
-
-/// 1 when any finding is an error, else 0.
-pub fn exit_for(diagnostics: &[Diagnostic]) -> ExitCode {
-    if diagnostics.iter().any(|d| d.severity == Severity::Error) {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
-/// `value` as pretty JSON with a final newline.
-pub fn json_text(value: &impl serde::Serialize) -> String {
-    serde_json::to_string_pretty(value).expect("reports serialize") + "\n"
-}
-
-/// Writes `text` to stdout and exits with `code`, or with 2 when writing failed.
-pub fn emit(text: &str, code: ExitCode) -> ExitCode {
-    match crate::output::print(text) {
-        Ok(()) => code,
-        Err(failed) => failed,
     }
 }
 
@@ -121,19 +92,36 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
     }
     let root = args.plugin.display().to_string();
     let report = apcheck::check_package(&root, &tree);
-    let mut snapshot = match build_snapshot(&report, &tools) {
+    let mut all_connected = true;
+    let built = if args.connect.connect && report.plugin.state == apcheck::report::PluginState::Loaded {
+        let run = match crate::connect::run(&args.plugin, &tree, &report, &args.connect) {
+            Ok(run) => run,
+            Err(message) => return fail(message),
+        };
+        if run.interrupted {
+            return ExitCode::from(crate::output::EXIT_FAILURE);
+        }
+        all_connected = run.attempts.iter().all(|a| a.outcome.is_ok());
+        let connections: Vec<_> = run.attempts.iter().map(|a| a.connection()).collect();
+        build_connected(&report, &connections)
+    } else {
+        build_snapshot(&report, &tools)
+    };
+    let mut snapshot = match built {
         Ok(snapshot) => snapshot,
-        Err(error @ apcheck::snapshot::build::BuildError::Rejected) => {
+        Err(error @ BuildError::Rejected) => {
             let mut findings = report.diagnostics.clone();
             for finding in &mut findings {
                 finding.file = finding.file.take().map(|file| in_root(&root, &file));
             }
+            let package = package_sources(&tree, &root);
+            let options = render_options(ColorChoice::Auto);
             eprint!(
                 "{}",
-                render::diagnostics_text(&findings, &package_sources(&tree, &root))
+                render::text::render_diagnostics("", &findings, &FnSources(&package), options.text())
             );
-            eprintln!("apcheck: {root}: {error}");
-            return ExitCode::from(1);
+            eprintln!("apcheck: {}: {error}", render::escape::visible(&root));
+            return ExitCode::from(EXIT_FINDINGS);
         }
         Err(error) => return fail(error),
     };
@@ -146,11 +134,13 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
         }
     }
     let text = snapshot.to_pretty_json();
+    // With --connect: 1 when a tried server failed (§7.2.2 rule 5), the snapshot still written.
+    let code = ExitCode::from(if all_connected { EXIT_CLEAN } else { EXIT_FINDINGS });
     match &args.output {
         Some(path) => match std::fs::write(path, text) {
-            Ok(()) => ExitCode::SUCCESS,
+            Ok(()) => code,
             Err(e) => fail(format!("cannot write {}: {e}", path.display())),
         },
-        None => emit(&text, ExitCode::SUCCESS),
+        None => emit(&text, code),
     }
 }

@@ -333,7 +333,7 @@ mod tests {
         let text = explain_text(find("AP101").unwrap());
         assert!(text.contains("skills -> ../shared (symlink)"));
         assert!(text.contains("Fixed"));
-        assert!(!text.contains("decides what a client loads"));
-        assert!(explain_text(find("AP209").unwrap()).contains("decides what a client loads"));
+        assert!(text.contains("decides what a client loads"));
+        assert!(!explain_text(find("AP205").unwrap()).contains("decides what a client loads"));
     }
 }

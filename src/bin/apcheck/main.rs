@@ -11,6 +11,7 @@ mod changes;
 mod check;
 mod check_snapshot;
 mod config_cmd;
+mod connect;
 mod diff;
 mod drift;
 mod fix;

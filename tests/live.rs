@@ -425,7 +425,7 @@ fn the_probe_plugin_shows_every_conformance_case() {
         let seen = observed(&snapshot, id);
         assert_eq!(seen["env"]["PLUGIN_ROOT"], root_text, "{id}");
         assert_eq!(seen["env"]["PLUGIN_DATA"], data_text, "{id}");
-        assert_eq!(seen["dataWritable"], true, "{id}");
+        assert_eq!(seen["dataWritable"], true, "{id}: {}", seen["dataError"]);
         // The default base environment is an allow-list.
         assert!(seen["env"].get("APCHECK_TEST_AMBIENT").is_none(), "{id}");
         assert!(seen["env"].get("PATH").is_some(), "{id}");

@@ -14,3 +14,10 @@ pub const MCP_SCHEMA: &str = include_str!("../schemas/agent-plugins/1.0.0/mcp.sc
 
 /// The Agent Plugins versions this build supports, by manifest `$schema` identifier.
 pub const SUPPORTED_SPEC_VERSIONS: &[(&str, &str)] = &[(PLUGIN_SCHEMA_ID, "1.0.0")];
+
+/// The `Tool` and `ListToolsResult` definitions of the MCP 2025-11-25 schema and
+/// every definition they reference, extracted by `build.rs` from
+/// `schemas/mcp/2025-11-25/schema.json` (the whole schema is 170 KB; this is 9).
+pub const MCP_2025_11_25_TOOLS: &str = include_str!(concat!(env!("OUT_DIR"), "/mcp-2025-11-25-tools.schema.json"));
+/// The same extract of the MCP 2026-07-28 schema.
+pub const MCP_2026_07_28_TOOLS: &str = include_str!(concat!(env!("OUT_DIR"), "/mcp-2026-07-28-tools.schema.json"));

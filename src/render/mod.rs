@@ -10,6 +10,7 @@
 //! - [`github`]: GitHub Actions workflow commands (annotations)
 //! - [`markdown`]: a summary for pull-request comments and downloads
 
+pub mod escape;
 pub mod github;
 pub mod json;
 pub mod markdown;
@@ -57,11 +58,11 @@ impl Sources for NoSources {
 
 /// Whether a renderer may quote the source lines of `diagnostic`.
 ///
-/// Secret rules (AP5xx) mask the credential in their message, but the line
+/// Secret rules ([`crate::rule::Rule::masks_secrets`]) mask the credential in their message, but the line
 /// they point at holds it in clear: quoting it would print the secret into CI
 /// logs and PR comments, the very leak the rule warns about.
 pub fn may_quote_source(diagnostic: &Diagnostic) -> bool {
-    !diagnostic.code.starts_with("AP5")
+    !diagnostic.masks_secrets()
 }
 
 /// The text of `file` safe to quote, given every diagnostic of its report:
@@ -131,6 +132,16 @@ pub fn location(path: &str, diagnostic: &Diagnostic) -> String {
     }
 }
 
+/// The line every text face shows for a diagnostic's fix:
+/// `Rename the plugin to "x" (safe: apcheck check --fix applies it)`.
+pub fn fix_line(fix: &crate::fix::Fix) -> String {
+    let how = match fix.applicability {
+        crate::fix::Applicability::Safe => "safe: apcheck check --fix applies it",
+        crate::fix::Applicability::Unsafe => "unsafe: apcheck check --unsafe-fixes applies it",
+    };
+    format!("{} ({how})", fix.message)
+}
+
 /// `1 error`, `2 errors`.
 pub fn count(n: usize, singular: &str, plural: &str) -> String {
     format!("{n} {}", if n == 1 { singular } else { plural })
@@ -195,7 +206,7 @@ pub(crate) mod test_support {
         McpSection, McpState, PackageReport, PluginSection, PluginState, ServerEntry, ServerState, SkillEntry,
         SkillState, SkillsSection, SkillsState, Summary, TokenEstimate,
     };
-    use crate::rules::{Example, Rule, RuleDoc};
+    use crate::rule::{Example, Rule, RuleDoc};
     use crate::source::{LineIndex, Span};
 
     pub static NAME_RULE: Rule = Rule {
@@ -301,6 +312,19 @@ pub(crate) mod test_support {
                     "`TOKEN` holds a GitHub token (ghp_…)",
                 ),
             ],
+        )
+    }
+
+    /// The fix of the name error in [`MANIFEST`]: `"Bad Name"` → `"bad-name"`.
+    pub fn name_fix() -> crate::fix::Fix {
+        let start = MANIFEST.find("\"Bad Name\"").expect("the name in the manifest");
+        crate::fix::Fix::safe(
+            "Rename the plugin to \"bad-name\"",
+            vec![crate::fix::Edit::replace(
+                "plugin.json",
+                Span::new(start, start + "\"Bad Name\"".len()),
+                "\"bad-name\"",
+            )],
         )
     }
 

@@ -5,7 +5,8 @@
 use annotate_snippets::renderer::{AnsiColor, Effects, Style};
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 
-use super::{Sources, Verdicts, count, display_root, may_quote_source, path_from_root, quotable_text};
+use super::escape::{visible, visible_line};
+use super::{Sources, Verdicts, count, display_root, fix_line, may_quote_source, path_from_root, quotable_text};
 use crate::diag::{Diagnostic, Severity};
 use crate::report::{PackageReport, PluginState};
 use crate::source::Span;
@@ -67,7 +68,7 @@ pub fn summary_line(report: &PackageReport, options: TextOptions) -> String {
     };
     format!(
         "{root}: {state_style}{plugin}{state_style:#} — {skills} — {servers} — {findings_style}{findings}{findings_style:#}",
-        root = display_root(&report.root),
+        root = visible(display_root(&report.root)),
         plugin = verdicts.plugin,
         skills = verdicts.skills,
         servers = verdicts.servers,
@@ -102,7 +103,8 @@ fn render_diagnostic(
         Severity::Warning => Level::WARNING,
         Severity::Info => Level::INFO,
     };
-    let title = level.primary_title(diagnostic.message.as_str()).id(diagnostic.code);
+    let message = visible(&diagnostic.message);
+    let title = level.primary_title(message.as_ref()).id(diagnostic.code);
     let mut group = Group::with_title(title);
     let quotable = diagnostic
         .file
@@ -112,13 +114,13 @@ fn render_diagnostic(
         .and_then(|(file, span)| Some((span, quotable_text(file, sources.text(file)?, all)?)));
     let excerpt = quotable.as_ref().and_then(|(span, text)| excerpt(text, *span));
     if let Some(file) = &diagnostic.file {
-        let path = path_from_root(root, file);
-        group = match excerpt {
+        let path = visible(&path_from_root(root, file)).into_owned();
+        group = match &excerpt {
             Some(excerpt) => group.element(
-                Snippet::source(excerpt.lines)
+                Snippet::source(excerpt.lines.as_str())
                     .line_start(excerpt.first_line)
                     .path(path)
-                    .annotation(AnnotationKind::Primary.span(excerpt.span)),
+                    .annotation(AnnotationKind::Primary.span(excerpt.span.clone())),
             ),
             None => {
                 let mut origin = Origin::path(path);
@@ -132,16 +134,21 @@ fn render_diagnostic(
             }
         };
     }
-    if let Some(hint) = &diagnostic.hint {
-        group = group.element(Level::HELP.message(hint.as_str()));
+    let hint = diagnostic.hint.as_deref().map(visible);
+    if let Some(hint) = &hint {
+        group = group.element(Level::HELP.message(hint.as_ref()));
+    }
+    let fix = diagnostic.fix.as_ref().map(|fix| visible(&fix_line(fix)).into_owned());
+    if let Some(fix) = &fix {
+        group = group.element(Level::HELP.with_name("fix").message(fix.as_str()));
     }
     group = group.element(Level::NOTE.with_name("spec").message(diagnostic.spec));
     renderer.render(&[group])
 }
 
-/// The whole lines a span touches, and the span moved into them.
-struct Excerpt<'t> {
-    lines: &'t str,
+/// The whole lines a span touches, made [`visible`] line by line, and the span moved into them.
+struct Excerpt {
+    lines: String,
     first_line: usize,
     span: std::ops::Range<usize>,
 }
@@ -149,7 +156,7 @@ struct Excerpt<'t> {
 /// Only the lines around the span go to the snippet renderer, so a file with
 /// hundreds of findings is not re-scanned whole for each. `None` when the span
 /// does not fit the text (a rule measured another version of the file).
-fn excerpt(text: &str, span: Span) -> Option<Excerpt<'_>> {
+fn excerpt(text: &str, span: Span) -> Option<Excerpt> {
     if span.start > span.end
         || span.end > text.len()
         || !text.is_char_boundary(span.start)
@@ -160,10 +167,31 @@ fn excerpt(text: &str, span: Span) -> Option<Excerpt<'_>> {
     let begin = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
     let end = text[span.end..].find('\n').map_or(text.len(), |i| span.end + i);
     let first_line = text[..begin].bytes().filter(|&b| b == b'\n').count() + 1;
+    // Each line is escaped on its own, so the line breaks between them stay.
+    let mut lines = String::with_capacity(end - begin);
+    let (mut start, mut stop) = (None, None);
+    let mut line_start = begin;
+    for (i, line) in text[begin..end].split('\n').enumerate() {
+        if i > 0 {
+            lines.push('\n');
+        }
+        let line_end = line_start + line.len();
+        let mut offsets = [span.start, span.end].map(|at| at.clamp(line_start, line_end) - line_start);
+        let shown = visible_line(line, &mut offsets);
+        if start.is_none() && (line_start..=line_end).contains(&span.start) {
+            start = Some(lines.len() + offsets[0]);
+        }
+        if stop.is_none() && (line_start..=line_end).contains(&span.end) {
+            stop = Some(lines.len() + offsets[1]);
+        }
+        lines.push_str(&shown);
+        line_start = line_end + 1;
+    }
+    let start = start.unwrap_or(0);
     Some(Excerpt {
-        lines: &text[begin..end],
+        lines,
         first_line,
-        span: span.start - begin..span.end - begin,
+        span: start..stop.unwrap_or(start).max(start),
     })
 }
 
@@ -186,6 +214,18 @@ mod tests {
         assert!(out.contains("^^^^^^^^^^"), "{out}");
         assert!(out.contains("help: use lowercase letters, digits and hyphens"), "{out}");
         assert!(out.contains("= spec: Agent Plugins §5.5"), "{out}");
+        assert!(!out.contains("fix:"), "{out}");
+    }
+
+    #[test]
+    fn a_fix_is_shown_with_how_to_apply_it() {
+        let mut report = report_with_findings(".");
+        report.diagnostics[0] = report.diagnostics[0].clone().with_fix(name_fix());
+        let out = plain(&report);
+        assert!(
+            out.contains("fix: Rename the plugin to \"bad-name\" (safe: apcheck check --fix applies it)"),
+            "{out}"
+        );
     }
 
     #[test]
@@ -273,5 +313,35 @@ mod tests {
             totals_line(&reports),
             "2 plugins: 2 loaded, 0 rejected — 1 error, 1 warning"
         );
+    }
+
+    #[test]
+    fn control_characters_never_reach_the_terminal() {
+        // Issue 9 §1: ESC and bidi controls in names, messages, hints and quoted lines.
+        let text = "{\"name\": \"a\u{1b}]0;pwned\u{7}\u{202e}b\"}\n";
+        let mut report = report(
+            "evil\u{1b}[2J",
+            vec![diagnostic_at(
+                &NAME_RULE,
+                "plugin\u{202e}.json",
+                text,
+                "\"a\u{1b}",
+                "`a\u{1b}[31m` bad",
+            )],
+        );
+        report.diagnostics[0].hint = Some("help\u{9b}31m".into());
+        let sources = OneFile {
+            path: "plugin\u{202e}.json",
+            text,
+        };
+        let out = render_report(&report, &sources, TextOptions::default());
+        assert!(
+            !out.chars().any(|c| c != '\n' && super::super::escape::is_unsafe(c)),
+            "{out:?}"
+        );
+        assert!(out.contains("evil\\u{1b}[2J: loaded"), "{out}");
+        assert!(out.contains("plugin\\u{202e}.json:1:10"), "{out}");
+        assert!(out.contains("\"a\\u{1b}]0;pwned\\u{7}\\u{202e}b\""), "{out}");
+        assert!(out.contains("^^^^^^^"), "{out}");
     }
 }

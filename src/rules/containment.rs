@@ -6,7 +6,7 @@
 //! component type, skip a skill, invalidate a server entry, deny the path).
 
 use crate::diag::{Diagnostic, Severity};
-use crate::rules::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::tree::{Entry, Resolved, Tree, Unresolved};
 
 pub static PATH_ESCAPES_ROOT: Rule = Rule {

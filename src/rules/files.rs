@@ -13,8 +13,8 @@
 
 use crate::diag::{Diagnostic, Severity};
 use crate::json::{JsonDoc, parse_document};
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::containment::{Resolution, resolve_within_root};
-use crate::rules::{Example, Rule, RuleDoc};
 use crate::source::{LineIndex, Span};
 use crate::tree::{Entry, Tree};
 

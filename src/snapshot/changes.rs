@@ -16,7 +16,7 @@ use super::lint::check_snapshot;
 use super::model::{ConnectionStatus, Snapshot, Tool};
 use super::schema_diff::{Level, diff_input_schema, diff_output_schema};
 use crate::diag::{Diagnostic, Severity};
-use crate::rules::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Family, Rule, RuleDoc};
 
 const OLD: &str = r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"}, "skills": [],
   "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
@@ -190,6 +190,14 @@ pub struct ChangeReport {
     pub bump: Option<Level>,
     /// Lint findings in either snapshot, then the version verdict.
     pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ChangeReport {
+    /// Whether the version bump covers the changes: no finding of the change
+    /// family (AP8xx) holds the changes against the version.
+    pub fn bump_covers_changes(&self) -> bool {
+        !self.diagnostics.iter().any(|d| d.family() == Some(Family::Changes))
+    }
 }
 
 /// Compares snapshot `old_text` (file `old_name`) with `new_text`.

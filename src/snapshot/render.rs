@@ -39,7 +39,7 @@ pub fn diagnostics_text(diagnostics: &[Diagnostic], sources: &Sources<'_>) -> St
 /// text is unknown or must not be shown: secret findings (AP5xx) point at a
 /// credential, and quoting the line would leak it into CI logs.
 fn quote(d: &Diagnostic, sources: &Sources<'_>) -> Option<String> {
-    if d.code.starts_with("AP5") {
+    if d.masks_secrets() {
         return None;
     }
     let (line, column) = (d.line?, d.column?);
@@ -131,7 +131,7 @@ fn verdict(report: &ChangeReport) -> String {
     match report.required {
         None => format!("No changes; version {version}."),
         Some(required) => {
-            let covered = !report.diagnostics.iter().any(|d| d.code.starts_with("AP8"));
+            let covered = report.bump_covers_changes();
             format!(
                 "Needs a {} bump; version {version} is a {bump} bump: {}.",
                 required.as_str(),

@@ -80,7 +80,7 @@ async function diffPage() {
 }
 
 async function waitForPaths(page, text) {
-  await page.locator('#diff-root .diff-results[data-stale="false"] .paths li', { hasText: text }).first().waitFor({ timeout: 60_000 });
+  await page.locator('#diff-root .diff-results:not([data-stale]) .paths li', { hasText: text }).first().waitFor({ timeout: 60_000 });
 }
 
 test('two minified 5 MB snapshots of 12,000 tools: shown quickly, keyed by name, no long task', async () => {

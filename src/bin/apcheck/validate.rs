@@ -205,7 +205,7 @@ fn check_instance(
         Ok(issues) => {
             let kind_mismatch = builtin_name.filter(|_| !issues.is_empty()).and_then(|name| {
                 let value = serde_json::from_str(&text).ok()?;
-                apcheck::snapshot::schema::kind_mismatch(name, &value)
+                apcheck::json::builtin::kind_mismatch(name, &value)
             });
             let rendered = render.then(|| {
                 let note = kind_mismatch.as_ref().map(|note| format!("{file}: note: {note}\n"));

@@ -7,8 +7,8 @@ use serde_json::{Map, Value};
 
 use crate::diag::{Diagnostic, Severity};
 use crate::json::parse::push_token;
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::JsonFile;
-use crate::rules::{Example, Rule, RuleDoc};
 
 use super::{REJECTED, VALID, json_type, name, version};
 

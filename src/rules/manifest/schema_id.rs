@@ -4,8 +4,8 @@
 use serde_json::{Map, Value};
 
 use crate::diag::{Diagnostic, Severity};
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::JsonFile;
-use crate::rules::{Example, Rule, RuleDoc};
 use crate::schemas::{MCP_SCHEMA_ID, PLUGIN_SCHEMA_ID, SUPPORTED_SPEC_VERSIONS};
 
 use super::{REJECTED, VALID, json_type};

@@ -6,8 +6,8 @@ use serde_json::{Map, Value};
 use super::{child_pointer, excerpt, json_type, quoted};
 use crate::diag::{Diagnostic, Severity};
 use crate::report::PluginSection;
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::JsonFile;
-use crate::rules::{Example, Rule, RuleDoc};
 use crate::schemas::{MCP_SCHEMA_ID, PLUGIN_SCHEMA_ID};
 
 /// MCP configuration schemas this build implements, with the Agent Plugins version each targets.

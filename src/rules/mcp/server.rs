@@ -7,8 +7,8 @@ use serde_json::{Map, Value};
 use super::{child_pointer, json_type, quoted};
 use crate::diag::{Diagnostic, Severity};
 use crate::report::{ServerEntry, ServerState};
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::JsonFile;
-use crate::rules::{Example, Rule, RuleDoc};
 use crate::tree::Tree;
 
 const PLUGIN_JSON: &str = super::EXAMPLE_PLUGIN_JSON;

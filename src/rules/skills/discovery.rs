@@ -8,9 +8,9 @@ use std::collections::BTreeSet;
 
 use crate::diag::{Diagnostic, Severity};
 use crate::report::{SkillEntry, SkillState, SkillsSection, SkillsState, TokenEstimate};
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::containment::{Resolution, resolve_within_root};
 use crate::rules::files::{Load, describe, read_text_file};
-use crate::rules::{Example, Rule, RuleDoc};
 use crate::tree::{Entry, Tree};
 
 use super::{GOOD_SKILL, PLUGIN, SKILLS_INVALID, SKIPPED, skill_md};

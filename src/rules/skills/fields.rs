@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::diag::{Diagnostic, Severity};
 use crate::json::parse::push_token;
 use crate::report::SkillEntry;
-use crate::rules::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::source::Span;
 
 use super::frontmatter::Fields;

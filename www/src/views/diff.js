@@ -14,7 +14,7 @@ import { EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { request } from '../client.js';
 import { baseExtensions } from '../editor.js';
-import { checkbox, copyButton, debounce, downloadButton, h, isCancelled, openFileButton, plural, select, status, toast, withProgress } from '../util.js';
+import { checkbox, copyButton, debounce, downloadButton, h, isCancelled, openFileButton, plural, resultArea, select, status, toast, withProgress } from '../util.js';
 
 const SAMPLE_A = `{
   "tools": [
@@ -62,7 +62,6 @@ let editors = { a: null, b: null };
 let current = null;
 let mounted = [];
 let rerun;
-let runCounter = 0;
 let shown = null;
 
 const listOf = (text) => text.split(/[\s,]+/).filter(Boolean);
@@ -88,7 +87,7 @@ function onEdit(side) {
     if (!update.docChanged) return;
     texts[side] = update.state.doc.toString();
     isSample[side] = false;
-    markStale();
+    results.changed();
     rerun();
   });
 }
@@ -179,18 +178,19 @@ async function prettyPrint(side) {
     return;
   }
   texts[side] = answer.text;
+  results.changed();
   mount();
   run();
 }
 
-/** Runs a core job with the progress bar; `null` when cancelled. */
+/** Runs a core job with the progress bar; `null` when cancelled (then the results say so). */
 async function run_core(labelText, job) {
+  const ticket = results.ticket();
   try {
     return await withProgress(labelText, job);
   } catch (error) {
     if (isCancelled(error)) {
-      results.replaceChildren(status('warn', 'Cancelled. The result above the editors is gone; press Diff to run again.'));
-      results.dataset.stale = 'false';
+      results.cancelled(ticket);
       return null;
     }
     throw error;
@@ -398,24 +398,17 @@ function outputs() {
   );
 }
 
-function markStale() {
-  if (!results.firstChild || results.dataset.stale === 'true') return;
-  results.dataset.stale = 'true';
-  results.prepend(status('warn', 'Out of date: the documents changed since this diff. Diffing again…'));
-}
-
 async function run() {
-  const run = ++runCounter;
-  markStale();
+  const ticket = results.ticket();
   const answer = await run_core('Diffing', () =>
     request('diff', { a: texts.a, b: texts.b, options: { ...options, names: [names.a, names.b] }, small: !big(), first: ROWS_PER_FETCH }),
   );
-  if (!answer || run !== runCounter) return;
-  results.dataset.stale = 'false';
+  // Cancelled, or the inputs changed since: a newer run shows its own result.
+  if (!answer || ticket !== results.ticket()) return;
   if (!answer.ok) {
     const { error } = answer;
     const which = error.document === 'a' ? 'A' : error.document === 'b' ? 'B' : null;
-    results.replaceChildren(status('bad', which ? `Document ${which} does not parse at ${error.line}:${error.column}: ${error.message}` : error.message));
+    results.show(ticket, status('bad', which ? `Document ${which} does not parse at ${error.line}:${error.column}: ${error.message}` : error.message));
     return;
   }
   shown = answer;
@@ -443,7 +436,8 @@ async function run() {
       )
     : null;
   diffView.list = list;
-  results.replaceChildren(
+  results.show(
+    ticket,
     answer.equal ? status('ok', 'The documents are equal as JSON.') : status('warn', counts),
     matchingNotes(answer.arrays),
     navigation,
@@ -460,15 +454,13 @@ function loadInto(side, text, file) {
   isSample[side] = false;
   if (file?.name) names[side] = file.name;
   mergeRequested = false;
+  results.changed();
   mount();
   const other = side === 'a' ? 'b' : 'a';
   if (isSample[other]) {
-    ++runCounter;
-    results.dataset.stale = 'false';
-    results.replaceChildren(status('warn', `Document ${side.toUpperCase()} is open; the other side is still the sample. Open ${other.toUpperCase()}… to compare them.`));
+    results.show(results.ticket(), status('warn', `Document ${side.toUpperCase()} is open; the other side is still the sample. Open ${other.toUpperCase()}… to compare them.`));
     return;
   }
-  markStale();
   run();
 }
 
@@ -476,10 +468,15 @@ export function setUpDiffView() {
   const root = document.getElementById('diff-root');
   rerun = debounce(run, 300);
   host = h('div.merge-host');
-  results = h('div.diff-results', { 'aria-live': 'polite' });
-  keysInput = h('input', { type: 'text', placeholder: '/tools=name', size: 18, title: 'Match array elements by key: POINTER=FIELD, comma-separated', onchange: () => ((options.arrayKeys = listOf(keysInput.value)), run()) });
-  const ignore = h('input', { type: 'text', placeholder: '/*/status', size: 16, title: 'Ignore these paths (* matches one step), comma-separated', onchange: () => ((options.ignore = listOf(ignore.value)), run()) });
-  const filePicker = (side) => openFileButton(`diff-load-${side}`, `Open ${side.toUpperCase()}…`, '.json,application/json', (text, file) => loadInto(side, text, file));
+  results = resultArea(h('div.diff-results', { 'aria-live': 'polite' }));
+  keysInput = h('input', { type: 'text', placeholder: '/tools=name', size: 18, title: 'Match array elements by key: POINTER=FIELD, comma-separated', onchange: () => ((options.arrayKeys = listOf(keysInput.value)), results.changed(), run()) });
+  const ignore = h('input', { type: 'text', placeholder: '/*/status', size: 16, title: 'Ignore these paths (* matches one step), comma-separated', onchange: () => ((options.ignore = listOf(ignore.value)), results.changed(), run()) });
+  const filePicker = (side) => {
+    const [button, input] = openFileButton(`diff-load-${side}`, `Open ${side.toUpperCase()}…`, '.json,application/json', (text, file) => loadInto(side, text, file));
+    // Stale at once, while the file is still being read.
+    input.addEventListener('change', () => input.files.length && results.changed());
+    return [button, input];
+  };
   root.append(
     h(
       'div.toolbar',
@@ -488,13 +485,13 @@ export function setUpDiffView() {
       checkbox('Collapse unchanged', { title: 'Fold the unchanged lines of the merge view', onChange: (value) => ((collapse = value), mount()) }).element,
       h('label', {}, 'Array keys ', keysInput),
       h('label', {}, 'Ignore ', ignore),
-      checkbox('No default keys', { title: 'Do not match array elements by name/id on their own', onChange: (v) => ((options.noDefaultKeys = v), run()) }).element,
+      checkbox('No default keys', { title: 'Do not match array elements by name/id on their own', onChange: (v) => ((options.noDefaultKeys = v), results.changed(), run()) }).element,
       filePicker('a'),
       filePicker('b'),
       h('button.primary', { type: 'button', onclick: run, title: 'Ctrl+Enter' }, 'Diff'),
     ),
     host,
-    results,
+    results.element,
   );
   root.addEventListener('keydown', (event) => {
     if (!event.altKey || !diffView.list) return;

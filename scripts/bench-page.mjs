@@ -6,7 +6,10 @@
 // same generated data. Prints times and ratios; fails only on a correctness
 // check (the same verdicts), never on a time.
 //
-//   node scripts/bench-page.mjs [--runs N]     (after `npm run build`)
+//   node scripts/bench-page.mjs [--runs N] [--data DIR --no-native]   (after `npm run build`)
+//
+// --data DIR reads the inputs from DIR (default target/bench-data, which the
+// native benchmark writes); --no-native skips that benchmark and its column.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -19,7 +22,9 @@ import { chromium } from 'playwright-core';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const runsFlag = process.argv.indexOf('--runs');
 const runs = runsFlag > 0 ? Number(process.argv[runsFlag + 1]) : 5;
-const data = join(root, 'target/bench-data');
+const dataFlag = process.argv.indexOf('--data');
+const data = dataFlag > 0 ? process.argv[dataFlag + 1] : join(root, 'target/bench-data');
+const withNative = !process.argv.includes('--no-native');
 
 function fail(message) {
   console.error(`bench-page: ${message}`);
@@ -29,10 +34,14 @@ function fail(message) {
 if (!existsSync(join(root, 'www/build/worker.js'))) fail('www/build is missing: run `npm run build` first');
 
 // The native figures, from the same generator that writes the data files.
-console.log('bench-page: native figures (cargo bench --bench json -- validate diff)');
 const native = {};
-const benchOutput = execFileSync('cargo', ['bench', '--locked', '--bench', 'json', '--', 'validate', 'diff'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-for (const [, name, ms] of benchOutput.matchAll(/^result (\S+) ([\d.]+)$/gm)) native[name] = Number(ms);
+if (withNative) {
+  console.log('bench-page: native figures (cargo bench --bench json -- validate diff)');
+  const args = ['bench', '--locked', '--bench', 'json', '--', 'validate', 'diff', '--data-dir', data];
+  const benchOutput = execFileSync('cargo', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  for (const [, name, ms] of benchOutput.matchAll(/^result (\S+) ([\d.]+)$/gm)) native[name] = Number(ms);
+}
+if (!existsSync(join(data, 'small')) || !existsSync(join(data, 'tools-a.json'))) fail(`no benchmark inputs in ${data}`);
 
 const bundle = await esbuild.build({ entryPoints: [join(root, 'benches/page/bench.js')], bundle: true, minify: true, format: 'iife', write: false, logLevel: 'warning' });
 const files = {
@@ -64,12 +73,12 @@ try {
   const b = readFileSync(join(data, 'tools-b.json'), 'utf8');
   const diff = await page.evaluate((input) => window.bench.benchDiff(input), { a, b, runs });
 
-  const ms = (n) => `${n.toFixed(1)} ms`.padStart(11);
+  const ms = (n) => (Number.isFinite(n) ? `${n.toFixed(1)} ms` : '—').padStart(11);
   const ratio = (ours, other) => (other ? `${(ours / other).toFixed(2)}×` : 'n/a').padStart(8);
   console.log('bench-page: medians of %d runs in headless Chromium; ratio = apcheck / other', runs);
-  console.log(`  ${'row'.padEnd(46)} ${'apcheck'.padStart(11)} ${'peer'.padStart(11)} ${'÷ peer'.padStart(8)} ${'native'.padStart(11)} ${'÷ native'.padStart(8)}`);
-  console.log(`  ${`validate ${documents.length} small documents (ajv)`.padEnd(46)} ${ms(validation.ours)} ${ms(validation.peer)} ${ratio(validation.ours, validation.peer)} ${ms(native['validate-10k'] ?? NaN)} ${ratio(validation.ours, native['validate-10k'])}`);
-  console.log(`  ${`keyed diff of two ${(a.length / 2 ** 20).toFixed(1)} MB 10,000-tool snapshots (jsondiffpatch)`.padEnd(46)} ${ms(diff.ours)} ${ms(diff.peer)} ${ratio(diff.ours, diff.peer)} ${ms(native['diff-10k-tools'] ?? NaN)} ${ratio(diff.ours, native['diff-10k-tools'])}`);
+  console.log(`  ${'row'.padEnd(64)} ${'apcheck'.padStart(11)} ${'peer'.padStart(11)} ${'÷ peer'.padStart(8)} ${'native'.padStart(11)} ${'÷ native'.padStart(8)}`);
+  console.log(`  ${`validate ${documents.length} small documents (ajv)`.padEnd(64)} ${ms(validation.ours)} ${ms(validation.peer)} ${ratio(validation.ours, validation.peer)} ${ms(native['validate-10k'] ?? NaN)} ${ratio(validation.ours, native['validate-10k'])}`);
+  console.log(`  ${`keyed diff of two ${(a.length / 2 ** 20).toFixed(1)} MB 10,000-tool snapshots (jsondiffpatch)`.padEnd(64)} ${ms(diff.ours)} ${ms(diff.peer)} ${ratio(diff.ours, diff.peer)} ${ms(native['diff-10k-tools'] ?? NaN)} ${ratio(diff.ours, native['diff-10k-tools'])}`);
   console.log(`  apcheck diff: ${diff.changes} changes ${JSON.stringify(diff.summary)}`);
 
   if (validation.oursValid !== validation.peerValid) fail(`verdicts differ: apcheck finds ${validation.oursValid} valid documents, ajv ${validation.peerValid}`);

@@ -56,6 +56,12 @@ pub struct CheckArgs {
     /// Print the fixes as a unified diff instead of writing them (exit 1 if there is any).
     #[arg(long)]
     diff: bool,
+    /// Hide the findings this baseline records, so that only new ones fail (overrides `baseline` in the configuration).
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline_write")]
+    baseline: Option<PathBuf>,
+    /// Record every finding of this check in FILE as the baseline, and exit 0.
+    #[arg(long, value_name = "FILE")]
+    baseline_write: Option<PathBuf>,
     #[command(flatten)]
     config: ConfigArgs,
 }
@@ -204,6 +210,35 @@ pub fn run(args: CheckArgs) -> ExitCode {
             count(applied, "fix", "fixes"),
             count(files, "file", "files")
         );
+    }
+
+    if let Some(file) = &args.baseline_write {
+        let checked = checked_roots.iter().zip(&trees).zip(&reports);
+        let text =
+            apcheck::baseline::record(checked.map(|((root, tree), report)| (root.relative.as_str(), tree, report)));
+        if let Err(error) = fs::write(file, text) {
+            return output::fail(format!("{}: {error}", file.display()));
+        }
+        let recorded: usize = reports.iter().map(|report| report.diagnostics.len()).sum();
+        eprintln!(
+            "apcheck: recorded {} in {}",
+            count(recorded, "finding", "findings"),
+            file.display()
+        );
+        return ExitCode::from(if io_failed { EXIT_FAILURE } else { EXIT_CLEAN });
+    }
+    for ((root, tree), report) in checked_roots.iter().zip(&trees).zip(reports.iter_mut()) {
+        let named = args.baseline.clone().or_else(|| loaded[root.settings].baseline_file());
+        let Some(file) = named else { continue };
+        let baseline = fs::read_to_string(&file)
+            .map_err(|error| error.to_string())
+            .and_then(|text| apcheck::baseline::Baseline::parse(&text));
+        match baseline {
+            Ok(mut baseline) => {
+                baseline.apply(&root.relative, tree, report);
+            }
+            Err(message) => return output::fail(format!("{}: {message}", file.display())),
+        }
     }
 
     let shape = if args.paths.len() == 1 && !any_collection {

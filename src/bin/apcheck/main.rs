@@ -20,6 +20,7 @@ mod lsp;
 mod output;
 mod rules_cmd;
 mod settings;
+mod shell;
 mod snapshot;
 mod validate;
 
@@ -62,6 +63,10 @@ enum Command {
     Diff(diff::DiffArgs),
     /// Run the language server over stdio: findings as you type, quick fixes, hover and completion.
     Lsp(lsp::LspArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(shell::CompletionsArgs),
+    /// Print the man page, apcheck(1), in roff.
+    Man(shell::ManArgs),
 }
 
 fn main() -> ExitCode {
@@ -81,5 +86,7 @@ fn main() -> ExitCode {
         Command::Call(args) => call::run(args),
         Command::Diff(args) => diff::diff(args),
         Command::Lsp(args) => lsp::run(args),
+        Command::Completions(args) => shell::completions(args),
+        Command::Man(args) => shell::man(args),
     }
 }

@@ -36,6 +36,14 @@ pub struct Loaded {
 }
 
 impl Loaded {
+    /// The configuration's `baseline`, relative to the configuration's directory.
+    pub fn baseline_file(&self) -> Option<PathBuf> {
+        self.settings
+            .baseline
+            .as_ref()
+            .map(|baseline| self.base.join(&baseline.value))
+    }
+
     /// `path` relative to the configuration's directory, `/`-separated, for its globs.
     pub fn relative(&self, path: &Path) -> String {
         let absolute = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());

@@ -10,6 +10,7 @@
 //! - [`github`]: GitHub Actions workflow commands (annotations)
 //! - [`markdown`]: a summary for pull-request comments and downloads
 
+pub mod check;
 pub mod escape;
 pub mod github;
 pub mod json;

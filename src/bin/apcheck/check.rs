@@ -20,8 +20,8 @@ use std::process::ExitCode;
 
 use apcheck::PackageReport;
 use apcheck::disk::read_tree;
-use apcheck::render::text::TextOptions;
-use apcheck::render::{github, json, markdown, sarif, text};
+use apcheck::render::check::{CheckFormat, CheckOutput, fails, render_check};
+use apcheck::render::{Sources, json};
 use apcheck::tree::{Limits, Tree};
 use rayon::prelude::*;
 
@@ -118,13 +118,9 @@ pub fn run(args: CheckArgs) -> ExitCode {
     }
 
     let deny_warnings = args.deny == Some(Deny::Warnings);
-    let fails = reports.iter().any(|report| {
-        let summary = &report.summary;
-        summary.errors > 0 || (deny_warnings && summary.warnings > 0)
-    });
     ExitCode::from(if io_failed {
         EXIT_FAILURE
-    } else if fails {
+    } else if fails(&reports, deny_warnings) {
         EXIT_FINDINGS
     } else {
         EXIT_CLEAN
@@ -133,37 +129,23 @@ pub fn run(args: CheckArgs) -> ExitCode {
 
 /// `reports[i]` was made from `trees[i]`.
 fn render(reports: &[PackageReport], trees: &[Tree], format: Format, shape: json::Shape, color: bool) -> String {
-    match format {
-        Format::Text => {
-            let options = TextOptions { color };
-            let mut out = String::new();
-            let mut previous_had_findings = false;
-            for (report, tree) in reports.iter().zip(trees) {
-                // Clean roots list one summary line each; findings get room around them.
-                let has_findings = !report.diagnostics.is_empty();
-                if !out.is_empty() && (has_findings || previous_had_findings) {
-                    out.push('\n');
-                }
-                out.push_str(&text::render_report(report, tree, options));
-                previous_had_findings = has_findings;
-            }
-            if reports.len() > 1 {
-                out.push('\n');
-                out.push_str(&text::totals_line(reports));
-                out.push('\n');
-            }
-            out
-        }
-        Format::Json => json::render(reports, shape) + "\n",
-        Format::Sarif => {
-            // Relative roots are relative to the working directory: that is the base.
-            let cwd = std::env::current_dir().ok();
-            let log = sarif::render(reports, cwd.as_deref().and_then(Path::to_str));
-            serde_json::to_string_pretty(&log).expect("a JSON value serializes") + "\n"
-        }
-        Format::Github => github::render(reports),
-        Format::Markdown => markdown::render(reports),
-    }
+    let format = match format {
+        Format::Text => CheckFormat::Text,
+        Format::Json => CheckFormat::Json,
+        Format::Sarif => CheckFormat::Sarif,
+        Format::Github => CheckFormat::Github,
+        Format::Markdown => CheckFormat::Markdown,
+    };
+    // Relative roots are relative to the working directory: that is SARIF's base.
+    let cwd = std::env::current_dir().ok();
+    let sources: Vec<&dyn Sources> = trees.iter().map(|tree| tree as &dyn Sources).collect();
+    let output = CheckOutput {
+        format,
+        shape,
+        color,
+        sarif_base: cwd.as_deref().and_then(Path::to_str),
+    };
+    render_check(reports, &sources, output)
 }
 
 fn check_root(root: &Root) -> Result<(Tree, PackageReport), String> {

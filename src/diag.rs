@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use crate::fix::Fix;
 pub use crate::rule::Severity;
 use crate::rule::{self, Family, Rule};
 use crate::source::{LineIndex, Span};
@@ -26,6 +27,8 @@ pub struct Diagnostic {
     /// The spec section the rule enforces, e.g. `Agent Plugins §5.5`.
     pub spec: &'static str,
     pub hint: Option<String>,
+    /// Edits that fix the finding, when the rule can offer them (see `fix`).
+    pub fix: Option<Fix>,
 }
 
 impl Diagnostic {
@@ -44,6 +47,7 @@ impl Diagnostic {
             message: message.into(),
             spec: rule.spec,
             hint: rule.fix_hint.map(str::to_string),
+            fix: None,
         }
     }
 
@@ -82,6 +86,12 @@ impl Diagnostic {
     /// Replaces the rule's default fix hint with a specific one.
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
+        self
+    }
+
+    /// Attaches edits that fix the finding.
+    pub fn with_fix(mut self, fix: Fix) -> Self {
+        self.fix = Some(fix);
         self
     }
 }

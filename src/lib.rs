@@ -6,6 +6,7 @@ pub mod assist;
 pub mod diag;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod disk;
+pub mod fix;
 pub mod hops;
 pub mod json;
 pub mod registry;

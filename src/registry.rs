@@ -113,6 +113,7 @@ mod tests {
 
     use super::*;
     use crate::diag::Diagnostic;
+    use crate::fix::Applicability;
     use crate::hops::check_package;
     use crate::rule::Family;
     use crate::tree::{Entry, Tree};
@@ -209,6 +210,69 @@ mod tests {
             }
         }
         assert!(noisy.is_empty(), "{}", noisy.join("\n"));
+    }
+
+    /// The package tree of `example`, when it is one.
+    fn example_tree(example: &Example) -> Option<Tree> {
+        match example {
+            Example::Package(files) => Some(Tree::from_files(files.iter().copied())),
+            Example::PackageWithLinks { files, links } => {
+                let mut tree = Tree::from_files(files.iter().copied());
+                for (path, target) in *links {
+                    tree.insert(path, Entry::Symlink(target.to_string()));
+                }
+                Some(tree)
+            }
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn every_fix_offered_by_a_failing_example_removes_its_finding_and_adds_none() {
+        // Unsafe fixes too: "unsafe" means a person should look, not that the result may be wrong.
+        let mut fixable = Vec::new();
+        let mut wrong = Vec::new();
+        for rule in all() {
+            let Some(tree) = example_tree(&rule.doc.failing) else {
+                continue;
+            };
+            let before = check_package("example", &tree).diagnostics;
+            if !before.iter().any(|d| d.code == rule.code && d.fix.is_some()) {
+                continue;
+            }
+            fixable.push(rule.code);
+            let only_this_rule = |tree: &Tree| {
+                let mut diagnostics = check_package("example", tree).diagnostics;
+                diagnostics.retain(|d| d.code == rule.code);
+                diagnostics
+            };
+            let outcome = crate::fix::fix_tree(&tree, Applicability::Unsafe, only_this_rule);
+            let mut fixed = tree.clone();
+            for (file, text) in &outcome.changed {
+                fixed.insert(file, Entry::File(text.clone().into_bytes()));
+            }
+            let after = check_package("example", &fixed).diagnostics;
+            let key = |d: &Diagnostic| (d.code, d.file.clone(), d.pointer.clone());
+            let old: BTreeSet<_> = before.iter().map(key).collect();
+            let new: Vec<_> = after
+                .iter()
+                .filter(|d| !old.contains(&key(d)))
+                .map(|d| d.code)
+                .collect();
+            if after.iter().any(|d| d.code == rule.code) || !new.is_empty() {
+                let seen: Vec<_> = after.iter().map(|d| (d.code, d.message.as_str())).collect();
+                wrong.push(format!("{}: after its fix, new {new:?}; saw {seen:?}", rule.code));
+            }
+            // Idempotent: the fixed tree offers this rule nothing more.
+            if !crate::fix::fix_tree(&fixed, Applicability::Unsafe, only_this_rule)
+                .changed
+                .is_empty()
+            {
+                wrong.push(format!("{}: fixing twice changes the files again", rule.code));
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+        assert!(fixable.contains(&"AP209"), "fixable rules: {fixable:?}");
     }
 
     #[test]

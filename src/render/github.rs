@@ -64,6 +64,10 @@ fn annotation(root: &str, diagnostic: &Diagnostic) -> String {
         message.push_str("\nhelp: ");
         message.push_str(&visible(hint));
     }
+    if let Some(fix) = &diagnostic.fix {
+        message.push_str("\nfix: ");
+        message.push_str(&super::fix_line(fix));
+    }
     message.push_str("\nspec: ");
     message.push_str(diagnostic.spec);
     format!("::{command} {}::{}", properties.join(","), github_data(&message))
@@ -90,6 +94,17 @@ mod tests {
                 .starts_with("::warning file=plugins/demo/mcp.json,")
         );
         assert!(out.ends_with("1 error, 1 warning\n"));
+    }
+
+    #[test]
+    fn a_fix_is_named_in_the_annotation() {
+        let mut report = report_with_findings(".");
+        report.diagnostics[0] = report.diagnostics[0].clone().with_fix(name_fix());
+        let out = render(&[report]);
+        assert!(
+            out.contains("%0Afix: Rename the plugin to \"bad-name\" (safe: apcheck check --fix applies it)%0Aspec:"),
+            "{out}"
+        );
     }
 
     #[test]

@@ -85,6 +85,9 @@ fn render_report(out: &mut String, report: &PackageReport) {
         if let Some(hint) = &diagnostic.hint {
             let _ = writeln!(out, "  help: {}\\", markdown_message(hint));
         }
+        if let Some(fix) = &diagnostic.fix {
+            let _ = writeln!(out, "  fix: {}\\", markdown_message(&super::fix_line(fix)));
+        }
         let _ = writeln!(out, "  spec: {}", markdown_message(diagnostic.spec));
     }
     out.push('\n');
@@ -111,6 +114,17 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains("ghp_SECRETSECRET"), "{out}");
+    }
+
+    #[test]
+    fn a_fix_gets_its_own_line() {
+        let mut report = report_with_findings(".");
+        report.diagnostics[0] = report.diagnostics[0].clone().with_fix(name_fix());
+        let out = render(&[report]);
+        assert!(
+            out.contains("  fix: Rename the plugin to \"bad-name\" \\(safe\\: apcheck check --fix applies it\\)\\\n"),
+            "{out}"
+        );
     }
 
     #[test]

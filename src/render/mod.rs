@@ -133,6 +133,16 @@ pub fn location(path: &str, diagnostic: &Diagnostic) -> String {
     }
 }
 
+/// The line every text face shows for a diagnostic's fix:
+/// `Rename the plugin to "x" (safe: apcheck check --fix applies it)`.
+pub fn fix_line(fix: &crate::fix::Fix) -> String {
+    let how = match fix.applicability {
+        crate::fix::Applicability::Safe => "safe: apcheck check --fix applies it",
+        crate::fix::Applicability::Unsafe => "unsafe: apcheck check --unsafe-fixes applies it",
+    };
+    format!("{} ({how})", fix.message)
+}
+
 /// `1 error`, `2 errors`.
 pub fn count(n: usize, singular: &str, plural: &str) -> String {
     format!("{n} {}", if n == 1 { singular } else { plural })
@@ -303,6 +313,19 @@ pub(crate) mod test_support {
                     "`TOKEN` holds a GitHub token (ghp_…)",
                 ),
             ],
+        )
+    }
+
+    /// The fix of the name error in [`MANIFEST`]: `"Bad Name"` → `"bad-name"`.
+    pub fn name_fix() -> crate::fix::Fix {
+        let start = MANIFEST.find("\"Bad Name\"").expect("the name in the manifest");
+        crate::fix::Fix::safe(
+            "Rename the plugin to \"bad-name\"",
+            vec![crate::fix::Edit::replace(
+                "plugin.json",
+                Span::new(start, start + "\"Bad Name\"".len()),
+                "\"bad-name\"",
+            )],
         )
     }
 

@@ -6,7 +6,7 @@ use annotate_snippets::renderer::{AnsiColor, Effects, Style};
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 
 use super::escape::{visible, visible_line};
-use super::{Sources, Verdicts, count, display_root, may_quote_source, path_from_root, quotable_text};
+use super::{Sources, Verdicts, count, display_root, fix_line, may_quote_source, path_from_root, quotable_text};
 use crate::diag::{Diagnostic, Severity};
 use crate::report::{PackageReport, PluginState};
 use crate::source::Span;
@@ -138,6 +138,10 @@ fn render_diagnostic(
     if let Some(hint) = &hint {
         group = group.element(Level::HELP.message(hint.as_ref()));
     }
+    let fix = diagnostic.fix.as_ref().map(|fix| visible(&fix_line(fix)).into_owned());
+    if let Some(fix) = &fix {
+        group = group.element(Level::HELP.with_name("fix").message(fix.as_str()));
+    }
     group = group.element(Level::NOTE.with_name("spec").message(diagnostic.spec));
     renderer.render(&[group])
 }
@@ -210,6 +214,18 @@ mod tests {
         assert!(out.contains("^^^^^^^^^^"), "{out}");
         assert!(out.contains("help: use lowercase letters, digits and hyphens"), "{out}");
         assert!(out.contains("= spec: Agent Plugins §5.5"), "{out}");
+        assert!(!out.contains("fix:"), "{out}");
+    }
+
+    #[test]
+    fn a_fix_is_shown_with_how_to_apply_it() {
+        let mut report = report_with_findings(".");
+        report.diagnostics[0] = report.diagnostics[0].clone().with_fix(name_fix());
+        let out = plain(&report);
+        assert!(
+            out.contains("fix: Rename the plugin to \"bad-name\" (safe: apcheck check --fix applies it)"),
+            "{out}"
+        );
     }
 
     #[test]

@@ -44,6 +44,9 @@ export class Package {
   check(rootName = '') {
     return JSON.parse(this.tree.check(rootName));
   }
+  fixAll(rootName = '', { includeUnsafe = false } = {}) {
+    return JSON.parse(this.tree.fixAll(rootName, includeUnsafe));
+  }
   buildSnapshot(rootName, tools = {}) {
     return JSON.parse(this.tree.buildSnapshot(rootName, JSON.stringify(tools)));
   }
@@ -89,6 +92,10 @@ export function renderCheck(roots, options) {
   } finally {
     run.free();
   }
+}
+
+export function applyEdits(text, edits) {
+  return JSON.parse(wasm.applyEdits(text, JSON.stringify(edits)));
 }
 
 export function format(text, options = {}) {

@@ -27,7 +27,28 @@ export interface Diagnostic {
   /** The section the rule enforces, e.g. `Agent Plugins §5.5`. */
   spec: string;
   hint: string | null;
+  /** Edits that fix the finding, when the rule can offer them. */
+  fix: Fix | null;
 }
+
+/** Replace the bytes `span` of `file` (package-relative) with `replacement`. */
+export interface Edit {
+  file: string;
+  span: Span;
+  replacement: string;
+}
+
+export interface Fix {
+  /** What the fix does, in one imperative line. */
+  message: string;
+  /** `safe` keeps what the author meant (`apcheck check --fix` applies it); `unsafe` guesses. */
+  applicability: 'safe' | 'unsafe';
+  /** Non-overlapping edits, in any order. */
+  edits: Edit[];
+}
+
+/** `text` with the edits of one file applied (a diagnostic's `fix.edits` for that file). */
+export function applyEdits(text: string, edits: Edit[]): { ok: true; text: string } | { ok: false; error: { message: string } };
 
 export type PluginState = 'loaded' | 'rejected';
 export type SkillsState = 'absent' | 'valid' | 'invalid' | 'not-loaded';
@@ -108,6 +129,8 @@ export class Package {
   markTruncated(path: string, realSize: number): this;
   markOmitted(path: string, limit: string): this;
   check(rootName?: string): PackageReport;
+  /** Applies every fix the check offers (safe ones, unless `includeUnsafe`), re-checking until none is left; the package is updated. */
+  fixAll(rootName?: string, options?: { includeUnsafe?: boolean }): { applied: number; changed: Array<{ file: string; text: string }> };
   /** The capability snapshot a client would hold; `tools` maps a server id to its `tools/list` capture text. */
   buildSnapshot(rootName: string, tools?: Record<string, string>): SnapshotResult;
   /** Lints a snapshot with this package at hand. */

@@ -16,8 +16,8 @@ import { parse as parseToml } from 'smol-toml';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const config = parseToml(readFileSync(join(root, 'wasm-pack.toml'), 'utf8'));
-/** What `npm install apcheck` may download, gzipped: the wasm is nearly all of it. */
-const BUDGET_KIB = 1200;
+/** What `npm install apcheck` downloads, gzipped: the wasm is nearly all of it (1.3 MiB in December 2026). */
+const BUDGET_KIB = 1536;
 
 function run(command, args) {
   try {

@@ -7,9 +7,9 @@
 use wasm_bindgen::prelude::*;
 
 use super::PackageTree;
-use crate::report::PackageReport;
 use crate::render::check::{CheckFormat, CheckOutput, fails, render_check};
 use crate::render::{Sources, json::Shape};
+use crate::report::PackageReport;
 use crate::tree::{Entry, Tree};
 
 #[wasm_bindgen]

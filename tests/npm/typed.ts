@@ -3,6 +3,7 @@
 // narrowed before use, so a wrong type in index.d.ts fails the compile.
 import {
   Package,
+  applyEdits,
   builtinSchemas,
   call,
   changes,
@@ -31,6 +32,11 @@ const first: Diagnostic | undefined = report.diagnostics[0];
 const severity: Severity | undefined = first?.severity;
 const line: number | null | undefined = first?.line;
 seen.push(report.plugin.state === 'rejected', severity, line, report.summary.errors);
+const fix = first?.fix;
+if (fix) {
+  const fixed = applyEdits('{}', fix.edits.filter((edit) => edit.file === 'plugin.json'));
+  seen.push(fix.applicability === 'safe', fixed.ok ? fixed.text : fixed.error.message);
+}
 
 const pkg = new Package().addFile('plugin.json', new Uint8Array()).addDirectory('skills').addSymlink('x', '..');
 const { output, fails } = renderCheck([{ name: 'demo', package: pkg }], { format: 'sarif', sarifBase: '/tmp' });
@@ -45,6 +51,7 @@ if (built.ok) {
 } else {
   seen.push(built.error.message);
 }
+seen.push(pkg.fixAll('demo', { includeUnsafe: true }).changed.map((change) => change.file));
 pkg.free();
 
 const formatted = format('{"a": 1}', { indent: 'tab', sortKeys: true });

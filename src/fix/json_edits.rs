@@ -27,10 +27,24 @@ pub fn insert_first_member(file: &JsonFile, pointer: &str, key: &str, value_json
         Some(first) => {
             // `{\n  "a": 1` becomes `{\n  "key": v,\n  "a": 1`: the new member
             // reuses the whitespace that leads into the first one.
-            let lead = file.text.get(object.start + 1..first)?;
+            let lead = match file.text.get(object.start + 1..first)? {
+                "" => " ",
+                lead => lead,
+            };
             Some(Edit::insert(&file.path, first, format!("{member},{lead}")))
         }
         None => Some(Edit::replace(&file.path, object, format!("{{{member}}}"))),
+    }
+}
+
+/// Sets member `key` of the object at `pointer` to `value_json`: replaces its
+/// value when it is there, else inserts it first.
+pub fn set_member(file: &JsonFile, pointer: &str, key: &str, value_json: &str) -> Option<Edit> {
+    let mut member = pointer.to_string();
+    crate::json::parse::push_token(&mut member, key);
+    match file.doc.value_span(&member) {
+        Some(_) => replace_value(file, &member, value_json),
+        None => insert_first_member(file, pointer, key, value_json),
     }
 }
 
@@ -128,10 +142,20 @@ mod tests {
         assert_eq!(out, "{\n  \"$schema\": \"s\",\n  \"name\": \"a\"\n}\n");
         let inline = "{\"s\": {\"command\": \"x\"}}";
         let out = applied(inline, insert_first_member(&file(inline), "/s", "type", "\"stdio\""));
-        assert_eq!(out, "{\"s\": {\"type\": \"stdio\",\"command\": \"x\"}}");
+        assert_eq!(out, "{\"s\": {\"type\": \"stdio\", \"command\": \"x\"}}");
         let empty = "{\"s\": {}}";
         let out = applied(empty, insert_first_member(&file(empty), "/s", "type", "\"stdio\""));
         assert_eq!(out, "{\"s\": {\"type\": \"stdio\"}}");
+    }
+
+    #[test]
+    fn a_member_is_set_whether_or_not_it_is_there() {
+        let text = "{\"a\": 1}";
+        assert_eq!(applied(text, set_member(&file(text), "", "a", "2")), "{\"a\": 2}");
+        assert_eq!(
+            applied(text, set_member(&file(text), "", "b", "2")),
+            "{\"b\": 2, \"a\": 1}"
+        );
     }
 
     #[test]

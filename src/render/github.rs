@@ -13,10 +13,7 @@ use crate::report::PackageReport;
 pub fn render(reports: &[PackageReport]) -> String {
     let mut out = String::new();
     for report in reports {
-        for diagnostic in &report.diagnostics {
-            out.push_str(&annotation(&report.root, diagnostic));
-            out.push('\n');
-        }
+        out.push_str(&annotations(&report.root, &report.diagnostics));
     }
     for report in reports {
         let verdicts = Verdicts::of(report);
@@ -31,6 +28,22 @@ pub fn render(reports: &[PackageReport]) -> String {
         );
     }
     out
+}
+
+/// One annotation line per diagnostic, files relative to `root`: for every
+/// command's findings.
+pub fn annotations(root: &str, diagnostics: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    for diagnostic in diagnostics {
+        out.push_str(&annotation(root, diagnostic));
+        out.push('\n');
+    }
+    out
+}
+
+/// A line of plain text for the log, which can never be read as a workflow command.
+pub fn log_line(text: &str) -> String {
+    github_log_text(text) + "\n"
 }
 
 fn annotation(root: &str, diagnostic: &Diagnostic) -> String {

@@ -6,6 +6,7 @@ use std::fmt::Write;
 
 use super::escape::{markdown_code as code, markdown_message};
 use super::{Verdicts, count, display_root, location, path_from_root};
+use crate::diag::Diagnostic;
 use crate::report::{PackageReport, PluginState};
 
 pub fn render(reports: &[PackageReport]) -> String {
@@ -67,18 +68,21 @@ fn render_report(out: &mut String, report: &PackageReport) {
         let _ = writeln!(out, "| {name} | {} |", value.replace('|', "\\|"));
     }
     out.push('\n');
-    if report.diagnostics.is_empty() {
+    out.push_str(&findings(&report.root, &report.diagnostics));
+}
+
+/// The findings list of any command (files relative to `root`), or `No findings.`,
+/// followed by a blank line.
+pub fn findings(root: &str, diagnostics: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    if diagnostics.is_empty() {
         out.push_str("No findings.\n\n");
-        return;
+        return out;
     }
-    for diagnostic in &report.diagnostics {
+    for diagnostic in diagnostics {
         let _ = write!(out, "- **{}** {}", diagnostic.severity.as_str(), code(diagnostic.code));
         if let Some(file) = &diagnostic.file {
-            let _ = write!(
-                out,
-                " {}",
-                code(&location(&path_from_root(&report.root, file), diagnostic))
-            );
+            let _ = write!(out, " {}", code(&location(&path_from_root(root, file), diagnostic)));
         }
         // A trailing backslash is a hard line break: help and spec get lines of their own.
         let _ = writeln!(out, ": {}\\", markdown_message(&diagnostic.message));
@@ -91,6 +95,7 @@ fn render_report(out: &mut String, report: &PackageReport) {
         let _ = writeln!(out, "  spec: {}", markdown_message(diagnostic.spec));
     }
     out.push('\n');
+    out
 }
 
 #[cfg(test)]

@@ -42,15 +42,24 @@ const ABSOLUTE_PATH_KEEP: &AsciiSet = &RELATIVE_PATH_KEEP.remove(b':');
 /// The SARIF log of `reports`, as a JSON value. `source_root` is the absolute
 /// directory relative paths start from, when known (see [`directory_uri`]).
 pub fn render(reports: &[PackageReport], source_root: Option<&str>) -> Value {
-    let registry: Vec<&'static Rule> = registry::all().collect();
-    let results: Vec<Value> = reports
+    let sets: Vec<(&str, &[Diagnostic])> = reports
         .iter()
-        .flat_map(|report| {
+        .map(|report| (report.root.as_str(), report.diagnostics.as_slice()))
+        .collect();
+    render_findings(&sets, source_root)
+}
+
+/// The SARIF log of any command's findings: `(root, diagnostics)` pairs, each
+/// diagnostic's file relative to its root (`""` when files are named in full).
+pub fn render_findings(sets: &[(&str, &[Diagnostic])], source_root: Option<&str>) -> Value {
+    let registry: Vec<&'static Rule> = registry::all().collect();
+    let results: Vec<Value> = sets
+        .iter()
+        .flat_map(|(root, diagnostics)| {
             let registry = &registry;
-            report
-                .diagnostics
+            diagnostics
                 .iter()
-                .map(move |diagnostic| result(diagnostic, &report.root, registry))
+                .map(move |diagnostic| result(diagnostic, root, registry))
         })
         .collect();
     let mut run = json!({

@@ -2,6 +2,9 @@
 //! `file:line:col`, the source line with a caret under the span, the hint as a
 //! `help` line and the spec section as a `note`; then one summary line per root.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
+
 use annotate_snippets::renderer::{AnsiColor, Effects, Style};
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 
@@ -40,8 +43,20 @@ pub fn render_diagnostics(
         Renderer::plain()
     };
     let mut out = String::new();
+    // Each file is masked once, however many findings quote it.
+    let mut quotable: HashMap<&str, Option<Cow<'_, str>>> = HashMap::new();
     for diagnostic in diagnostics {
-        out.push_str(&render_diagnostic(&renderer, root, diagnostics, diagnostic, sources));
+        let text = diagnostic
+            .file
+            .as_deref()
+            .filter(|_| may_quote_source(diagnostic))
+            .and_then(|file| {
+                quotable
+                    .entry(file)
+                    .or_insert_with(|| quotable_text(file, sources.text(file)?, diagnostics))
+                    .as_deref()
+            });
+        out.push_str(&render_diagnostic(&renderer, root, diagnostic, text));
         out.push_str("\n\n");
     }
     out
@@ -90,14 +105,8 @@ pub fn totals_line(reports: &[PackageReport]) -> String {
     )
 }
 
-/// `all` are the diagnostics of the same files, so secrets among them are masked in the snippet.
-fn render_diagnostic(
-    renderer: &Renderer,
-    root: &str,
-    all: &[Diagnostic],
-    diagnostic: &Diagnostic,
-    sources: &dyn Sources,
-) -> String {
+/// `quotable` is the text of the diagnostic's file, masked ([`quotable_text`]), when it may be quoted.
+fn render_diagnostic(renderer: &Renderer, root: &str, diagnostic: &Diagnostic, quotable: Option<&str>) -> String {
     let level = match diagnostic.severity {
         Severity::Error => Level::ERROR,
         Severity::Warning => Level::WARNING,
@@ -106,13 +115,9 @@ fn render_diagnostic(
     let message = visible(&diagnostic.message);
     let title = level.primary_title(message.as_ref()).id(diagnostic.code);
     let mut group = Group::with_title(title);
-    let quotable = diagnostic
-        .file
-        .as_deref()
+    let excerpt = quotable
         .zip(diagnostic.span)
-        .filter(|_| may_quote_source(diagnostic))
-        .and_then(|(file, span)| Some((span, quotable_text(file, sources.text(file)?, all)?)));
-    let excerpt = quotable.as_ref().and_then(|(span, text)| excerpt(text, *span));
+        .and_then(|(text, span)| excerpt(text, span));
     if let Some(file) = &diagnostic.file {
         let path = visible(&path_from_root(root, file)).into_owned();
         group = match &excerpt {

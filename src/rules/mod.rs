@@ -16,3 +16,4 @@ pub mod manifest;
 pub mod mcp;
 pub mod secrets;
 pub mod skills;
+pub mod unread;

@@ -190,6 +190,11 @@ pub struct ChangeReport {
     pub bump: Option<Level>,
     /// Lint findings in either snapshot, then the version verdict.
     pub diagnostics: Vec<Diagnostic>,
+    /// The files that could not be read as snapshots (their errors are in
+    /// `diagnostics`): when any, nothing was compared, and `required: None`
+    /// does not mean "no changes".
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_compared: Vec<String>,
 }
 
 impl ChangeReport {
@@ -210,7 +215,16 @@ pub fn compare(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -
         .chain(new_check.diagnostics)
         .filter(|d| d.severity == Severity::Error)
         .collect();
+    let invalid = [
+        (old_name, old_check.snapshot.is_none()),
+        (new_name, new_check.snapshot.is_none()),
+    ];
     let (Some(old), Some(new)) = (old_check.snapshot, new_check.snapshot) else {
+        let not_compared = invalid
+            .into_iter()
+            .filter(|(_, invalid)| *invalid)
+            .map(|(name, _)| name.to_string())
+            .collect();
         return ChangeReport {
             old_version: None,
             new_version: None,
@@ -218,6 +232,7 @@ pub fn compare(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -
             required: None,
             bump: None,
             diagnostics,
+            not_compared,
         };
     };
     let changes = snapshot_changes(&old, &new);
@@ -236,6 +251,7 @@ pub fn compare(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -
         required,
         bump,
         diagnostics,
+        not_compared: Vec::new(),
     }
 }
 

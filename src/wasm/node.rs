@@ -2,13 +2,12 @@
 //! turned on by `npm run build:npm` only, so the page's wasm does not grow):
 //! the entry kinds a disk read produces besides files, directories and links,
 //! and `apcheck check`'s output for several roots in every format, rendered by
-//! the same core function as the CLI's (`render::check`).
+//! the same core function as the CLI's (`render::packages`).
 
 use wasm_bindgen::prelude::*;
 
 use super::PackageTree;
-use crate::render::check::{CheckFormat, CheckOutput, fails, render_check};
-use crate::render::{Sources, json::Shape};
+use crate::render::{Format, Options, Sources, json::Shape, packages};
 use crate::report::PackageReport;
 use crate::tree::{Entry, Tree};
 
@@ -56,17 +55,19 @@ impl CheckRun {
     /// `sarif_base` is the directory relative roots are relative to.
     pub fn render(&self, format: &str, single: bool, color: bool, sarif_base: Option<String>) -> Option<String> {
         let sources: Vec<&dyn Sources> = self.trees.iter().map(|tree| tree as &dyn Sources).collect();
-        let output = CheckOutput {
-            format: CheckFormat::from_name(format)?,
-            shape: if single { Shape::Object } else { Shape::Array },
+        let shape = if single { Shape::Object } else { Shape::Array };
+        let options = Options {
             color,
-            sarif_base: sarif_base.as_deref(),
+            source_root: sarif_base,
         };
-        Some(render_check(&self.reports, &sources, output))
+        Some(packages(&self.reports, &sources, Format::from_name(format)?, &options, shape))
     }
 
     /// Whether the run fails (exit 1): findings at error level, or warnings with `deny_warnings`.
     pub fn fails(&self, deny_warnings: bool) -> bool {
-        fails(&self.reports, deny_warnings)
+        self.reports.iter().any(|report| {
+            let summary = &report.summary;
+            summary.errors > 0 || (deny_warnings && summary.warnings > 0)
+        })
     }
 }

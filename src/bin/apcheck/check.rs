@@ -20,11 +20,12 @@ use std::process::ExitCode;
 
 use apcheck::PackageReport;
 use apcheck::disk::read_tree;
-use apcheck::render::check::{CheckFormat, CheckOutput, fails, render_check};
-use apcheck::render::{Sources, json};
-use apcheck::tree::{Limits, Tree};
+use apcheck::fix::{Applicability, FixOutcome, fix_tree};
+use apcheck::render::{self, Format, Sources, count, json};
+use apcheck::tree::{Entry, Limits, Tree};
 use rayon::prelude::*;
 
+use crate::fix;
 use crate::output::{self, ColorChoice, EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
 
 #[derive(clap::Args)]
@@ -32,27 +33,22 @@ pub struct CheckArgs {
     /// Plugin roots, or folders holding plugin roots at any depth (a marketplace repository).
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<PathBuf>,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, value_parser = output::format_parser(), default_value = "text")]
     format: Format,
     /// Fail (exit 1) on warnings too, not only on errors.
     #[arg(long, value_enum, value_name = "LEVEL")]
     deny: Option<Deny>,
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Format {
-    /// Diagnostics with source snippets, then a summary line per root.
-    Text,
-    /// The report object (one root) or an array of reports (several, or a collection).
-    Json,
-    /// SARIF 2.1.0, for code-scanning tools.
-    Sarif,
-    /// GitHub Actions annotations.
-    Github,
-    /// A summary table and findings per root, for pull-request comments.
-    Markdown,
+    /// Apply the safe fixes rules offer, then report what is left.
+    #[arg(long)]
+    fix: bool,
+    /// Apply unsafe fixes too (implies --fix): each guesses what was meant, so review them.
+    #[arg(long)]
+    unsafe_fixes: bool,
+    /// Print the fixes as a unified diff instead of writing them (exit 1 if there is any).
+    #[arg(long)]
+    diff: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -91,12 +87,14 @@ pub fn run(args: CheckArgs) -> ExitCode {
     // Trees stay for the text renderer's snippets.
     let mut trees = Vec::with_capacity(outcomes.len());
     let mut reports = Vec::with_capacity(outcomes.len());
+    let mut checked_roots = Vec::with_capacity(outcomes.len());
     let mut io_failed = false;
-    for outcome in outcomes {
+    for (root, outcome) in roots.iter().zip(outcomes) {
         match outcome {
             Ok((tree, report)) => {
                 trees.push(tree);
                 reports.push(report);
+                checked_roots.push(root);
             }
             Err(message) => {
                 eprintln!("apcheck: {message}");
@@ -105,47 +103,89 @@ pub fn run(args: CheckArgs) -> ExitCode {
         }
     }
 
+    if args.fix || args.unsafe_fixes || args.diff {
+        let allowed = if args.unsafe_fixes {
+            Applicability::Unsafe
+        } else {
+            Applicability::Safe
+        };
+        let fixed: Vec<FixOutcome> = checked_roots
+            .par_iter()
+            .zip(&trees)
+            .map(|(root, tree)| {
+                fix_tree(tree, allowed, |tree| {
+                    apcheck::check_package(&root.name, tree).diagnostics
+                })
+            })
+            .collect();
+        let applied: usize = fixed.iter().map(|outcome| outcome.applied).sum();
+        let files: usize = fixed.iter().map(|outcome| outcome.changed.len()).sum();
+        if args.diff {
+            let mut out = String::new();
+            for ((root, tree), outcome) in checked_roots.iter().zip(&trees).zip(&fixed) {
+                let old_text = |file: &str| tree.read(file).map(|bytes| String::from_utf8_lossy(bytes).into_owned());
+                out.push_str(&fix::diffs(&root.name, outcome, old_text));
+            }
+            if let Err(code) = output::print(&out) {
+                return code;
+            }
+            eprintln!(
+                "apcheck: {} would change {}",
+                count(applied, "fix", "fixes"),
+                count(files, "file", "files")
+            );
+            return ExitCode::from(if io_failed {
+                EXIT_FAILURE
+            } else if files > 0 {
+                EXIT_FINDINGS
+            } else {
+                EXIT_CLEAN
+            });
+        }
+        for ((root, tree), outcome) in checked_roots.iter().zip(trees.iter_mut()).zip(&fixed) {
+            if let Err(message) = fix::write_all(&root.dir, outcome) {
+                return output::fail(message);
+            }
+            for (file, text) in &outcome.changed {
+                tree.insert(file, Entry::File(text.clone().into_bytes()));
+            }
+        }
+        for ((root, tree), report) in checked_roots.iter().zip(&trees).zip(reports.iter_mut()) {
+            *report = apcheck::check_package(&root.name, tree);
+        }
+        eprintln!(
+            "apcheck: applied {} in {}",
+            count(applied, "fix", "fixes"),
+            count(files, "file", "files")
+        );
+    }
+
     let shape = if args.paths.len() == 1 && !any_collection {
         json::Shape::Object
     } else {
         json::Shape::Array
     };
     if !reports.is_empty() || !io_failed {
-        let rendered = render(&reports, &trees, args.format, shape, args.color.enabled());
+        let sources: Vec<&dyn Sources> = trees.iter().map(|tree| tree as &dyn Sources).collect();
+        let options = output::render_options(args.color);
+        let rendered = render::packages(&reports, &sources, args.format, &options, shape);
         if let Err(code) = output::print(&rendered) {
             return code;
         }
     }
 
     let deny_warnings = args.deny == Some(Deny::Warnings);
+    let fails = reports.iter().any(|report| {
+        let summary = &report.summary;
+        summary.errors > 0 || (deny_warnings && summary.warnings > 0)
+    });
     ExitCode::from(if io_failed {
         EXIT_FAILURE
-    } else if fails(&reports, deny_warnings) {
+    } else if fails {
         EXIT_FINDINGS
     } else {
         EXIT_CLEAN
     })
-}
-
-/// `reports[i]` was made from `trees[i]`.
-fn render(reports: &[PackageReport], trees: &[Tree], format: Format, shape: json::Shape, color: bool) -> String {
-    let format = match format {
-        Format::Text => CheckFormat::Text,
-        Format::Json => CheckFormat::Json,
-        Format::Sarif => CheckFormat::Sarif,
-        Format::Github => CheckFormat::Github,
-        Format::Markdown => CheckFormat::Markdown,
-    };
-    // Relative roots are relative to the working directory: that is SARIF's base.
-    let cwd = std::env::current_dir().ok();
-    let sources: Vec<&dyn Sources> = trees.iter().map(|tree| tree as &dyn Sources).collect();
-    let output = CheckOutput {
-        format,
-        shape,
-        color,
-        sarif_base: cwd.as_deref().and_then(Path::to_str),
-    };
-    render_check(reports, &sources, output)
 }
 
 fn check_root(root: &Root) -> Result<(Tree, PackageReport), String> {

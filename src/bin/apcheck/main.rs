@@ -12,6 +12,7 @@ mod check;
 mod check_snapshot;
 mod diff;
 mod drift;
+mod fix;
 mod fmt;
 mod lsp;
 mod output;

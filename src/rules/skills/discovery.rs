@@ -100,6 +100,7 @@ pub fn discover_skills(tree: &Tree, diagnostics: &mut Vec<Diagnostic>) -> Skills
         Resolution::Found(resolved) => match resolved.entry {
             Entry::Dir => {
                 section.state = SkillsState::Valid;
+                crate::rules::unread::listing_not_read(tree, resolved.path, "skills", diagnostics);
                 for (name, _, _) in tree.children(resolved.path) {
                     if let Some(entry) = check_skill_dir(tree, resolved.path, name, &mut accounted, diagnostics) {
                         section.entries.push(entry);

@@ -60,7 +60,13 @@ impl CheckRun {
             color,
             source_root: sarif_base,
         };
-        Some(packages(&self.reports, &sources, Format::from_name(format)?, &options, shape))
+        Some(packages(
+            &self.reports,
+            &sources,
+            Format::from_name(format)?,
+            &options,
+            shape,
+        ))
     }
 
     /// Whether the run fails (exit 1): findings at error level, or warnings with `deny_warnings`.

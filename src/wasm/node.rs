@@ -2,7 +2,7 @@
 //! turned on by `npm run build:npm` only, so the page's wasm does not grow):
 //! the entry kinds a disk read produces besides files, directories and links,
 //! and `apcheck check`'s output for several roots in every format, rendered by
-//! the same core function as the CLI's (`render::packages`).
+//! the same core function as the CLI's (`render::packages::render`).
 
 use wasm_bindgen::prelude::*;
 
@@ -60,7 +60,7 @@ impl CheckRun {
             color,
             source_root: sarif_base,
         };
-        Some(packages(
+        Some(packages::render(
             &self.reports,
             &sources,
             Format::from_name(format)?,

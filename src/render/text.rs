@@ -110,16 +110,24 @@ fn render_diagnostic(
         .zip(diagnostic.span)
         .filter(|_| may_quote_source(diagnostic))
         .and_then(|(file, span)| Some((span, quotable_text(file, sources.text(file)?, all)?)));
-    let excerpt = quotable.as_ref().and_then(|(span, text)| excerpt(text, *span));
+    let excerpt = quotable
+        .as_ref()
+        .and_then(|(span, text)| excerpt(text, *span, diagnostic.line));
     if let Some(file) = &diagnostic.file {
         let path = path_from_root(root, file);
         group = match excerpt {
-            Some(excerpt) => group.element(
-                Snippet::source(excerpt.lines)
+            Some(excerpt) => {
+                let snippet = Snippet::source(excerpt.lines)
                     .line_start(excerpt.first_line)
-                    .path(path)
-                    .annotation(AnnotationKind::Primary.span(excerpt.span)),
-            ),
+                    .annotation(AnnotationKind::Primary.span(excerpt.span));
+                match diagnostic.column.filter(|_| excerpt.windowed) {
+                    // The renderer would name the window's column: name the real one.
+                    Some(column) => group
+                        .element(Origin::path(path).line(excerpt.first_line).char_column(column))
+                        .element(snippet),
+                    None => group.element(snippet.path(path)),
+                }
+            }
             None => {
                 let mut origin = Origin::path(path);
                 if let Some(line) = diagnostic.line {
@@ -139,17 +147,26 @@ fn render_diagnostic(
     renderer.render(&[group])
 }
 
-/// The whole lines a span touches, and the span moved into them.
+/// The whole lines a span touches, and the span moved into them; a window of
+/// a line too long to show whole (a minified document is one line).
 struct Excerpt<'t> {
     lines: &'t str,
     first_line: usize,
     span: std::ops::Range<usize>,
+    windowed: bool,
 }
 
+/// Lines longer than this are shown as a window around the span.
+const LONG_LINE: usize = 200;
+/// Bytes of context either side of the span in such a window.
+const WINDOW: usize = 60;
+
 /// Only the lines around the span go to the snippet renderer, so a file with
-/// hundreds of findings is not re-scanned whole for each. `None` when the span
+/// hundreds of findings is not re-scanned whole for each, and a long line only
+/// as a window: per finding, the cost is the excerpt's, never the file's.
+/// `line` is the span's line when the diagnostic knows it. `None` when the span
 /// does not fit the text (a rule measured another version of the file).
-fn excerpt(text: &str, span: Span) -> Option<Excerpt<'_>> {
+fn excerpt(text: &str, span: Span, line: Option<usize>) -> Option<Excerpt<'_>> {
     if span.start > span.end
         || span.end > text.len()
         || !text.is_char_boundary(span.start)
@@ -159,11 +176,31 @@ fn excerpt(text: &str, span: Span) -> Option<Excerpt<'_>> {
     }
     let begin = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
     let end = text[span.end..].find('\n').map_or(text.len(), |i| span.end + i);
-    let first_line = text[..begin].bytes().filter(|&b| b == b'\n').count() + 1;
+    let first_line = line.unwrap_or_else(|| text[..begin].bytes().filter(|&b| b == b'\n').count() + 1);
+    if text[begin..end].split('\n').all(|line| line.len() <= LONG_LINE) {
+        return Some(Excerpt {
+            lines: &text[begin..end],
+            first_line,
+            span: span.start - begin..span.end - begin,
+            windowed: false,
+        });
+    }
+    // Only the span's first line, cut to a window around the span's start.
+    let line_end = text[span.start..].find('\n').map_or(text.len(), |i| span.start + i);
+    let floor = |mut offset: usize| {
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        offset
+    };
+    let from = floor(span.start.saturating_sub(WINDOW).max(begin));
+    let to = floor((span.start + WINDOW).min(line_end)).max(span.start);
+    let span_end = span.end.min(to).max(span.start);
     Some(Excerpt {
-        lines: &text[begin..end],
+        lines: &text[from..to],
         first_line,
-        span: span.start - begin..span.end - begin,
+        span: span.start - from..span_end - from,
+        windowed: true,
     })
 }
 
@@ -259,11 +296,36 @@ mod tests {
     #[test]
     fn excerpt_keeps_whole_lines_and_moves_the_span() {
         let text = "a\nbcd\ne";
-        let excerpt = excerpt(text, Span::new(3, 4)).unwrap();
+        let excerpt = excerpt(text, Span::new(3, 4), None).unwrap();
         assert_eq!(excerpt.lines, "bcd");
         assert_eq!(excerpt.first_line, 2);
         assert_eq!(excerpt.span, 1..2);
-        assert!(super::excerpt("é", Span::new(1, 2)).is_none());
+        assert!(super::excerpt("é", Span::new(1, 2), None).is_none());
+    }
+
+    #[test]
+    fn a_long_line_is_a_window_named_at_its_real_column() {
+        let text = format!("{{\"a\": [{}\"x\"]}}", "1, ".repeat(10_000));
+        let start = text.find("\"x\"").unwrap();
+        let window = excerpt(&text, Span::new(start, start + 3), Some(1)).unwrap();
+        assert!(window.windowed && window.lines.len() <= 2 * WINDOW, "{}", window.lines);
+        assert_eq!(&window.lines[window.span.clone()], "\"x\"");
+        let mut diagnostic = report_with_findings(".").diagnostics.remove(0);
+        diagnostic.file = Some("long.json".into());
+        diagnostic.span = Some(Span::new(start, start + 3));
+        diagnostic.line = Some(1);
+        diagnostic.column = Some(start + 1);
+        let out = render_diagnostics(
+            ".",
+            &[diagnostic],
+            &OneFile {
+                path: "long.json",
+                text: &text,
+            },
+            TextOptions::default(),
+        );
+        assert!(out.contains(&format!("long.json:1:{}", start + 1)), "{out}");
+        assert!(out.contains("1, \"x\"]}"), "{out}");
     }
 
     #[test]

@@ -4,9 +4,12 @@
 use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 
-use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+use annotate_snippets::{AnnotationKind, Level, Origin, Renderer, Snippet};
 use apcheck::json::JsonParseError;
-use apcheck::json::format::{FormatOptions, Indent, Layout, format};
+use apcheck::json::format::{FormatOptions, Indent, Layout};
+use apcheck::json::tools::format_document;
+
+use crate::output::{EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
 
 #[derive(clap::Args)]
 pub struct FmtArgs {
@@ -46,7 +49,7 @@ pub fn fmt(args: FmtArgs) -> ExitCode {
         Ok(text) => text,
         Err(message) => {
             eprintln!("apcheck: {message}");
-            return ExitCode::from(2);
+            return ExitCode::from(EXIT_FAILURE);
         }
     };
     let options = FormatOptions {
@@ -58,20 +61,21 @@ pub fn fmt(args: FmtArgs) -> ExitCode {
         sort_keys: args.sort_keys,
         jsonc: args.jsonc,
     };
-    let formatted = match format(&text, &options) {
+    let formatted = match format_document(&text, &options) {
         Ok(formatted) => formatted,
         Err(error) => {
             eprint!("{}", render_parse_error(&args.file, &text, &error));
-            return ExitCode::from(1);
+            return ExitCode::from(EXIT_FINDINGS);
         }
     };
     if args.check {
-        if formatted == text {
-            return ExitCode::SUCCESS;
+        if !formatted.changed {
+            return ExitCode::from(EXIT_CLEAN);
         }
         eprintln!("{}: not formatted", args.file);
-        return ExitCode::from(1);
+        return ExitCode::from(EXIT_FINDINGS);
     }
+    let formatted = formatted.text;
     let written = if args.write && args.file != "-" {
         std::fs::write(&args.file, formatted.as_bytes()).map_err(|e| format!("cannot write {}: {e}", args.file))
     } else {
@@ -81,10 +85,10 @@ pub fn fmt(args: FmtArgs) -> ExitCode {
             .map_err(|e| format!("cannot write output: {e}"))
     };
     match written {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => ExitCode::from(EXIT_CLEAN),
         Err(message) => {
             eprintln!("apcheck: {message}");
-            ExitCode::from(2)
+            ExitCode::from(EXIT_FAILURE)
         }
     }
 }
@@ -146,7 +150,8 @@ pub fn render_snippet(level: Level<'_>, file: &str, text: &str, at: Location, ti
     let first_char = line_text[start..].chars().next().map_or(0, char::len_utf8);
     let mut end = floor_char_boundary(line_text, (start + at.len.max(first_char)).min(line_text.len()));
     let mut title = title.to_string();
-    if line_text.len() > LONG_LINE {
+    let shortened = line_text.len() > LONG_LINE;
+    if shortened {
         // The renderer would count the column inside the window; name the real one.
         title.push_str(&format!(" (column {}; line shortened)", at.column));
         let from = floor_char_boundary(line_text, start.saturating_sub(WINDOW));
@@ -155,12 +160,18 @@ pub fn render_snippet(level: Level<'_>, file: &str, text: &str, at: Location, ti
         start -= from;
         end = (end - from).min(line_text.len()).max(start);
     }
-    let report = &[level.primary_title(&title).element(
-        Snippet::source(line_text)
-            .line_start(at.line)
-            .path(file)
-            .annotation(AnnotationKind::Primary.span(start..end).label(label)),
-    )];
+    let snippet = Snippet::source(line_text)
+        .line_start(at.line)
+        .annotation(AnnotationKind::Primary.span(start..end).label(label));
+    let group = level.primary_title(&title);
+    // A window's `-->` line would name the window's column: give the real one.
+    let report = &[if shortened {
+        group
+            .element(Origin::path(file).line(at.line).char_column(at.column))
+            .element(snippet)
+    } else {
+        group.element(snippet.path(file))
+    }];
     let renderer = if std::io::stderr().is_terminal() && std::io::stdout().is_terminal() {
         Renderer::styled()
     } else {

@@ -5,17 +5,16 @@
 //! Run with `cargo bench --bench check`. It prints medians; the target is a
 //! whole process under 50 ms. Nothing here asserts a time: machines differ.
 
-use std::fs;
+#[path = "support/large_plugin.rs"]
+mod large_plugin;
+
 use std::hint::black_box;
-use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use apcheck::disk::read_tree;
 use apcheck::tree::Limits;
 
-const SKILLS: usize = 500;
-const SERVERS: usize = 200;
 /// Timed runs per measurement under `cargo bench`; `cargo test --all-targets`
 /// runs this binary too (without `--bench`), and then one run is a smoke test.
 const RUNS: usize = 30;
@@ -28,7 +27,7 @@ fn main() {
         1
     };
     let dir = tempfile::tempdir().expect("a temporary directory");
-    generate(dir.path());
+    large_plugin::generate(dir.path());
 
     let report = apcheck::check_package("bench", &read_tree(dir.path(), Limits::default()).expect("readable"));
     println!(
@@ -78,54 +77,4 @@ fn median(runs: usize, mut run: impl FnMut()) -> Duration {
         .collect();
     times.sort();
     times[runs / 2]
-}
-
-/// A conformant plugin root: `plugin.json`, 500 skills with a few reference
-/// files each, and an `mcp.json` with 200 servers, half stdio, half Streamable HTTP.
-fn generate(root: &Path) {
-    fs::write(
-        root.join("plugin.json"),
-        r#"{
-  "$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
-  "name": "bench-plugin",
-  "version": "1.0.0",
-  "description": "A large generated plugin for timing apcheck"
-}
-"#,
-    )
-    .expect("write plugin.json");
-    for i in 0..SKILLS {
-        let dir = root.join(format!("skills/skill-{i:03}"));
-        fs::create_dir_all(dir.join("references")).expect("create a skill directory");
-        let body = "Follow these steps carefully and report what you found.\n".repeat(40);
-        fs::write(
-            dir.join("SKILL.md"),
-            format!(
-                "---\nname: skill-{i:03}\ndescription: Does task number {i} when the user asks for it.\n---\n\n# Skill {i}\n\n{body}"
-            ),
-        )
-        .expect("write SKILL.md");
-        fs::write(dir.join("references/notes.md"), "Notes.\n").expect("write a reference");
-    }
-    fs::create_dir_all(root.join("bin")).expect("create bin");
-    fs::write(root.join("bin/server"), "#!/bin/sh\n").expect("write the server");
-    let servers: Vec<String> = (0..SERVERS)
-        .map(|i| {
-            if i % 2 == 0 {
-                format!(
-                    r#"    "stdio-{i}": {{ "type": "stdio", "command": "./bin/server", "args": ["--port", "{i}"], "env": {{ "MODE": "fast" }} }}"#
-                )
-            } else {
-                format!(r#"    "http-{i}": {{ "type": "streamable-http", "url": "https://mcp.example.com/{i}" }}"#)
-            }
-        })
-        .collect();
-    fs::write(
-        root.join("mcp.json"),
-        format!(
-            "{{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {{\n{}\n  }}\n}}\n",
-            servers.join(",\n")
-        ),
-    )
-    .expect("write mcp.json");
 }

@@ -3,29 +3,10 @@
 
 use serde::Serialize;
 
-use crate::rules::Rule;
+use crate::fix::Fix;
+pub use crate::rule::Severity;
+use crate::rule::{self, Family, Rule};
 use crate::source::{LineIndex, Span};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// Informational: a hint that changes nothing a client does.
-    Info,
-    /// The package loads, but something is ignored or will surprise someone.
-    Warning,
-    /// A client rejects or skips something because of this.
-    Error,
-}
-
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        }
-    }
-}
 
 /// One finding. Field names are the stable JSON shape of `apcheck check --format json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -46,6 +27,8 @@ pub struct Diagnostic {
     /// The spec section the rule enforces, e.g. `Agent Plugins §5.5`.
     pub spec: &'static str,
     pub hint: Option<String>,
+    /// Edits that fix the finding, when the rule can offer them (see `fix`).
+    pub fix: Option<Fix>,
 }
 
 impl Diagnostic {
@@ -64,6 +47,7 @@ impl Diagnostic {
             message: message.into(),
             spec: rule.spec,
             hint: rule.fix_hint.map(str::to_string),
+            fix: None,
         }
     }
 
@@ -89,9 +73,25 @@ impl Diagnostic {
         self
     }
 
+    /// The family of the rule that made this finding.
+    pub fn family(&self) -> Option<Family> {
+        Family::of_code(self.code)
+    }
+
+    /// Whether this finding points at a credential ([`Rule::masks_secrets`]).
+    pub fn masks_secrets(&self) -> bool {
+        rule::masks_secrets(self.code)
+    }
+
     /// Replaces the rule's default fix hint with a specific one.
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
+        self
+    }
+
+    /// Attaches edits that fix the finding.
+    pub fn with_fix(mut self, fix: Fix) -> Self {
+        self.fix = Some(fix);
         self
     }
 }

@@ -1,16 +1,26 @@
 //! The filesystem edge (native only): reads a plugin root into a [`Tree`]
 //! with `lstat`, so links are recorded as links and never followed while
 //! reading; their targets are resolved later, inside the tree (§4.1).
+//!
+//! The locations a client loads are read first (`plugin.json`, `mcp.json`,
+//! `skills/` and each `skills/<name>/SKILL.md`, §6.1, §7.1), then everything
+//! else: the entry limit can then only leave out files no client reads. A
+//! directory that cannot be listed is recorded as such ([`Tree::mark_unlisted`])
+//! and those locations are still looked up in it by name, as a client does.
 
 use std::fs;
-use std::io::Read;
-use std::path::Path;
+use std::io::{ErrorKind, Read};
+use std::path::{Path, PathBuf};
 
 use crate::tree::{Entry, Limits, Tree};
 
+/// The component locations at the plugin root (§6.1).
+const ROOT_COMPONENTS: &[&str] = &["plugin.json", "mcp.json", "skills"];
+
 /// Reads everything under `root` into a tree, within `limits`. Entries past a
-/// limit are recorded with [`Tree::mark_omitted`] / [`Tree::mark_truncated`]
-/// so the report can say what was not looked at.
+/// limit are recorded with [`Tree::mark_omitted`] / [`Tree::mark_truncated`],
+/// directories that could not be listed with [`Tree::mark_unlisted`], so the
+/// report can say what was not looked at.
 pub fn read_tree(root: &Path, limits: Limits) -> std::io::Result<Tree> {
     let metadata = fs::metadata(root)?;
     if !metadata.is_dir() {
@@ -19,60 +29,148 @@ pub fn read_tree(root: &Path, limits: Limits) -> std::io::Result<Tree> {
             "a plugin root is a directory",
         ));
     }
-    let mut tree = Tree::new();
-    let mut total_bytes = 0usize;
-    let mut pending = vec![(root.to_path_buf(), String::new())];
-    while let Some((dir, rel)) = pending.pop() {
-        let mut children: Vec<_> = match fs::read_dir(&dir) {
-            Ok(read) => read.filter_map(Result::ok).collect(),
-            Err(error) => {
-                if !rel.is_empty() {
-                    tree.insert(&rel, Entry::Unreadable(error.to_string()));
+    let mut reader = Reader {
+        root: root.to_path_buf(),
+        limits,
+        tree: Tree::new(),
+        total_bytes: 0,
+    };
+    reader.read_components(root);
+    reader.read_rest(root);
+    Ok(reader.tree)
+}
+
+struct Reader {
+    root: PathBuf,
+    limits: Limits,
+    tree: Tree,
+    total_bytes: usize,
+}
+
+impl Reader {
+    /// `plugin.json`, `mcp.json`, `skills/`, its children and their `SKILL.md`.
+    fn read_components(&mut self, root: &Path) {
+        let names = self.list(root, "");
+        for name in ROOT_COMPONENTS {
+            match &names {
+                Some(names) if names.iter().any(|n| n == name) => {
+                    self.add(&root.join(name), name);
                 }
-                continue;
+                Some(_) => {}
+                None => self.probe(&root.join(name), name),
             }
-        };
-        children.sort_by_key(|c| c.file_name());
-        for child in children {
-            let name = child.file_name().to_string_lossy().into_owned();
-            let path = if rel.is_empty() { name } else { format!("{rel}/{name}") };
-            if tree.len() >= limits.max_entries {
-                tree.mark_omitted(&path, "max_entries");
-                continue;
+        }
+        if self.tree.entry("skills") != Some(&Entry::Dir) {
+            return;
+        }
+        let skills = root.join("skills");
+        for name in self.list(&skills, "skills").unwrap_or_default() {
+            let dir = format!("skills/{name}");
+            if self.add(&skills.join(&name), &dir) {
+                // By name, as a client looks for it: found even in a folder that cannot be listed.
+                self.probe(&skills.join(&name).join("SKILL.md"), &format!("{dir}/SKILL.md"));
             }
-            let full = child.path();
-            let entry = match fs::symlink_metadata(&full) {
-                Err(error) => Entry::Unreadable(error.to_string()),
-                Ok(meta) if meta.file_type().is_symlink() => match fs::read_link(&full) {
-                    Ok(target) => Entry::Symlink(link_target_inside(root, &full, &target)),
-                    Err(error) => Entry::Unreadable(error.to_string()),
-                },
-                Ok(meta) if meta.is_dir() => {
-                    pending.push((full, path.clone()));
-                    Entry::Dir
-                }
-                Ok(meta) if meta.is_file() => {
-                    let size = meta.len();
-                    let budget = limits
-                        .max_file_bytes
-                        .min(limits.max_total_bytes.saturating_sub(total_bytes));
-                    match read_prefix(&full, budget) {
-                        Ok(bytes) => {
-                            total_bytes += bytes.len();
-                            if (bytes.len() as u64) < size {
-                                tree.mark_truncated(&path, size);
-                            }
-                            Entry::File(bytes)
-                        }
-                        Err(error) => Entry::Unreadable(error.to_string()),
-                    }
-                }
-                Ok(meta) => Entry::Other(describe_special(&meta)),
-            };
-            tree.insert(&path, entry);
         }
     }
-    Ok(tree)
+
+    /// Everything not read yet, depth first in name order.
+    fn read_rest(&mut self, root: &Path) {
+        let mut pending = vec![(root.to_path_buf(), String::new())];
+        while let Some((dir, rel)) = pending.pop() {
+            // The root and `skills/` were listed already; a failure there is recorded.
+            if self.tree.unlisted().contains_key(&rel) {
+                continue;
+            }
+            let Some(names) = self.list(&dir, &rel) else { continue };
+            for name in names {
+                let path = if rel.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{rel}/{name}")
+                };
+                let full = dir.join(&name);
+                let is_dir = match self.tree.entry(&path) {
+                    Some(entry) => *entry == Entry::Dir,
+                    None => self.add(&full, &path),
+                };
+                if is_dir {
+                    pending.push((full, path));
+                }
+            }
+        }
+    }
+
+    /// The names in `dir`, sorted; `None` (and the directory recorded as
+    /// unlisted) when it cannot be listed.
+    fn list(&mut self, dir: &Path, rel: &str) -> Option<Vec<String>> {
+        match fs::read_dir(dir) {
+            Ok(read) => {
+                let mut names: Vec<String> = read
+                    .filter_map(Result::ok)
+                    .map(|child| child.file_name().to_string_lossy().into_owned())
+                    .collect();
+                names.sort_unstable();
+                Some(names)
+            }
+            Err(error) => {
+                self.tree.mark_unlisted(rel, &error.to_string());
+                None
+            }
+        }
+    }
+
+    /// Looks `path` up by name in a directory that could not be listed:
+    /// added when it is there, recorded as absent when it is certainly not.
+    fn probe(&mut self, full: &Path, path: &str) {
+        match fs::symlink_metadata(full) {
+            Ok(_) => {
+                self.add(full, path);
+            }
+            Err(error) if error.kind() == ErrorKind::NotFound => self.tree.mark_absent(path),
+            // Permission denied on the way: unknown, and the tree says so.
+            Err(_) => {}
+        }
+    }
+
+    /// Reads one entry into the tree within the limits; returns whether it is a directory.
+    fn add(&mut self, full: &Path, path: &str) -> bool {
+        if self.tree.len() >= self.limits.max_entries {
+            self.tree.mark_omitted(path, "max_entries");
+            return false;
+        }
+        let mut is_dir = false;
+        let entry = match fs::symlink_metadata(full) {
+            Err(error) => Entry::Unreadable(error.to_string()),
+            Ok(meta) if meta.file_type().is_symlink() => match fs::read_link(full) {
+                Ok(target) => Entry::Symlink(link_target_inside(&self.root, full, &target)),
+                Err(error) => Entry::Unreadable(error.to_string()),
+            },
+            Ok(meta) if meta.is_dir() => {
+                is_dir = true;
+                Entry::Dir
+            }
+            Ok(meta) if meta.is_file() => {
+                let size = meta.len();
+                let budget = self
+                    .limits
+                    .max_file_bytes
+                    .min(self.limits.max_total_bytes.saturating_sub(self.total_bytes));
+                match read_prefix(full, budget) {
+                    Ok(bytes) => {
+                        self.total_bytes += bytes.len();
+                        if (bytes.len() as u64) < size {
+                            self.tree.mark_truncated(path, size);
+                        }
+                        Entry::File(bytes)
+                    }
+                    Err(error) => Entry::Unreadable(error.to_string()),
+                }
+            }
+            Ok(meta) => Entry::Other(describe_special(&meta)),
+        };
+        self.tree.insert(path, entry);
+        is_dir
+    }
 }
 
 /// At most `limit` bytes of the file (a 100 MB file is not loaded whole).
@@ -143,6 +241,29 @@ mod tests {
             assert_eq!(tree.entry("escape-link"), Some(&Entry::Symlink("..".into())));
             assert_eq!(tree.resolve("skills/b/SKILL.md").unwrap().path, "skills/a/SKILL.md");
         }
+    }
+
+    #[test]
+    fn component_locations_are_read_before_a_big_folder_can_use_up_the_entry_limit() {
+        // Issue 9 §2: a `zzz/` folder of 100,000 files hid `skills/` (here at scale 1:1000).
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("skills/review")).unwrap();
+        fs::create_dir_all(root.join("zzz")).unwrap();
+        fs::write(root.join("plugin.json"), "{}").unwrap();
+        fs::write(root.join("skills/review/SKILL.md"), "---\n").unwrap();
+        for i in 0..100 {
+            fs::write(root.join(format!("zzz/{i}")), "").unwrap();
+        }
+        let limits = Limits {
+            max_entries: 50,
+            ..Limits::default()
+        };
+        let tree = read_tree(root, limits).unwrap();
+        assert!(tree.read("skills/review/SKILL.md").is_some());
+        assert!(tree.read("plugin.json").is_some());
+        assert_eq!(tree.len(), 50);
+        assert!(tree.omitted().keys().all(|path| path.starts_with("zzz/")));
     }
 
     #[test]

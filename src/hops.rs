@@ -33,7 +33,13 @@ pub fn check_package(root: &str, tree: &Tree) -> PackageReport {
         )
     };
     rules::layout::hint_vendor_files(tree, &plugin, &mut diagnostics);
+    rules::unread::report_unreadable_paths(tree, &mut diagnostics);
     sort_diagnostics(&mut diagnostics);
+    let unread = diagnostics
+        .iter()
+        .filter(|d| d.code == rules::unread::NEEDED_PATH_NOT_READ.code)
+        .filter_map(|d| d.file.clone())
+        .collect();
     let summary = Summary::count(&diagnostics, &skills, &mcp);
     PackageReport {
         root: root.to_string(),
@@ -42,5 +48,6 @@ pub fn check_package(root: &str, tree: &Tree) -> PackageReport {
         mcp,
         diagnostics,
         summary,
+        unread,
     }
 }

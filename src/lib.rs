@@ -2,13 +2,17 @@
 //! diff them, entirely on the user's device. This crate is the sans-IO core;
 //! the CLI (`src/bin/apcheck`) and the wasm face (`wasm`) are thin edges.
 
+pub mod assist;
 pub mod diag;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod disk;
+pub mod fix;
 pub mod hops;
 pub mod json;
+pub mod registry;
 pub mod render;
 pub mod report;
+pub mod rule;
 pub mod rules;
 pub mod schemas;
 pub mod snapshot;

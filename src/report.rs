@@ -16,6 +16,11 @@ pub struct PackageReport {
     /// Sorted by file, then position, then code.
     pub diagnostics: Vec<Diagnostic>,
     pub summary: Summary,
+    /// The paths the check needed and could not look at (AP011). When there
+    /// are any, the states above describe only what could be read: the check
+    /// is incomplete, and fails.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unread: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]

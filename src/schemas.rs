@@ -14,3 +14,9 @@ pub const MCP_SCHEMA: &str = include_str!("../schemas/agent-plugins/1.0.0/mcp.sc
 
 /// The Agent Plugins versions this build supports, by manifest `$schema` identifier.
 pub const SUPPORTED_SPEC_VERSIONS: &[(&str, &str)] = &[(PLUGIN_SCHEMA_ID, "1.0.0")];
+
+/// The `$id` of snapshot schema version 1. A URN, because apcheck owns no web
+/// address; a snapshot may carry it as `$schema` to say what it is.
+pub const SNAPSHOT_SCHEMA_ID: &str = "urn:apcheck:schema:snapshot:1";
+/// `schemas/apcheck/snapshot-1.schema.json`, verbatim.
+pub const SNAPSHOT_SCHEMA: &str = include_str!("../schemas/apcheck/snapshot-1.schema.json");

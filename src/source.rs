@@ -4,10 +4,10 @@
 //! terminals show; the byte span travels alongside so faces that need another
 //! unit (the page's editor counts UTF-16 code units) can convert exactly.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A half-open byte range `start..end` into one file's text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct Span {
     pub start: usize,
     pub end: usize,

@@ -10,7 +10,8 @@
 //! identically everywhere ("the filesystem-resolved path MUST remain within
 //! the filesystem-resolved plugin root").
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Bound;
 
 /// One entry of the tree, as `lstat` would describe it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,7 +21,7 @@ pub enum Entry {
     Dir,
     /// A symbolic link and its target text, unresolved.
     Symlink(String),
-    /// Anything else: a FIFO, a socket, a device. The text says which.
+    /// Anything else: a FIFO, a socket, a device. The text says why.
     Other(String),
     /// An entry that exists but could not be read; the text says why.
     Unreadable(String),
@@ -35,6 +36,10 @@ pub enum Unresolved {
     Escapes { link: String },
     /// Following links did not terminate (a cycle, or too many hops).
     Loop { link: String },
+    /// The reader could not look at `path` (a directory it could not list, an
+    /// entry a limit left out), so whether the requested path exists is unknown.
+    /// `why` completes "`path` …", e.g. "could not be listed (permission denied)".
+    NotRead { path: String, why: String },
 }
 
 /// A path resolved inside the root: the final real path and its entry.
@@ -67,13 +72,22 @@ impl Default for Limits {
     }
 }
 
+/// The entries, keyed by path. Parent directories that were never inserted
+/// themselves are implied by their descendants' keys rather than stored: a
+/// path of k components then costs its own length, not k copies of its
+/// prefixes (a zip entry with 32,000 components would otherwise need
+/// gigabytes).
 #[derive(Debug, Clone, Default)]
 pub struct Tree {
     entries: BTreeMap<String, Entry>,
     /// Files whose bytes were cut at [`Limits::max_file_bytes`], with their real size.
     truncated: BTreeMap<String, u64>,
     /// Paths left out because a limit was reached, and which limit.
-    omitted: Vec<(String, String)>,
+    omitted: BTreeMap<String, String>,
+    /// Directories whose listing failed (`""` is the root), and why.
+    unlisted: BTreeMap<String, String>,
+    /// Paths in an unlisted directory that were looked up by name and are not there.
+    absent: BTreeSet<String>,
 }
 
 impl Tree {
@@ -90,38 +104,64 @@ impl Tree {
         tree
     }
 
-    /// Inserts an entry, creating its parent directories. A path that is not a
-    /// clean relative path (empty, absolute, `.` or `..` components) is ignored,
-    /// because no edge can produce one for a real package.
+    /// Inserts an entry; its parent directories are implied. A path that is
+    /// not a clean relative path (empty, absolute, `.` or `..` components) is
+    /// ignored, because no edge can produce one for a real package. Costs the
+    /// path's length (times a logarithm), however deep it is.
     pub fn insert(&mut self, path: &str, entry: Entry) {
         let Some(path) = clean_relative(path) else { return };
-        let mut end = 0;
-        while let Some(slash) = path[end..].find('/') {
-            end += slash;
-            self.entries.entry(path[..end].to_string()).or_insert(Entry::Dir);
-            end += 1;
-        }
         self.entries.insert(path, entry);
     }
 
-    /// Records that a file was cut to `kept` bytes from `real_size`.
+    /// Records that a file was cut from `real_size` bytes by a reader limit.
     pub fn mark_truncated(&mut self, path: &str, real_size: u64) {
         self.truncated.insert(path.to_string(), real_size);
     }
 
     /// Records that `path` was left out of the tree because of `limit`.
     pub fn mark_omitted(&mut self, path: &str, limit: &str) {
-        self.omitted.push((path.to_string(), limit.to_string()));
+        self.omitted.insert(path.to_string(), limit.to_string());
+    }
+
+    /// Records that the directory `dir` (`""` for the root) exists but could
+    /// not be listed, and why: its entries are known only where they were
+    /// looked up by name.
+    pub fn mark_unlisted(&mut self, dir: &str, why: &str) {
+        self.unlisted.insert(dir.to_string(), why.to_string());
+    }
+
+    /// Records that `path`, in a directory that could not be listed, was
+    /// looked up by name and does not exist.
+    pub fn mark_absent(&mut self, path: &str) {
+        self.absent.insert(path.to_string());
     }
 
     pub fn truncated(&self) -> &BTreeMap<String, u64> {
         &self.truncated
     }
 
-    pub fn omitted(&self) -> &[(String, String)] {
+    /// Paths left out by a limit, and the limit, in path order.
+    pub fn omitted(&self) -> &BTreeMap<String, String> {
         &self.omitted
     }
 
+    /// Directories that could not be listed, and why, in path order.
+    pub fn unlisted(&self) -> &BTreeMap<String, String> {
+        &self.unlisted
+    }
+
+    /// The entries left out by a limit directly inside `dir` (`""` for the root).
+    pub fn omitted_in<'t>(&'t self, dir: &str) -> impl Iterator<Item = (&'t str, &'t str)> + 't {
+        let prefix = dir_prefix(dir);
+        let skip = prefix.len();
+        self.omitted
+            .range(prefix.clone()..)
+            .take_while(move |(p, _)| p.starts_with(&prefix))
+            .filter(move |(p, _)| !p[skip..].contains('/'))
+            .map(|(p, limit)| (p.as_str(), limit.as_str()))
+    }
+
+    /// How many entries were inserted (implied parent directories are not counted).
     pub fn len(&self) -> usize {
         self.entries.len()
     }
@@ -130,12 +170,23 @@ impl Tree {
         self.entries.is_empty()
     }
 
-    /// The entry at exactly `path`, without following links (like `lstat`).
+    /// The entry at exactly `path`, without following links (like `lstat`);
+    /// a directory implied by deeper entries is a [`Entry::Dir`].
     pub fn entry(&self, path: &str) -> Option<&Entry> {
-        self.entries.get(path)
+        self.entries
+            .get(path)
+            .or_else(|| (!path.is_empty() && self.has_descendants(path)).then_some(&DIR))
     }
 
-    /// Every entry, in path order.
+    fn has_descendants(&self, dir: &str) -> bool {
+        let prefix = dir_prefix(dir);
+        self.entries
+            .range::<str, _>((Bound::Included(prefix.as_str()), Bound::Unbounded))
+            .next()
+            .is_some_and(|(p, _)| p.starts_with(&prefix))
+    }
+
+    /// Every inserted entry, in path order (implied parent directories are not listed).
     pub fn entries(&self) -> impl Iterator<Item = (&str, &Entry)> {
         self.entries.iter().map(|(p, e)| (p.as_str(), e))
     }
@@ -143,33 +194,61 @@ impl Tree {
     /// The immediate children of the directory at `dir` (`""` for the root),
     /// as `(name, full path, entry)`, in name order. Does not follow links.
     pub fn children<'t>(&'t self, dir: &str) -> impl Iterator<Item = (&'t str, &'t str, &'t Entry)> + 't {
-        let prefix = if dir.is_empty() {
-            String::new()
-        } else {
-            format!("{dir}/")
-        };
-        let start = prefix.clone();
+        let prefix = dir_prefix(dir);
         let skip = prefix.len();
-        self.entries
-            .range(start..)
-            .take_while(move |(p, _)| p.starts_with(&prefix))
-            .filter_map(move |(p, e)| {
-                let name = &p[skip..];
-                (!name.is_empty() && !name.contains('/')).then_some((name, p.as_str(), e))
-            })
+        let mut children = Vec::new();
+        let mut from = Bound::Included(prefix.clone());
+        while let Some((path, entry)) = self.entries.range((from, Bound::Unbounded)).next() {
+            if !path.starts_with(&prefix) {
+                break;
+            }
+            let rest = &path[skip..];
+            match rest.find('/') {
+                None => {
+                    children.push((rest, path.as_str(), entry));
+                    from = Bound::Excluded(path.clone());
+                }
+                Some(slash) => {
+                    // A deeper entry implies its directory; jump past everything below
+                    // it (every key under `child/` sorts before `child0`, '0' being '/' + 1).
+                    let child = &path[..skip + slash];
+                    if !self.entries.contains_key(child) {
+                        children.push((&rest[..slash], child, &DIR));
+                    }
+                    from = Bound::Included(format!("{child}0"));
+                }
+            }
+        }
+        // Keys order `a-b` before `a/x`, so an implied `a` can come after `a-b`.
+        children.sort_unstable_by_key(|(name, _, _)| *name);
+        children.into_iter()
     }
 
-    /// Every entry below `dir` at any depth (not following links).
+    /// Every inserted entry below `dir` at any depth (not following links).
     pub fn descendants<'t>(&'t self, dir: &str) -> impl Iterator<Item = (&'t str, &'t Entry)> + 't {
-        let prefix = if dir.is_empty() {
-            String::new()
-        } else {
-            format!("{dir}/")
-        };
+        let prefix = dir_prefix(dir);
         self.entries
             .range(prefix.clone()..)
             .take_while(move |(p, _)| p.starts_with(&prefix))
             .map(|(p, e)| (p.as_str(), e))
+    }
+
+    /// Why nothing is known about `path`, if the reader did not look: it was
+    /// left out by a limit, or it sits in a directory that could not be listed
+    /// and was not found by name either.
+    fn not_read(&self, path: &str) -> Option<Unresolved> {
+        if let Some(limit) = self.omitted.get(path) {
+            return Some(Unresolved::NotRead {
+                path: path.to_string(),
+                why: format!("was left out at the reader's `{limit}` limit"),
+            });
+        }
+        let parent = path.rfind('/').map_or("", |slash| &path[..slash]);
+        let why = self.unlisted.get(parent)?;
+        (!self.absent.contains(path)).then(|| Unresolved::NotRead {
+            path: parent.to_string(),
+            why: format!("could not be listed ({why})"),
+        })
     }
 
     /// Resolves `path` the way the filesystem would, following every symlink
@@ -177,40 +256,47 @@ impl Tree {
     /// whose target leaves the root, directly or through `..`, makes the path
     /// [`Unresolved::Escapes`], even if a later `..` would come back in:
     /// §4.1 judges the filesystem-resolved path, and the kernel resolves each
-    /// link against the real directory it points to.
+    /// link against the real directory it points to. A path the reader could
+    /// not look at is [`Unresolved::NotRead`], never [`Unresolved::Missing`].
     pub fn resolve(&self, path: &str) -> Result<Resolved<'_>, Unresolved> {
         let mut pending: Vec<String> = split_components(path).rev().map(str::to_string).collect();
-        let mut current: Vec<String> = Vec::new();
+        // The real path so far, and where each of its components starts, so
+        // that `..` and links cost the component, not the whole path.
+        let mut current = String::new();
+        let mut starts: Vec<usize> = Vec::new();
         let mut hops = 0;
         let mut via_link = false;
         while let Some(component) = pending.pop() {
             match component.as_str() {
                 "" | "." => continue,
                 ".." => {
-                    if current.pop().is_none() {
+                    let Some(start) = starts.pop() else {
                         return Err(Unresolved::Escapes { link: path.to_string() });
-                    }
+                    };
+                    current.truncate(start.saturating_sub(1));
                     continue;
                 }
                 _ => {}
             }
-            current.push(component);
-            let joined = current.join("/");
-            match self.entries.get(&joined) {
-                None => return Err(Unresolved::Missing),
+            starts.push(if current.is_empty() { 0 } else { current.len() + 1 });
+            if !current.is_empty() {
+                current.push('/');
+            }
+            current.push_str(&component);
+            match self.entry(&current) {
+                None => return Err(self.not_read(&current).unwrap_or(Unresolved::Missing)),
                 Some(Entry::Symlink(target)) => {
                     hops += 1;
                     if hops > MAX_LINK_HOPS {
-                        return Err(Unresolved::Loop { link: joined });
+                        return Err(Unresolved::Loop { link: current });
                     }
                     if target.starts_with('/') || target.starts_with('\\') || has_drive_prefix(target) {
-                        return Err(Unresolved::Escapes { link: joined });
+                        return Err(Unresolved::Escapes { link: current });
                     }
                     via_link = true;
-                    current.pop();
                     // Walk the target's components against the link's parent; a `..`
                     // that climbs above the root is an escape attributed to this link.
-                    let mut depth = current.len() as isize;
+                    let mut depth = starts.len() as isize - 1;
                     for part in split_components(target) {
                         match part {
                             "" | "." => {}
@@ -218,29 +304,44 @@ impl Tree {
                             _ => depth += 1,
                         }
                         if depth < 0 {
-                            return Err(Unresolved::Escapes { link: joined });
+                            return Err(Unresolved::Escapes { link: current });
                         }
                     }
+                    let start = starts.pop().unwrap_or(0);
+                    current.truncate(start.saturating_sub(1));
                     for part in split_components(target).rev() {
                         pending.push(part.to_string());
                     }
                 }
-                Some(Entry::File(_) | Entry::Other(_) | Entry::Unreadable(_))
-                    if !pending.iter().all(|c| c.is_empty() || c == ".") =>
-                {
+                Some(Entry::Unreadable(why)) if !pending.iter().all(|c| c.is_empty() || c == ".") => {
+                    return Err(Unresolved::NotRead {
+                        path: current,
+                        why: format!("could not be read ({why})"),
+                    });
+                }
+                Some(Entry::File(_) | Entry::Other(_)) if !pending.iter().all(|c| c.is_empty() || c == ".") => {
                     // A non-directory in the middle of a path: ENOTDIR, which is "not there".
                     return Err(Unresolved::Missing);
                 }
                 Some(_) => {}
             }
         }
-        let joined = current.join("/");
-        let (path, entry) = match self.entries.get_key_value(&joined) {
+        let (path, entry) = match self.entries.get_key_value(&current) {
             Some((p, e)) => (p.as_str(), e),
-            None if joined.is_empty() => ("", &ROOT_DIR),
-            None => return Err(Unresolved::Missing),
+            None if current.is_empty() => ("", &DIR),
+            None => match self.implied_dir_key(&current) {
+                Some(key) => (key, &DIR),
+                None => return Err(Unresolved::Missing),
+            },
         };
         Ok(Resolved { path, entry, via_link })
+    }
+
+    /// `dir` borrowed from a descendant's key, for a directory that is only implied.
+    fn implied_dir_key(&self, dir: &str) -> Option<&str> {
+        let prefix = dir_prefix(dir);
+        let (key, _) = self.entries.range(prefix.clone()..).next()?;
+        key.starts_with(&prefix).then(|| &key[..dir.len()])
     }
 
     /// The bytes of the regular file `path` resolves to, if it does.
@@ -255,7 +356,16 @@ impl Tree {
     }
 }
 
-static ROOT_DIR: Entry = Entry::Dir;
+static DIR: Entry = Entry::Dir;
+
+/// `dir/`, or `""` for the root: the key prefix of everything inside `dir`.
+fn dir_prefix(dir: &str) -> String {
+    if dir.is_empty() {
+        String::new()
+    } else {
+        format!("{dir}/")
+    }
+}
 
 fn split_components(path: &str) -> impl DoubleEndedIterator<Item = &str> {
     path.split(['/', '\\'])
@@ -295,12 +405,63 @@ mod tests {
     }
 
     #[test]
-    fn insert_creates_parent_directories() {
+    fn insert_implies_parent_directories() {
         let tree = Tree::from_files([("skills/a/SKILL.md", "x")]);
         assert_eq!(tree.entry("skills"), Some(&Entry::Dir));
         assert_eq!(tree.entry("skills/a"), Some(&Entry::Dir));
         let names: Vec<_> = tree.children("skills").map(|(n, _, _)| n).collect();
         assert_eq!(names, ["a"]);
+    }
+
+    #[test]
+    fn a_deep_path_stores_one_entry_not_one_per_prefix() {
+        // Issue 9 §6: three zip entries of 32,000 components took 77 s and 3.3 GB,
+        // because every prefix was stored as its own key.
+        let deep = vec!["d"; 32_000].join("/");
+        let mut tree = Tree::new();
+        for leaf in ["a", "b", "c"] {
+            tree.insert(&format!("{deep}/{leaf}"), Entry::File(Vec::new()));
+        }
+        assert_eq!(tree.len(), 3);
+        assert_eq!(tree.entry("d/d/d"), Some(&Entry::Dir));
+        let middle = vec!["d"; 16_000].join("/");
+        let names: Vec<_> = tree
+            .children(&middle)
+            .map(|(n, p, e)| (n, p.len(), e.clone()))
+            .collect();
+        assert_eq!(names, [("d", middle.len() + 2, Entry::Dir)]);
+        assert_eq!(tree.resolve(&format!("{deep}/b")).unwrap().path.len(), deep.len() + 2);
+        assert_eq!(tree.resolve(&middle).unwrap().entry, &Entry::Dir);
+    }
+
+    #[test]
+    fn implied_and_inserted_directories_list_once_in_name_order() {
+        let mut tree = Tree::from_files([("s/a-b/SKILL.md", ""), ("s/a/SKILL.md", ""), ("s/a/x/y", "")]);
+        tree.insert("s/b", Entry::Dir);
+        tree.insert("s/b/SKILL.md", Entry::File(Vec::new()));
+        let names: Vec<_> = tree.children("s").map(|(n, p, _)| (n, p)).collect();
+        assert_eq!(names, [("a", "s/a"), ("a-b", "s/a-b"), ("b", "s/b")]);
+        let in_a: Vec<_> = tree.children("s/a").map(|(n, _, e)| (n, e.clone())).collect();
+        assert_eq!(in_a, [("SKILL.md", Entry::File(Vec::new())), ("x", Entry::Dir)]);
+    }
+
+    #[test]
+    fn paths_the_reader_did_not_see_are_not_read_rather_than_missing() {
+        let mut tree = Tree::from_files([("plugin.json", "{}"), ("locked/known", "")]);
+        tree.mark_unlisted("locked", "permission denied");
+        tree.mark_absent("locked/gone");
+        tree.mark_omitted("zzz", "max_entries");
+        assert!(matches!(
+            tree.resolve("locked/other"),
+            Err(Unresolved::NotRead { path, .. }) if path == "locked"
+        ));
+        assert_eq!(tree.resolve("locked/gone"), Err(Unresolved::Missing));
+        assert!(tree.resolve("locked/known").is_ok());
+        assert!(matches!(
+            tree.resolve("zzz/a"),
+            Err(Unresolved::NotRead { path, .. }) if path == "zzz"
+        ));
+        assert_eq!(tree.resolve("elsewhere"), Err(Unresolved::Missing));
     }
 
     #[test]

@@ -119,3 +119,25 @@ fn call_validates_arguments_with_line_and_column() {
     );
     assert_eq!(code(&apcheck(&["call", "snapshot.json", "nope", "arguments.json"])), 1);
 }
+
+#[test]
+fn changes_and_drift_on_a_file_that_is_not_json_say_nothing_was_compared() {
+    // Issue 9 §2: these said "No changes" / "No drift: the snapshot matches the package.".
+    let dir = tempfile::tempdir().unwrap();
+    let not_json = temp_file(&dir, "notes.txt", "this is not a snapshot\n");
+    for format in ["text", "markdown"] {
+        let changes = apcheck(&["changes", "snapshot.json", &not_json, "--format", format]);
+        assert_eq!(code(&changes), 1);
+        let out = stdout(&changes);
+        assert!(!out.contains("No changes"), "{out}");
+        assert!(out.contains("Not compared") && out.contains("notes.txt"), "{out}");
+        let drift = apcheck(&["drift", &not_json, "plugin", "--format", format]);
+        assert_eq!(code(&drift), 1);
+        let out = stdout(&drift);
+        assert!(!out.contains("No drift"), "{out}");
+        assert!(out.contains("Not compared") && out.contains("notes.txt"), "{out}");
+    }
+    let json: serde_json::Value =
+        serde_json::from_slice(&apcheck(&["changes", &not_json, "snapshot.json", "--format", "json"]).stdout).unwrap();
+    assert_eq!(json["not_compared"], serde_json::json!([not_json]));
+}

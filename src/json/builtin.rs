@@ -6,7 +6,10 @@
 
 use std::sync::{LazyLock, OnceLock};
 
+use serde_json::Value;
+
 use crate::json::validate::{CompileOptions, CompiledSchema, SchemaError, SchemaFile, compile, compile_definition};
+use crate::schemas::{MCP_SCHEMA_ID, PLUGIN_SCHEMA_ID, SNAPSHOT_SCHEMA_ID};
 
 const MCP_2025_11_25: &str = include_str!("../../schemas/mcp/2025-11-25/schema.json");
 const MCP_2026_07_28: &str = include_str!("../../schemas/mcp/2026-07-28/schema.json");
@@ -111,7 +114,7 @@ pub static BUILTINS: &[Builtin] = &[
     Builtin::new(
         "snapshot",
         "apcheck capability snapshot, version 1 (urn:apcheck:schema:snapshot:1)",
-        BuiltinSource::Document(crate::snapshot::schema::SNAPSHOT_SCHEMA),
+        BuiltinSource::Document(crate::schemas::SNAPSHOT_SCHEMA),
     ),
     Builtin::new(
         "mcp-tool",
@@ -168,10 +171,94 @@ pub fn builtin(name: &str) -> Option<&'static Builtin> {
     BUILTINS.iter().find(|builtin| builtin.name == name)
 }
 
+/// What a JSON document looks like it is, so a mix-up gets a message naming
+/// the file instead of a wall of schema errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocumentKind {
+    Snapshot,
+    PluginManifest,
+    McpConfig,
+    Other,
+}
+
+impl DocumentKind {
+    /// What the document is, in words for a message.
+    pub fn describe(self) -> &'static str {
+        match self {
+            DocumentKind::Snapshot => "an apcheck capability snapshot",
+            DocumentKind::PluginManifest => "an Agent Plugins plugin.json manifest",
+            DocumentKind::McpConfig => "an Agent Plugins mcp.json configuration",
+            DocumentKind::Other => "a JSON document of unknown kind",
+        }
+    }
+}
+
+/// Identifies a document by its `$schema`, else by its shape.
+pub fn identify(value: &Value) -> DocumentKind {
+    let Some(object) = value.as_object() else {
+        return DocumentKind::Other;
+    };
+    match object.get("$schema").and_then(Value::as_str) {
+        Some(SNAPSHOT_SCHEMA_ID) => return DocumentKind::Snapshot,
+        Some(PLUGIN_SCHEMA_ID) => return DocumentKind::PluginManifest,
+        Some(MCP_SCHEMA_ID) => return DocumentKind::McpConfig,
+        Some(id) if id.ends_with("/plugin.schema.json") => return DocumentKind::PluginManifest,
+        Some(id) if id.ends_with("/mcp.schema.json") => return DocumentKind::McpConfig,
+        _ => {}
+    }
+    if object.get("plugin").is_some_and(Value::is_object) {
+        DocumentKind::Snapshot
+    } else if object.get("mcpServers").is_some_and(Value::is_object) {
+        DocumentKind::McpConfig
+    } else if object.get("name").is_some_and(Value::is_string) {
+        DocumentKind::PluginManifest
+    } else {
+        DocumentKind::Other
+    }
+}
+
+impl DocumentKind {
+    /// The kind a built-in schema name of `apcheck validate --builtin` expects.
+    pub fn of_builtin(name: &str) -> Option<DocumentKind> {
+        match name {
+            "plugin" => Some(DocumentKind::PluginManifest),
+            "mcp" => Some(DocumentKind::McpConfig),
+            "snapshot" => Some(DocumentKind::Snapshot),
+            _ => None,
+        }
+    }
+
+    fn builtin_name(self) -> Option<&'static str> {
+        match self {
+            DocumentKind::PluginManifest => Some("plugin"),
+            DocumentKind::McpConfig => Some("mcp"),
+            DocumentKind::Snapshot => Some("snapshot"),
+            DocumentKind::Other => None,
+        }
+    }
+}
+
+/// When `value` is plainly another kind of file than the built-in schema
+/// `builtin` describes, one sentence saying what it is and what to use
+/// instead, to print before (or instead of) the schema errors.
+pub fn kind_mismatch(builtin: &str, value: &Value) -> Option<String> {
+    let expected = DocumentKind::of_builtin(builtin)?;
+    let found = identify(value);
+    let instead = found.builtin_name().filter(|_| found != expected)?;
+    Some(format!(
+        "this is {}, not {}; validate it with `--builtin {instead}`",
+        found.describe(),
+        expected.describe()
+    ))
+}
+
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
     use crate::json::validate::validate_text;
+    use crate::schemas::{MCP_SCHEMA_ID, PLUGIN_SCHEMA_ID, SNAPSHOT_SCHEMA_ID};
 
     #[test]
     fn every_builtin_compiles_and_names_are_unique() {
@@ -200,5 +287,39 @@ mod tests {
         let manifest = r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "Invoice-Ops", "version": "1.0.0", "description": "x"}"#;
         let issues = validate_text(manifest, schema).unwrap();
         assert!(issues.iter().any(|i| i.instance_pointer == "/name"), "{issues:?}");
+    }
+
+    #[test]
+    fn a_mix_up_of_snapshot_and_packaging_is_named() {
+        let manifest = json!({"$schema": PLUGIN_SCHEMA_ID, "name": "invoice-ops"});
+        let message = kind_mismatch("snapshot", &manifest).unwrap();
+        assert!(
+            message.contains("plugin.json manifest") && message.contains("--builtin plugin"),
+            "{message}"
+        );
+        let snapshot = json!({"$schema": SNAPSHOT_SCHEMA_ID, "plugin": {}});
+        assert!(
+            kind_mismatch("plugin", &snapshot)
+                .unwrap()
+                .contains("capability snapshot")
+        );
+        assert_eq!(kind_mismatch("plugin", &manifest), None);
+        assert_eq!(kind_mismatch("mcp-tool", &manifest), None);
+    }
+
+    #[test]
+    fn documents_are_identified_by_schema_then_shape() {
+        assert_eq!(
+            identify(&json!({"$schema": PLUGIN_SCHEMA_ID})),
+            DocumentKind::PluginManifest
+        );
+        assert_eq!(identify(&json!({"$schema": MCP_SCHEMA_ID})), DocumentKind::McpConfig);
+        assert_eq!(identify(&json!({"plugin": {}, "tools": []})), DocumentKind::Snapshot);
+        assert_eq!(
+            identify(&json!({"name": "x", "version": "1"})),
+            DocumentKind::PluginManifest
+        );
+        assert_eq!(identify(&json!({"mcpServers": {}})), DocumentKind::McpConfig);
+        assert_eq!(identify(&json!([1])), DocumentKind::Other);
     }
 }

@@ -160,7 +160,7 @@ pub fn validate_document(file: &str, text: &str, schema: &CompiledSchema, builti
         Ok(issues) => {
             let kind_mismatch = builtin.filter(|_| !issues.is_empty()).and_then(|name| {
                 let value = serde_json::from_str(text).ok()?;
-                crate::snapshot::schema::kind_mismatch(name, &value)
+                crate::json::builtin::kind_mismatch(name, &value)
             });
             DocumentReport {
                 file: file.to_string(),

@@ -5,6 +5,7 @@
 
 use std::fmt::Write;
 
+use super::escape::{github_data, github_log_text, github_property, visible};
 use super::{Verdicts, display_root, path_from_root};
 use crate::diag::{Diagnostic, Severity};
 use crate::report::PackageReport;
@@ -12,17 +13,14 @@ use crate::report::PackageReport;
 pub fn render(reports: &[PackageReport]) -> String {
     let mut out = String::new();
     for report in reports {
-        for diagnostic in &report.diagnostics {
-            out.push_str(&annotation(&report.root, diagnostic));
-            out.push('\n');
-        }
+        out.push_str(&annotations(&report.root, &report.diagnostics));
     }
     for report in reports {
         let verdicts = Verdicts::of(report);
         let _ = writeln!(
             out,
             "{}: {} — {} — {} — {}",
-            display_root(&report.root),
+            github_log_text(display_root(&report.root)),
             verdicts.plugin,
             verdicts.skills,
             verdicts.servers,
@@ -30,6 +28,22 @@ pub fn render(reports: &[PackageReport]) -> String {
         );
     }
     out
+}
+
+/// One annotation line per diagnostic, files relative to `root`: for every
+/// command's findings.
+pub fn annotations(root: &str, diagnostics: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    for diagnostic in diagnostics {
+        out.push_str(&annotation(root, diagnostic));
+        out.push('\n');
+    }
+    out
+}
+
+/// A line of plain text for the log, which can never be read as a workflow command.
+pub fn log_line(text: &str) -> String {
+    github_log_text(text) + "\n"
 }
 
 fn annotation(root: &str, diagnostic: &Diagnostic) -> String {
@@ -56,26 +70,20 @@ fn annotation(root: &str, diagnostic: &Diagnostic) -> String {
     properties.push(("title", diagnostic.code.to_string()));
     let properties: Vec<String> = properties
         .iter()
-        .map(|(name, value)| format!("{name}={}", escape_property(value)))
+        .map(|(name, value)| format!("{name}={}", github_property(value)))
         .collect();
-    let mut message = diagnostic.message.clone();
+    let mut message = visible(&diagnostic.message).into_owned();
     if let Some(hint) = &diagnostic.hint {
         message.push_str("\nhelp: ");
-        message.push_str(hint);
+        message.push_str(&visible(hint));
+    }
+    if let Some(fix) = &diagnostic.fix {
+        message.push_str("\nfix: ");
+        message.push_str(&super::fix_line(fix));
     }
     message.push_str("\nspec: ");
     message.push_str(diagnostic.spec);
-    format!("::{command} {}::{}", properties.join(","), escape_data(&message))
-}
-
-/// The message part: `%`, CR and LF are encoded (GitHub's `escapeData`).
-fn escape_data(text: &str) -> String {
-    text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
-}
-
-/// A property value: also `:` and `,`, which delimit properties (GitHub's `escapeProperty`).
-fn escape_property(text: &str) -> String {
-    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+    format!("::{command} {}::{}", properties.join(","), github_data(&message))
 }
 
 #[cfg(test)]
@@ -102,14 +110,42 @@ mod tests {
     }
 
     #[test]
+    fn a_fix_is_named_in_the_annotation() {
+        let mut report = report_with_findings(".");
+        report.diagnostics[0] = report.diagnostics[0].clone().with_fix(name_fix());
+        let out = render(&[report]);
+        assert!(
+            out.contains("%0Afix: Rename the plugin to \"bad-name\" (safe: apcheck check --fix applies it)%0Aspec:"),
+            "{out}"
+        );
+    }
+
+    #[test]
     fn root_dot_is_left_out_of_the_path() {
         let out = render(&[report_with_findings("./")]);
         assert!(out.starts_with("::error file=plugin.json,"), "{out}");
     }
 
     #[test]
-    fn delimiters_are_escaped() {
-        assert_eq!(escape_property("a,b:c%\n"), "a%2Cb%3Ac%25%0A");
-        assert_eq!(escape_data("50%: a,b\r\n"), "50%25: a,b%0D%0A");
+    fn a_root_name_cannot_forge_an_annotation() {
+        // Issue 9 §1: a directory name with a newline and a workflow command.
+        let forged = "x\n::warning file=README.md,line=1::all good";
+        let mut report = report_with_findings(forged);
+        report.diagnostics[0].message = "m\u{1b}[2J\n::error::forged".into();
+        let out = render(&[report]);
+        for line in out.lines() {
+            assert!(!line.contains('\u{1b}'), "{line}");
+            let is_ours = line.starts_with("::error file=") || line.starts_with("::warning file=");
+            assert!(is_ours || !line.trim_start().starts_with("::"), "{line}");
+        }
+        assert!(
+            out.contains("file=x\\u{a}%3A%3Awarning file=README.md%2Cline=1%3A%3Aall good/plugin.json"),
+            "{out}"
+        );
+        let dotted = render(&[report_with_findings("::error::x")]);
+        assert!(
+            dotted.lines().last().unwrap().starts_with("./::error::x: loaded"),
+            "{dotted}"
+        );
     }
 }

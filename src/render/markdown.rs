@@ -4,7 +4,9 @@
 
 use std::fmt::Write;
 
+use super::escape::{markdown_code as code, markdown_message};
 use super::{Verdicts, count, display_root, location, path_from_root};
+use crate::diag::Diagnostic;
 use crate::report::{PackageReport, PluginState};
 
 pub fn render(reports: &[PackageReport]) -> String {
@@ -66,66 +68,33 @@ fn render_report(out: &mut String, report: &PackageReport) {
         let _ = writeln!(out, "| {name} | {} |", value.replace('|', "\\|"));
     }
     out.push('\n');
-    if report.diagnostics.is_empty() {
+    out.push_str(&findings(&report.root, &report.diagnostics));
+}
+
+/// The findings list of any command (files relative to `root`), or `No findings.`,
+/// followed by a blank line.
+pub fn findings(root: &str, diagnostics: &[Diagnostic]) -> String {
+    let mut out = String::new();
+    if diagnostics.is_empty() {
         out.push_str("No findings.\n\n");
-        return;
+        return out;
     }
-    for diagnostic in &report.diagnostics {
+    for diagnostic in diagnostics {
         let _ = write!(out, "- **{}** {}", diagnostic.severity.as_str(), code(diagnostic.code));
         if let Some(file) = &diagnostic.file {
-            let _ = write!(
-                out,
-                " {}",
-                code(&location(&path_from_root(&report.root, file), diagnostic))
-            );
+            let _ = write!(out, " {}", code(&location(&path_from_root(root, file), diagnostic)));
         }
         // A trailing backslash is a hard line break: help and spec get lines of their own.
-        let _ = writeln!(out, ": {}\\", inline_text(&diagnostic.message));
+        let _ = writeln!(out, ": {}\\", markdown_message(&diagnostic.message));
         if let Some(hint) = &diagnostic.hint {
-            let _ = writeln!(out, "  help: {}\\", inline_text(hint));
+            let _ = writeln!(out, "  help: {}\\", markdown_message(hint));
         }
-        let _ = writeln!(out, "  spec: {}", inline_text(diagnostic.spec));
+        if let Some(fix) = &diagnostic.fix {
+            let _ = writeln!(out, "  fix: {}\\", markdown_message(&super::fix_line(fix)));
+        }
+        let _ = writeln!(out, "  spec: {}", markdown_message(diagnostic.spec));
     }
     out.push('\n');
-}
-
-/// A code span that holds any text: the fence is one backtick longer than the
-/// longest run inside, padded when the text starts or ends with one.
-fn code(text: &str) -> String {
-    let longest_run = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-    let fence = "`".repeat(longest_run + 1);
-    let text = text.replace(['\r', '\n'], " ");
-    if text.starts_with('`') || text.ends_with('`') {
-        format!("{fence} {text} {fence}")
-    } else {
-        format!("{fence}{text}{fence}")
-    }
-}
-
-/// Running text on one list line: line breaks folded and Markdown's active
-/// characters escaped, except inside the message's own code spans, which are
-/// kept as written (rules quote values in backticks).
-fn inline_text(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut in_code = false;
-    for c in text.chars() {
-        match c {
-            '`' => {
-                in_code = !in_code;
-                out.push(c);
-            }
-            '\r' | '\n' => out.push(' '),
-            '\\' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '#' | '!' if !in_code => {
-                out.push('\\');
-                out.push(c);
-            }
-            _ => out.push(c),
-        }
-    }
-    if in_code {
-        // An unpaired backtick would swallow the rest of the comment.
-        out.push('`');
-    }
     out
 }
 
@@ -153,6 +122,17 @@ mod tests {
     }
 
     #[test]
+    fn a_fix_gets_its_own_line() {
+        let mut report = report_with_findings(".");
+        report.diagnostics[0] = report.diagnostics[0].clone().with_fix(name_fix());
+        let out = render(&[report]);
+        assert!(
+            out.contains("  fix: Rename the plugin to \"bad-name\" \\(safe\\: apcheck check --fix applies it\\)\\\n"),
+            "{out}"
+        );
+    }
+
+    #[test]
     fn several_roots_get_an_overview_first() {
         let out = render(&[report_with_findings("a|b"), report("c", Vec::new())]);
         assert!(out.starts_with("### apcheck: 2 plugins\n"), "{out}");
@@ -171,9 +151,21 @@ mod tests {
 
     #[test]
     fn markdown_in_messages_is_inert() {
-        assert_eq!(inline_text("a *b* <img> `x*y`"), "a \\*b\\* \\<img\\> `x*y`");
-        assert_eq!(inline_text("open `tick"), "open `tick`");
-        assert_eq!(code("a`b"), "``a`b``");
-        assert_eq!(code("`x"), "`` `x ``");
+        assert_eq!(markdown_message("a *b* <img> `x*y`"), "a \\*b\\* \\<img\\> `x*y`");
+        // Was closed with a backtick of our own, which loses sync on a run of three (issue 9 §1).
+        assert_eq!(markdown_message("open `tick"), "open \\`tick");
+    }
+
+    #[test]
+    fn a_version_holding_a_link_renders_no_link() {
+        // Issue 9 §1: the version is shown in a code span, the message quotes it in backticks.
+        let version = "```[Approved by security](https://evil.example/) ![](https://evil.example/px.png)";
+        let mut report = report_with_findings(".");
+        report.plugin.version = Some(version.into());
+        report.diagnostics[0].message = format!("`{version}` is not SemVer");
+        let out = render(&[report]);
+        assert!(out.contains("| Plugin | loaded — `demo` ````"), "{out}");
+        let finding = out.lines().find(|l| l.contains("is not SemVer")).unwrap();
+        assert!(!finding.contains("](") && !finding.contains("https:"), "{finding}");
     }
 }

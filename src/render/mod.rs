@@ -10,6 +10,7 @@
 //! - [`github`]: GitHub Actions workflow commands (annotations)
 //! - [`markdown`]: a summary for pull-request comments and downloads
 
+pub mod escape;
 pub mod github;
 pub mod json;
 pub mod markdown;
@@ -57,11 +58,11 @@ impl Sources for NoSources {
 
 /// Whether a renderer may quote the source lines of `diagnostic`.
 ///
-/// Secret rules (AP5xx) mask the credential in their message, but the line
+/// Secret rules ([`crate::rule::Rule::masks_secrets`]) mask the credential in their message, but the line
 /// they point at holds it in clear: quoting it would print the secret into CI
 /// logs and PR comments, the very leak the rule warns about.
 pub fn may_quote_source(diagnostic: &Diagnostic) -> bool {
-    !diagnostic.code.starts_with("AP5")
+    !diagnostic.masks_secrets()
 }
 
 /// The text of `file` safe to quote, given every diagnostic of its report:
@@ -69,6 +70,8 @@ pub fn may_quote_source(diagnostic: &Diagnostic) -> bool {
 /// every other span still fits), a secret placed only by line masks that line,
 /// and a secret placed nowhere in the file makes it unquotable (`None`).
 /// Without this, another finding on the same line would quote the credential.
+/// Then every credential shape is masked too
+/// ([`crate::rules::secrets::credential_ranges`]), whichever command quotes it.
 pub fn quotable_text<'t>(file: &str, text: &'t str, diagnostics: &[Diagnostic]) -> Option<Cow<'t, str>> {
     let mut masked: Option<Vec<u8>> = None;
     for secret in diagnostics
@@ -87,12 +90,18 @@ pub fn quotable_text<'t>(file: &str, text: &'t str, diagnostics: &[Diagnostic]) 
             }
         }
     }
-    match masked {
-        None => Some(Cow::Borrowed(text)),
+    let text = match masked {
+        None => Cow::Borrowed(text),
         // Masking whole bytes of UTF-8 sequences with ASCII can only leave
         // broken sequences at a span's edges, where a span never cuts a character.
-        Some(bytes) => String::from_utf8(bytes).ok().map(Cow::Owned),
-    }
+        Some(bytes) => Cow::Owned(String::from_utf8(bytes).ok()?),
+    };
+    // Credentials no rule pointed at (a token a drift row quotes, a password a
+    // schema error quotes) are masked all the same.
+    Some(match crate::rules::secrets::mask_credentials(&text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(masked) => Cow::Owned(masked),
+    })
 }
 
 /// The byte range of 1-based `line` in `text`, without its line break.
@@ -131,6 +140,16 @@ pub fn location(path: &str, diagnostic: &Diagnostic) -> String {
     }
 }
 
+/// The line every text face shows for a diagnostic's fix:
+/// `Rename the plugin to "x" (safe: apcheck check --fix applies it)`.
+pub fn fix_line(fix: &crate::fix::Fix) -> String {
+    let how = match fix.applicability {
+        crate::fix::Applicability::Safe => "safe: apcheck check --fix applies it",
+        crate::fix::Applicability::Unsafe => "unsafe: apcheck check --unsafe-fixes applies it",
+    };
+    format!("{} ({how})", fix.message)
+}
+
 /// `1 error`, `2 errors`.
 pub fn count(n: usize, singular: &str, plural: &str) -> String {
     format!("{n} {}", if n == 1 { singular } else { plural })
@@ -149,6 +168,8 @@ impl Verdicts {
     pub fn of(report: &PackageReport) -> Self {
         let summary = &report.summary;
         let plugin = match report.plugin.state {
+            // The states describe only what could be read (AP011 names the rest).
+            _ if !report.unread.is_empty() => "incomplete",
             PluginState::Loaded => "loaded",
             PluginState::Rejected => "rejected",
         };
@@ -195,7 +216,7 @@ pub(crate) mod test_support {
         McpSection, McpState, PackageReport, PluginSection, PluginState, ServerEntry, ServerState, SkillEntry,
         SkillState, SkillsSection, SkillsState, Summary, TokenEstimate,
     };
-    use crate::rules::{Example, Rule, RuleDoc};
+    use crate::rule::{Example, Rule, RuleDoc};
     use crate::source::{LineIndex, Span};
 
     pub static NAME_RULE: Rule = Rule {
@@ -278,6 +299,7 @@ pub(crate) mod test_support {
             mcp,
             diagnostics,
             summary,
+            unread: Vec::new(),
         }
     }
 
@@ -301,6 +323,19 @@ pub(crate) mod test_support {
                     "`TOKEN` holds a GitHub token (ghp_…)",
                 ),
             ],
+        )
+    }
+
+    /// The fix of the name error in [`MANIFEST`]: `"Bad Name"` → `"bad-name"`.
+    pub fn name_fix() -> crate::fix::Fix {
+        let start = MANIFEST.find("\"Bad Name\"").expect("the name in the manifest");
+        crate::fix::Fix::safe(
+            "Rename the plugin to \"bad-name\"",
+            vec![crate::fix::Edit::replace(
+                "plugin.json",
+                Span::new(start, start + "\"Bad Name\"".len()),
+                "\"bad-name\"",
+            )],
         )
     }
 

@@ -17,8 +17,10 @@ use serde_json::{Value, json};
 
 use super::path_from_root;
 use crate::diag::{Diagnostic, Severity};
+use crate::fix::Fix;
+use crate::registry;
 use crate::report::PackageReport;
-use crate::rules::{self, Rule};
+use crate::rule::Rule;
 
 const SCHEMA_URI: &str = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
@@ -40,15 +42,24 @@ const ABSOLUTE_PATH_KEEP: &AsciiSet = &RELATIVE_PATH_KEEP.remove(b':');
 /// The SARIF log of `reports`, as a JSON value. `source_root` is the absolute
 /// directory relative paths start from, when known (see [`directory_uri`]).
 pub fn render(reports: &[PackageReport], source_root: Option<&str>) -> Value {
-    let registry: Vec<&'static Rule> = rules::all().collect();
-    let results: Vec<Value> = reports
+    let sets: Vec<(&str, &[Diagnostic])> = reports
         .iter()
-        .flat_map(|report| {
+        .map(|report| (report.root.as_str(), report.diagnostics.as_slice()))
+        .collect();
+    render_findings(&sets, source_root)
+}
+
+/// The SARIF log of any command's findings: `(root, diagnostics)` pairs, each
+/// diagnostic's file relative to its root (`""` when files are named in full).
+pub fn render_findings(sets: &[(&str, &[Diagnostic])], source_root: Option<&str>) -> Value {
+    let registry: Vec<&'static Rule> = registry::all().collect();
+    let results: Vec<Value> = sets
+        .iter()
+        .flat_map(|(root, diagnostics)| {
             let registry = &registry;
-            report
-                .diagnostics
+            diagnostics
                 .iter()
-                .map(move |diagnostic| result(diagnostic, &report.root, registry))
+                .map(move |diagnostic| result(diagnostic, root, registry))
         })
         .collect();
     let mut run = json!({
@@ -153,7 +164,42 @@ fn result(diagnostic: &Diagnostic, root: &str, registry: &[&Rule]) -> Value {
         }
         result["locations"] = json!([{ "physicalLocation": physical }]);
     }
+    if let Some(fix) = &diagnostic.fix {
+        result["fixes"] = json!([sarif_fix(fix, root)]);
+    }
     result
+}
+
+/// SARIF §3.55: one `artifactChange` per file, each edit a `replacement` whose
+/// `deletedRegion` is the byte range (§3.30.11 `byteOffset`/`byteLength`).
+/// Whether it is safe goes in the property bag, as SARIF has no such field.
+fn sarif_fix(fix: &Fix, root: &str) -> Value {
+    let changes: Vec<Value> = fix
+        .files()
+        .into_iter()
+        .map(|file| {
+            let replacements: Vec<Value> = fix
+                .edits
+                .iter()
+                .filter(|edit| edit.file == file)
+                .map(|edit| {
+                    json!({
+                        "deletedRegion": {
+                            "byteOffset": edit.span.start,
+                            "byteLength": edit.span.end - edit.span.start,
+                        },
+                        "insertedContent": { "text": edit.replacement },
+                    })
+                })
+                .collect();
+            json!({ "artifactLocation": artifact_location(root, file), "replacements": replacements })
+        })
+        .collect();
+    json!({
+        "description": { "text": fix.message },
+        "artifactChanges": changes,
+        "properties": { "applicability": fix.applicability.as_str() },
+    })
 }
 
 fn region(diagnostic: &Diagnostic) -> Option<Value> {
@@ -196,6 +242,29 @@ mod tests {
         assert_eq!(location["region"]["startColumn"], 11);
         assert_eq!(location["region"]["endColumn"], 21);
         assert_eq!(run["results"][1]["level"], "warning");
+        assert!(first.get("fixes").is_none());
+    }
+
+    #[test]
+    fn a_fix_becomes_an_artifact_change_with_byte_regions() {
+        let mut report = report_with_findings("plugins/demo");
+        report.diagnostics[0] = report.diagnostics[0].clone().with_fix(name_fix());
+        let log = render(std::slice::from_ref(&report), Some("/repo"));
+        let fix = &log["runs"][0]["results"][0]["fixes"][0];
+        assert_eq!(fix["description"]["text"], "Rename the plugin to \"bad-name\"");
+        assert_eq!(fix["properties"]["applicability"], "safe");
+        let change = &fix["artifactChanges"][0];
+        assert_eq!(change["artifactLocation"]["uri"], "plugins/demo/plugin.json");
+        let replacement = &change["replacements"][0];
+        assert_eq!(
+            replacement["deletedRegion"],
+            json!({ "byteOffset": 12, "byteLength": 10 })
+        );
+        assert_eq!(replacement["insertedContent"]["text"], "\"bad-name\"");
+        let schema: Value = serde_json::from_str(include_str!("../../tests/data/sarif-schema-2.1.0.json")).unwrap();
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        let errors: Vec<String> = validator.iter_errors(&log).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{errors:#?}");
     }
 
     #[test]

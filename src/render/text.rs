@@ -2,10 +2,14 @@
 //! `file:line:col`, the source line with a caret under the span, the hint as a
 //! `help` line and the spec section as a `note`; then one summary line per root.
 
+use std::borrow::Cow;
+use std::collections::HashMap;
+
 use annotate_snippets::renderer::{AnsiColor, Effects, Style};
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 
-use super::{Sources, Verdicts, count, display_root, may_quote_source, path_from_root, quotable_text};
+use super::escape::{visible, visible_line};
+use super::{Sources, Verdicts, count, display_root, fix_line, may_quote_source, path_from_root, quotable_text};
 use crate::diag::{Diagnostic, Severity};
 use crate::report::{PackageReport, PluginState};
 use crate::source::Span;
@@ -39,8 +43,20 @@ pub fn render_diagnostics(
         Renderer::plain()
     };
     let mut out = String::new();
+    // Each file is masked once, however many findings quote it.
+    let mut quotable: HashMap<&str, Option<Cow<'_, str>>> = HashMap::new();
     for diagnostic in diagnostics {
-        out.push_str(&render_diagnostic(&renderer, root, diagnostics, diagnostic, sources));
+        let text = diagnostic
+            .file
+            .as_deref()
+            .filter(|_| may_quote_source(diagnostic))
+            .and_then(|file| {
+                quotable
+                    .entry(file)
+                    .or_insert_with(|| quotable_text(file, sources.text(file)?, diagnostics))
+                    .as_deref()
+            });
+        out.push_str(&render_diagnostic(&renderer, root, diagnostic, text));
         out.push_str("\n\n");
     }
     out
@@ -67,7 +83,7 @@ pub fn summary_line(report: &PackageReport, options: TextOptions) -> String {
     };
     format!(
         "{root}: {state_style}{plugin}{state_style:#} — {skills} — {servers} — {findings_style}{findings}{findings_style:#}",
-        root = display_root(&report.root),
+        root = visible(display_root(&report.root)),
         plugin = verdicts.plugin,
         skills = verdicts.skills,
         servers = verdicts.servers,
@@ -89,37 +105,26 @@ pub fn totals_line(reports: &[PackageReport]) -> String {
     )
 }
 
-/// `all` are the diagnostics of the same files, so secrets among them are masked in the snippet.
-fn render_diagnostic(
-    renderer: &Renderer,
-    root: &str,
-    all: &[Diagnostic],
-    diagnostic: &Diagnostic,
-    sources: &dyn Sources,
-) -> String {
+/// `quotable` is the text of the diagnostic's file, masked ([`quotable_text`]), when it may be quoted.
+fn render_diagnostic(renderer: &Renderer, root: &str, diagnostic: &Diagnostic, quotable: Option<&str>) -> String {
     let level = match diagnostic.severity {
         Severity::Error => Level::ERROR,
         Severity::Warning => Level::WARNING,
         Severity::Info => Level::INFO,
     };
-    let title = level.primary_title(diagnostic.message.as_str()).id(diagnostic.code);
+    let message = visible(&diagnostic.message);
+    let title = level.primary_title(message.as_ref()).id(diagnostic.code);
     let mut group = Group::with_title(title);
-    let quotable = diagnostic
-        .file
-        .as_deref()
-        .zip(diagnostic.span)
-        .filter(|_| may_quote_source(diagnostic))
-        .and_then(|(file, span)| Some((span, quotable_text(file, sources.text(file)?, all)?)));
     let excerpt = quotable
-        .as_ref()
-        .and_then(|(span, text)| excerpt(text, *span, diagnostic.line));
+        .zip(diagnostic.span)
+        .and_then(|(text, span)| excerpt(text, span, diagnostic.line));
     if let Some(file) = &diagnostic.file {
-        let path = path_from_root(root, file);
-        group = match excerpt {
+        let path = visible(&path_from_root(root, file)).into_owned();
+        group = match &excerpt {
             Some(excerpt) => {
-                let snippet = Snippet::source(excerpt.lines)
+                let snippet = Snippet::source(excerpt.lines.as_str())
                     .line_start(excerpt.first_line)
-                    .annotation(AnnotationKind::Primary.span(excerpt.span));
+                    .annotation(AnnotationKind::Primary.span(excerpt.span.clone()));
                 match diagnostic.column.filter(|_| excerpt.windowed) {
                     // The renderer would name the window's column: name the real one.
                     Some(column) => group
@@ -140,17 +145,23 @@ fn render_diagnostic(
             }
         };
     }
-    if let Some(hint) = &diagnostic.hint {
-        group = group.element(Level::HELP.message(hint.as_str()));
+    let hint = diagnostic.hint.as_deref().map(visible);
+    if let Some(hint) = &hint {
+        group = group.element(Level::HELP.message(hint.as_ref()));
+    }
+    let fix = diagnostic.fix.as_ref().map(|fix| visible(&fix_line(fix)).into_owned());
+    if let Some(fix) = &fix {
+        group = group.element(Level::HELP.with_name("fix").message(fix.as_str()));
     }
     group = group.element(Level::NOTE.with_name("spec").message(diagnostic.spec));
     renderer.render(&[group])
 }
 
-/// The whole lines a span touches, and the span moved into them; a window of
-/// a line too long to show whole (a minified document is one line).
-struct Excerpt<'t> {
-    lines: &'t str,
+/// The whole lines a span touches, made [`visible`] line by line, and the span
+/// moved into them; a window of a line too long to show whole (a minified
+/// document is one line).
+struct Excerpt {
+    lines: String,
     first_line: usize,
     span: std::ops::Range<usize>,
     windowed: bool,
@@ -158,7 +169,7 @@ struct Excerpt<'t> {
 
 /// Lines longer than this are shown as a window around the span.
 const LONG_LINE: usize = 200;
-/// Bytes of context either side of the span in such a window.
+/// Bytes of context either side of the span's start in such a window.
 const WINDOW: usize = 60;
 
 /// Only the lines around the span go to the snippet renderer, so a file with
@@ -166,7 +177,7 @@ const WINDOW: usize = 60;
 /// as a window: per finding, the cost is the excerpt's, never the file's.
 /// `line` is the span's line when the diagnostic knows it. `None` when the span
 /// does not fit the text (a rule measured another version of the file).
-fn excerpt(text: &str, span: Span, line: Option<usize>) -> Option<Excerpt<'_>> {
+fn excerpt(text: &str, span: Span, line: Option<usize>) -> Option<Excerpt> {
     if span.start > span.end
         || span.end > text.len()
         || !text.is_char_boundary(span.start)
@@ -174,33 +185,66 @@ fn excerpt(text: &str, span: Span, line: Option<usize>) -> Option<Excerpt<'_>> {
     {
         return None;
     }
-    let begin = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[span.end..].find('\n').map_or(text.len(), |i| span.end + i);
-    let first_line = line.unwrap_or_else(|| text[..begin].bytes().filter(|&b| b == b'\n').count() + 1);
-    if text[begin..end].split('\n').all(|line| line.len() <= LONG_LINE) {
-        return Some(Excerpt {
-            lines: &text[begin..end],
-            first_line,
-            span: span.start - begin..span.end - begin,
-            windowed: false,
-        });
-    }
-    // Only the span's first line, cut to a window around the span's start.
-    let line_end = text[span.start..].find('\n').map_or(text.len(), |i| span.start + i);
     let floor = |mut offset: usize| {
+        offset = offset.min(text.len());
         while !text.is_char_boundary(offset) {
             offset -= 1;
         }
         offset
     };
-    let from = floor(span.start.saturating_sub(WINDOW).max(begin));
-    let to = floor((span.start + WINDOW).min(line_end)).max(span.start);
-    let span_end = span.end.min(to).max(span.start);
+    // Line breaks are looked for only up to LONG_LINE bytes away, so a finding
+    // in a 100 MB one-line document costs a window, not a scan of its line.
+    let back = floor(span.start.saturating_sub(LONG_LINE + 1));
+    let ahead = floor(span.end.saturating_add(LONG_LINE + 1));
+    let near_begin = match text[back..span.start].rfind('\n') {
+        Some(i) => Some(back + i + 1),
+        None => (back == 0).then_some(0),
+    };
+    let near_end = match text[span.end..ahead].find('\n') {
+        Some(i) => Some(span.end + i),
+        None => (ahead == text.len()).then_some(text.len()),
+    };
+    let whole = near_begin
+        .zip(near_end)
+        .filter(|&(begin, end)| text[begin..end].split('\n').all(|line| line.len() <= LONG_LINE));
+    let (begin, end, span, windowed) = match whole {
+        Some((begin, end)) => (begin, end, span, false),
+        None => {
+            // Only the span's first line, cut to a window around the span's start.
+            let from = floor(span.start.saturating_sub(WINDOW));
+            let from = text[from..span.start].rfind('\n').map_or(from, |i| from + i + 1);
+            let to = floor(span.start.saturating_add(WINDOW)).max(span.start);
+            let to = text[span.start..to].find('\n').map_or(to, |i| span.start + i);
+            (from, to, Span::new(span.start, span.end.clamp(span.start, to)), true)
+        }
+    };
+    let first_line = line.unwrap_or_else(|| text[..begin].bytes().filter(|&b| b == b'\n').count() + 1);
+    // Each line is escaped on its own, so the line breaks between them stay.
+    let mut lines = String::with_capacity(end - begin);
+    let (mut start, mut stop) = (None, None);
+    let mut line_start = begin;
+    for (i, line) in text[begin..end].split('\n').enumerate() {
+        if i > 0 {
+            lines.push('\n');
+        }
+        let line_end = line_start + line.len();
+        let mut offsets = [span.start, span.end].map(|at| at.clamp(line_start, line_end) - line_start);
+        let shown = visible_line(line, &mut offsets);
+        if start.is_none() && (line_start..=line_end).contains(&span.start) {
+            start = Some(lines.len() + offsets[0]);
+        }
+        if stop.is_none() && (line_start..=line_end).contains(&span.end) {
+            stop = Some(lines.len() + offsets[1]);
+        }
+        lines.push_str(&shown);
+        line_start = line_end + 1;
+    }
+    let start = start.unwrap_or(0);
     Some(Excerpt {
-        lines: &text[from..to],
+        lines,
         first_line,
-        span: span.start - from..span_end - from,
-        windowed: true,
+        span: start..stop.unwrap_or(start).max(start),
+        windowed,
     })
 }
 
@@ -223,6 +267,18 @@ mod tests {
         assert!(out.contains("^^^^^^^^^^"), "{out}");
         assert!(out.contains("help: use lowercase letters, digits and hyphens"), "{out}");
         assert!(out.contains("= spec: Agent Plugins §5.5"), "{out}");
+        assert!(!out.contains("fix:"), "{out}");
+    }
+
+    #[test]
+    fn a_fix_is_shown_with_how_to_apply_it() {
+        let mut report = report_with_findings(".");
+        report.diagnostics[0] = report.diagnostics[0].clone().with_fix(name_fix());
+        let out = plain(&report);
+        assert!(
+            out.contains("fix: Rename the plugin to \"bad-name\" (safe: apcheck check --fix applies it)"),
+            "{out}"
+        );
     }
 
     #[test]
@@ -335,5 +391,35 @@ mod tests {
             totals_line(&reports),
             "2 plugins: 2 loaded, 0 rejected — 1 error, 1 warning"
         );
+    }
+
+    #[test]
+    fn control_characters_never_reach_the_terminal() {
+        // Issue 9 §1: ESC and bidi controls in names, messages, hints and quoted lines.
+        let text = "{\"name\": \"a\u{1b}]0;pwned\u{7}\u{202e}b\"}\n";
+        let mut report = report(
+            "evil\u{1b}[2J",
+            vec![diagnostic_at(
+                &NAME_RULE,
+                "plugin\u{202e}.json",
+                text,
+                "\"a\u{1b}",
+                "`a\u{1b}[31m` bad",
+            )],
+        );
+        report.diagnostics[0].hint = Some("help\u{9b}31m".into());
+        let sources = OneFile {
+            path: "plugin\u{202e}.json",
+            text,
+        };
+        let out = render_report(&report, &sources, TextOptions::default());
+        assert!(
+            !out.chars().any(|c| c != '\n' && super::super::escape::is_unsafe(c)),
+            "{out:?}"
+        );
+        assert!(out.contains("evil\\u{1b}[2J: loaded"), "{out}");
+        assert!(out.contains("plugin\\u{202e}.json:1:10"), "{out}");
+        assert!(out.contains("\"a\\u{1b}]0;pwned\\u{7}\\u{202e}b\""), "{out}");
+        assert!(out.contains("^^^^^^^"), "{out}");
     }
 }

@@ -6,7 +6,7 @@
 //! component type, skip a skill, invalidate a server entry, deny the path).
 
 use crate::diag::{Diagnostic, Severity};
-use crate::rules::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::tree::{Entry, Resolved, Tree, Unresolved};
 
 pub static PATH_ESCAPES_ROOT: Rule = Rule {
@@ -145,6 +145,8 @@ pub fn unresolved_diagnostic(
                 format!("`{path}` resolves outside the plugin root {how}; {consequence}"),
             )
         }
+        // Not a client's verdict: the reader could not look, so the check says so.
+        Unresolved::NotRead { path: unread, why } => return Some(crate::rules::unread::not_read(path, unread, why)),
         Unresolved::Loop { link } => Diagnostic::new(
             &SYMLINK_LOOP,
             format!("`{path}` never resolves: the links starting at `{link}` form a cycle; {consequence}"),

@@ -13,8 +13,8 @@
 
 use crate::diag::{Diagnostic, Severity};
 use crate::json::{JsonDoc, parse_document};
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::containment::{Resolution, resolve_within_root};
-use crate::rules::{Example, Rule, RuleDoc};
 use crate::source::{LineIndex, Span};
 use crate::tree::{Entry, Tree};
 
@@ -433,7 +433,7 @@ pub fn report_tree_limits(tree: &Tree, diagnostics: &mut Vec<Diagnostic>) {
     }
     let mut parts = Vec::new();
     if !omitted.is_empty() {
-        let mut limits: Vec<&str> = omitted.iter().map(|(_, limit)| limit.as_str()).collect();
+        let mut limits: Vec<&str> = omitted.values().map(String::as_str).collect();
         limits.sort_unstable();
         limits.dedup();
         parts.push(format!(
@@ -441,7 +441,7 @@ pub fn report_tree_limits(tree: &Tree, diagnostics: &mut Vec<Diagnostic>) {
             omitted.len(),
             if omitted.len() == 1 { "y" } else { "ies" },
             limits.join(", "),
-            name_some(omitted.iter().map(|(path, _)| path.as_str()), omitted.len())
+            name_some(omitted.keys().map(String::as_str), omitted.len())
         ));
     }
     if !truncated.is_empty() {

@@ -4,7 +4,7 @@
 
 use crate::diag::{Diagnostic, Severity};
 use crate::report::{PluginSection, PluginState};
-use crate::rules::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::tree::{Entry, Tree};
 
 const VALID: &str = "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"demo\"}";

@@ -17,8 +17,8 @@ use crate::json::json_type;
 
 use crate::diag::{Diagnostic, Severity};
 use crate::report::{PluginSection, PluginState};
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::{Load, read_json_file};
-use crate::rules::{Example, Rule, RuleDoc};
 use crate::tree::Tree;
 
 const VALID: &str = "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\",\n  \"name\": \"invoice-ops\"\n}\n";

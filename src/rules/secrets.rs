@@ -13,7 +13,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::diag::Severity;
-use crate::rules::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule, RuleDoc};
 
 const PLUGIN_JSON: &str =
     "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\",\n  \"name\": \"demo\"\n}\n";
@@ -152,11 +152,77 @@ pub static SECRET_IN_OTHER_FIELD: Rule = Rule {
     },
 };
 
+pub static SECRET_IN_URL_QUERY: Rule = Rule {
+    code: "AP505",
+    name: "secret-in-url-query",
+    severity: Severity::Warning,
+    spec: "Agent Plugins §7.2.1",
+    summary: "A secret-named URL query parameter holds a literal credential",
+    fix_hint: Some(
+        "remove it (and revoke it if it was published); send the credential in a header the user configures, not in the URL",
+    ),
+    doc: RuleDoc {
+        what: "Query parameters of `url` whose name says they hold a credential (`api_key`, `access_token`, \
+               `password`, …) with a literal value that looks like one: random-looking for key and token names, \
+               any literal for password and secret names. `${…}` placeholders and stand-ins like `<token>` pass.",
+        why: "§7.2.1: plugins must not embed credentials in `mcp.json`, and everyone who installs the package \
+              reads its `url`; a key in the query is also written to every proxy and server log on the way.",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n    \"issues\": {\n      \"type\": \"streamable-http\",\n      \"url\": \"https://issues.acme.dev/mcp?api_key=8f14e45fceea167a5a36dedd4bea2543a1b2c3d4\"\n    }\n  }\n}\n",
+            ),
+        ]),
+        fixed: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n    \"issues\": {\n      \"type\": \"streamable-http\",\n      \"url\": \"https://issues.acme.dev/mcp\"\n    }\n  }\n}\n",
+            ),
+        ]),
+    },
+};
+
+pub static SECRET_IN_ARGUMENT: Rule = Rule {
+    code: "AP506",
+    name: "secret-in-argument",
+    severity: Severity::Warning,
+    spec: "Agent Plugins §7.2.1, §9.2",
+    summary: "A secret-named command-line flag in `args` holds a literal credential",
+    fix_hint: Some(
+        "remove it (and revoke it if it was published); have the server read the credential from a variable the user sets",
+    ),
+    doc: RuleDoc {
+        what: "Flags in `args` whose name says they take a credential (`--api-key=…`, `--token …`, \
+               `--password …`) with a literal value that looks like one, given after `=` or as the next item. \
+               Well-known token shapes are AP504's; `${…}` placeholders and stand-ins pass.",
+        why: "`args` are as visible as `env` (§9.2) to everyone who installs the package, and a credential on a \
+              command line also shows in every process list on the user's machine.",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n    \"issues\": {\n      \"type\": \"stdio\",\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"issues-server\", \"--api-key=8f14e45fceea167a5a36dedd4bea2543a1b2c3d4\"]\n    }\n  }\n}\n",
+            ),
+        ]),
+        fixed: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n    \"issues\": {\n      \"type\": \"stdio\",\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"issues-server\"]\n    }\n  }\n}\n",
+            ),
+        ]),
+    },
+};
+
 pub static RULES: &[&Rule] = &[
     &SECRET_AUTHORIZATION,
     &SECRET_TOKEN_SHAPE,
     &SECRET_NAMED_VALUE,
     &SECRET_IN_OTHER_FIELD,
+    &SECRET_IN_URL_QUERY,
+    &SECRET_IN_ARGUMENT,
 ];
 
 /// Where a value sits; the spec forbids secrets in both.
@@ -300,6 +366,150 @@ pub fn masked_if_secret(text: &str) -> Option<String> {
     split_credential(&literal, false)
         .filter(|(_, credential)| !is_stand_in(credential))
         .map(|_| masked("", text))
+}
+
+/// Whether `value` of the parameter, flag or member `name` is a literal
+/// credential: random-looking for key and token names, any literal worth the
+/// name for password and secret names; never a placeholder or a stand-in.
+fn named_secret(name: &str, value: &str) -> bool {
+    let literal = without_placeholders(value);
+    let literal = literal.trim();
+    if literal.is_empty() || is_stand_in(literal) {
+        return false;
+    }
+    match secret_name(name) {
+        Some(SecretName::Always) => looks_like_password(literal),
+        Some(SecretName::WhenRandom) => looks_random(literal),
+        None => false,
+    }
+}
+
+/// A secret-named query parameter of `url` with a literal credential
+/// (`?api_key=…`, `&access_token=…`).
+pub fn detect_in_url_query(url: &str) -> Option<Secret> {
+    let query = url.split_once('?')?.1;
+    let query = query.split('#').next().unwrap_or("");
+    let (name, value) = query
+        .split(['&', ';'])
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(name, value)| named_secret(name, value))?;
+    Some(Secret {
+        rule: &SECRET_IN_URL_QUERY,
+        message: format!(
+            "`url` query parameter {name:?} holds a literal credential ({}); everything in mcp.json is visible package data",
+            masked("", value)
+        ),
+    })
+}
+
+/// Secret-named flags in `args` with a literal credential, as `--name=value`
+/// or `--name` then `value`: the index of the item holding the value, and the finding.
+pub fn detect_in_args(args: &[Option<&str>]) -> Vec<(usize, Secret)> {
+    let mut found = Vec::new();
+    for (i, arg) in args.iter().enumerate() {
+        let Some(flag) = arg.and_then(|arg| arg.strip_prefix('-')) else {
+            continue;
+        };
+        let flag = flag.trim_start_matches('-');
+        let (name, value, at) = match flag.split_once('=') {
+            Some((name, value)) => (name, value, i),
+            None => match args.get(i + 1).copied().flatten() {
+                Some(next) if !next.starts_with('-') => (flag, next, i + 1),
+                _ => continue,
+            },
+        };
+        if named_secret(name, value) {
+            found.push((
+                at,
+                Secret {
+                    rule: &SECRET_IN_ARGUMENT,
+                    message: format!(
+                        "`args[{at}]` gives the flag {:?} a literal credential ({}); everything in mcp.json is visible package data",
+                        format!("--{name}"),
+                        masked("", value)
+                    ),
+                },
+            ));
+        }
+    }
+    found
+}
+
+/// Shapes a renderer masks wherever it quotes text, whatever rule pointed there.
+static QUOTED_SHAPES: LazyLock<[Regex; 6]> = LazyLock::new(|| {
+    [
+        // A password in a URL's user information: group 1.
+        r"(?i)\b[a-z][a-z0-9+.-]*://[^/\s\x22'@:]*:([^/\s\x22'@]+)@",
+        // A query parameter: name, value.
+        r"[?&;]([A-Za-z0-9_.-]+)=([^&#\s\x22'\\]+)",
+        // A flag with `=`: name, value.
+        r"(?:^|[\s\x22'])--?([A-Za-z0-9][A-Za-z0-9_.-]*)=([^\s\x22'\\]+)",
+        // A flag and its value, in one string or as the next JSON array item: name, value.
+        r"(?:^|[\s\x22'])--?([A-Za-z0-9][A-Za-z0-9_.-]*)(?:\x22\s*,\s*\x22|\s+)([^\s\x22'\\-][^\s\x22'\\]*)",
+        // A JSON member: name, value.
+        r#""([A-Za-z0-9_.-]+)"\s*:\s*"([^"\\]*)""#,
+        // An authorization value: group 1.
+        r"(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/=-]{8,})",
+    ]
+    .map(|pattern| Regex::new(pattern).expect("quoted-text shapes are valid"))
+});
+
+/// Byte ranges of `text` that hold a credential and must never be quoted:
+/// every well-known token shape (to the end of a private key), a URL's
+/// password, a Bearer/Basic credential, and the value of a secret-named query
+/// parameter, flag or JSON member. For renderers, which mask them wherever
+/// they quote source lines, whichever finding they quote them for.
+pub fn credential_ranges(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut ranges = Vec::new();
+    for (label, shape) in TOKEN_SHAPES.iter() {
+        for found in shape.find_iter(text) {
+            let mut end = found.end();
+            if *label == "private key" {
+                // The key body follows its BEGIN line, up to the end of the string or line.
+                end += text[end..].find(['"', '\n']).unwrap_or(text.len() - end);
+            }
+            ranges.push(found.start()..end);
+        }
+    }
+    let [password, query, flag_equals, flag_then_value, member, authorization] = &*QUOTED_SHAPES;
+    for shape in [password, authorization] {
+        for found in shape.captures_iter(text).filter_map(|c| c.get(1)) {
+            if !is_stand_in(&without_placeholders(found.as_str())) {
+                ranges.push(found.range());
+            }
+        }
+    }
+    for shape in [query, flag_equals, flag_then_value, member] {
+        for found in shape.captures_iter(text) {
+            if let (Some(name), Some(value)) = (found.get(1), found.get(2))
+                && named_secret(name.as_str(), value.as_str())
+            {
+                ranges.push(value.range());
+            }
+        }
+    }
+    ranges.sort_by_key(|range| range.start);
+    ranges
+}
+
+/// `text` with every [credential range](credential_ranges) replaced by `*`
+/// byte for byte (so spans into it stay valid).
+pub fn mask_credentials(text: &str) -> std::borrow::Cow<'_, str> {
+    let ranges = credential_ranges(text);
+    if ranges.is_empty() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut bytes = text.as_bytes().to_vec();
+    for range in ranges {
+        for byte in &mut bytes[range] {
+            if *byte != b'\n' && *byte != b'\r' {
+                *byte = b'*';
+            }
+        }
+    }
+    // Every range starts and ends on a character boundary (regex matches do),
+    // so masking whole bytes leaves valid UTF-8.
+    std::borrow::Cow::Owned(String::from_utf8(bytes).expect("masking whole characters keeps UTF-8"))
 }
 
 /// `prefix…(N chars)`: what every face may show of a secret.
@@ -632,5 +842,66 @@ mod tests {
         assert_eq!(name_words("X-Api-Key"), ["x", "api", "key"]);
         assert_eq!(name_words("accessToken"), ["access", "token"]);
         assert_eq!(name_words("AWS_SECRET_ACCESS_KEY"), ["aws", "secret", "access", "key"]);
+    }
+
+    #[test]
+    fn secret_named_query_parameters_and_flags_are_found() {
+        // Issue 9 §1: these raised nothing, and another finding's snippet then quoted the key.
+        let hex = "8f14e45fceea167a5a36dedd4bea2543a1b2c3d4";
+        for url in [
+            format!("https://api.acme.dev/mcp?api_key={hex}"),
+            format!("https://api.acme.dev/mcp?x=1&access_token={hex}#top"),
+        ] {
+            let secret = detect_in_url_query(&url).unwrap();
+            assert_eq!(secret.rule.code, "AP505");
+            assert!(!secret.message.contains(hex), "{}", secret.message);
+        }
+        for harmless in [
+            "https://api.acme.dev/mcp?api_key=${API_KEY}",
+            "https://api.acme.dev/mcp?token=<token>",
+            "https://api.acme.dev/mcp?page=8f14e45fceea167a5a36dedd4bea2543a1b2c3d4",
+        ] {
+            assert!(detect_in_url_query(harmless).is_none(), "{harmless}");
+        }
+        let equals = format!("--api-key={hex}");
+        let found = detect_in_args(&[Some("-y"), Some(&equals)]);
+        assert_eq!(
+            found.iter().map(|(i, s)| (*i, s.rule.code)).collect::<Vec<_>>(),
+            [(1, "AP506")]
+        );
+        let found = detect_in_args(&[Some("--token"), Some(hex), Some("--password"), Some("hunter22")]);
+        assert_eq!(found.iter().map(|(i, _)| *i).collect::<Vec<_>>(), [1, 3]);
+        assert!(
+            found
+                .iter()
+                .all(|(_, s)| !s.message.contains(hex) && !s.message.contains("hunter22"))
+        );
+        assert!(detect_in_args(&[Some("--token"), Some("${TOKEN}"), Some("--verbose")]).is_empty());
+    }
+
+    #[test]
+    fn quoted_text_masks_every_credential_shape() {
+        let hex = "8f14e45fceea167a5a36dedd4bea2543a1b2c3d4";
+        for (text, secret) in [
+            (
+                r#""url": "https://bot:hunter2@git.acme.dev/mcp""#.to_string(),
+                "hunter2",
+            ),
+            (format!(r#""url": "https://a.dev/mcp?api_key={hex}""#), hex),
+            (format!(r#""args": ["--api-key={hex}"]"#), hex),
+            (format!(r#""args": ["--token", "{hex}"]"#), hex),
+            (format!(r#""GITHUB_TOKEN": "ghp_{}""#, "a".repeat(36)), "ghp_"),
+            (format!(r#""API_KEY": "{hex}""#), hex),
+            (
+                r#""Authorization": "Bearer abcdefgh12345678""#.to_string(),
+                "abcdefgh12345678",
+            ),
+        ] {
+            let masked = mask_credentials(&text);
+            assert!(!masked.contains(secret), "{masked}");
+            assert_eq!(masked.len(), text.len());
+        }
+        let harmless = r#""args": ["--token", "${TOKEN}"], "url": "https://a.dev/mcp?page=2""#;
+        assert_eq!(mask_credentials(harmless), harmless);
     }
 }

@@ -15,7 +15,7 @@ mod frontmatter;
 mod hints;
 mod skill_md;
 
-use crate::rules::Rule;
+use crate::rule::Rule;
 
 pub use discovery::discover_skills;
 

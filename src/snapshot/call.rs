@@ -10,7 +10,7 @@ use super::model::Tool;
 use super::schema::CompiledSchema;
 use crate::diag::{Diagnostic, Severity};
 use crate::json::parse_document;
-use crate::rules::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::source::{LineIndex, Span};
 
 const SNAPSHOT: &str = r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"}, "skills": [],

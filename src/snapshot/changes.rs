@@ -16,7 +16,7 @@ use super::lint::check_snapshot;
 use super::model::{ConnectionStatus, Snapshot, Tool};
 use super::schema_diff::{Level, diff_input_schema, diff_output_schema};
 use crate::diag::{Diagnostic, Severity};
-use crate::rules::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Family, Rule, RuleDoc};
 
 const OLD: &str = r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"}, "skills": [],
   "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
@@ -190,6 +190,19 @@ pub struct ChangeReport {
     pub bump: Option<Level>,
     /// Lint findings in either snapshot, then the version verdict.
     pub diagnostics: Vec<Diagnostic>,
+    /// The files that could not be read as snapshots (their errors are in
+    /// `diagnostics`): when any, nothing was compared, and `required: None`
+    /// does not mean "no changes".
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_compared: Vec<String>,
+}
+
+impl ChangeReport {
+    /// Whether the version bump covers the changes: no finding of the change
+    /// family (AP8xx) holds the changes against the version.
+    pub fn bump_covers_changes(&self) -> bool {
+        !self.diagnostics.iter().any(|d| d.family() == Some(Family::Changes))
+    }
 }
 
 /// Compares snapshot `old_text` (file `old_name`) with `new_text`.
@@ -202,7 +215,16 @@ pub fn compare(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -
         .chain(new_check.diagnostics)
         .filter(|d| d.severity == Severity::Error)
         .collect();
+    let invalid = [
+        (old_name, old_check.snapshot.is_none()),
+        (new_name, new_check.snapshot.is_none()),
+    ];
     let (Some(old), Some(new)) = (old_check.snapshot, new_check.snapshot) else {
+        let not_compared = invalid
+            .into_iter()
+            .filter(|(_, invalid)| *invalid)
+            .map(|(name, _)| name.to_string())
+            .collect();
         return ChangeReport {
             old_version: None,
             new_version: None,
@@ -210,6 +232,7 @@ pub fn compare(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -
             required: None,
             bump: None,
             diagnostics,
+            not_compared,
         };
     };
     let changes = snapshot_changes(&old, &new);
@@ -228,6 +251,7 @@ pub fn compare(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -
         required,
         bump,
         diagnostics,
+        not_compared: Vec::new(),
     }
 }
 

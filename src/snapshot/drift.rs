@@ -13,7 +13,7 @@ use super::model::{ConnectionStatus, Snapshot};
 use crate::diag::{Diagnostic, Severity};
 use crate::json::{JsonDoc, parse::push_token, parse_document};
 use crate::report::{McpState, PackageReport, PluginState, ServerState, SkillState, sort_diagnostics};
-use crate::rules::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::tree::Tree;
 
 const PLUGIN_JSON: &str = r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "invoice-ops", "version": "1.2.0"}"#;
@@ -299,6 +299,11 @@ pub struct DriftReport {
     pub rows: Vec<DriftRow>,
     /// Snapshot lint findings, package findings that explain a row, then the drift.
     pub diagnostics: Vec<Diagnostic>,
+    /// What could not be read, so was not compared: the snapshot file when it
+    /// is not a valid snapshot, or package paths the check could not look at
+    /// (AP011). When any, no rows does not mean "no drift".
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_compared: Vec<String>,
 }
 
 impl DriftReport {
@@ -323,13 +328,18 @@ pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
     let mut report = DriftReport {
         rows: Vec::new(),
         diagnostics: check.diagnostics,
+        not_compared: Vec::new(),
     };
     let Some(snapshot) = check.snapshot else {
+        report.not_compared.push(name.to_string());
         return report;
     };
     let doc = parse_document(text).expect("linted as JSON above");
     let located = Located::new(name, text, &doc);
     let package = crate::check_package(root, tree);
+    report
+        .not_compared
+        .extend(package.unread.iter().map(|path| in_root(root, path)));
     let mut drift = Drift {
         located: &located,
         root,

@@ -10,10 +10,11 @@ use serde_json::Value;
 
 use super::Located;
 use super::model::{ConnectionStatus, Snapshot};
-use super::schema::{CompiledSchema, DocumentKind, identify, snapshot_schema_errors};
+use super::schema::{CompiledSchema, snapshot_schema_errors};
 use crate::diag::{Diagnostic, Severity};
+use crate::json::builtin::{DocumentKind, identify};
 use crate::json::{parse::push_token, parse_document};
-use crate::rules::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::source::{LineIndex, Span};
 use crate::tree::{Entry, Tree};
 

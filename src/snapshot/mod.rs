@@ -35,9 +35,8 @@ pub use model::Snapshot;
 
 use crate::diag::Diagnostic;
 use crate::json::JsonDoc;
-use crate::rules::{Example, Rule};
+use crate::rule::Rule;
 use crate::source::{LineIndex, Span};
-use crate::tree::Tree;
 
 /// A JSON file being checked: places diagnostics at pointers of its text.
 pub(crate) struct Located<'a> {
@@ -77,43 +76,5 @@ impl<'a> Located<'a> {
             .in_file(self.name)
             .at_pointer(pointer)
             .at_span(self.text, &self.index, span)
-    }
-}
-
-/// Every snapshot rule family, for the registry.
-pub fn rule_families() -> [&'static [&'static Rule]; 4] {
-    [lint::RULES, drift::RULES, changes::RULES, call::RULES]
-}
-
-/// Runs a snapshot-family rule example (the registry's example test delegates
-/// here); `None` for the package examples, which `check_package` runs.
-pub fn run_example(example: &Example) -> Option<Vec<Diagnostic>> {
-    match example {
-        Example::Package(_) | Example::PackageWithLinks { .. } | Example::Described(_) => None,
-        Example::Snapshot(text) => Some(check_snapshot("snapshot.json", text, None).diagnostics),
-        Example::Drift { snapshot, files } => {
-            let tree = Tree::from_files(files.iter().copied());
-            Some(drift::drift("snapshot.json", snapshot, "plugin", &tree).diagnostics)
-        }
-        Example::Changes { old, new } => Some(changes::compare("old.json", old, "new.json", new).diagnostics),
-        Example::Call {
-            snapshot,
-            tool,
-            arguments,
-        } => Some(call::check_call("snapshot.json", snapshot, tool, "arguments.json", arguments).diagnostics),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn codes_are_in_their_family() {
-        for (family, prefix) in rule_families().iter().zip(["AP6", "AP7", "AP8", "AP9"]) {
-            for rule in *family {
-                assert!(rule.code.starts_with(prefix), "{} is not in {prefix}xx", rule.code);
-            }
-        }
     }
 }

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::schema::SNAPSHOT_SCHEMA_ID;
+use crate::schemas::SNAPSHOT_SCHEMA_ID;
 
 /// A capability snapshot: what a client holds after loading one plugin.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

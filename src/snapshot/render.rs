@@ -39,7 +39,7 @@ pub fn diagnostics_text(diagnostics: &[Diagnostic], sources: &Sources<'_>) -> St
 /// text is unknown or must not be shown: secret findings (AP5xx) point at a
 /// credential, and quoting the line would leak it into CI logs.
 fn quote(d: &Diagnostic, sources: &Sources<'_>) -> Option<String> {
-    if d.code.starts_with("AP5") {
+    if d.masks_secrets() {
         return None;
     }
     let (line, column) = (d.line?, d.column?);
@@ -128,10 +128,16 @@ fn verdict(report: &ChangeReport) -> String {
         report.new_version.as_deref().unwrap_or("(none)")
     );
     let bump = report.bump.map_or("no", Level::as_str);
+    if !report.not_compared.is_empty() {
+        return format!(
+            "Not compared: {} (see the errors).",
+            not_snapshots(&report.not_compared)
+        );
+    }
     match report.required {
         None => format!("No changes; version {version}."),
         Some(required) => {
-            let covered = !report.diagnostics.iter().any(|d| d.code.starts_with("AP8"));
+            let covered = report.bump_covers_changes();
             format!(
                 "Needs a {} bump; version {version} is a {bump} bump: {}.",
                 required.as_str(),
@@ -187,6 +193,28 @@ pub fn changes_markdown(report: &ChangeReport) -> String {
     out
 }
 
+/// `` `a.json` is not a valid snapshot `` / `` `a.json` and `b.json` are not valid snapshots ``.
+fn not_snapshots(files: &[String]) -> String {
+    let named: Vec<String> = files.iter().map(|f| format!("`{f}`")).collect();
+    match named.as_slice() {
+        [one] => format!("{one} could not be read as a valid snapshot"),
+        many => format!("{} could not be read as valid snapshots", many.join(" and ")),
+    }
+}
+
+/// Drift's closing sentence when something was not compared.
+fn drift_not_compared(report: &DriftReport) -> String {
+    format!(
+        "Not compared: {} could not be read (see the errors), so this is not a verdict on drift.",
+        report
+            .not_compared
+            .iter()
+            .map(|f| format!("`{f}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
 fn side(fix: FixSide) -> &'static str {
     match fix {
         FixSide::Snapshot => "fix the snapshot",
@@ -215,7 +243,10 @@ pub fn drift_text(report: &DriftReport, sources: &Sources<'_>) -> String {
         out.push('\n');
     }
     out.push_str(&diagnostics_text(&report.diagnostics, sources));
-    if report.rows.is_empty() {
+    if !report.not_compared.is_empty() {
+        out.push_str(&drift_not_compared(report));
+        out.push('\n');
+    } else if report.rows.is_empty() {
         out.push_str("No drift: the snapshot matches the package.\n");
     } else {
         out.push_str(&format!(
@@ -229,7 +260,9 @@ pub fn drift_text(report: &DriftReport, sources: &Sources<'_>) -> String {
 
 pub fn drift_markdown(report: &DriftReport) -> String {
     let mut out = String::from("### Snapshot drift\n\n");
-    if report.rows.is_empty() {
+    if !report.not_compared.is_empty() {
+        out.push_str(&format!("**{}**\n\n", drift_not_compared(report)));
+    } else if report.rows.is_empty() {
         out.push_str("No drift: the snapshot matches the package.\n\n");
     } else {
         out.push_str("| Code | Subject | Snapshot | Package | Fix |\n|---|---|---|---|---|\n");

@@ -61,6 +61,30 @@ impl PackageTree {
         serde_json::to_string(&report).expect("a report always serializes")
     }
 
+    /// Applies every fix the check offers, safe ones only unless `include_unsafe`,
+    /// re-checking until none is left, as `apcheck check --fix` does. The tree is
+    /// updated; returns `{"applied":N,"changed":[{"file":"..","text":".."}]}`.
+    #[wasm_bindgen(js_name = fixAll)]
+    pub fn fix_all(&mut self, root_name: &str, include_unsafe: bool) -> String {
+        let allowed = if include_unsafe {
+            crate::fix::Applicability::Unsafe
+        } else {
+            crate::fix::Applicability::Safe
+        };
+        let outcome = crate::fix::fix_tree(&self.tree, allowed, |tree| {
+            crate::check_package(root_name, tree).diagnostics
+        });
+        for (file, text) in &outcome.changed {
+            self.tree.insert(file, Entry::File(text.clone().into_bytes()));
+        }
+        let changed: Vec<serde_json::Value> = outcome
+            .changed
+            .iter()
+            .map(|(file, text)| serde_json::json!({ "file": file, "text": text }))
+            .collect();
+        serde_json::json!({ "applied": outcome.applied, "changed": changed }).to_string()
+    }
+
     /// Runs the package check and renders it the way the CLI does for downloads:
     /// `{"report": PackageReport, "sarif": SARIF 2.1.0 log, "markdown": text}`.
     /// The SARIF log has no base URI: a browser does not know where the folder lives.
@@ -71,6 +95,23 @@ impl PackageTree {
         let markdown = crate::render::markdown::render(std::slice::from_ref(&report));
         serde_json::json!({ "report": report, "sarif": sarif, "markdown": markdown }).to_string()
     }
+}
+
+/// `text` with `edits` applied: the page's "Apply fix". `edits` is the JSON
+/// array of a diagnostic's `fix.edits` for this file (byte spans, as the report
+/// gives them). Returns `{"ok":true,"text":".."}` or
+/// `{"ok":false,"error":{"message":".."}}` when the edits are not such an
+/// array or do not fit the text (it changed since the check).
+#[wasm_bindgen(js_name = applyEdits)]
+pub fn apply_edits(text: &str, edits: &str) -> String {
+    let outcome = serde_json::from_str::<Vec<crate::fix::Edit>>(edits)
+        .map_err(|error| format!("edits are not an array of {{file, span, replacement}}: {error}"))
+        .and_then(|edits| crate::fix::apply_edits(text, &edits).map_err(|error| error.to_string()));
+    match outcome {
+        Ok(text) => serde_json::json!({ "ok": true, "text": text }),
+        Err(message) => serde_json::json!({ "ok": false, "error": { "message": message } }),
+    }
+    .to_string()
 }
 
 /// The limits the page applies while reading a drop (the CLI's defaults), as JSON:
@@ -90,7 +131,7 @@ pub fn limits() -> String {
 /// summary, fix hint and doc, in code order. The page renders rule docs from this.
 #[wasm_bindgen]
 pub fn rules() -> String {
-    let rules: Vec<&crate::rules::Rule> = crate::rules::all().collect();
+    let rules: Vec<&crate::rule::Rule> = crate::registry::all().collect();
     serde_json::to_string(&rules).expect("rules always serialize")
 }
 
@@ -98,8 +139,8 @@ pub fn rules() -> String {
 /// where `text` is exactly what `apcheck explain` prints, or `{"ok":false,"error":{"message":".."}}`.
 #[wasm_bindgen]
 pub fn explain(code_or_name: &str) -> String {
-    let answer = match crate::rules::find(code_or_name.trim()) {
-        Some(rule) => serde_json::json!({ "ok": true, "rule": rule, "text": crate::rules::explain_text(rule) }),
+    let answer = match crate::registry::find(code_or_name.trim()) {
+        Some(rule) => serde_json::json!({ "ok": true, "rule": rule, "text": crate::registry::explain_text(rule) }),
         None => serde_json::json!({
             "ok": false,
             "error": { "message": format!("no rule has the code or name {:?}", code_or_name.trim()) }

@@ -1,7 +1,7 @@
 // CodeMirror 6, bundled (never from a CDN): one setup for every editor on the
 // page — line numbers, highlighting, folding, search, lint markers at exact spans.
 
-import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { json } from '@codemirror/lang-json';
 // Only the Markdown language itself: markdown() would bring HTML, CSS and JavaScript parsers for embedded code.
 import { markdownLanguage } from '@codemirror/lang-markdown';
@@ -79,7 +79,9 @@ export function baseExtensions(language = 'json') {
     syntaxHighlighting(highlightStyle),
     // Lets CodeMirror's own parts (merge view, panels) pick their dark colours.
     EditorView.darkTheme.of(prefersDark()),
-    keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap, ...foldKeymap, ...lintKeymap, indentWithTab]),
+    // Tab is left unbound so it moves the focus on, as everywhere else on the page;
+    // Ctrl+] and Ctrl+[ (in defaultKeymap) indent and dedent.
+    keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap, ...foldKeymap, ...lintKeymap]),
     theme,
     (LANGUAGES[language] ?? LANGUAGES.text)(),
   ];

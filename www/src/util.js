@@ -177,3 +177,38 @@ export function openFileButton(id, label, accept, onText) {
   });
   return [h('label.button.small', { for: id }, label), input];
 }
+
+const STALE_NOTE = 'Out of date: the inputs changed since this result was made. Re-running…';
+
+/**
+ * A result element that never shows a result as current once its inputs
+ * changed. Every input change calls `changed()`, which marks the shown result
+ * stale at once (before any re-run answers); a run takes a `ticket()` when it
+ * starts, and `show(ticket, …)` puts its result up only if no input changed
+ * meanwhile (a newer run is then on its way).
+ */
+export function resultArea(element) {
+  let version = 0;
+  const area = {
+    element,
+    changed(note = STALE_NOTE) {
+      version++;
+      if (element.dataset.stale === 'true' || element.childElementCount === 0) return;
+      element.dataset.stale = 'true';
+      element.prepend(h('p.status.warn.stale-note', { role: 'status' }, note));
+    },
+    ticket: () => version,
+    /** Shows `children` as the current result; false (nothing shown) when the inputs changed since `ticket`. */
+    show(ticket, ...children) {
+      if (ticket !== version) return false;
+      delete element.dataset.stale;
+      element.replaceChildren(...children);
+      return true;
+    },
+    /** The run that `ticket` started was cancelled: nothing describes the inputs now. */
+    cancelled(ticket) {
+      return area.show(ticket, status('warn', 'Cancelled. Run again (Ctrl+Enter) for a result.'));
+    },
+  };
+  return area;
+}

@@ -20,11 +20,14 @@ use std::process::ExitCode;
 
 use apcheck::PackageReport;
 use apcheck::disk::read_tree;
+use apcheck::fix::{Applicability, FixOutcome, fix_tree};
+use apcheck::render::count;
 use apcheck::render::text::TextOptions;
 use apcheck::render::{github, json, markdown, sarif, text};
-use apcheck::tree::{Limits, Tree};
+use apcheck::tree::{Entry, Limits, Tree};
 use rayon::prelude::*;
 
+use crate::fix;
 use crate::output::{self, ColorChoice, EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
 
 #[derive(clap::Args)]
@@ -39,6 +42,15 @@ pub struct CheckArgs {
     deny: Option<Deny>,
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
+    /// Apply the safe fixes rules offer, then report what is left.
+    #[arg(long)]
+    fix: bool,
+    /// Apply unsafe fixes too (implies --fix): each guesses what was meant, so review them.
+    #[arg(long)]
+    unsafe_fixes: bool,
+    /// Print the fixes as a unified diff instead of writing them (exit 1 if there is any).
+    #[arg(long)]
+    diff: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -91,18 +103,77 @@ pub fn run(args: CheckArgs) -> ExitCode {
     // Trees stay for the text renderer's snippets.
     let mut trees = Vec::with_capacity(outcomes.len());
     let mut reports = Vec::with_capacity(outcomes.len());
+    let mut checked_roots = Vec::with_capacity(outcomes.len());
     let mut io_failed = false;
-    for outcome in outcomes {
+    for (root, outcome) in roots.iter().zip(outcomes) {
         match outcome {
             Ok((tree, report)) => {
                 trees.push(tree);
                 reports.push(report);
+                checked_roots.push(root);
             }
             Err(message) => {
                 eprintln!("apcheck: {message}");
                 io_failed = true;
             }
         }
+    }
+
+    if args.fix || args.unsafe_fixes || args.diff {
+        let allowed = if args.unsafe_fixes {
+            Applicability::Unsafe
+        } else {
+            Applicability::Safe
+        };
+        let fixed: Vec<FixOutcome> = checked_roots
+            .par_iter()
+            .zip(&trees)
+            .map(|(root, tree)| {
+                fix_tree(tree, allowed, |tree| {
+                    apcheck::check_package(&root.name, tree).diagnostics
+                })
+            })
+            .collect();
+        let applied: usize = fixed.iter().map(|outcome| outcome.applied).sum();
+        let files: usize = fixed.iter().map(|outcome| outcome.changed.len()).sum();
+        if args.diff {
+            let mut out = String::new();
+            for ((root, tree), outcome) in checked_roots.iter().zip(&trees).zip(&fixed) {
+                let old_text = |file: &str| tree.read(file).map(|bytes| String::from_utf8_lossy(bytes).into_owned());
+                out.push_str(&fix::diffs(&root.name, outcome, old_text));
+            }
+            if let Err(code) = output::print(&out) {
+                return code;
+            }
+            eprintln!(
+                "apcheck: {} would change {}",
+                count(applied, "fix", "fixes"),
+                count(files, "file", "files")
+            );
+            return ExitCode::from(if io_failed {
+                EXIT_FAILURE
+            } else if files > 0 {
+                EXIT_FINDINGS
+            } else {
+                EXIT_CLEAN
+            });
+        }
+        for ((root, tree), outcome) in checked_roots.iter().zip(trees.iter_mut()).zip(&fixed) {
+            if let Err(message) = fix::write_all(&root.dir, outcome) {
+                return output::fail(message);
+            }
+            for (file, text) in &outcome.changed {
+                tree.insert(file, Entry::File(text.clone().into_bytes()));
+            }
+        }
+        for ((root, tree), report) in checked_roots.iter().zip(&trees).zip(reports.iter_mut()) {
+            *report = apcheck::check_package(&root.name, tree);
+        }
+        eprintln!(
+            "apcheck: applied {} in {}",
+            count(applied, "fix", "fixes"),
+            count(files, "file", "files")
+        );
     }
 
     let shape = if args.paths.len() == 1 && !any_collection {

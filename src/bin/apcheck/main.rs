@@ -12,7 +12,9 @@ mod check;
 mod check_snapshot;
 mod diff;
 mod drift;
+mod fix;
 mod fmt;
+mod lsp;
 mod output;
 mod rules_cmd;
 mod snapshot;
@@ -53,6 +55,8 @@ enum Command {
     Call(call::CallArgs),
     /// Structural diff of two JSON documents: paths, JSON Patch, merge patch or unified text.
     Diff(diff::DiffArgs),
+    /// Run the language server over stdio: findings as you type, quick fixes, hover and completion.
+    Lsp(lsp::LspArgs),
 }
 
 fn main() -> ExitCode {
@@ -70,5 +74,6 @@ fn main() -> ExitCode {
         Command::Changes(args) => changes::run(args),
         Command::Call(args) => call::run(args),
         Command::Diff(args) => diff::diff(args),
+        Command::Lsp(args) => lsp::run(args),
     }
 }

@@ -2,7 +2,8 @@
 
 use std::process::ExitCode;
 
-use apcheck::rules::{self, Rule};
+use apcheck::registry;
+use apcheck::rule::Rule;
 
 use crate::output::{self, DocFormat};
 
@@ -22,7 +23,7 @@ pub struct ExplainArgs {
 }
 
 pub fn rules(args: RulesArgs) -> ExitCode {
-    let all: Vec<&Rule> = rules::all().collect();
+    let all: Vec<&Rule> = registry::all().collect();
     let text = match args.format {
         DocFormat::Json => to_json(&all) + "\n",
         DocFormat::Text => rules_table(&all),
@@ -31,12 +32,12 @@ pub fn rules(args: RulesArgs) -> ExitCode {
 }
 
 pub fn explain(args: ExplainArgs) -> ExitCode {
-    let Some(rule) = rules::find(&args.code) else {
+    let Some(rule) = registry::find(&args.code) else {
         return output::fail(format!("no rule named `{}`; `apcheck rules` lists them", args.code));
     };
     let text = match args.format {
         DocFormat::Json => to_json(rule) + "\n",
-        DocFormat::Text => rules::explain_text(rule),
+        DocFormat::Text => registry::explain_text(rule),
     };
     output::print(&text).map_or_else(|code| code, |()| ExitCode::SUCCESS)
 }

@@ -6,9 +6,10 @@
 use serde_json::{Map, Value};
 
 use crate::diag::{Diagnostic, Severity};
+use crate::fix::{Fix, json_edits};
 use crate::json::parse::push_token;
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::JsonFile;
-use crate::rules::{Example, Rule, RuleDoc};
 
 use super::{REJECTED, VALID, json_type, name, version};
 
@@ -289,14 +290,18 @@ fn check_keywords(file: &JsonFile, value: &Value, diagnostics: &mut Vec<Diagnost
 
 fn check_extensions(file: &JsonFile, value: &Value, diagnostics: &mut Vec<Diagnostic>) {
     let Value::Object(namespaces) = value else {
-        diagnostics.push(file.at_value(
+        let diagnostic = file.at_value(
             &EXTENSIONS_NOT_OBJECT,
             "/extensions",
             format!(
                 "`extensions` is {}, not an object; clients report and ignore it and keep loading (§8.1)",
                 json_type(value)
             ),
-        ));
+        );
+        diagnostics.push(match extensions_fix(file, value) {
+            Some(fix) => diagnostic.with_fix(fix),
+            None => diagnostic,
+        });
         return;
     };
     // §8.1: member values are objects; their contents belong to each client and are not validated.
@@ -312,6 +317,35 @@ fn check_extensions(file: &JsonFile, value: &Value, diagnostics: &mut Vec<Diagno
                 format!("`{namespace}` is not a reverse-domain namespace such as `com.example.client` (§8)"),
             ));
         }
+    }
+}
+
+/// A non-object `extensions` that names namespaces (`"com.example.client"` or a
+/// list of them) becomes an object with an empty entry for each: what it
+/// meant, safely. Anything else is data no client reads; removing it is
+/// offered as unsafe, since the author may want to move it somewhere first.
+fn extensions_fix(file: &JsonFile, value: &Value) -> Option<Fix> {
+    let names: Option<Vec<&str>> = match value {
+        Value::String(name) => Some(vec![name.as_str()]),
+        Value::Array(items) if !items.is_empty() => items.iter().map(Value::as_str).collect(),
+        _ => None,
+    };
+    match names.filter(|names| names.iter().all(|name| is_reverse_domain(name))) {
+        Some(names) => {
+            let members: Vec<String> = names
+                .iter()
+                .map(|name| format!("{}: {{}}", json_edits::string_literal(name)))
+                .collect();
+            let edit = json_edits::replace_value(file, "/extensions", format!("{{{}}}", members.join(", ")))?;
+            Some(Fix::safe(
+                "Make \"extensions\" an object with an entry for each namespace",
+                vec![edit],
+            ))
+        }
+        None => Some(Fix::unsafe_(
+            "Remove \"extensions\", which clients ignore",
+            vec![json_edits::remove_member(file, "/extensions")?],
+        )),
     }
 }
 

@@ -2,8 +2,9 @@
 //! one failed, with a conforming name suggested when one can be made.
 
 use crate::diag::{Diagnostic, Severity};
+use crate::fix::{Applicability, Fix, json_edits};
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::JsonFile;
-use crate::rules::{Example, Rule, RuleDoc};
 
 use super::{REJECTED, VALID};
 
@@ -42,6 +43,20 @@ pub(super) fn check_name(file: &JsonFile, name: &str, diagnostics: &mut Vec<Diag
     );
     if let Some(fixed) = suggest_name(name) {
         diagnostic = diagnostic.with_hint(format!("Use \"{fixed}\""));
+        // Lowercasing and tidying separators keeps the name the author chose; a
+        // name whose other characters had to be replaced or that was cut is a guess.
+        let applicability = if fixed == case_and_separators_normalised(name) {
+            Applicability::Safe
+        } else {
+            Applicability::Unsafe
+        };
+        if let Some(edit) = json_edits::replace_value(file, "/name", json_edits::string_literal(&fixed)) {
+            diagnostic = diagnostic.with_fix(Fix {
+                message: format!("Rename the plugin to \"{fixed}\""),
+                applicability,
+                edits: vec![edit],
+            });
+        }
     }
     diagnostics.push(diagnostic);
 }
@@ -93,6 +108,19 @@ fn suggest_name(name: &str) -> Option<String> {
     (!fixed.is_empty() && name_violations(&fixed).is_empty()).then_some(fixed)
 }
 
+/// `name` lowercased, each run of `-` and `.` folded to its first, and
+/// separators trimmed from both ends: the fixes that cannot change which name is meant.
+fn case_and_separators_normalised(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars().flat_map(char::to_lowercase) {
+        if matches!(c, '-' | '.') && (out.is_empty() || out.ends_with(['-', '.'])) {
+            continue;
+        }
+        out.push(c);
+    }
+    out.trim_end_matches(['-', '.']).to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{SCHEMA, codes, load};
@@ -126,5 +154,21 @@ mod tests {
         assert_eq!(section.state, PluginState::Rejected);
         assert_eq!(codes(&diagnostics), ["AP209"]);
         assert_eq!(diagnostics[0].hint.as_deref(), Some("Use \"invoice-ops\""));
+    }
+
+    #[test]
+    fn case_and_separator_fixes_are_safe_and_other_renames_are_not() {
+        let fix_of = |name: &str| {
+            let (_, diagnostics) = load(&format!("{{{SCHEMA}, \"name\": \"{name}\"}}"));
+            diagnostics[0].fix.clone().expect("a fix")
+        };
+        for name in ["Invoice-Ops", "-invoice--ops.", "INVOICE..OPS"] {
+            assert_eq!(fix_of(name).applicability, Applicability::Safe, "{name}");
+        }
+        for name in ["Invoice Ops", "invoice_ops"] {
+            let fix = fix_of(name);
+            assert_eq!(fix.applicability, Applicability::Unsafe, "{name}");
+            assert_eq!(fix.edits[0].replacement, "\"invoice-ops\"");
+        }
     }
 }

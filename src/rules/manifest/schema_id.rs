@@ -4,8 +4,9 @@
 use serde_json::{Map, Value};
 
 use crate::diag::{Diagnostic, Severity};
+use crate::fix::{Applicability, Fix, json_edits};
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::JsonFile;
-use crate::rules::{Example, Rule, RuleDoc};
 use crate::schemas::{MCP_SCHEMA_ID, PLUGIN_SCHEMA_ID, SUPPORTED_SPEC_VERSIONS};
 
 use super::{REJECTED, VALID, json_type};
@@ -59,27 +60,35 @@ pub(super) fn select_spec_version(
         .collect::<Vec<_>>()
         .join(", ");
     let Some(declared) = members.get("$schema") else {
-        diagnostics.push(file.at_value(
+        let diagnostic = file.at_value(
             &SCHEMA_MISSING,
             "",
             format!("plugin.json has no `$schema`, so no Agent Plugins version is declared; {REJECTED}. Supported: {supported}"),
-        ));
+        );
+        diagnostics.push(with_schema_fix(diagnostic, file, Applicability::Safe));
         return None;
     };
     let Some(id) = declared.as_str() else {
-        diagnostics.push(file.at_value(
+        let diagnostic = file.at_value(
             &SCHEMA_UNSUPPORTED,
             "/$schema",
             format!(
                 "`$schema` is {}, not an identifier string; {REJECTED}",
                 json_type(declared)
             ),
-        ));
+        );
+        diagnostics.push(with_schema_fix(diagnostic, file, Applicability::Unsafe));
         return None;
     };
     if let Some((_, version)) = SUPPORTED_SPEC_VERSIONS.iter().find(|(known, _)| *known == id) {
         return Some(version);
     }
+    // A near miss of the 1.0.0 identifier can only have meant it; another
+    // version or a vendor schema may mean the manifest was written for other rules.
+    let near_miss = id == MCP_SCHEMA_ID
+        || id.trim().eq_ignore_ascii_case(PLUGIN_SCHEMA_ID)
+        || id.trim_end_matches('#') == PLUGIN_SCHEMA_ID
+        || id.strip_prefix("http://") == PLUGIN_SCHEMA_ID.strip_prefix("https://");
     let why = if id == MCP_SCHEMA_ID {
         "that is the mcp.json schema, not the manifest's".to_string()
     } else if id.trim().eq_ignore_ascii_case(PLUGIN_SCHEMA_ID) || id.trim_end_matches('#') == PLUGIN_SCHEMA_ID {
@@ -95,12 +104,30 @@ pub(super) fn select_spec_version(
     } else {
         "it is not an Agent Plugins manifest schema (a vendor or unknown schema)".to_string()
     };
-    diagnostics.push(file.at_value(
+    let diagnostic = file.at_value(
         &SCHEMA_UNSUPPORTED,
         "/$schema",
         format!("`$schema` is `{id}`: {why}; {REJECTED}. Supported: {supported}"),
-    ));
+    );
+    let applicability = if near_miss {
+        Applicability::Safe
+    } else {
+        Applicability::Unsafe
+    };
+    diagnostics.push(with_schema_fix(diagnostic, file, applicability));
     None
+}
+
+/// `diagnostic` with the fix that declares Agent Plugins 1.0.0, the one version this build supports.
+fn with_schema_fix(diagnostic: Diagnostic, file: &JsonFile, applicability: Applicability) -> Diagnostic {
+    match json_edits::set_member(file, "", "$schema", &json_edits::string_literal(PLUGIN_SCHEMA_ID)) {
+        Some(edit) => diagnostic.with_fix(Fix {
+            message: format!("Set \"$schema\" to \"{PLUGIN_SCHEMA_ID}\""),
+            applicability,
+            edits: vec![edit],
+        }),
+        None => diagnostic,
+    }
 }
 
 #[cfg(test)]

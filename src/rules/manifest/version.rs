@@ -2,8 +2,8 @@
 //! so anything else is an info hint only.
 
 use crate::diag::{Diagnostic, Severity};
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::JsonFile;
-use crate::rules::{Example, Rule, RuleDoc};
 
 pub static VERSION_NOT_SEMVER: Rule = Rule {
     code: "AP212",

@@ -5,9 +5,10 @@ use serde_json::{Map, Value};
 
 use super::{child_pointer, excerpt, json_type, quoted};
 use crate::diag::{Diagnostic, Severity};
+use crate::fix::{Applicability, Fix, json_edits};
 use crate::report::PluginSection;
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::JsonFile;
-use crate::rules::{Example, Rule, RuleDoc};
 use crate::schemas::{MCP_SCHEMA_ID, PLUGIN_SCHEMA_ID};
 
 /// MCP configuration schemas this build implements, with the Agent Plugins version each targets.
@@ -211,26 +212,54 @@ pub(super) fn check_document<'f>(
 }
 
 fn check_schema(file: &JsonFile, schema: Option<&Value>, plugin: &PluginSection, diagnostics: &mut Vec<Diagnostic>) {
+    // The identifier that matches plugin.json's version is what the author
+    // meant when mcp.json has none or names the other file's schema; when it
+    // names another version, a person should look.
+    let matching_id = SUPPORTED_MCP_SCHEMAS
+        .iter()
+        .find(|(_, version)| plugin.spec.as_deref() == Some(*version))
+        .map(|(id, _)| *id);
+    let with_fix = |diagnostic: Diagnostic, applicability: Applicability| match matching_id
+        .and_then(|id| json_edits::set_member(file, "", "$schema", &json_edits::string_literal(id)).zip(Some(id)))
+    {
+        Some((edit, id)) => diagnostic.with_fix(Fix {
+            message: format!("Set \"$schema\" to \"{id}\""),
+            applicability,
+            edits: vec![edit],
+        }),
+        None => diagnostic,
+    };
     let schema = match schema {
         Some(Value::String(schema)) => schema,
         Some(other) => {
-            diagnostics.push(file.at_value(
-                &MCP_SCHEMA_MISSING,
-                "/$schema",
-                format!("`$schema` must be a string, not {}", json_type(other)),
+            diagnostics.push(with_fix(
+                file.at_value(
+                    &MCP_SCHEMA_MISSING,
+                    "/$schema",
+                    format!("`$schema` must be a string, not {}", json_type(other)),
+                ),
+                Applicability::Unsafe,
             ));
             return;
         }
         None => {
-            diagnostics.push(file.at_value(
-                &MCP_SCHEMA_MISSING,
-                "",
-                "`$schema` is missing, so no supported MCP configuration version can be selected",
+            diagnostics.push(with_fix(
+                file.at_value(
+                    &MCP_SCHEMA_MISSING,
+                    "",
+                    "`$schema` is missing, so no supported MCP configuration version can be selected",
+                ),
+                Applicability::Safe,
             ));
             return;
         }
     };
     let plugin_version = plugin.spec.as_deref().unwrap_or("an unknown version");
+    let applicability = if schema == PLUGIN_SCHEMA_ID {
+        Applicability::Safe
+    } else {
+        Applicability::Unsafe
+    };
     let message = match SUPPORTED_MCP_SCHEMAS.iter().find(|(id, _)| id == schema) {
         Some((_, version)) if plugin.spec.as_deref() == Some(*version) => return,
         Some((_, version)) => format!(
@@ -250,7 +279,10 @@ fn check_schema(file: &JsonFile, schema: Option<&Value>, plugin: &PluginSection,
             ),
         },
     };
-    diagnostics.push(file.at_value(&MCP_SCHEMA_UNSUPPORTED, "/$schema", message));
+    diagnostics.push(with_fix(
+        file.at_value(&MCP_SCHEMA_UNSUPPORTED, "/$schema", message),
+        applicability,
+    ));
 }
 
 /// The version in a canonical-looking `https://agent-plugins.org/schemas/<version>/mcp.schema.json`.

@@ -9,8 +9,8 @@ use serde_json::Value;
 use super::server::ServerCheck;
 use super::{child_pointer, quoted};
 use crate::diag::Severity;
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::secrets::{self, Field};
-use crate::rules::{Example, Rule, RuleDoc};
 
 const PLUGIN_JSON: &str = super::EXAMPLE_PLUGIN_JSON;
 

@@ -3,8 +3,8 @@
 
 use super::server::ServerCheck;
 use crate::diag::{Diagnostic, Severity};
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::containment::{PATH_ESCAPES_ROOT, unresolved_diagnostic};
-use crate::rules::{Example, Rule, RuleDoc};
 use crate::tree::{Entry, Resolved, Unresolved};
 
 const PLUGIN_JSON: &str = super::EXAMPLE_PLUGIN_JSON;

@@ -5,7 +5,7 @@
 
 use super::server::ServerCheck;
 use crate::diag::Severity;
-use crate::rules::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule, RuleDoc};
 
 const PLUGIN_JSON: &str = super::EXAMPLE_PLUGIN_JSON;
 

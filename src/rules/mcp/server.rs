@@ -6,9 +6,10 @@ use serde_json::{Map, Value};
 
 use super::{child_pointer, json_type, quoted};
 use crate::diag::{Diagnostic, Severity};
+use crate::fix::{Applicability, Fix, json_edits};
 use crate::report::{ServerEntry, ServerState};
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::JsonFile;
-use crate::rules::{Example, Rule, RuleDoc};
 use crate::tree::Tree;
 
 const PLUGIN_JSON: &str = super::EXAMPLE_PLUGIN_JSON;
@@ -466,12 +467,19 @@ fn check_type(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Value>
         None => {
             let message = format!("server {} has no `type`", quoted(id));
             let pointer = check.pointer.clone();
-            check.reject(
-                check
-                    .file
-                    .at_key(&MCP_SERVER_TYPE_MISSING, &pointer, message)
-                    .with_hint(guess_hint("add")),
-            );
+            let mut diagnostic = check
+                .file
+                .at_key(&MCP_SERVER_TYPE_MISSING, &pointer, message)
+                .with_hint(guess_hint("add"));
+            // `command` can only be stdio; a `url` alone could be either remote transport.
+            if let Some(guess) = Variant::guess(server) {
+                let applicability = match guess {
+                    Variant::Stdio => Applicability::Safe,
+                    Variant::StreamableHttp | Variant::Sse => Applicability::Unsafe,
+                };
+                diagnostic = with_type_fix(diagnostic, check.file, &pointer, guess.name(), applicability);
+            }
+            check.reject(diagnostic);
             None
         }
         Some(Value::String(name)) => Variant::from_type(name).or_else(|| {
@@ -486,6 +494,16 @@ fn check_type(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Value>
                 .at_value(&MCP_SERVER_TYPE_UNKNOWN, &check.field("type"), message);
             if let Some(hint) = type_suggestion(name) {
                 diagnostic = diagnostic.with_hint(hint);
+            }
+            if let Some(meant) = meant_type(name) {
+                // Vendor configurations write "http" for streamable HTTP; other near misses are guesses.
+                let applicability = if name == "http" {
+                    Applicability::Safe
+                } else {
+                    Applicability::Unsafe
+                };
+                let pointer = check.pointer.clone();
+                diagnostic = with_type_fix(diagnostic, check.file, &pointer, meant, applicability);
             }
             check.reject(diagnostic);
             None
@@ -504,26 +522,50 @@ fn check_type(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Value>
     }
 }
 
-/// What a vendor or misspelled transport name most likely meant.
-fn type_suggestion(name: &str) -> Option<String> {
-    let folded: String = name
-        .chars()
+/// The transport a vendor or misspelled type name most likely meant.
+fn meant_type(name: &str) -> Option<&'static str> {
+    match folded_type(name).as_str() {
+        "http" | "https" | "streamablehttp" | "streamable" | "httpstream" | "remote" => Some("streamable-http"),
+        "sse" | "httpsse" | "serversentevents" => Some("sse"),
+        "stdio" | "local" | "command" | "process" => Some("stdio"),
+        _ => None,
+    }
+}
+
+/// `name` lowercased with only its letters and digits: `Streamable_HTTP` → `streamablehttp`.
+fn folded_type(name: &str) -> String {
+    name.chars()
         .filter(char::is_ascii_alphanumeric)
         .collect::<String>()
-        .to_ascii_lowercase();
-    let meant = match folded.as_str() {
-        "http" | "https" | "streamablehttp" | "streamable" | "httpstream" | "remote" => "streamable-http",
-        "sse" | "httpsse" | "serversentevents" => "sse",
-        "stdio" | "local" | "command" | "process" => "stdio",
-        "websocket" | "ws" | "wss" => {
-            return Some(
-                "Agent Plugins 1.0.0 has no WebSocket transport; use \"streamable-http\" if the server offers it"
-                    .into(),
-            );
-        }
-        _ => return None,
-    };
-    Some(format!("did you mean \"type\": \"{meant}\"?"))
+        .to_ascii_lowercase()
+}
+
+/// What a vendor or misspelled transport name most likely meant, in words.
+fn type_suggestion(name: &str) -> Option<String> {
+    if let Some(meant) = meant_type(name) {
+        return Some(format!("did you mean \"type\": \"{meant}\"?"));
+    }
+    matches!(folded_type(name).as_str(), "websocket" | "ws" | "wss").then(|| {
+        "Agent Plugins 1.0.0 has no WebSocket transport; use \"streamable-http\" if the server offers it".into()
+    })
+}
+
+/// `diagnostic` with the fix that sets the `type` of the server at `pointer` to `variant`.
+fn with_type_fix(
+    diagnostic: Diagnostic,
+    file: &JsonFile,
+    pointer: &str,
+    variant: &str,
+    applicability: Applicability,
+) -> Diagnostic {
+    match json_edits::set_member(file, pointer, "type", &json_edits::string_literal(variant)) {
+        Some(edit) => diagnostic.with_fix(Fix {
+            message: format!("Set \"type\" to \"{variant}\""),
+            applicability,
+            edits: vec![edit],
+        }),
+        None => diagnostic,
+    }
 }
 
 /// The variants a server field belongs to, for a foreign-field message.
@@ -543,16 +585,29 @@ fn check_args(check: &mut ServerCheck<'_>, args: &Value) {
         check.reject_type(&pointer, "`args`", "an array of strings", args);
         return;
     };
+    let mut shaped = vec![false; items.len()];
     for (i, item) in items.iter().enumerate() {
         let item_pointer = format!("{pointer}/{i}");
         match item {
             Value::String(arg) => {
                 super::placeholders::check_expanded(check, &item_pointer, "args", arg);
                 if let Some(secret) = crate::rules::secrets::detect_elsewhere(&format!("`args[{i}]`"), arg) {
+                    shaped[i] = true;
                     check.report(check.file.at_value(secret.rule, &item_pointer, secret.message));
                 }
             }
             other => check.reject_type(&item_pointer, &format!("`args[{i}]`"), "a string", other),
+        }
+    }
+    // Flags that name a credential (`--token …`): one finding per value, unless AP504 has it.
+    let strings: Vec<Option<&str>> = items.iter().map(Value::as_str).collect();
+    for (i, secret) in crate::rules::secrets::detect_in_args(&strings) {
+        if !shaped[i] {
+            check.report(
+                check
+                    .file
+                    .at_value(secret.rule, &format!("{pointer}/{i}"), secret.message),
+            );
         }
     }
 }

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::server::{MCP_SERVER_FIELD_MISSING, ServerCheck};
 use crate::diag::Severity;
-use crate::rules::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule, RuleDoc};
 
 const PLUGIN_JSON: &str = super::EXAMPLE_PLUGIN_JSON;
 
@@ -168,7 +168,9 @@ pub(super) fn check_url(check: &mut ServerCheck<'_>, url: Option<&Value>) -> Opt
         check.reject(file.at_value(&MCP_URL_INVALID, &pointer, "`url` is empty"));
         return None;
     }
-    if let Some(secret) = crate::rules::secrets::detect_elsewhere("`url`", url) {
+    let secret = crate::rules::secrets::detect_elsewhere("`url`", url)
+        .or_else(|| crate::rules::secrets::detect_in_url_query(url));
+    if let Some(secret) = secret {
         check.report(file.at_value(secret.rule, &pointer, secret.message));
     }
     let names = super::placeholders::placeholder_names(url);

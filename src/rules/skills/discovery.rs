@@ -8,9 +8,9 @@ use std::collections::BTreeSet;
 
 use crate::diag::{Diagnostic, Severity};
 use crate::report::{SkillEntry, SkillState, SkillsSection, SkillsState, TokenEstimate};
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::containment::{Resolution, resolve_within_root};
 use crate::rules::files::{Load, describe, read_text_file};
-use crate::rules::{Example, Rule, RuleDoc};
 use crate::tree::{Entry, Tree};
 
 use super::{GOOD_SKILL, PLUGIN, SKILLS_INVALID, SKIPPED, skill_md};
@@ -100,6 +100,7 @@ pub fn discover_skills(tree: &Tree, diagnostics: &mut Vec<Diagnostic>) -> Skills
         Resolution::Found(resolved) => match resolved.entry {
             Entry::Dir => {
                 section.state = SkillsState::Valid;
+                crate::rules::unread::listing_not_read(tree, resolved.path, "skills", diagnostics);
                 for (name, _, _) in tree.children(resolved.path) {
                     if let Some(entry) = check_skill_dir(tree, resolved.path, name, &mut accounted, diagnostics) {
                         section.entries.push(entry);

@@ -6,9 +6,10 @@
 use serde_json::Value;
 
 use crate::diag::{Diagnostic, Severity};
+use crate::fix::{Edit, Fix};
 use crate::json::parse::push_token;
 use crate::report::SkillEntry;
-use crate::rules::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::source::Span;
 
 use super::frontmatter::Fields;
@@ -157,6 +158,20 @@ pub static SKILL_UNKNOWN_FIELD: Rule = Rule {
     },
 };
 
+/// `name` as a YAML scalar that reads back as that string: plain when no
+/// YAML 1.1 or 1.2 parser could take it for a number, boolean or null.
+fn yaml_plain_or_quoted(name: &str) -> String {
+    let keyword = matches!(
+        name,
+        "true" | "false" | "yes" | "no" | "on" | "off" | "y" | "n" | "null"
+    );
+    if name.starts_with(|c: char| c.is_ascii_alphabetic()) && !keyword {
+        name.to_string()
+    } else {
+        format!("\"{name}\"")
+    }
+}
+
 pub(super) type Place<'a> = dyn Fn(&Rule, &str, Span, String) -> Diagnostic + 'a;
 
 pub(super) fn check_fields(
@@ -195,15 +210,24 @@ pub(super) fn check_fields(
                         ),
                     ));
                 } else if name != dir {
-                    diagnostics.push(
-                        place(
-                            &SKILL_NAME_MISMATCH,
-                            "/name",
-                            field.value_span,
-                            format!("skill name \"{name}\" differs from its directory `skills/{dir}`; {SKIPPED}"),
-                        )
-                        .with_hint(format!("Rename the directory to `skills/{name}`, or set `name: {dir}`")),
-                    );
+                    let mut diagnostic = place(
+                        &SKILL_NAME_MISMATCH,
+                        "/name",
+                        field.value_span,
+                        format!("skill name \"{name}\" differs from its directory `skills/{dir}`; {SKIPPED}"),
+                    )
+                    .with_hint(format!("Rename the directory to `skills/{name}`, or set `name: {dir}`"));
+                    // Unsafe: either side may be the one that is wrong, and only the
+                    // name is an edit; renaming a directory is left to the author.
+                    if let (Some(file), Some(span)) = (diagnostic.file.clone(), diagnostic.span)
+                        && skill_name_violations(dir).is_empty()
+                    {
+                        diagnostic = diagnostic.with_fix(Fix::unsafe_(
+                            format!("Set `name: {dir}`, the directory's name"),
+                            vec![Edit::replace(file, span, yaml_plain_or_quoted(dir))],
+                        ));
+                    }
+                    diagnostics.push(diagnostic);
                 }
             }
         },

@@ -2,8 +2,8 @@
 //! pick the skill, and whether the body is small enough to load whole.
 
 use crate::diag::{Diagnostic, Severity};
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::TextFile;
-use crate::rules::{Example, Rule, RuleDoc};
 use crate::source::Span;
 
 use super::{GOOD_SKILL, PLUGIN};

@@ -4,8 +4,8 @@
 
 use crate::diag::{Diagnostic, Severity};
 use crate::report::SkillEntry;
+use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::TextFile;
-use crate::rules::{Example, Rule, RuleDoc};
 use crate::source::Span;
 
 use super::frontmatter::{self, SplitError};

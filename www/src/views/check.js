@@ -6,7 +6,7 @@ import { request } from '../client.js';
 import { byteToCharOffset, createEditor } from '../editor.js';
 import { entriesFromDrop, entriesFromPicker, entriesFromTexts } from '../files.js';
 import { renderReport } from '../report.js';
-import { debounce, h, isCancelled, toast, withProgress } from '../util.js';
+import { debounce, h, isCancelled, resultArea, toast, withProgress } from '../util.js';
 
 const STARTER_MANIFEST = `{
   "$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
@@ -28,7 +28,9 @@ let current = pasted[0];
 /** The dropped package's files (path → File), kept in memory to show a finding's file. */
 let dropped = null;
 let lastReport = null;
-let runCounter = 0;
+/** The package on screen (a drop, a pick or a zip), re-checked by Check; null for the pasted files. */
+let given = null;
+let result;
 
 function skillDir(text) {
   const name = text.match(/^---\s*\n[\s\S]*?^name:\s*["']?([^\s"'#]+)/m)?.[1];
@@ -137,32 +139,35 @@ async function openDiagnostic(diagnostic) {
 }
 
 async function runCheck(job, { source, label }) {
-  const run = ++runCounter;
-  const result = document.getElementById('check-result');
+  const ticket = result.ticket();
   try {
     const rendered = await withProgress(label, (progress) => request('check', job, progress));
-    // A newer run started meanwhile: its result wins.
-    if (run !== runCounter) return;
     const { report } = rendered;
-    lastReport = report;
     const entryCount = job.entries?.length;
-    result.replaceChildren(renderReport(rendered, { source, entryCount, onOpen: openDiagnostic, fileBase: `apcheck-${report.root.replace(/[^\w.-]+/g, '_')}` }));
+    // Inputs changed meanwhile: a newer run is on its way, and its result wins.
+    if (!result.show(ticket, renderReport(rendered, { source, entryCount, onOpen: openDiagnostic, fileBase: `apcheck-${report.root.replace(/[^\w.-]+/g, '_')}` }))) return;
+    lastReport = report;
     if (!dropped) markFile(pastedPath(current), current.text);
     // A dropped package: show its manifest with the findings marked, read-only.
     else if (dropped.files.has('plugin.json')) await openFile('plugin.json');
   } catch (error) {
-    if (run !== runCounter) return;
-    result.replaceChildren(h('p.error', {}, isCancelled(error) ? 'Cancelled. Drop or pick the folder again to re-run.' : `The check failed: ${error.message}`));
+    if (isCancelled(error)) result.cancelled(ticket);
+    else result.show(ticket, h('p.error', {}, `The check failed: ${error.message}`));
   }
 }
 
 function checkPasted() {
   dropped = null;
+  given = null;
+  lastReport = null;
   renderTabs();
   return runCheck({ root: 'pasted', entries: entriesFromTexts(pastedFiles()) }, { source: 'paste', label: 'Checking pasted files' });
 }
 
-async function checkGiven(given, source) {
+async function checkGiven(package_, source) {
+  given = package_;
+  result.changed();
+  lastReport = null;
   dropped = { files: new Map((given.entries ?? []).filter((e) => e.kind === 'file').map((e) => [e.path, e])), viewing: null };
   if (given.zip) {
     // A zip is opened in the worker, so its files cannot be shown here; findings still name their places.
@@ -180,7 +185,13 @@ function holdsPackage(dataTransfer) {
   });
 }
 
+/** Check re-runs what is on screen: the package given, or the pasted files. */
+function checkShown() {
+  return given ? checkGiven(given, 'drop') : checkPasted();
+}
+
 export function setUpCheckView() {
+  result = resultArea(document.getElementById('check-result'));
   editor = createEditor(document.getElementById('check-editor'), {
     doc: current.text,
     language: current.language,
@@ -189,6 +200,7 @@ export function setUpCheckView() {
     onChange: (text) => {
       if (dropped?.viewing) return;
       current.text = text;
+      result.changed();
       autoCheck();
     },
   });
@@ -231,16 +243,18 @@ export function setUpCheckView() {
   for (const id of ['check-pick-folder', 'check-pick-zip']) {
     const input = document.getElementById(id);
     input.addEventListener('change', async () => {
-      if (input.files.length === 0) return;
-      await checkGiven(entriesFromPicker(input.files), 'drop');
+      // An empty folder (or one holding only symlinks, which a browser does not show) gives no files:
+      // it is still what was picked, and is checked as such.
+      const picked = entriesFromPicker(input.files);
       input.value = '';
+      await checkGiven(picked, 'drop');
     });
   }
-  document.getElementById('check-run').addEventListener('click', checkPasted);
+  document.getElementById('check-run').addEventListener('click', checkShown);
   checkPasted();
 }
 
 export const checkView = {
-  run: () => checkPasted(),
+  run: () => checkShown(),
   pick: () => document.getElementById('check-pick-folder').click(),
 };

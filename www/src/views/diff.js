@@ -7,7 +7,7 @@ import { MergeView, unifiedMergeView } from '@codemirror/merge';
 import { EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { baseExtensions } from '../editor.js';
-import { callWithProgress, checkbox, copyButton, debounce, downloadButton, h, longList, openFileButton, plural, select, status } from '../util.js';
+import { callWithProgress, checkbox, copyButton, debounce, downloadButton, h, longList, openFileButton, plural, resultArea, select, status } from '../util.js';
 
 const SAMPLE_A = `{
   "tools": [
@@ -45,6 +45,7 @@ function onEdit(side) {
   return EditorView.updateListener.of((update) => {
     if (!update.docChanged) return;
     texts[side] = update.state.doc.toString();
+    results.changed();
     rerun();
   });
 }
@@ -124,17 +125,19 @@ function unifiedBody(unified) {
 }
 
 async function run() {
+  const ticket = results.ticket();
   const answer = await callWithProgress('Diffing', 'diff_json', texts.a, texts.b, JSON.stringify({ ...options, names: ['a.json', 'b.json'] }));
-  if (!answer) return;
+  if (!answer) return results.cancelled(ticket);
   if (!answer.ok) {
     const { error } = answer;
     const which = error.document === 'a' ? 'A' : error.document === 'b' ? 'B' : null;
-    results.replaceChildren(status('bad', which ? `Document ${which} does not parse at ${error.line}:${error.column}: ${error.message}` : error.message));
+    results.show(ticket, status('bad', which ? `Document ${which} does not parse at ${error.line}:${error.column}: ${error.message}` : error.message));
     return;
   }
   const { summary } = answer;
   const counts = `${plural(summary.added, 'addition')}, ${plural(summary.removed, 'removal')}, ${plural(summary.changed, 'change')}, ${plural(summary.moved, 'move')}`;
-  results.replaceChildren(
+  results.show(
+    ticket,
     answer.equal ? status('ok', 'The documents are equal as JSON.') : status('warn', counts),
     answer.changes.length ? longList('ol.paths', answer.changes, changeItem, { first: 300, what: 'more paths' }) : '',
     h(
@@ -158,6 +161,7 @@ async function run() {
 
 function loadInto(side, text) {
   texts[side] = text;
+  results.changed();
   mount();
   run();
 }
@@ -166,9 +170,9 @@ export function setUpDiffView() {
   const root = document.getElementById('diff-root');
   rerun = debounce(run, 300);
   host = h('div.merge-host');
-  results = h('div.diff-results', { 'aria-live': 'polite' });
-  const keys = h('input', { type: 'text', placeholder: '/tools=name', size: 18, title: 'Match array elements by key: POINTER=FIELD, comma-separated', onchange: () => ((options.arrayKeys = listOf(keys.value)), run()) });
-  const ignore = h('input', { type: 'text', placeholder: '/*/status', size: 16, title: 'Ignore these paths (* matches one step), comma-separated', onchange: () => ((options.ignore = listOf(ignore.value)), run()) });
+  results = resultArea(h('div.diff-results', { 'aria-live': 'polite' }));
+  const keys = h('input', { type: 'text', placeholder: '/tools=name', size: 18, title: 'Match array elements by key: POINTER=FIELD, comma-separated', onchange: () => ((options.arrayKeys = listOf(keys.value)), results.changed(), run()) });
+  const ignore = h('input', { type: 'text', placeholder: '/*/status', size: 16, title: 'Ignore these paths (* matches one step), comma-separated', onchange: () => ((options.ignore = listOf(ignore.value)), results.changed(), run()) });
   const filePicker = (side) => openFileButton(`diff-load-${side}`, `Open ${side.toUpperCase()}…`, '.json,application/json', (text) => loadInto(side, text));
   root.append(
     h(
@@ -177,13 +181,13 @@ export function setUpDiffView() {
       select('View', [['side', 'side by side'], ['inline', 'inline']], { value: mode, onChange: (value) => ((mode = value), mount()) }).element,
       h('label', {}, 'Array keys ', keys),
       h('label', {}, 'Ignore ', ignore),
-      checkbox('No default keys', { title: 'Do not match array elements by name/id on their own', onChange: (v) => ((options.noDefaultKeys = v), run()) }).element,
+      checkbox('No default keys', { title: 'Do not match array elements by name/id on their own', onChange: (v) => ((options.noDefaultKeys = v), results.changed(), run()) }).element,
       filePicker('a'),
       filePicker('b'),
       h('button.primary', { type: 'button', onclick: run, title: 'Ctrl+Enter' }, 'Diff'),
     ),
     host,
-    results,
+    results.element,
   );
   mount();
   run();

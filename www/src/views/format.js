@@ -2,7 +2,7 @@
 // JSONC accepted on request; a parse error is shown at its line:column.
 
 import { byteToCharOffset, createEditor } from '../editor.js';
-import { callWithProgress, checkbox, copyButton, debounce, downloadButton, h, openFileButton, select, status } from '../util.js';
+import { callWithProgress, checkbox, copyButton, debounce, downloadButton, h, openFileButton, resultArea, select, status } from '../util.js';
 
 const SAMPLE = '{"name":"my-plugin","version":"0.1.0","keywords":["agents","plugins"],"author":{"name":"Ada"}}\n';
 
@@ -10,20 +10,41 @@ let input;
 let output;
 const options = { indent: 2, minify: false, sortKeys: false, jsonc: false };
 let statusLine;
+let outputPane;
+
+/** The Result pane shows the output of the input on screen, or nothing. */
+function clearOutput() {
+  output.text = '';
+  outputPane.dataset.empty = 'true';
+}
+
+function inputChanged() {
+  statusLine.changed();
+  outputPane.dataset.stale = 'true';
+}
 
 async function run() {
+  const ticket = statusLine.ticket();
   const answer = await callWithProgress('Formatting', 'format_json', input.text, JSON.stringify(options));
-  if (!answer) return;
-  if (answer.ok) {
-    output.text = answer.text;
-    input.mark([]);
-    statusLine.replaceChildren(status('ok', options.minify ? 'Minified.' : 'Formatted.'));
+  if (ticket !== statusLine.ticket()) return;
+  delete outputPane.dataset.stale;
+  if (!answer) {
+    clearOutput();
+    statusLine.cancelled(ticket);
     return;
   }
+  if (answer.ok) {
+    output.text = answer.text;
+    delete outputPane.dataset.empty;
+    input.mark([]);
+    statusLine.show(ticket, status('ok', options.minify ? 'Minified.' : 'Formatted.'));
+    return;
+  }
+  clearOutput();
   const { message, line, column, offset } = answer.error;
   const at = offset !== undefined ? byteToCharOffset(input.text, offset) : input.offsetAt(line, column);
   input.mark([{ from: at, to: at + 1, severity: 'error', message }]);
-  statusLine.replaceChildren(status('bad', `Parse error at ${line}:${column}: ${message}`, () => input.reveal(at, at + 1)));
+  statusLine.show(ticket, status('bad', `Parse error at ${line}:${column}: ${message}. No result until the input parses.`, () => input.reveal(at, at + 1)));
 }
 
 export function setUpFormatView() {
@@ -31,9 +52,10 @@ export function setUpFormatView() {
   const rerun = debounce(run, 250);
   const set = (key) => (value) => {
     options[key] = value;
+    inputChanged();
     run();
   };
-  statusLine = h('div', { 'aria-live': 'polite' });
+  statusLine = resultArea(h('div#format-status', { 'aria-live': 'polite' }));
   const inputHost = h('div.editor');
   const outputHost = h('div.editor');
   root.append(
@@ -49,10 +71,11 @@ export function setUpFormatView() {
       copyButton('Copy result', () => output.text, 'Result copied'),
       downloadButton('Download', 'formatted.json', () => output.text),
     ),
-    statusLine,
-    h('div.tool-grid', {}, h('div.pane', {}, h('span.muted', {}, 'Input'), inputHost), h('div.pane', {}, h('span.muted', {}, 'Result'), outputHost)),
+    statusLine.element,
+    h('div.tool-grid', {}, h('div.pane', {}, h('span.muted', {}, 'Input'), inputHost), (outputPane = h('div.pane#format-output', {}, h('span.muted', {}, 'Result'), outputHost))),
   );
-  input = createEditor(inputHost, { doc: SAMPLE, label: 'JSON to format', hint: 'Paste JSON here', onChange: rerun });
+  const onInput = () => (inputChanged(), rerun());
+  input = createEditor(inputHost, { doc: SAMPLE, label: 'JSON to format', hint: 'Paste JSON here', onChange: onInput });
   output = createEditor(outputHost, { readOnly: true, label: 'Formatted JSON' });
   run();
 }

@@ -4,7 +4,7 @@
 
 import { call } from '../client.js';
 import { byteToCharOffset, createEditor } from '../editor.js';
-import { callWithProgress, checkbox, copyButton, debounce, h, openFileButton, select, status } from '../util.js';
+import { callWithProgress, checkbox, copyButton, debounce, h, openFileButton, resultArea, select, status } from '../util.js';
 
 const OWN = '';
 const SAMPLE_INSTANCE = `{
@@ -65,8 +65,10 @@ function markIssues(editor, issues) {
 
 async function run() {
   const request = { formats: options.formats, ...(options.builtin ? { builtin: options.builtin } : {}) };
+  const ticket = results.ticket();
   const answer = await callWithProgress('Validating', 'validate_json', instance.text, options.builtin ? '' : schema.text, JSON.stringify(request));
-  if (!answer) return;
+  if (!answer) return results.cancelled(ticket);
+  if (ticket !== results.ticket()) return;
   instance.mark([]);
   schema.mark([]);
   if (!answer.ok) {
@@ -78,14 +80,16 @@ async function run() {
       target.mark([{ from: at, to: at + 1, severity: 'error', message: error.message }]);
     }
     const where = error.line ? ` at ${error.line}:${error.column}` : '';
-    results.replaceChildren(
+    results.show(
+      ticket,
       status('bad', `${error.document === 'schema' ? 'The schema' : error.document === 'instance' ? 'The document' : 'The request'} is not usable${where}: ${error.message}`),
       error.issues?.length ? issueList(schema, error.issues) : '',
     );
     return;
   }
   markIssues(instance, answer.issues);
-  results.replaceChildren(
+  results.show(
+    ticket,
     answer.valid
       ? status('ok', `Valid against ${options.builtin ?? 'your schema'} (${answer.dialect}).`)
       : status('bad', `${answer.issues.length} ${answer.issues.length === 1 ? 'failure' : 'failures'} against ${options.builtin ?? 'your schema'} (${answer.dialect}).`),
@@ -98,7 +102,8 @@ export async function setUpSchemaView() {
   const root = document.getElementById('schema-root');
   const { schemas } = await call('builtin_schemas');
   options.builtin = schemas[0]?.name ?? null;
-  const rerun = debounce(run, 300);
+  const debounced = debounce(run, 300);
+  const rerun = () => (results.changed(), debounced());
   const description = h('span.muted');
   const schemaPane = h('div.pane.schema-pane');
   const describe = () => {
@@ -111,10 +116,11 @@ export async function setUpSchemaView() {
     onChange: (value) => {
       options.builtin = value || null;
       describe();
+      results.changed();
       run();
     },
   });
-  results = h('div.schema-results', { 'aria-live': 'polite' });
+  results = resultArea(h('div.schema-results', { 'aria-live': 'polite' }));
   const instanceHost = h('div.editor');
   const schemaHost = h('div.editor');
   schemaPane.append(h('div.row', {}, h('span.muted', {}, 'Schema'), ...openFileButton('schema-open-schema', 'Open…', '.json,application/json', (text) => (schema.text = text))), schemaHost);
@@ -123,7 +129,7 @@ export async function setUpSchemaView() {
       'div.toolbar',
       {},
       picker.element,
-      checkbox('Check formats', { title: 'Assert "format" (date-time, uri, email…)', onChange: (v) => ((options.formats = v), run()) }).element,
+      checkbox('Check formats', { title: 'Assert "format" (date-time, uri, email…)', onChange: (v) => ((options.formats = v), results.changed(), run()) }).element,
       h('button.primary', { type: 'button', onclick: run, title: 'Ctrl+Enter' }, 'Validate'),
       description,
     ),
@@ -131,7 +137,7 @@ export async function setUpSchemaView() {
       'div.tool-grid',
       {},
       h('div.pane', {}, h('div.row', {}, h('span.muted', {}, 'Document'), ...openFileButton('schema-open-instance', 'Open…', '.json,application/json', (text) => (instance.text = text))), instanceHost),
-      h('div.pane', {}, schemaPane, results),
+      h('div.pane', {}, schemaPane, results.element),
     ),
   );
   instance = createEditor(instanceHost, { doc: SAMPLE_INSTANCE, label: 'JSON document to validate', onChange: rerun });

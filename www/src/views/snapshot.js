@@ -10,7 +10,7 @@ import { request } from '../client.js';
 import { byteToCharOffset, createEditor } from '../editor.js';
 import { entriesFromDrop, entriesFromPicker } from '../files.js';
 import { diagnosticsList } from '../report.js';
-import { callWithProgress, copyButton, downloadButton, h, isCancelled, openFileButton, plural, status, withProgress } from '../util.js';
+import { callWithProgress, copyButton, debounce, downloadButton, h, isCancelled, openFileButton, plural, resultArea, status, withProgress } from '../util.js';
 
 const TASKS = [
   ['lint', 'Lint', 'One snapshot: does it follow the snapshot schema and its rules (with the package, if dropped)'],
@@ -73,20 +73,20 @@ function bumpVerdict(report) {
   return status(enough ? 'ok' : 'bad', `The changes need a ${required.toUpperCase()} bump; the version went ${versions} (${bump ? `a ${bump} bump` : 'no SemVer bump'}): ${enough ? 'enough' : 'not enough'}.`);
 }
 
-function needSnapshots(...editors) {
+function needSnapshots(show, ...editors) {
   if (editors.every((editor) => editor.text.trim())) return false;
-  result.replaceChildren(status('warn', editors.length === 2 ? 'Paste or open two snapshots: the old one and the new one.' : 'Paste or open a snapshot.'));
+  show(status('warn', editors.length === 2 ? 'Paste or open two snapshots: the old one and the new one.' : 'Paste or open a snapshot.'));
   return true;
 }
 
-async function runChanges() {
-  if (needSnapshots(oldEditor, newEditor)) return;
+async function runChanges(show) {
+  if (needSnapshots(show, oldEditor, newEditor)) return;
   const answer = await callWithProgress('Comparing snapshots', 'snapshot_changes', 'old.snapshot.json', oldEditor.text, 'snapshot.json', newEditor.text);
-  if (!answer) return;
+  if (!answer) throw cancelledError();
   const { report, markdown } = answer;
   const byFile = { 'old.snapshot.json': oldEditor, 'snapshot.json': newEditor };
   markEditors(report.diagnostics, byFile);
-  result.replaceChildren(
+  show(
     bumpVerdict(report),
     markdownActions(markdown, 'snapshot-changes.md'),
     report.changes.length
@@ -108,9 +108,9 @@ async function runChanges() {
   );
 }
 
-function needPackage() {
+function needPackage(show) {
   if (packageGiven) return false;
-  result.replaceChildren(status('warn', 'Drop or choose the plugin folder first.'));
+  show(status('warn', 'Drop or choose the plugin folder first.'));
   return true;
 }
 
@@ -118,13 +118,13 @@ async function withPackage(action, extra) {
   return withProgress(`${action} ${packageGiven.root}`, (progress) => request('check', { ...packageGiven, action, root: packageGiven.root, ...extra }, progress));
 }
 
-async function runDrift() {
-  if (needSnapshots(newEditor) || needPackage()) return;
+async function runDrift(show) {
+  if (needSnapshots(show, newEditor) || needPackage(show)) return;
   const { report, markdown } = await withPackage('drift', { snapshotName: 'snapshot.json', snapshotText: newEditor.text });
   const byFile = { 'snapshot.json': newEditor };
   markEditors(report.diagnostics, byFile);
   const side = { snapshot: 'rebuild the snapshot', package: 'fix the packaging files' };
-  result.replaceChildren(
+  show(
     report.rows.length ? status('bad', `${plural(report.rows.length, 'difference')} between the snapshot and ${packageGiven.root}.`) : status('ok', `The snapshot matches ${packageGiven.root}.`),
     markdownActions(markdown, 'snapshot-drift.md'),
     report.rows.length
@@ -146,17 +146,17 @@ async function runDrift() {
   );
 }
 
-async function runBuild() {
-  if (needPackage()) return;
+async function runBuild(show) {
+  if (needPackage(show)) return;
   const server = serverInput.value.trim();
   const tools = server && toolsEditor.text.trim() ? { [server]: toolsEditor.text } : {};
   const built = await withPackage('build', { tools });
   if (!built.ok) {
-    result.replaceChildren(status('bad', `No snapshot: ${built.error.message}`));
+    show(status('bad', `No snapshot: ${built.error.message}`));
     return;
   }
   const fileName = `${built.snapshot.plugin.name}.snapshot.json`;
-  result.replaceChildren(
+  show(
     status('ok', `Built the snapshot of ${built.snapshot.plugin.name} ${built.snapshot.plugin.version ?? ''}: ${plural(built.snapshot.skills.length, 'skill')}, ${plural(built.snapshot.mcpServers.length, 'server')}, ${plural(built.snapshot.tools.length, 'tool')}.`),
     h(
       'div.row.actions',
@@ -185,30 +185,30 @@ function refreshTools() {
   if (names.length === 0) toolPicker.append(h('option', { value: '' }, '(no tools in the snapshot)'));
 }
 
-async function runCall() {
-  if (needSnapshots(newEditor)) return;
+async function runCall(show) {
+  if (needSnapshots(show, newEditor)) return;
   refreshTools();
   const answer = await callWithProgress('Checking the call', 'snapshot_call', 'snapshot.json', newEditor.text, toolPicker.value, 'arguments.json', argsEditor.text);
-  if (!answer) return;
+  if (!answer) throw cancelledError();
   const { report } = answer;
   const byFile = { 'snapshot.json': newEditor, 'arguments.json': argsEditor };
   markEditors(report.diagnostics, byFile);
-  result.replaceChildren(
+  show(
     report.valid ? status('ok', `The arguments are valid for ${report.tool}.`) : status('bad', `The arguments are not valid${report.tool ? ` for ${report.tool}` : ''}.`),
     diagnosticsList(report.diagnostics, opener(byFile)),
   );
 }
 
-async function runLint() {
-  if (needSnapshots(newEditor)) return;
+async function runLint(show) {
+  if (needSnapshots(show, newEditor)) return;
   const answer = packageGiven
     ? await withPackage('lint', { snapshotName: 'snapshot.json', snapshotText: newEditor.text })
     : await callWithProgress('Linting the snapshot', 'snapshot_lint', 'snapshot.json', newEditor.text);
-  if (!answer) return;
+  if (!answer) throw cancelledError();
   const byFile = { 'snapshot.json': newEditor };
   markEditors(answer.diagnostics, byFile);
   const errors = answer.diagnostics.filter((d) => d.severity === 'error').length;
-  result.replaceChildren(
+  show(
     !answer.valid
       ? status('bad', 'This is not a usable snapshot.')
       : errors
@@ -220,12 +220,28 @@ async function runLint() {
 
 const RUN = { lint: runLint, changes: runChanges, drift: runDrift, build: runBuild, call: runCall };
 
+function cancelledError() {
+  const error = new Error('cancelled');
+  error.name = 'CancelledError';
+  return error;
+}
+
 async function run() {
+  // The run's result shows only if no input changed since it started.
+  const mine = result.ticket();
   try {
-    await RUN[task]();
+    await RUN[task]((...children) => result.show(mine, ...children));
   } catch (error) {
-    result.replaceChildren(status('bad', isCancelled(error) ? 'Cancelled.' : `Failed: ${error.message}`));
+    if (isCancelled(error)) result.cancelled(mine);
+    else result.show(mine, status('bad', `Failed: ${error.message}`));
   }
+}
+
+/** An input changed: the result on screen no longer describes it, at once; the re-run follows. */
+let rerunSoon;
+function inputChanged() {
+  result.changed();
+  rerunSoon();
 }
 
 function pickTask(name) {
@@ -234,11 +250,13 @@ function pickTask(name) {
   for (const button of document.querySelectorAll('#snapshot-root .segmented button')) button.setAttribute('aria-pressed', String(button.dataset.task === name));
   panes.Snapshot.querySelector('.pane-title').textContent = name === 'changes' ? 'New snapshot' : 'Snapshot';
   if (name === 'call') refreshTools();
+  result.changed();
   run();
 }
 
 async function takePackage(given) {
   packageGiven = given;
+  result.changed();
   packageLabel.textContent = `Package: ${given.root} (${given.entries ? plural(given.entries.length, 'entry', 'entries') : 'zip'})`;
   if (task === 'changes' || task === 'call') pickTask('drift');
   else run();
@@ -252,7 +270,8 @@ function editorPane(title, tasks, editorHost, ...extra) {
 
 export function setUpSnapshotView() {
   const root = document.getElementById('snapshot-root');
-  result = h('div.pane.result-pane', { 'aria-live': 'polite' });
+  result = resultArea(h('div.pane.result-pane#snapshot-result', { 'aria-live': 'polite' }));
+  rerunSoon = debounce(run, 400);
   packageLabel = h('span.muted', {}, 'No package yet.');
   const drop = h(
     'div.dropzone',
@@ -278,7 +297,7 @@ export function setUpSnapshotView() {
   const toolsHost = h('div.editor.short');
   const argsHost = h('div.editor.short');
   serverInput = h('input', { type: 'text', placeholder: 'server id', size: 14, 'aria-label': 'Server id of the tools/list capture' });
-  toolPicker = h('select', { 'aria-label': 'Tool', onchange: run });
+  toolPicker = h('select', { 'aria-label': 'Tool', onchange: () => (result.changed(), run()) });
 
   root.append(
     h(
@@ -303,13 +322,15 @@ export function setUpSnapshotView() {
         editorPane('tools/list capture (optional)', 'build', toolsHost, h('label', {}, 'for ', serverInput)),
         editorPane('Arguments', 'call', argsHost, h('label', {}, 'tool ', toolPicker)),
       ),
-      result,
+      result.element,
     ),
   );
-  oldEditor = createEditor(oldHost, { label: 'Old snapshot', hint: 'Paste or open the old snapshot' });
-  newEditor = createEditor(newHost, { label: 'Snapshot', hint: 'Paste or open a snapshot' });
-  toolsEditor = createEditor(toolsHost, { label: 'tools/list capture', hint: 'A tools/list result for one server: {"tools": [...]}' });
-  argsEditor = createEditor(argsHost, { doc: '{}\n', label: 'tools/call arguments' });
+  const onChange = inputChanged;
+  oldEditor = createEditor(oldHost, { label: 'Old snapshot', hint: 'Paste or open the old snapshot', onChange });
+  newEditor = createEditor(newHost, { label: 'Snapshot', hint: 'Paste or open a snapshot', onChange });
+  toolsEditor = createEditor(toolsHost, { label: 'tools/list capture', hint: 'A tools/list result for one server: {"tools": [...]}', onChange });
+  argsEditor = createEditor(argsHost, { doc: '{}\n', label: 'tools/call arguments', onChange });
+  serverInput.addEventListener('input', inputChanged);
   pickTask('lint');
 }
 

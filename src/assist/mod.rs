@@ -1,0 +1,210 @@
+//! Editor assistance, sans-IO: which package an edited file belongs to, what
+//! each finding means for the editor (ignored input, a component skipped
+//! alone), rule docs as Markdown, and schema-driven completion and key docs
+//! for `plugin.json` and `mcp.json`. `apcheck lsp` is the face that speaks the
+//! protocol; everything it knows about plugins comes from here.
+
+pub mod cursor;
+pub mod schema_help;
+#[cfg(not(target_arch = "wasm32"))]
+mod spec_text;
+
+use crate::diag::Diagnostic;
+use crate::report::{PackageReport, ServerState, SkillState};
+use crate::rule::{Example, Rule};
+
+/// A package file the editor checks as it is typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditedFile {
+    Manifest,
+    McpConfig,
+    Skill,
+}
+
+/// The plugin root and the package-relative path of `path` (`/`-separated),
+/// when it is `ROOT/plugin.json`, `ROOT/mcp.json` or `ROOT/skills/NAME/SKILL.md`:
+/// the fixed locations of §5.1, §7.2.1 and §6.1.
+pub fn locate_in_package(path: &str) -> Option<(&str, &str, EditedFile)> {
+    let (dir, file) = path.rsplit_once('/')?;
+    let kind = match file {
+        "plugin.json" => EditedFile::Manifest,
+        "mcp.json" => EditedFile::McpConfig,
+        "SKILL.md" => EditedFile::Skill,
+        _ => return None,
+    };
+    let root = if kind == EditedFile::Skill {
+        let (skills, name) = dir.rsplit_once('/')?;
+        let (root, folder) = skills.rsplit_once('/')?;
+        if folder != "skills" || name.is_empty() {
+            return None;
+        }
+        root
+    } else {
+        dir
+    };
+    Some((root, &path[root.len() + 1..], kind))
+}
+
+/// A piece of spec text about a key: the section and its words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpecNote {
+    pub section: &'static str,
+    pub text: String,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn spec_notes(place: schema_help::Place, key: &str) -> Vec<SpecNote> {
+    spec_text::notes(place, key)
+}
+
+/// The wasm build carries no spec text (size): hovers there show the schema only.
+#[cfg(target_arch = "wasm32")]
+fn spec_notes(_place: schema_help::Place, _key: &str) -> Vec<SpecNote> {
+    Vec::new()
+}
+
+/// Rules whose finding is input a client reports and then ignores, so an
+/// editor may fade it: unknown top-level manifest fields (§5.2), a non-object
+/// `extensions` (§8.1), inline component declarations (§7.2.1) and unknown
+/// frontmatter keys (Agent Skills).
+const IGNORED_INPUT: &[&str] = &["AP205", "AP206", "AP210", "AP313"];
+
+/// What a finding means beyond its severity, for faces that can show it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FindingTags {
+    /// The finding's range is input a conformant client ignores.
+    pub ignored_input: bool,
+    /// The component the finding is about is skipped alone (§7.1, §7.2.2),
+    /// in words: "skill `x` is skipped".
+    pub skipped: Option<String>,
+}
+
+/// The tags of `diagnostic`, one of `report`'s.
+pub fn finding_tags(report: &PackageReport, diagnostic: &Diagnostic) -> FindingTags {
+    let file = diagnostic.file.as_deref();
+    let skill = report
+        .skills
+        .entries
+        .iter()
+        .find(|skill| skill.state == SkillState::Skipped && Some(skill.path.as_str()) == file)
+        .map(|skill| format!("skill `{}` is skipped (§7.1)", skill.dir));
+    let server = || {
+        let pointer = diagnostic.pointer.as_deref().filter(|_| file == Some("mcp.json"))?;
+        report
+            .mcp
+            .servers
+            .iter()
+            .filter(|server| server.state == ServerState::Invalid)
+            .find(|server| {
+                let prefix = format!("/mcpServers/{}", server.id.replace('~', "~0").replace('/', "~1"));
+                pointer == prefix || pointer.starts_with(&(prefix + "/"))
+            })
+            .map(|server| format!("server `{}` is skipped (§7.2.2)", server.id))
+    };
+    FindingTags {
+        ignored_input: IGNORED_INPUT.contains(&diagnostic.code),
+        skipped: skill.or_else(server),
+    }
+}
+
+/// A rule's doc as Markdown: what `apcheck explain` says, for a hover.
+pub fn rule_markdown(rule: &Rule) -> String {
+    let mut text = format!(
+        "**{}** `{}` ({}, {})\n\n{}\n\n**What it checks.** {}\n\n**Why it matters.** {}\n",
+        rule.code,
+        rule.name,
+        rule.severity.as_str(),
+        rule.spec,
+        rule.summary,
+        rule.doc.what,
+        rule.doc.why
+    );
+    for (title, example) in [("Fails", &rule.doc.failing), ("Fixed", &rule.doc.fixed)] {
+        text.push_str(&format!("\n**{title}**\n"));
+        match example {
+            Example::Package(files) | Example::PackageWithLinks { files, .. } => {
+                for (path, contents) in *files {
+                    let language = if path.ends_with(".json") { "json" } else { "" };
+                    text.push_str(&format!("\n`{path}`\n```{language}\n{}\n```\n", contents.trim_end()));
+                }
+                if let Example::PackageWithLinks { links, .. } = example {
+                    for (path, target) in *links {
+                        text.push_str(&format!("\n`{path}` → `{target}` (symlink)\n"));
+                    }
+                }
+            }
+            Example::Described(words) => text.push_str(&format!("\n{words}\n")),
+            Example::Snapshot(_) | Example::Drift { .. } | Example::Changes { .. } | Example::Call { .. } => {
+                text.push_str("\nSee `apcheck explain ");
+                text.push_str(rule.code);
+                text.push_str("`.\n");
+            }
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::Tree;
+
+    const SCHEMA: &str = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
+    const MCP: &str = "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json";
+
+    #[test]
+    fn edited_files_are_the_fixed_locations() {
+        assert_eq!(
+            locate_in_package("/w/p/plugin.json"),
+            Some(("/w/p", "plugin.json", EditedFile::Manifest))
+        );
+        assert_eq!(
+            locate_in_package("/w/p/skills/a/SKILL.md"),
+            Some(("/w/p", "skills/a/SKILL.md", EditedFile::Skill))
+        );
+        assert_eq!(locate_in_package("/w/p/docs/a/SKILL.md"), None);
+        assert_eq!(locate_in_package("/w/p/README.md"), None);
+    }
+
+    #[test]
+    fn ignored_input_rules_exist_and_never_reject() {
+        for code in IGNORED_INPUT {
+            let rule = crate::registry::find(code).unwrap_or_else(|| panic!("{code} is a rule"));
+            assert_ne!(
+                rule.severity,
+                crate::Severity::Error,
+                "{code}: ignored input is not fatal"
+            );
+        }
+    }
+
+    #[test]
+    fn findings_about_a_skipped_server_or_an_unknown_key_are_tagged() {
+        let manifest = format!(r#"{{"$schema": "{SCHEMA}", "name": "p", "color": "red"}}"#);
+        let mcp = format!(
+            r#"{{"$schema": "{MCP}", "mcpServers": {{"bad": {{"type": "stdio"}}, "ok": {{"type": "stdio", "command": "x"}}}}}}"#
+        );
+        let tree = Tree::from_files([("plugin.json", manifest.as_str()), ("mcp.json", mcp.as_str())]);
+        let report = crate::check_package("p", &tree);
+        let unknown = report.diagnostics.iter().find(|d| d.code == "AP205").unwrap();
+        assert!(finding_tags(&report, unknown).ignored_input);
+        let server = report
+            .diagnostics
+            .iter()
+            .find(|d| d.pointer.as_deref().is_some_and(|p| p.starts_with("/mcpServers/bad")))
+            .unwrap();
+        assert_eq!(
+            finding_tags(&report, server).skipped.as_deref(),
+            Some("server `bad` is skipped (§7.2.2)")
+        );
+    }
+
+    #[test]
+    fn every_rule_doc_renders_as_markdown() {
+        for rule in crate::registry::all() {
+            let text = rule_markdown(rule);
+            assert!(text.starts_with(&format!("**{}**", rule.code)));
+            assert!(text.contains(rule.doc.what));
+        }
+    }
+}

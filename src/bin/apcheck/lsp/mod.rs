@@ -1,0 +1,372 @@
+//! `apcheck lsp`: a language server over stdio for `plugin.json`, `mcp.json`
+//! and `skills/*/SKILL.md`: findings as you type, hover and completion. This is the protocol edge only (lsp-server for
+//! the JSON-RPC framing, lsp-types for the messages); what it knows about
+//! plugins comes from the core (`apcheck::check_package`, `apcheck::assist`).
+//!
+//! One thread handles every message in order. A buffer change marks its
+//! package for a re-check after a short debounce, so a burst of keystrokes
+//! costs one check; a request about a package with a pending re-check runs it
+//! first, so answers always match the text the editor holds.
+
+mod features;
+mod packages;
+mod position;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::RecvTimeoutError;
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_types::notification::{
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument, Notification as _,
+    PublishDiagnostics,
+};
+use lsp_types::request::{Completion, HoverRequest, Request as _};
+use lsp_types::{
+    CompletionOptions, HoverProviderCapability, InitializeParams, PositionEncodingKind, PublishDiagnosticsParams,
+    SaveOptions, ServerCapabilities, ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind,
+    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri,
+};
+use serde::Deserialize;
+
+use crate::output::{EXIT_CLEAN, EXIT_FAILURE};
+use packages::Packages;
+use position::{Encoding, path_of};
+
+#[derive(clap::Args)]
+pub struct LspArgs {
+    /// Talk over stdin and stdout (the only transport; accepted because editors pass it).
+    #[arg(long)]
+    stdio: bool,
+}
+
+/// What an editor may set in `initializationOptions`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+struct Options {
+    /// How long after the last change a package is re-checked.
+    debounce_ms: u64,
+    /// Where rule docs live: each diagnostic links to `{ruleDocs}#rules/CODE`.
+    rule_docs: String,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            debounce_ms: 50,
+            // The page `npm start` serves; it shows every rule doc offline.
+            rule_docs: "http://127.0.0.1:8787/".to_string(),
+        }
+    }
+}
+
+pub fn run(_args: LspArgs) -> ExitCode {
+    let (connection, io_threads) = Connection::stdio();
+    let outcome = serve(&connection);
+    drop(connection);
+    let joined = io_threads.join();
+    match (outcome, joined) {
+        (Ok(()), Ok(())) => ExitCode::from(EXIT_CLEAN),
+        (Err(message), _) => {
+            eprintln!("apcheck lsp: {message}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+        (_, Err(error)) => {
+            eprintln!("apcheck lsp: {error}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}
+
+fn serve(connection: &Connection) -> Result<(), String> {
+    let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
+    let params: InitializeParams = serde_json::from_value(params).map_err(|e| format!("initialize: {e}"))?;
+    let utf8 = params
+        .capabilities
+        .general
+        .as_ref()
+        .and_then(|general| general.position_encodings.as_ref())
+        .is_some_and(|offered| offered.contains(&PositionEncodingKind::UTF8));
+    let encoding = if utf8 { Encoding::Utf8 } else { Encoding::Utf16 };
+    let options: Options = params
+        .initialization_options
+        .map(serde_json::from_value)
+        .transpose()
+        .map_err(|e| format!("initializationOptions: {e}"))?
+        .unwrap_or_default();
+    let result = serde_json::json!({
+        "capabilities": capabilities(encoding),
+        "serverInfo": ServerInfo { name: "apcheck".into(), version: Some(env!("CARGO_PKG_VERSION").into()) },
+    });
+    connection.initialize_finish(id, result).map_err(|e| e.to_string())?;
+
+    let mut server = Server {
+        connection,
+        encoding,
+        debounce: Duration::from_millis(options.debounce_ms),
+        rule_docs: options.rule_docs,
+        packages: Packages::default(),
+    };
+    server.run()
+}
+
+fn capabilities(encoding: Encoding) -> ServerCapabilities {
+    ServerCapabilities {
+        position_encoding: Some(match encoding {
+            Encoding::Utf8 => PositionEncodingKind::UTF8,
+            Encoding::Utf16 => PositionEncodingKind::UTF16,
+        }),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+            open_close: Some(true),
+            change: Some(TextDocumentSyncKind::FULL),
+            save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions {
+                include_text: Some(false),
+            })),
+            ..TextDocumentSyncOptions::default()
+        })),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec!["\"".into()]),
+            ..CompletionOptions::default()
+        }),
+        ..ServerCapabilities::default()
+    }
+}
+
+struct Server<'c> {
+    connection: &'c Connection,
+    encoding: Encoding,
+    debounce: Duration,
+    rule_docs: String,
+    packages: Packages,
+}
+
+/// A file of a package: its plugin root and its package-relative path.
+struct PackageFile {
+    root: PathBuf,
+    relative: String,
+}
+
+impl Server<'_> {
+    fn run(&mut self) -> Result<(), String> {
+        loop {
+            let wait = self
+                .packages
+                .next_due()
+                .map(|due| due.saturating_duration_since(Instant::now()));
+            let message = match wait {
+                Some(wait) => self.connection.receiver.recv_timeout(wait),
+                None => self
+                    .connection
+                    .receiver
+                    .recv()
+                    .map_err(|_| RecvTimeoutError::Disconnected),
+            };
+            match message {
+                Ok(Message::Request(request)) => {
+                    if self.connection.handle_shutdown(&request).map_err(|e| e.to_string())? {
+                        return Ok(());
+                    }
+                    self.request(request);
+                }
+                Ok(Message::Notification(notification)) => {
+                    if notification.method == "exit" {
+                        return Ok(());
+                    }
+                    self.notification(notification);
+                }
+                Ok(Message::Response(_)) => {}
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return Ok(()),
+            }
+            self.check_due(Instant::now());
+        }
+    }
+
+    fn request(&mut self, request: Request) {
+        let response = match request.method.as_str() {
+            HoverRequest::METHOD => self.answer(request, |server, params: lsp_types::HoverParams| {
+                let position = params.text_document_position_params;
+                let file = server.package_file(&position.text_document.uri)?;
+                server.check_now(&file.root);
+                features::hover(server.context(&file)?, position.position)
+            }),
+            Completion::METHOD => self.answer(request, |server, params: lsp_types::CompletionParams| {
+                let position = params.text_document_position;
+                let file = server.package_file(&position.text_document.uri)?;
+                features::complete(server.context(&file)?, position.position)
+            }),
+            _ => Response::new_err(
+                request.id,
+                ErrorCode::MethodNotFound as i32,
+                format!("apcheck lsp does not handle {}", request.method),
+            ),
+        };
+        self.send(response.into());
+    }
+
+    /// Answers `request` with `handler`'s result, or `null` when it has none
+    /// (a file outside any package); malformed params are an error response.
+    fn answer<P, R>(&mut self, request: Request, handler: impl FnOnce(&mut Self, P) -> Option<R>) -> Response
+    where
+        P: serde::de::DeserializeOwned,
+        R: serde::Serialize,
+    {
+        match serde_json::from_value::<P>(request.params) {
+            Ok(params) => Response::new_ok(request.id, handler(self, params)),
+            Err(error) => Response::new_err(request.id, ErrorCode::InvalidParams as i32, error.to_string()),
+        }
+    }
+
+    fn notification(&mut self, notification: Notification) {
+        let now = Instant::now();
+        match notification.method.as_str() {
+            DidOpenTextDocument::METHOD => {
+                let Ok(params) = serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(notification.params)
+                else {
+                    return;
+                };
+                if let Some(file) = self.package_file(&params.text_document.uri) {
+                    let package = self.packages.open(&file.root);
+                    package.overlay.insert(file.relative, params.text_document.text);
+                    // A file just opened gets its findings at once.
+                    package.due = Some(now);
+                }
+            }
+            DidChangeTextDocument::METHOD => {
+                let Ok(params) = serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(notification.params)
+                else {
+                    return;
+                };
+                // Full sync: the last change holds the whole text.
+                let Some(change) = params.content_changes.into_iter().last() else {
+                    return;
+                };
+                if let Some(file) = self.package_file(&params.text_document.uri) {
+                    let package = self.packages.open(&file.root);
+                    package.overlay.insert(file.relative, change.text);
+                    package.due = Some(now + self.debounce);
+                }
+            }
+            DidSaveTextDocument::METHOD => {
+                let Ok(params) = serde_json::from_value::<lsp_types::DidSaveTextDocumentParams>(notification.params)
+                else {
+                    return;
+                };
+                if let Some(file) = self.package_file(&params.text_document.uri) {
+                    let package = self.packages.open(&file.root);
+                    package.reread(&file.root);
+                    package.due = Some(now);
+                }
+            }
+            DidCloseTextDocument::METHOD => {
+                let Ok(params) = serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(notification.params)
+                else {
+                    return;
+                };
+                if let Some(file) = self.package_file(&params.text_document.uri) {
+                    self.close(file);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A closed buffer falls back to the disk file; the last closed file of a
+    /// package clears its findings and forgets it.
+    fn close(&mut self, file: PackageFile) {
+        let Some(package) = self.packages.by_root.get_mut(&file.root) else {
+            return;
+        };
+        package.overlay.remove(&file.relative);
+        if !package.overlay.is_empty() {
+            package.reread(&file.root);
+            package.due = Some(Instant::now());
+            return;
+        }
+        let published = std::mem::take(&mut package.published);
+        self.packages.by_root.remove(&file.root);
+        for relative in published {
+            self.publish(&file.root.join(relative), Vec::new());
+        }
+    }
+
+    fn check_due(&mut self, now: Instant) {
+        let due: Vec<PathBuf> = self
+            .packages
+            .by_root
+            .iter()
+            .filter(|(_, package)| package.due.is_some_and(|due| due <= now))
+            .map(|(root, _)| root.clone())
+            .collect();
+        for root in due {
+            self.check_now(&root);
+        }
+    }
+
+    /// Runs a pending re-check of the package at `root`, and publishes its findings.
+    fn check_now(&mut self, root: &PathBuf) {
+        let Some(package) = self.packages.by_root.get_mut(root) else {
+            return;
+        };
+        if package.due.take().is_none() && package.checked.is_some() {
+            return;
+        }
+        let tree = package.effective_tree();
+        let report = apcheck::check_package(&root.display().to_string(), &tree);
+        package.checked = Some((tree, report));
+        let by_file = features::diagnostics_by_file(package, self.encoding, &self.rule_docs);
+        // Open files and files that had findings get a (possibly empty) list too.
+        let cleared: Vec<String> = package
+            .published
+            .iter()
+            .chain(package.overlay.keys())
+            .filter(|file| !by_file.contains_key(*file))
+            .cloned()
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        package.published = by_file.keys().cloned().collect();
+        for relative in cleared {
+            self.publish(&root.join(relative), Vec::new());
+        }
+        for (relative, diagnostics) in by_file {
+            self.publish(&root.join(relative), diagnostics);
+        }
+    }
+
+    fn publish(&self, path: &std::path::Path, diagnostics: Vec<lsp_types::Diagnostic>) {
+        let params = PublishDiagnosticsParams {
+            uri: position::uri_of(path),
+            diagnostics,
+            version: None,
+        };
+        self.send(Notification::new(PublishDiagnostics::METHOD.to_string(), params).into());
+    }
+
+    fn send(&self, message: Message) {
+        // The client hung up: the receive loop sees it next and ends.
+        let _ = self.connection.sender.send(message);
+    }
+
+    /// The package file `uri` names, when it is one of the checked locations.
+    fn package_file(&self, uri: &Uri) -> Option<PackageFile> {
+        let path = path_of(uri)?;
+        let text = path.to_str()?;
+        let (root, relative, _) = apcheck::assist::locate_in_package(text)?;
+        Some(PackageFile {
+            root: PathBuf::from(root),
+            relative: relative.to_string(),
+        })
+    }
+
+    fn context<'s>(&'s self, file: &'s PackageFile) -> Option<features::Context<'s>> {
+        let package = self.packages.by_root.get(&file.root)?;
+        Some(features::Context {
+            package,
+            relative: &file.relative,
+            encoding: self.encoding,
+        })
+    }
+}

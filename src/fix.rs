@@ -1,0 +1,330 @@
+//! Fixes as data: a rule may attach to its diagnostic a [`Fix`], a list of
+//! byte-range [`Edit`]s marked [`Applicability::Safe`] or
+//! [`Applicability::Unsafe`] (after Ruff). Every face reads the same edits:
+//! `apcheck check --fix` writes them, the JSON report carries them as `fix`,
+//! SARIF as `fixes`, the page's "Apply fix" and the language server's code
+//! actions apply them to the text they hold.
+//!
+//! Sans-IO: [`apply_edits`] turns one file's text into the fixed text, and
+//! [`fix_tree`] re-checks a package tree until no fix applies, so the CLI only
+//! reads and writes files.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::diag::Diagnostic;
+use crate::source::Span;
+use crate::tree::{Entry, Tree};
+
+pub mod json_edits;
+
+/// Whether a fix may be applied without a person looking at it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Applicability {
+    /// Keeps what the author meant: `apcheck check --fix` applies it.
+    Safe,
+    /// Guesses what the author meant (which of two names is right, a
+    /// namespace): applied only with `--unsafe-fixes`, offered by editors.
+    Unsafe,
+}
+
+impl Applicability {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Applicability::Safe => "safe",
+            Applicability::Unsafe => "unsafe",
+        }
+    }
+}
+
+/// One replacement in one file: the bytes `span` of `file` become `replacement`.
+/// An empty span inserts.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Edit {
+    /// Package-relative path, as in [`Diagnostic::file`].
+    pub file: String,
+    /// The byte range replaced, in the file's text as checked.
+    pub span: Span,
+    pub replacement: String,
+}
+
+impl Edit {
+    pub fn replace(file: impl Into<String>, span: Span, replacement: impl Into<String>) -> Self {
+        Edit {
+            file: file.into(),
+            span,
+            replacement: replacement.into(),
+        }
+    }
+
+    pub fn insert(file: impl Into<String>, at: usize, text: impl Into<String>) -> Self {
+        Edit::replace(file, Span::new(at, at), text)
+    }
+
+    pub fn delete(file: impl Into<String>, span: Span) -> Self {
+        Edit::replace(file, span, String::new())
+    }
+}
+
+/// A rule's offer to fix its finding: applied whole or not at all.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Fix {
+    /// What the fix does, in one imperative line: `Rename the plugin to "invoice-ops"`.
+    pub message: String,
+    pub applicability: Applicability,
+    /// Non-overlapping edits, in any order.
+    pub edits: Vec<Edit>,
+}
+
+impl Fix {
+    pub fn safe(message: impl Into<String>, edits: Vec<Edit>) -> Self {
+        Fix {
+            message: message.into(),
+            applicability: Applicability::Safe,
+            edits,
+        }
+    }
+
+    pub fn unsafe_(message: impl Into<String>, edits: Vec<Edit>) -> Self {
+        Fix {
+            message: message.into(),
+            applicability: Applicability::Unsafe,
+            edits,
+        }
+    }
+
+    /// The files the fix touches, in order, each once.
+    pub fn files(&self) -> Vec<&str> {
+        let mut files: Vec<&str> = self.edits.iter().map(|edit| edit.file.as_str()).collect();
+        files.sort_unstable();
+        files.dedup();
+        files
+    }
+}
+
+/// Why edits could not be applied to a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EditError {
+    /// A span ends past the text or splits a UTF-8 character: the edits were
+    /// made for another version of the file.
+    OutOfRange(Span),
+    /// Two edits replace overlapping bytes.
+    Overlap(Span, Span),
+}
+
+impl std::fmt::Display for EditError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EditError::OutOfRange(span) => write!(
+                f,
+                "the edit at bytes {}..{} does not fit the text (was it changed since the check?)",
+                span.start, span.end
+            ),
+            EditError::Overlap(a, b) => write!(
+                f,
+                "the edits at bytes {}..{} and {}..{} overlap",
+                a.start, a.end, b.start, b.end
+            ),
+        }
+    }
+}
+
+/// `text` with every edit applied (their `file` is not looked at: the caller
+/// picks the edits of this file). Insertions at the same offset keep their order.
+pub fn apply_edits<'e>(text: &str, edits: impl IntoIterator<Item = &'e Edit>) -> Result<String, EditError> {
+    let mut edits: Vec<&Edit> = edits.into_iter().collect();
+    edits.sort_by_key(|edit| (edit.span.start, edit.span.end));
+    let mut out = String::with_capacity(text.len());
+    let mut copied_to = 0;
+    let mut previous: Option<Span> = None;
+    for edit in edits {
+        let span = edit.span;
+        if span.start > span.end
+            || span.end > text.len()
+            || !text.is_char_boundary(span.start)
+            || !text.is_char_boundary(span.end)
+        {
+            return Err(EditError::OutOfRange(span));
+        }
+        if let Some(before) = previous
+            && (span.start < before.end || (span.start == before.start && before.start != before.end))
+        {
+            return Err(EditError::Overlap(before, span));
+        }
+        out.push_str(&text[copied_to..span.start]);
+        out.push_str(&edit.replacement);
+        copied_to = span.end;
+        previous = Some(span);
+    }
+    out.push_str(&text[copied_to..]);
+    Ok(out)
+}
+
+/// What [`fix_tree`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FixOutcome {
+    /// Each file that changed, with its new text, in path order.
+    pub changed: Vec<(String, String)>,
+    /// How many fixes were applied, over all passes.
+    pub applied: usize,
+}
+
+/// Passes of check-then-fix before giving up: more than any chain of fixes
+/// here needs, and a bound on a fix that undoes another.
+const MAX_PASSES: usize = 10;
+
+/// Applies every fix `check` offers up to `allowed`, re-checking after each
+/// pass until none is left, as `apcheck check --fix` does. Within a pass a fix
+/// whose edits overlap those of a fix taken before it waits for the next pass,
+/// which sees it again on the new text. `check` is the package check the
+/// caller runs (with its configuration), so fixes of ignored rules are not
+/// applied.
+pub fn fix_tree(tree: &Tree, allowed: Applicability, mut check: impl FnMut(&Tree) -> Vec<Diagnostic>) -> FixOutcome {
+    let mut tree = tree.clone();
+    let mut outcome = FixOutcome::default();
+    let mut changed = BTreeMap::new();
+    for _ in 0..MAX_PASSES {
+        let diagnostics = check(&tree);
+        let mut taken: BTreeMap<&str, Vec<&Edit>> = BTreeMap::new();
+        let mut pass_applied = 0;
+        for fix in diagnostics
+            .iter()
+            .filter_map(|d| d.fix.as_ref())
+            .filter(|fix| fix.applicability <= allowed && !fix.edits.is_empty())
+        {
+            let conflicts = fix.edits.iter().any(|edit| {
+                taken
+                    .get(edit.file.as_str())
+                    .is_some_and(|edits| edits.iter().any(|other| overlap(edit.span, other.span)))
+            });
+            if conflicts || fix.files().iter().any(|file| text_of(&tree, file).is_none()) {
+                continue;
+            }
+            for edit in &fix.edits {
+                taken.entry(edit.file.as_str()).or_default().push(edit);
+            }
+            pass_applied += 1;
+        }
+        let mut any_change = false;
+        for (file, edits) in taken {
+            let Some(old) = text_of(&tree, file) else { continue };
+            let Ok(new) = apply_edits(old, edits) else { continue };
+            if new != old {
+                tree.insert(file, Entry::File(new.clone().into_bytes()));
+                changed.insert(file.to_string(), new);
+                any_change = true;
+            }
+        }
+        outcome.applied += pass_applied;
+        if !any_change {
+            break;
+        }
+    }
+    outcome.changed = changed.into_iter().collect();
+    outcome
+}
+
+/// Whether two edits cannot both be applied in one pass: their bytes
+/// intersect, or they start at the same offset (whose order would be a guess).
+fn overlap(a: Span, b: Span) -> bool {
+    a.start == b.start || (a.start < b.end && b.start < a.end)
+}
+
+/// The UTF-8 text of the regular file at `path`, if it is one.
+fn text_of<'t>(tree: &'t Tree, path: &str) -> Option<&'t str> {
+    tree.read(path).and_then(|bytes| std::str::from_utf8(bytes).ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edit(start: usize, end: usize, replacement: &str) -> Edit {
+        Edit::replace("f", Span::new(start, end), replacement)
+    }
+
+    #[test]
+    fn edits_apply_in_offset_order_whatever_order_they_come_in() {
+        let text = "{\"name\": \"Bad\"}";
+        let value = text.find("\"Bad\"").unwrap();
+        let edits = [edit(value, value + 5, "\"bad\""), edit(1, 1, "\"$schema\": \"s\", ")];
+        assert_eq!(
+            apply_edits(text, &edits).unwrap(),
+            "{\"$schema\": \"s\", \"name\": \"bad\"}"
+        );
+        assert_eq!(apply_edits(text, []).unwrap(), text);
+    }
+
+    #[test]
+    fn insertions_at_one_offset_keep_their_order() {
+        assert_eq!(apply_edits("ab", &[edit(1, 1, "x"), edit(1, 1, "y")]).unwrap(), "axyb");
+        // An insertion right where a replacement starts goes before it.
+        assert_eq!(apply_edits("ab", &[edit(0, 1, "Z"), edit(0, 0, "y")]).unwrap(), "yZb");
+    }
+
+    #[test]
+    fn edits_that_do_not_fit_are_refused() {
+        assert_eq!(
+            apply_edits("ab", &[edit(1, 3, "")]),
+            Err(EditError::OutOfRange(Span::new(1, 3)))
+        );
+        // Inside `é`.
+        assert!(matches!(
+            apply_edits("é", &[edit(1, 1, "x")]),
+            Err(EditError::OutOfRange(_))
+        ));
+        assert_eq!(
+            apply_edits("abcd", &[edit(0, 2, "x"), edit(1, 3, "y")]),
+            Err(EditError::Overlap(Span::new(0, 2), Span::new(1, 3)))
+        );
+        assert!(matches!(
+            apply_edits("abcd", &[edit(1, 2, "x"), edit(1, 3, "y")]),
+            Err(EditError::Overlap(..))
+        ));
+    }
+
+    #[test]
+    fn fix_tree_re_checks_until_nothing_applies_and_respects_applicability() {
+        // A stand-in check: every upper-case letter in `f` is a finding with a
+        // safe fix, and `!` one with an unsafe fix.
+        let check = |tree: &Tree| -> Vec<Diagnostic> {
+            let text = text_of(tree, "f").unwrap_or_default();
+            let rule = crate::registry::find("AP209").unwrap();
+            text.char_indices()
+                .filter_map(|(i, c)| {
+                    let fix = if c.is_ascii_uppercase() {
+                        Fix::safe("lower", vec![edit(i, i + 1, &c.to_ascii_lowercase().to_string())])
+                    } else if c == '!' {
+                        Fix::unsafe_("drop", vec![edit(i, i + 1, "")])
+                    } else {
+                        return None;
+                    };
+                    Some(Diagnostic::new(rule, "m").in_file("f").with_fix(fix))
+                })
+                .collect()
+        };
+        let tree = Tree::from_files([("f", "AB!c")]);
+        let safe = fix_tree(&tree, Applicability::Safe, check);
+        assert_eq!(safe.changed, [("f".to_string(), "ab!c".to_string())]);
+        assert_eq!(safe.applied, 2);
+        let all = fix_tree(&tree, Applicability::Unsafe, check);
+        assert_eq!(all.changed, [("f".to_string(), "abc".to_string())]);
+        let clean = fix_tree(&Tree::from_files([("f", "abc")]), Applicability::Unsafe, check);
+        assert_eq!(clean, FixOutcome::default());
+    }
+
+    #[test]
+    fn fixes_serialize_as_data() {
+        let fix = Fix::safe("Rename", vec![edit(1, 4, "\"a\"")]);
+        assert_eq!(
+            serde_json::to_value(&fix).unwrap(),
+            serde_json::json!({
+                "message": "Rename",
+                "applicability": "safe",
+                "edits": [{ "file": "f", "span": { "start": 1, "end": 4 }, "replacement": "\"a\"" }]
+            })
+        );
+    }
+}

@@ -1,0 +1,293 @@
+//! The rule registry: every rule apcheck can emit, from every family.
+//! `apcheck rules`, `apcheck explain CODE`, SARIF's rule list and the page all
+//! read [`all`]; the examples of every rule doc run as tests (below), so the
+//! docs cannot rot. It sits above the families: they import only the leaf
+//! [`crate::rule`], and nothing below imports this module.
+//!
+//! A new rule is its `static Rule` beside its check plus one line in its
+//! family's `RULES` list; `tests/registry.rs` fails on a rule left out.
+
+use crate::rule::{Example, Rule};
+use crate::rules::{containment, files, layout, manifest, mcp, secrets, skills, unread};
+use crate::snapshot::{call, changes, drift, lint};
+
+/// The families' lists, in code order.
+const FAMILIES: &[&[&Rule]] = &[
+    files::RULES,
+    unread::RULES,
+    layout::RULES,
+    containment::RULES,
+    manifest::RULES,
+    skills::RULES,
+    mcp::RULES,
+    secrets::RULES,
+    lint::RULES,
+    drift::RULES,
+    changes::RULES,
+    call::RULES,
+];
+
+/// Every rule, in code order.
+pub fn all() -> impl Iterator<Item = &'static Rule> {
+    let mut rules: Vec<&'static Rule> = FAMILIES.iter().flat_map(|family| family.iter().copied()).collect();
+    rules.sort_by_key(|rule| rule.code);
+    rules.into_iter()
+}
+
+/// The rule with `code` (case-insensitive) or `name`.
+pub fn find(code_or_name: &str) -> Option<&'static Rule> {
+    all().find(|rule| rule.code.eq_ignore_ascii_case(code_or_name) || rule.name == code_or_name)
+}
+
+/// The doc of `rule` as plain text: what `apcheck explain` prints.
+pub fn explain_text(rule: &Rule) -> String {
+    let mut text = format!(
+        "{} {} ({}, {})\n\n{}\n\n",
+        rule.code,
+        rule.name,
+        rule.severity.as_str(),
+        rule.spec,
+        rule.summary
+    );
+    text.push_str(&format!(
+        "What it checks\n  {}\n\nWhy it matters\n  {}\n\n",
+        rule.doc.what, rule.doc.why
+    ));
+    for (title, example) in [("Example (fails)", &rule.doc.failing), ("Fixed", &rule.doc.fixed)] {
+        text.push_str(title);
+        text.push('\n');
+        match example {
+            Example::Package(files) | Example::PackageWithLinks { files, .. } => {
+                for (path, contents) in *files {
+                    text.push_str(&format!("  --- {path}\n"));
+                    for line in contents.lines() {
+                        text.push_str(&format!("  {line}\n"));
+                    }
+                }
+            }
+            Example::Described(words) => text.push_str(&format!("  {words}\n")),
+            Example::Snapshot(_) | Example::Drift { .. } | Example::Changes { .. } | Example::Call { .. } => {
+                for (label, contents) in snapshot_example_inputs(example) {
+                    text.push_str(&format!("  --- {label}\n"));
+                    for line in contents.lines() {
+                        text.push_str(&format!("  {line}\n"));
+                    }
+                }
+            }
+        }
+        if let Example::PackageWithLinks { links, .. } = example {
+            for (path, target) in *links {
+                text.push_str(&format!("  --- {path} -> {target} (symlink)\n"));
+            }
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// A snapshot-family example's inputs as `(label, contents)`, in reading order.
+fn snapshot_example_inputs(example: &Example) -> Vec<(&'static str, &'static str)> {
+    match example {
+        Example::Snapshot(text) => vec![("snapshot.json", text)],
+        Example::Drift { snapshot, files } => {
+            let mut all = vec![("snapshot.json", *snapshot)];
+            all.extend(files.iter().copied());
+            all
+        }
+        Example::Changes { old, new } => vec![("old.json", old), ("new.json", new)],
+        Example::Call {
+            snapshot,
+            tool,
+            arguments,
+        } => vec![
+            ("snapshot.json", snapshot),
+            ("tool", tool),
+            ("arguments.json", arguments),
+        ],
+        Example::Package(_) | Example::PackageWithLinks { .. } | Example::Described(_) => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::diag::Diagnostic;
+    use crate::fix::Applicability;
+    use crate::hops::check_package;
+    use crate::rule::Family;
+    use crate::tree::{Entry, Tree};
+
+    /// Everything `example` finds, run the way its kind says; `None` for an
+    /// example described in words, which the unit tests beside its rule build.
+    fn run_example(example: &Example) -> Option<Vec<Diagnostic>> {
+        Some(match example {
+            Example::Described(_) => return None,
+            Example::Package(files) => check_package("example", &Tree::from_files(files.iter().copied())).diagnostics,
+            Example::PackageWithLinks { files, links } => {
+                let mut tree = Tree::from_files(files.iter().copied());
+                for (path, target) in *links {
+                    tree.insert(path, Entry::Symlink(target.to_string()));
+                }
+                check_package("example", &tree).diagnostics
+            }
+            Example::Snapshot(text) => crate::snapshot::check_snapshot("snapshot.json", text, None).diagnostics,
+            Example::Drift { snapshot, files } => {
+                let tree = Tree::from_files(files.iter().copied());
+                drift::drift("snapshot.json", snapshot, "plugin", &tree).diagnostics
+            }
+            Example::Changes { old, new } => changes::compare("old.json", old, "new.json", new).diagnostics,
+            Example::Call {
+                snapshot,
+                tool,
+                arguments,
+            } => call::check_call("snapshot.json", snapshot, tool, "arguments.json", arguments).diagnostics,
+        })
+    }
+
+    #[test]
+    fn codes_and_names_are_unique() {
+        let mut codes = BTreeSet::new();
+        let mut names = BTreeSet::new();
+        for rule in all() {
+            assert!(codes.insert(rule.code), "duplicate code {}", rule.code);
+            assert!(names.insert(rule.name), "duplicate name {}", rule.name);
+        }
+        assert!(find("AP209").is_some_and(|rule| rule.name == "manifest-name-invalid"));
+        assert!(find("manifest-name-invalid").is_some());
+    }
+
+    #[test]
+    fn every_list_holds_one_family() {
+        for list in FAMILIES {
+            let families: BTreeSet<Family> = list.iter().map(|rule| rule.family()).collect();
+            assert_eq!(
+                families.len(),
+                1,
+                "{:?}",
+                list.iter().map(|r| r.code).collect::<Vec<_>>()
+            );
+        }
+        for rule in all() {
+            let is_secret_rule = secrets::RULES.iter().any(|secret| std::ptr::eq(*secret, rule));
+            assert_eq!(rule.masks_secrets(), is_secret_rule, "{}", rule.code);
+        }
+    }
+
+    #[test]
+    fn every_example_fails_and_its_fix_passes() {
+        let mut wrong = Vec::new();
+        for rule in all() {
+            for (example, should_fire) in [(&rule.doc.failing, true), (&rule.doc.fixed, false)] {
+                let Some(diagnostics) = run_example(example) else {
+                    continue;
+                };
+                if diagnostics.iter().any(|d| d.code == rule.code) != should_fire {
+                    let which = if should_fire {
+                        "failing example does not fire"
+                    } else {
+                        "fixed example fires"
+                    };
+                    let seen: Vec<_> = diagnostics.iter().map(|d| (d.code, d.message.as_str())).collect();
+                    wrong.push(format!("{} {}: {which}; saw {seen:?}", rule.code, rule.name));
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn fixed_examples_are_entirely_clean() {
+        // A fix that trades one finding for another would teach the wrong thing. Every family.
+        let mut noisy = Vec::new();
+        for rule in all() {
+            let Some(diagnostics) = run_example(&rule.doc.fixed) else {
+                continue;
+            };
+            if !diagnostics.is_empty() {
+                let seen: Vec<_> = diagnostics.iter().map(|d| (d.code, d.message.as_str())).collect();
+                noisy.push(format!("{}: {seen:?}", rule.code));
+            }
+        }
+        assert!(noisy.is_empty(), "{}", noisy.join("\n"));
+    }
+
+    /// The package tree of `example`, when it is one.
+    fn example_tree(example: &Example) -> Option<Tree> {
+        match example {
+            Example::Package(files) => Some(Tree::from_files(files.iter().copied())),
+            Example::PackageWithLinks { files, links } => {
+                let mut tree = Tree::from_files(files.iter().copied());
+                for (path, target) in *links {
+                    tree.insert(path, Entry::Symlink(target.to_string()));
+                }
+                Some(tree)
+            }
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn every_fix_offered_by_a_failing_example_removes_its_finding_and_adds_none() {
+        // Unsafe fixes too: "unsafe" means a person should look, not that the result may be wrong.
+        let mut fixable = Vec::new();
+        let mut wrong = Vec::new();
+        for rule in all() {
+            let Some(tree) = example_tree(&rule.doc.failing) else {
+                continue;
+            };
+            let before = check_package("example", &tree).diagnostics;
+            if !before.iter().any(|d| d.code == rule.code && d.fix.is_some()) {
+                continue;
+            }
+            fixable.push(rule.code);
+            let only_this_rule = |tree: &Tree| {
+                let mut diagnostics = check_package("example", tree).diagnostics;
+                diagnostics.retain(|d| d.code == rule.code);
+                diagnostics
+            };
+            let outcome = crate::fix::fix_tree(&tree, Applicability::Unsafe, only_this_rule);
+            let mut fixed = tree.clone();
+            for (file, text) in &outcome.changed {
+                fixed.insert(file, Entry::File(text.clone().into_bytes()));
+            }
+            let after = check_package("example", &fixed).diagnostics;
+            let key = |d: &Diagnostic| (d.code, d.file.clone(), d.pointer.clone());
+            let old: BTreeSet<_> = before.iter().map(key).collect();
+            let new: Vec<_> = after
+                .iter()
+                .filter(|d| !old.contains(&key(d)))
+                .map(|d| d.code)
+                .collect();
+            if after.iter().any(|d| d.code == rule.code) || !new.is_empty() {
+                let seen: Vec<_> = after.iter().map(|d| (d.code, d.message.as_str())).collect();
+                wrong.push(format!("{}: after its fix, new {new:?}; saw {seen:?}", rule.code));
+            }
+            // Idempotent: the fixed tree offers this rule nothing more.
+            if !crate::fix::fix_tree(&fixed, Applicability::Unsafe, only_this_rule)
+                .changed
+                .is_empty()
+            {
+                wrong.push(format!("{}: fixing twice changes the files again", rule.code));
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+        // A rule whose fix stopped being offered by its own example would pass unnoticed.
+        for code in [
+            "AP203", "AP204", "AP206", "AP209", "AP309", "AP402", "AP403", "AP411", "AP412",
+        ] {
+            assert!(
+                fixable.contains(&code),
+                "{code} offers no fix; fixable rules: {fixable:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn explain_text_shows_both_examples() {
+        let text = explain_text(find("AP101").unwrap());
+        assert!(text.contains("skills -> ../shared (symlink)"));
+        assert!(text.contains("Fixed"));
+    }
+}

@@ -1,0 +1,274 @@
+//! Making untrusted text safe to print: the one place every human-readable
+//! renderer (text, GitHub, Markdown, summaries) sends names, paths, messages,
+//! hints and quoted lines through. JSON and SARIF escape by construction.
+//!
+//! - [`visible`]: every control character (C0, DEL, C1), line and paragraph
+//!   separator and bidi control becomes a visible `\u{…}` escape, so a file
+//!   name cannot move the cursor, recolour the terminal, start a new log line
+//!   or reorder what a reviewer reads (Trojan Source).
+//! - [`markdown_inline`] and [`markdown_code`]: text that stays text in a
+//!   Markdown comment: no live link, image, autolink, emphasis or HTML.
+//! - [`github_data`] and [`github_property`]: GitHub workflow command fields.
+
+use std::borrow::Cow;
+
+/// Whether `c` must never reach an output raw.
+pub fn is_unsafe(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            // Line and paragraph separators: some viewers break lines at them.
+            '\u{2028}' | '\u{2029}'
+            // Bidi marks, embeddings, overrides and isolates (Unicode UAX #9).
+            | '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// `text` with every [unsafe](is_unsafe) character written as `\u{hex}`.
+pub fn visible(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_unsafe) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        push_visible(&mut out, c);
+    }
+    Cow::Owned(out)
+}
+
+fn push_visible(out: &mut String, c: char) {
+    if is_unsafe(c) {
+        out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+    } else {
+        out.push(c);
+    }
+}
+
+/// [`visible`] for one line of a quoted source, keeping byte offsets into it
+/// valid: each of `offsets` (into `line`, on character boundaries) is moved to
+/// where the same character is in the result.
+pub fn visible_line(line: &str, offsets: &mut [usize]) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut moved = vec![false; offsets.len()];
+    for (at, c) in line.char_indices() {
+        for (offset, moved) in offsets.iter_mut().zip(&mut moved) {
+            if !*moved && *offset == at {
+                *offset = out.len();
+                *moved = true;
+            }
+        }
+        push_visible(&mut out, c);
+    }
+    for (offset, moved) in offsets.iter_mut().zip(&moved) {
+        if !moved {
+            *offset = out.len();
+        }
+    }
+    out
+}
+
+/// Running Markdown text that renders as exactly `text` (made [`visible`]
+/// first): every ASCII punctuation character that can start or end a Markdown
+/// construct is backslash-escaped, and so are `:` and `@` (GitHub turns
+/// `https://…`, `www.…` and `a@b.c` into links even in plain text) and the dot
+/// of `www.`. A backtick run never opens a code span.
+pub fn markdown_inline(text: &str) -> String {
+    let text = visible(text);
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut previous: Vec<char> = Vec::new();
+    for c in text.chars() {
+        let www = c == '.'
+            && previous.len() >= 3
+            && previous[previous.len() - 3..]
+                .iter()
+                .all(|p| p.eq_ignore_ascii_case(&'w'));
+        if www
+            || matches!(
+                c,
+                '\\' | '`'
+                    | '*'
+                    | '_'
+                    | '['
+                    | ']'
+                    | '<'
+                    | '>'
+                    | '('
+                    | ')'
+                    | '|'
+                    | '#'
+                    | '!'
+                    | '~'
+                    | ':'
+                    | '@'
+                    | '&'
+                    | '$'
+            )
+        {
+            out.push('\\');
+        }
+        out.push(c);
+        previous.push(c);
+    }
+    out
+}
+
+/// A code span holding exactly `text` (made [`visible`]): the fence is one
+/// backtick longer than the longest run inside, and padded with a space when
+/// the text starts or ends with a backtick or a space. Inside a code span
+/// nothing is live, and a span that starts first wins over any autolink or
+/// HTML tag overlapping it (CommonMark §6.1).
+pub fn markdown_code(text: &str) -> String {
+    let text = visible(text);
+    let longest_run = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest_run + 1);
+    if text.is_empty() {
+        return "` `".to_string();
+    }
+    if text.starts_with(['`', ' ']) || text.ends_with(['`', ' ']) {
+        format!("{fence} {text} {fence}")
+    } else {
+        format!("{fence}{text}{fence}")
+    }
+}
+
+/// A message written by a rule, for Markdown: the rule's own code spans
+/// (CommonMark's: a backtick run closed by the next run of the same length)
+/// become [`markdown_code`] spans, everything else [`markdown_inline`] text.
+/// Values a rule quotes stay code even when they hold backticks themselves,
+/// and a run that closes nothing is text, never an open span.
+pub fn markdown_message(text: &str) -> String {
+    let text = visible(text);
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut rest: &str = &text;
+    while let Some(open) = rest.find('`') {
+        let run = rest[open..].len() - rest[open..].trim_start_matches('`').len();
+        let after = &rest[open + run..];
+        match closing_run(after, run) {
+            Some(close) => {
+                out.push_str(&markdown_inline(&rest[..open]));
+                // CommonMark strips one space from each side when both are there.
+                let inner = &after[..close];
+                let inner = match inner.strip_prefix(' ').and_then(|i| i.strip_suffix(' ')) {
+                    Some(stripped) if !inner.trim().is_empty() => stripped,
+                    _ => inner,
+                };
+                out.push_str(&markdown_code(inner));
+                rest = &after[close + run..];
+            }
+            None => {
+                out.push_str(&markdown_inline(&rest[..open + run]));
+                rest = after;
+            }
+        }
+    }
+    out.push_str(&markdown_inline(rest));
+    out
+}
+
+/// Where in `text` a backtick run of exactly `len` starts.
+fn closing_run(text: &str, len: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'`' {
+            let start = i;
+            while i < bytes.len() && bytes[i] == b'`' {
+                i += 1;
+            }
+            if i - start == len {
+                return Some(start);
+            }
+        } else {
+            i += 1;
+        }
+    }
+    None
+}
+
+/// A workflow command's message (GitHub's `escapeData`: `%`, CR, LF), after
+/// [`visible`] has made every other control character harmless. Line breaks
+/// the caller put between parts stay line breaks inside the annotation.
+pub fn github_data(text: &str) -> String {
+    text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+/// A workflow command property (`file=`, `title=`): also `:` and `,`, which
+/// end properties (GitHub's `escapeProperty`), after [`visible`].
+pub fn github_property(text: &str) -> String {
+    github_data(&visible(text)).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// A line of plain log text in `--format github` output: [`visible`], and
+/// never starting with `::` (after blanks), which GitHub would run as a
+/// command. A leading `./` keeps a relative path the same path.
+pub fn github_log_text(text: &str) -> String {
+    let text = visible(text);
+    if text.trim_start().starts_with("::") || text.starts_with(char::is_whitespace) {
+        format!("./{text}")
+    } else {
+        text.into_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_and_bidi_become_visible() {
+        assert_eq!(visible("a\u{1b}[31mb"), "a\\u{1b}[31mb");
+        assert_eq!(visible("x\ny\r\tz"), "x\\u{a}y\\u{d}\\u{9}z");
+        assert_eq!(visible("ab\u{202e}cd\u{2066}"), "ab\\u{202e}cd\\u{2066}");
+        assert_eq!(visible("\u{85}\u{7f}\u{2028}"), "\\u{85}\\u{7f}\\u{2028}");
+        assert!(matches!(visible("plain é ✓"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn offsets_follow_their_characters() {
+        let mut offsets = [1, 2, 3];
+        let line = visible_line("a\u{1b}bc", &mut offsets);
+        assert_eq!(line, "a\\u{1b}bc");
+        assert_eq!(offsets, [1, 7, 8]);
+    }
+
+    #[test]
+    fn markdown_text_is_inert() {
+        let attack = "```[Approved by security](https://evil.example/) ![](https://evil.example/px.png)";
+        let out = markdown_inline(attack);
+        assert!(!out.contains("](") && !out.contains("https:"), "{out}");
+        assert_eq!(markdown_inline("www.evil.example"), "www\\.evil.example");
+        assert_eq!(markdown_inline("a@b.c"), "a\\@b.c");
+    }
+
+    #[test]
+    fn a_rule_quoting_backticks_cannot_open_a_link() {
+        let message =
+            "`````[Approved by security](https://evil.example/) ![](https://evil.example/px.png)` is not SemVer";
+        let out = markdown_message(message);
+        // The run closes nothing, so it is text, and so is the rest of the line.
+        assert!(out.starts_with("\\`\\`\\`\\`\\`\\["), "{out}");
+        assert!(!out.contains("](") && !out.contains("https:"), "{out}");
+        assert_eq!(markdown_message("`x*y` is *bad*"), "`x*y` is \\*bad\\*");
+        assert_eq!(markdown_message("`a``b` and `` c ``"), "```a``b``` and `c`");
+        assert_eq!(markdown_message("open `tick"), "open \\`tick");
+    }
+
+    #[test]
+    fn code_spans_hold_any_text() {
+        assert_eq!(markdown_code("a`b"), "``a`b``");
+        assert_eq!(markdown_code("`x"), "`` `x ``");
+        assert_eq!(markdown_code("a\nb"), "`a\\u{a}b`");
+    }
+
+    #[test]
+    fn github_fields_and_log_lines_cannot_forge_commands() {
+        assert_eq!(github_property("a,b:c%\n"), "a%2Cb%3Ac%25\\u{a}");
+        assert_eq!(github_data("50%: a,b\r\n"), "50%25: a,b%0D%0A");
+        assert_eq!(
+            github_log_text("x\n::warning file=README.md,line=1::all good"),
+            "x\\u{a}::warning file=README.md,line=1::all good"
+        );
+        assert_eq!(github_log_text("::error::x"), "./::error::x");
+        assert_eq!(github_log_text(" ::error::x"), "./ ::error::x");
+    }
+}

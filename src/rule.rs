@@ -1,0 +1,178 @@
+//! What a rule is: its code, severity, spec section and doc with examples.
+//! A leaf: it imports nothing from the crate, so `diag` and every rule family
+//! can depend on it while the registry (`registry`), which sees every family,
+//! sits above them all.
+//!
+//! Code families (never reused), as [`Family`] reads them:
+//! - `AP0xx` files and JSON documents
+//! - `AP1xx` containment (§4.1)
+//! - `AP2xx` manifest (§5, §8.1, §10)
+//! - `AP3xx` skills (§6, §7.1, Agent Skills)
+//! - `AP4xx` MCP configuration (§7.2, §9)
+//! - `AP5xx` secrets in packaging (§7.2.1, §9.2)
+//! - `AP6xx` capability snapshot lint
+//! - `AP7xx` drift between a snapshot and its package
+//! - `AP8xx` changes between two snapshots (§10.2)
+//! - `AP9xx` `tools/call` arguments against a snapshot
+
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Informational: a hint that changes nothing a client does.
+    Info,
+    /// The package loads, but something is ignored or will surprise someone.
+    Warning,
+    /// A client rejects or skips something because of this.
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// The family of a rule: the hundreds of its code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Family {
+    Files,
+    Containment,
+    Manifest,
+    Skills,
+    Mcp,
+    Secrets,
+    SnapshotLint,
+    Drift,
+    Changes,
+    Call,
+}
+
+impl Family {
+    /// Every family, in code order.
+    pub const ALL: [Family; 10] = [
+        Family::Files,
+        Family::Containment,
+        Family::Manifest,
+        Family::Skills,
+        Family::Mcp,
+        Family::Secrets,
+        Family::SnapshotLint,
+        Family::Drift,
+        Family::Changes,
+        Family::Call,
+    ];
+
+    /// The family of `code` (`AP5xx` → secrets), or `None` for a string that
+    /// is not a rule code. The one place a code's digits are read.
+    pub fn of_code(code: &str) -> Option<Family> {
+        let digits = code.strip_prefix("AP")?;
+        if digits.len() != 3 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        Some(Family::ALL[usize::from(digits.as_bytes()[0] - b'0')])
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct Rule {
+    /// Stable code, e.g. `AP201`.
+    pub code: &'static str,
+    /// Stable kebab-case name, e.g. `manifest-name-invalid`.
+    pub name: &'static str,
+    pub severity: Severity,
+    /// The section enforced, e.g. `Agent Plugins §5.5`.
+    pub spec: &'static str,
+    /// One line: what the rule finds.
+    pub summary: &'static str,
+    /// The default fix hint attached to each diagnostic.
+    pub fix_hint: Option<&'static str>,
+    pub doc: RuleDoc,
+}
+
+impl Rule {
+    /// The family the rule's code places it in.
+    pub fn family(&self) -> Family {
+        // Every registered code parses: the registry's tests check it.
+        Family::of_code(self.code).unwrap_or_else(|| panic!("`{}` is not a rule code", self.code))
+    }
+
+    /// Whether the rule's findings point at a credential: renderers then never
+    /// quote the span in clear, and mask it wherever another finding quotes
+    /// the same lines. Every such rule is a secret rule (AP5xx).
+    pub fn masks_secrets(&self) -> bool {
+        masks_secrets(self.code)
+    }
+}
+
+/// [`Rule::masks_secrets`] for the rule with `code`, for faces that hold only a
+/// diagnostic's code.
+pub fn masks_secrets(code: &str) -> bool {
+    Family::of_code(code) == Some(Family::Secrets)
+}
+
+/// The four parts of every rule doc (after Ruff and Biome).
+#[derive(Debug, Serialize)]
+pub struct RuleDoc {
+    /// What it checks.
+    pub what: &'static str,
+    /// Why it matters: what a conformant client does with such input.
+    pub why: &'static str,
+    /// An input that triggers the rule.
+    pub failing: Example,
+    /// The same input, fixed: it does not trigger the rule.
+    pub fixed: Example,
+}
+
+/// A rule example. The registry runs every example as a test, so the docs cannot rot.
+#[derive(Debug, Serialize)]
+#[serde(tag = "kind", content = "files", rename_all = "kebab-case")]
+pub enum Example {
+    /// A plugin root given as `(path, contents)` files, checked with `check_package`.
+    Package(&'static [(&'static str, &'static str)]),
+    /// A plugin root with symbolic links: files, and `(link path, target)` pairs.
+    PackageWithLinks {
+        files: &'static [(&'static str, &'static str)],
+        links: &'static [(&'static str, &'static str)],
+    },
+    /// An input no text can show (bytes that are not UTF-8, a FIFO, a reader
+    /// limit), in words; the unit tests beside the rule build it.
+    Described(&'static str),
+    /// A capability snapshot's text, linted by `snapshot::check_snapshot`.
+    Snapshot(&'static str),
+    /// A snapshot and the plugin root it claims to describe, compared by `snapshot::drift`.
+    Drift {
+        snapshot: &'static str,
+        files: &'static [(&'static str, &'static str)],
+    },
+    /// Two snapshots, before and after a change, compared by `snapshot::changes`.
+    Changes { old: &'static str, new: &'static str },
+    /// A snapshot, a tool name and `tools/call` arguments, checked by `snapshot::call`.
+    Call {
+        snapshot: &'static str,
+        tool: &'static str,
+        arguments: &'static str,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn families_are_read_from_the_hundreds_of_the_code() {
+        assert_eq!(Family::of_code("AP001"), Some(Family::Files));
+        assert_eq!(Family::of_code("AP505"), Some(Family::Secrets));
+        assert_eq!(Family::of_code("AP999"), Some(Family::Call));
+        for not_a_code in ["AP5", "AP5001", "XP501", "AP5x1", ""] {
+            assert_eq!(Family::of_code(not_a_code), None, "{not_a_code}");
+        }
+        assert!(masks_secrets("AP501"));
+        assert!(!masks_secrets("AP401"));
+    }
+}

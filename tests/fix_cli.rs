@@ -1,0 +1,176 @@
+//! `apcheck check --fix`, `--unsafe-fixes` and `--diff` end to end, on plugin
+//! roots in temporary directories: each fix applied by the real binary, the
+//! package re-checked, and the finding gone with none new.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const PLUGIN_SCHEMA: &str = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
+const MCP_SCHEMA: &str = "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json";
+
+fn apcheck(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_apcheck"))
+        .args(args)
+        .output()
+        .expect("the apcheck binary runs")
+}
+
+fn write_files(root: &Path, files: &[(&str, &str)]) {
+    for (path, contents) in files {
+        let path = root.join(path);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, contents).unwrap();
+    }
+}
+
+fn codes(root: &Path) -> Vec<String> {
+    let output = apcheck(&["check", "--format", "json", root.to_str().unwrap()]);
+    let report: Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A plugin with one finding of every safe fix: the name's case, mcp.json
+/// without `$schema`, a server without `type` that has a `command`, `type: "http"`,
+/// and `extensions` written as a namespace string.
+fn safe_fixable(root: &Path) {
+    write_files(
+        root,
+        &[
+            (
+                "plugin.json",
+                &format!(
+                    "{{\n  \"$schema\": \"{PLUGIN_SCHEMA}\",\n  \"name\": \"Invoice--Ops\",\n  \"extensions\": \"com.example.client\"\n}}\n"
+                ),
+            ),
+            (
+                "mcp.json",
+                "{\n  \"mcpServers\": {\n    \"local\": { \"command\": \"node\", \"args\": [\"server.js\"] },\n    \"remote\": { \"type\": \"http\", \"url\": \"https://example.com/mcp\" }\n  }\n}\n",
+            ),
+        ],
+    );
+}
+
+#[test]
+fn fix_applies_every_safe_fix_and_the_recheck_is_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    safe_fixable(dir.path());
+    // The name rejects the plugin, so mcp.json is looked at only once it is
+    // fixed: --fix re-checks until nothing is left to fix.
+    assert_eq!(codes(dir.path()), ["AP209", "AP206"]);
+    let output = apcheck(&["check", "--fix", dir.path().to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{stderr}{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    assert!(stderr.contains("applied 5 fixes in 2 files"), "{stderr}");
+    assert_eq!(codes(dir.path()), Vec::<String>::new());
+    let manifest = fs::read_to_string(dir.path().join("plugin.json")).unwrap();
+    assert!(manifest.contains("\"name\": \"invoice-ops\""), "{manifest}");
+    assert!(
+        manifest.contains("\"extensions\": {\"com.example.client\": {}}"),
+        "{manifest}"
+    );
+    let mcp = fs::read_to_string(dir.path().join("mcp.json")).unwrap();
+    assert!(
+        mcp.starts_with(&format!("{{\n  \"$schema\": \"{MCP_SCHEMA}\",\n  \"mcpServers\"")),
+        "{mcp}"
+    );
+    assert!(mcp.contains("{ \"type\": \"stdio\", \"command\": \"node\""), "{mcp}");
+    assert!(mcp.contains("\"type\": \"streamable-http\""), "{mcp}");
+
+    // Idempotent: a second run changes nothing.
+    let again = apcheck(&["check", "--fix", dir.path().to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("applied 0 fixes in 0 files"));
+    assert_eq!(fs::read_to_string(dir.path().join("plugin.json")).unwrap(), manifest);
+}
+
+#[test]
+fn diff_prints_the_fixes_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    safe_fixable(dir.path());
+    let before = fs::read_to_string(dir.path().join("plugin.json")).unwrap();
+    let root = dir.path().to_str().unwrap();
+    let output = apcheck(&["check", "--diff", root]);
+    let diff = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        diff.contains(&format!("--- {root}/plugin.json\n+++ {root}/plugin.json\n")),
+        "{diff}"
+    );
+    assert!(diff.contains("-  \"name\": \"Invoice--Ops\",\n"), "{diff}");
+    assert!(diff.contains("+  \"name\": \"invoice-ops\",\n"), "{diff}");
+    assert!(
+        diff.contains("+    \"remote\": { \"type\": \"streamable-http\","),
+        "{diff}"
+    );
+    assert_eq!(fs::read_to_string(dir.path().join("plugin.json")).unwrap(), before);
+}
+
+#[test]
+fn unsafe_fixes_wait_for_unsafe_fixes() {
+    // The skill's name differs from its directory: which one is right is a guess.
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[
+            (
+                "plugin.json",
+                &format!("{{\"$schema\": \"{PLUGIN_SCHEMA}\", \"name\": \"demo\"}}"),
+            ),
+            (
+                "skills/pdf-tools/SKILL.md",
+                "---\nname: pdf-tool\ndescription: Extracts text from PDF files. Use when the user works with PDFs.\n---\nBody.\n",
+            ),
+        ],
+    );
+    let root = dir.path().to_str().unwrap();
+    apcheck(&["check", "--fix", root]);
+    assert_eq!(codes(dir.path()), ["AP309"]);
+    let output = apcheck(&["check", "--unsafe-fixes", root]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    assert_eq!(codes(dir.path()), Vec::<String>::new());
+    let skill = fs::read_to_string(dir.path().join("skills/pdf-tools/SKILL.md")).unwrap();
+    assert!(skill.starts_with("---\nname: pdf-tools\n"), "{skill}");
+}
+
+#[test]
+fn the_json_report_carries_each_fix_as_data() {
+    let dir = tempfile::tempdir().unwrap();
+    safe_fixable(dir.path());
+    let output = apcheck(&["check", "--format", "json", dir.path().to_str().unwrap()]);
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let name = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "AP209")
+        .unwrap();
+    assert_eq!(name["fix"]["applicability"], "safe");
+    assert_eq!(name["fix"]["edits"][0]["file"], "plugin.json");
+    assert_eq!(name["fix"]["edits"][0]["replacement"], "\"invoice-ops\"");
+    let sarif = apcheck(&["check", "--format", "sarif", dir.path().to_str().unwrap()]);
+    let log: Value = serde_json::from_slice(&sarif.stdout).unwrap();
+    let fixes = log["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|result| result.get("fixes").is_some())
+        .count();
+    assert_eq!(fixes, 2);
+}

@@ -1,0 +1,168 @@
+//! `apcheck lsp` end to end: the real binary over stdio, driven by a small
+//! JSON-RPC client, as an editor would: initialize, open a broken
+//! `plugin.json`, fix it, hover, completion, a quick fix, shutdown.
+
+#[path = "support/lsp_client.rs"]
+mod lsp_client;
+
+use std::path::Path;
+
+use lsp_client::{Client, change, open};
+use serde_json::{Value, json};
+
+const SCHEMA: &str = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
+const MCP_SCHEMA: &str = "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json";
+
+fn uri(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+fn write(root: &Path, file: &str, text: &str) {
+    let path = root.join(file);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn a_bad_manifest_gets_findings_at_their_range_and_a_fix_clears_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let bad = format!("{{\n  \"$schema\": \"{SCHEMA}\",\n  \"name\": \"Invoice-Ops\"\n}}\n");
+    write(&root, "plugin.json", &bad);
+    let manifest = uri(&root.join("plugin.json"));
+    let mut client = Client::start(json!({"debounceMs": 0}));
+
+    open(&mut client, &manifest, &bad);
+    let diagnostics = client.diagnostics_for(&manifest);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    let finding = &diagnostics[0];
+    // §5.5: the name's value, on line 3 (0-based 2), between its quotes.
+    assert_eq!(finding["code"], "AP209");
+    assert_eq!(finding["severity"], 1);
+    assert_eq!(finding["source"], "apcheck");
+    assert_eq!(
+        finding["range"],
+        json!({"start": {"line": 2, "character": 10}, "end": {"line": 2, "character": 23}})
+    );
+    assert!(
+        finding["message"].as_str().unwrap().contains("Agent Plugins §5.5"),
+        "{finding}"
+    );
+    assert_eq!(finding["codeDescription"]["href"], "http://127.0.0.1:8787/#rules/AP209");
+    assert_eq!(finding["data"]["spec"], "Agent Plugins §5.5");
+
+    // Hover on the finding: its rule doc; on the key: what the schema and spec say.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": manifest}, "position": {"line": 2, "character": 14}}),
+    );
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("**AP209** `manifest-name-invalid`"), "{text}");
+    assert!(text.contains("**What it checks.**"), "{text}");
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": manifest}, "position": {"line": 2, "character": 4}}),
+    );
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(text.starts_with("`/name`: string, 1-64 characters"), "{text}");
+    assert!(text.contains("**Agent Plugins §5.5**"), "{text}");
+    assert_eq!(hover["range"]["start"], json!({"line": 2, "character": 2}));
+
+    let fixed = bad.replace("Invoice-Ops", "invoice-ops");
+    change(&mut client, &manifest, 2, &fixed);
+    assert_eq!(client.diagnostics_for(&manifest), Vec::<Value>::new());
+    client.shutdown();
+}
+
+#[test]
+fn a_manifest_change_rechecks_the_mcp_configuration() {
+    // §5.2: a rejected manifest stops everything after it, so mcp.json's findings go away
+    // while the unsaved manifest is broken, and come back when it is fixed.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let manifest_text = format!(r#"{{"$schema": "{SCHEMA}", "name": "p"}}"#);
+    let mcp_text = format!(r#"{{"$schema": "{MCP_SCHEMA}", "mcpServers": {{"a": {{"type": "stdio"}}}}}}"#);
+    write(&root, "plugin.json", &manifest_text);
+    write(&root, "mcp.json", &mcp_text);
+    let manifest = uri(&root.join("plugin.json"));
+    let mcp = uri(&root.join("mcp.json"));
+    let mut client = Client::start(json!({"debounceMs": 0}));
+    open(&mut client, &mcp, &mcp_text);
+    let findings = client.diagnostics_for(&mcp);
+    assert!(findings.iter().any(|d| d["code"] == "AP415"), "{findings:?}");
+    open(&mut client, &manifest, &manifest_text);
+    assert_eq!(client.diagnostics_for(&manifest), Vec::<Value>::new());
+
+    change(&mut client, &manifest, 2, r#"{"name": "p"}"#);
+    let [manifest_findings, mcp_findings] = <[_; 2]>::try_from(client.diagnostics_for_all(&[&manifest, &mcp])).unwrap();
+    assert!(
+        manifest_findings.iter().any(|d| d["code"] == "AP203"),
+        "{manifest_findings:?}"
+    );
+    assert_eq!(mcp_findings, Vec::<Value>::new());
+
+    change(&mut client, &manifest, 3, &manifest_text);
+    let findings = client.diagnostics_for(&mcp);
+    assert!(findings.iter().any(|d| d["code"] == "AP415"), "{findings:?}");
+    client.shutdown();
+}
+
+#[test]
+fn ignored_keys_are_unnecessary_and_skipped_servers_say_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let manifest_text = format!("{{\"$schema\": \"{SCHEMA}\", \"name\": \"p\", \"color\": \"red\"}}");
+    let mcp_text = format!(r#"{{"$schema": "{MCP_SCHEMA}", "mcpServers": {{"a": {{"type": "stdio", "args": []}}}}}}"#);
+    write(&root, "plugin.json", &manifest_text);
+    write(&root, "mcp.json", &mcp_text);
+    let mcp = uri(&root.join("mcp.json"));
+    let manifest = uri(&root.join("plugin.json"));
+    let mut client = Client::start(json!({"debounceMs": 0}));
+    open(&mut client, &mcp, &mcp_text);
+    // One check publishes both files: the manifest is not open, its finding shows anyway.
+    let [manifest_findings, server_findings] =
+        <[_; 2]>::try_from(client.diagnostics_for_all(&[&manifest, &mcp])).unwrap();
+    let unknown = manifest_findings.iter().find(|d| d["code"] == "AP205").unwrap();
+    assert_eq!(unknown["tags"], json!([1]), "{unknown}");
+    assert!(!server_findings.is_empty());
+    for finding in &server_findings {
+        assert_eq!(
+            finding["data"]["skipped"], "server `a` is skipped (§7.2.2)",
+            "{finding}"
+        );
+    }
+
+    // Completion of the server fields a stdio entry may still have.
+    let completion = client.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": mcp}, "position": {"line": 0, "character": mcp_text.find(r#""stdio""#).unwrap() + 7}}),
+    );
+    let labels: Vec<&str> = completion["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, Vec::<&str>::new(), "after a value, nothing is proposed");
+    let before_args = mcp_text.find(r#""args""#).unwrap();
+    let completion = client.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": mcp}, "position": {"line": 0, "character": before_args}}),
+    );
+    let labels: Vec<&str> = completion["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["command", "env", "cwd"]);
+    let command = &completion["items"][0];
+    assert_eq!(command["textEdit"]["newText"], r#""command": "#);
+    assert!(
+        command["documentation"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("single executable token")
+    );
+    client.shutdown();
+}

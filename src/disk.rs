@@ -12,7 +12,7 @@ use std::fs;
 use std::io::{ErrorKind, Read};
 use std::path::{Path, PathBuf};
 
-use crate::tree::{Entry, Limits, Tree};
+use crate::tree::{Entry, Limits, Tree, target_leaves_root};
 
 /// The component locations at the plugin root (§6.1).
 const ROOT_COMPONENTS: &[&str] = &["plugin.json", "mcp.json", "skills"];
@@ -31,6 +31,7 @@ pub fn read_tree(root: &Path, limits: Limits) -> std::io::Result<Tree> {
     }
     let mut reader = Reader {
         root: root.to_path_buf(),
+        real_root: fs::canonicalize(root)?,
         limits,
         tree: Tree::new(),
         total_bytes: 0,
@@ -41,7 +42,9 @@ pub fn read_tree(root: &Path, limits: Limits) -> std::io::Result<Tree> {
 }
 
 struct Reader {
+    /// The root as given, and as the filesystem resolves it (through any links).
     root: PathBuf,
+    real_root: PathBuf,
     limits: Limits,
     tree: Tree,
     total_bytes: usize,
@@ -132,6 +135,28 @@ impl Reader {
         }
     }
 
+    /// For a link whose target text leaves the root, where the filesystem
+    /// resolves it (`realpath`), when that is inside the resolved root (§4.1
+    /// item 3): a root given through a symlink with absolute links to its real
+    /// path, a target that leaves and re-enters, a chain through a link
+    /// outside. A dangling absolute target is placed by its text.
+    fn record_landing(&mut self, full: &Path, path: &str, target: &str) {
+        let parent_depth = path.matches('/').count();
+        if !target_leaves_root(parent_depth, target) {
+            return;
+        }
+        let landing = match fs::canonicalize(full) {
+            Ok(real) => relative_to(&real, &self.real_root),
+            Err(_) => {
+                let target = Path::new(target);
+                relative_to(target, &self.real_root).or_else(|| relative_to(target, &self.root))
+            }
+        };
+        if let Some(inside) = landing {
+            self.tree.mark_link_lands_inside(path, &inside);
+        }
+    }
+
     /// Reads one entry into the tree within the limits; returns whether it is a directory.
     fn add(&mut self, full: &Path, path: &str) -> bool {
         if self.tree.len() >= self.limits.max_entries {
@@ -142,7 +167,11 @@ impl Reader {
         let entry = match fs::symlink_metadata(full) {
             Err(error) => Entry::Unreadable(error.to_string()),
             Ok(meta) if meta.file_type().is_symlink() => match fs::read_link(full) {
-                Ok(target) => Entry::Symlink(link_target_inside(&self.root, full, &target)),
+                Ok(target) => {
+                    let target = target.to_string_lossy().into_owned();
+                    self.record_landing(full, path, &target);
+                    Entry::Symlink(target)
+                }
                 Err(error) => Entry::Unreadable(error.to_string()),
             },
             Ok(meta) if meta.is_dir() => {
@@ -180,21 +209,11 @@ fn read_prefix(path: &Path, limit: usize) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Absolute link targets that point inside the root become relative, so the
-/// tree can resolve them; any other absolute target stays absolute and is an
-/// escape when resolved.
-fn link_target_inside(root: &Path, link: &Path, target: &Path) -> String {
-    if target.is_absolute() {
-        if let (Ok(root), Some(parent)) = (root.canonicalize(), link.parent()) {
-            if let (Ok(rel_target), Ok(rel_parent)) = (target.strip_prefix(&root), parent.strip_prefix(&root)) {
-                let ups = rel_parent.components().count();
-                let mut relative = "../".repeat(ups);
-                relative.push_str(&rel_target.to_string_lossy());
-                return if relative.is_empty() { ".".to_string() } else { relative };
-            }
-        }
-    }
-    target.to_string_lossy().into_owned()
+/// `path` relative to `base`, `/`-separated (`""` for `base` itself).
+fn relative_to(path: &Path, base: &Path) -> Option<String> {
+    let rest = path.strip_prefix(base).ok()?;
+    let parts: Vec<String> = rest.iter().map(|part| part.to_string_lossy().into_owned()).collect();
+    Some(parts.join("/"))
 }
 
 #[cfg(unix)]
@@ -264,6 +283,85 @@ mod tests {
         assert!(tree.read("plugin.json").is_some());
         assert_eq!(tree.len(), 50);
         assert!(tree.omitted().keys().all(|path| path.starts_with("zzz/")));
+    }
+
+    /// `base/plugin` (the root, with `plugin.json` and `meta/p.json`), `base/outside/p.json`,
+    /// and `base/back` → `base/plugin`, a link outside the root pointing back in.
+    #[cfg(unix)]
+    fn linked_layout() -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().canonicalize().unwrap();
+        let root = base.join("plugin");
+        fs::create_dir_all(root.join("meta")).unwrap();
+        fs::create_dir_all(base.join("outside")).unwrap();
+        fs::write(root.join("plugin.json"), "{}").unwrap();
+        fs::write(root.join("meta/p.json"), "{}").unwrap();
+        fs::write(base.join("outside/p.json"), "{}").unwrap();
+        std::os::unix::fs::symlink(&root, base.join("back")).unwrap();
+        (dir, base)
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_judged_where_the_filesystem_resolves_them() {
+        // §4.1 item 3: "the filesystem-resolved path MUST remain within the filesystem-resolved plugin root".
+        use std::os::unix::fs::symlink;
+        let (_dir, base) = linked_layout();
+        let root = base.join("plugin");
+        // Absolute links to the real root, with the root given through a symlink.
+        symlink(root.join("plugin.json"), root.join("absolute")).unwrap();
+        std::os::unix::fs::symlink(&root, base.join("alias")).unwrap();
+        // Leaves and re-enters the root.
+        symlink("../plugin/meta/p.json", root.join("reentering")).unwrap();
+        symlink("../../plugin/meta", root.join("meta/reentering-dir")).unwrap();
+        // Through a link outside the root that points back inside.
+        symlink("../back/meta/p.json", root.join("via-outside")).unwrap();
+        let tree = read_tree(&base.join("alias"), Limits::default()).unwrap();
+        assert_eq!(tree.resolve("absolute").unwrap().path, "plugin.json");
+        assert_eq!(tree.resolve("reentering").unwrap().path, "meta/p.json");
+        assert_eq!(tree.resolve("meta/reentering-dir/p.json").unwrap().path, "meta/p.json");
+        assert_eq!(tree.resolve("via-outside").unwrap().path, "meta/p.json");
+        // The target text is kept as written, for the messages.
+        assert_eq!(
+            tree.entry("via-outside"),
+            Some(&Entry::Symlink("../back/meta/p.json".into()))
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_that_resolve_outside_still_escape() {
+        use crate::tree::Unresolved;
+        use std::os::unix::fs::symlink;
+        let (dir, base) = linked_layout();
+        let root = base.join("plugin");
+        symlink("../outside/p.json", root.join("relative-out")).unwrap();
+        symlink(base.join("outside/p.json"), root.join("absolute-out")).unwrap();
+        symlink("..", root.join("parent")).unwrap();
+        symlink("/etc/passwd", root.join("system")).unwrap();
+        symlink("../back/../outside/p.json", root.join("back-then-out")).unwrap();
+        symlink("../nowhere/p.json", root.join("dangling")).unwrap();
+        symlink(root.join("meta/../../outside/p.json"), root.join("absolute-climbing")).unwrap();
+        symlink(base.join("outside"), base.join("out-link")).unwrap();
+        symlink("../out-link/p.json", root.join("through-outside-link")).unwrap();
+        let tree = read_tree(&root, Limits::default()).unwrap();
+        for link in [
+            "relative-out",
+            "absolute-out",
+            "parent",
+            "system",
+            "back-then-out",
+            "dangling",
+            "absolute-climbing",
+            "through-outside-link",
+        ] {
+            assert!(
+                matches!(tree.resolve(link), Err(Unresolved::Escapes { .. })),
+                "{link}: {:?}",
+                tree.resolve(link)
+            );
+        }
+        drop(dir);
     }
 
     #[test]

@@ -88,6 +88,11 @@ pub struct Tree {
     unlisted: BTreeMap<String, String>,
     /// Paths in an unlisted directory that were looked up by name and are not there.
     absent: BTreeSet<String>,
+    /// Links whose target leaves the root in its text (absolute, or `..`
+    /// above the root) but which the filesystem resolves to a path inside the
+    /// root: link → that path. Only the edge can know (the way back in may
+    /// pass through directories and links outside the package).
+    landings: BTreeMap<String, String>,
 }
 
 impl Tree {
@@ -134,6 +139,14 @@ impl Tree {
     /// looked up by name and does not exist.
     pub fn mark_absent(&mut self, path: &str) {
         self.absent.insert(path.to_string());
+    }
+
+    /// Records that the link at `link`, whose target text leaves the root
+    /// (see [`target_leaves_root`]), resolves on the filesystem to `inside`, a
+    /// path relative to the filesystem-resolved root (§4.1 item 3 judges that
+    /// resolved path, not the text). Without this, such a link escapes.
+    pub fn mark_link_lands_inside(&mut self, link: &str, inside: &str) {
+        self.landings.insert(link.to_string(), inside.to_string());
     }
 
     pub fn truncated(&self) -> &BTreeMap<String, u64> {
@@ -251,13 +264,15 @@ impl Tree {
         })
     }
 
-    /// Resolves `path` the way the filesystem would, following every symlink
-    /// (in intermediate components and at the end) inside the tree. A link
-    /// whose target leaves the root, directly or through `..`, makes the path
-    /// [`Unresolved::Escapes`], even if a later `..` would come back in:
-    /// §4.1 judges the filesystem-resolved path, and the kernel resolves each
-    /// link against the real directory it points to. A path the reader could
-    /// not look at is [`Unresolved::NotRead`], never [`Unresolved::Missing`].
+    /// Resolves `path` the way the filesystem would (`realpath`), following
+    /// every symlink (in intermediate components and at the end) inside the
+    /// tree. A link whose target text leaves the root (absolute, or `..` above
+    /// it) continues where the edge found it lands inside the root
+    /// ([`Tree::mark_link_lands_inside`]: a root given through a symlink, a
+    /// path that leaves and re-enters, a chain through a link outside); with
+    /// no such landing it makes the path [`Unresolved::Escapes`]. A path the
+    /// reader could not look at is [`Unresolved::NotRead`], never
+    /// [`Unresolved::Missing`].
     pub fn resolve(&self, path: &str) -> Result<Resolved<'_>, Unresolved> {
         let mut pending: Vec<String> = split_components(path).rev().map(str::to_string).collect();
         // The real path so far, and where each of its components starts, so
@@ -290,26 +305,22 @@ impl Tree {
                     if hops > MAX_LINK_HOPS {
                         return Err(Unresolved::Loop { link: current });
                     }
-                    if target.starts_with('/') || target.starts_with('\\') || has_drive_prefix(target) {
-                        return Err(Unresolved::Escapes { link: current });
-                    }
                     via_link = true;
-                    // Walk the target's components against the link's parent; a `..`
-                    // that climbs above the root is an escape attributed to this link.
-                    let mut depth = starts.len() as isize - 1;
-                    for part in split_components(target) {
-                        match part {
-                            "" | "." => {}
-                            ".." => depth -= 1,
-                            _ => depth += 1,
-                        }
-                        if depth < 0 {
+                    let parent_depth = starts.len() - 1;
+                    let next = if target_leaves_root(parent_depth, target) {
+                        // Outside the tree only the edge knows where a path lands.
+                        let Some(inside) = self.landings.get(&current) else {
                             return Err(Unresolved::Escapes { link: current });
-                        }
-                    }
-                    let start = starts.pop().unwrap_or(0);
-                    current.truncate(start.saturating_sub(1));
-                    for part in split_components(target).rev() {
+                        };
+                        current.clear();
+                        starts.clear();
+                        inside
+                    } else {
+                        let start = starts.pop().unwrap_or(0);
+                        current.truncate(start.saturating_sub(1));
+                        target
+                    };
+                    for part in split_components(next).rev() {
                         pending.push(part.to_string());
                     }
                 }
@@ -369,6 +380,28 @@ fn dir_prefix(dir: &str) -> String {
 
 fn split_components(path: &str) -> impl DoubleEndedIterator<Item = &str> {
     path.split(['/', '\\'])
+}
+
+/// Whether a link in a directory `parent_depth` components below the root
+/// points outside it by its text alone: an absolute target, or one whose
+/// `..` climbs above the root. The edge asks the same question to know which
+/// links need a landing.
+pub fn target_leaves_root(parent_depth: usize, target: &str) -> bool {
+    if target.starts_with('/') || target.starts_with('\\') || has_drive_prefix(target) {
+        return true;
+    }
+    let mut depth = parent_depth as isize;
+    for part in split_components(target) {
+        match part {
+            "" | "." => {}
+            ".." => depth -= 1,
+            _ => depth += 1,
+        }
+        if depth < 0 {
+            return true;
+        }
+    }
+    false
 }
 
 fn has_drive_prefix(target: &str) -> bool {
@@ -499,7 +532,24 @@ mod tests {
     }
 
     #[test]
+    fn a_link_leaving_the_root_continues_where_the_edge_found_it_lands() {
+        // §4.1 item 3: the filesystem-resolved path is judged, not the target text.
+        let mut tree = tree_with_links(&[("skills-link", "../plugin/skills"), ("abs", "/real/plugin/plugin.json")]);
+        tree.mark_link_lands_inside("skills-link", "skills");
+        tree.mark_link_lands_inside("abs", "plugin.json");
+        let resolved = tree.resolve("skills-link/a/SKILL.md").unwrap();
+        assert_eq!(resolved.path, "skills/a/SKILL.md");
+        assert!(resolved.via_link);
+        assert_eq!(tree.resolve("abs").unwrap().path, "plugin.json");
+        // A landing that climbs out again is still an escape.
+        tree.insert("out", Entry::Symlink("/elsewhere".into()));
+        tree.mark_link_lands_inside("out", "../elsewhere");
+        assert!(matches!(tree.resolve("out"), Err(Unresolved::Escapes { .. })));
+    }
+
+    #[test]
     fn escaping_link_is_an_escape_even_if_it_would_come_back() {
+        // Without a landing from the edge (a zip, a test), the way back in is unknown.
         let tree = tree_with_links(&[("skills", "../outside/../root/skills")]);
         assert!(matches!(
             tree.resolve("skills/a/SKILL.md"),

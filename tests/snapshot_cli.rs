@@ -112,10 +112,11 @@ fn call_validates_arguments_with_line_and_column() {
     let bad = temp_file(&dir, "bad.json", "{\n  \"week\": \"2026-9\"\n}");
     let output = apcheck(&["call", "snapshot.json", "query_invoices", &bad]);
     assert_eq!(code(&output), 1);
+    // The one renderer's snippet (issue 9 §1b): title first, then `--> file:line:col`.
+    let text = stdout(&output);
     assert!(
-        stdout(&output).contains("bad.json:2:11: error[AP901]"),
-        "{}",
-        stdout(&output)
+        text.starts_with("error[AP901]") && text.contains("bad.json:2:11"),
+        "{text}"
     );
     assert_eq!(code(&apcheck(&["call", "snapshot.json", "nope", "arguments.json"])), 1);
 }
@@ -140,4 +141,42 @@ fn changes_and_drift_on_a_file_that_is_not_json_say_nothing_was_compared() {
     let json: serde_json::Value =
         serde_json::from_slice(&apcheck(&["changes", &not_json, "snapshot.json", "--format", "json"]).stdout).unwrap();
     assert_eq!(json["not_compared"], serde_json::json!([not_json]));
+}
+
+#[test]
+fn every_snapshot_command_has_every_format() {
+    // Issue 9 §1b: SARIF and GitHub annotations for the snapshot commands too.
+    let dir = tempfile::tempdir().unwrap();
+    let old = std::fs::read_to_string(fixtures().join("snapshot.json")).unwrap();
+    let minor = temp_file(
+        &dir,
+        "minor.json",
+        &old.replace("\"paid\",\n", "").replace("1.2.0", "1.3.0"),
+    );
+    let commands: [Vec<&str>; 4] = [
+        vec!["check-snapshot", "plugin/plugin.json"],
+        vec!["drift", "snapshot.json", "plugin-bad-name"],
+        vec!["changes", "snapshot.json", &minor],
+        vec!["call", "snapshot.json", "query_invoices", "plugin/plugin.json"],
+    ];
+    for command in &commands {
+        let text_code = code(&apcheck(command));
+        assert_eq!(text_code, 1, "{command:?}");
+        for format in ["json", "sarif", "github", "markdown"] {
+            let mut args = command.clone();
+            args.extend(["--format", format]);
+            let output = apcheck(&args);
+            assert_eq!(code(&output), text_code, "{args:?}");
+            let out = stdout(&output);
+            match format {
+                "json" => assert!(serde_json::from_str::<serde_json::Value>(&out).is_ok(), "{args:?}"),
+                "sarif" => {
+                    let log: serde_json::Value = serde_json::from_str(&out).unwrap();
+                    assert!(!log["runs"][0]["results"].as_array().unwrap().is_empty(), "{args:?}");
+                }
+                "github" => assert!(out.lines().any(|l| l.starts_with("::error ")), "{args:?}: {out}"),
+                _ => assert!(out.contains("- **error** `AP"), "{args:?}: {out}"),
+            }
+        }
+    }
 }

@@ -12,13 +12,13 @@ pub enum Shape {
     Array,
 }
 
+/// The JSON text, without a final newline; every string masked ([`super::json_text`]).
 pub fn render(reports: &[PackageReport], shape: Shape) -> String {
     let text = match (shape, reports) {
-        (Shape::Object, [report]) => serde_json::to_string_pretty(report),
-        _ => serde_json::to_string_pretty(reports),
+        (Shape::Object, [report]) => super::json_text(report),
+        _ => super::json_text(&reports),
     };
-    // Reports hold only strings, numbers and string-keyed maps: serializing cannot fail.
-    text.expect("a PackageReport serializes to JSON")
+    text.trim_end_matches('\n').to_string()
 }
 
 #[cfg(test)]

@@ -9,12 +9,18 @@
 //! - [`sarif`]: SARIF 2.1.0 for code-scanning tools
 //! - [`github`]: GitHub Actions workflow commands (annotations)
 //! - [`markdown`]: a summary for pull-request comments and downloads
+//! - [`snapshot`]: the snapshot commands' reports, in all of the above
+//! - [`escape`]: what makes untrusted text safe in each of them
+//!
+//! Every command's findings go through here, so every command has every
+//! [`Format`], and escaping and secret masking live in one place.
 
 pub mod escape;
 pub mod github;
 pub mod json;
 pub mod markdown;
 pub mod sarif;
+pub mod snapshot;
 pub mod text;
 
 use std::borrow::Cow;
@@ -22,6 +28,144 @@ use std::borrow::Cow;
 use crate::diag::Diagnostic;
 use crate::report::{McpState, PackageReport, PluginState, SkillsState};
 use crate::tree::Tree;
+
+/// The output formats every diagnostics command offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    /// Diagnostics with source snippets, then summary lines.
+    #[default]
+    Text,
+    /// The command's report as JSON.
+    Json,
+    /// SARIF 2.1.0, for code-scanning tools.
+    Sarif,
+    /// GitHub Actions annotations, then summary lines for the log.
+    Github,
+    /// Summary tables and findings, for pull-request comments.
+    Markdown,
+}
+
+impl Format {
+    pub const ALL: [Format; 5] = [
+        Format::Text,
+        Format::Json,
+        Format::Sarif,
+        Format::Github,
+        Format::Markdown,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Sarif => "sarif",
+            Format::Github => "github",
+            Format::Markdown => "markdown",
+        }
+    }
+
+    /// One line for `--help`.
+    pub fn help(self) -> &'static str {
+        match self {
+            Format::Text => "Diagnostics with source snippets, then summary lines",
+            Format::Json => "The report as JSON",
+            Format::Sarif => "SARIF 2.1.0, for code-scanning tools",
+            Format::Github => "GitHub Actions annotations",
+            Format::Markdown => "Summary tables and findings, for pull-request comments",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|format| format.name() == name)
+    }
+}
+
+/// What the edge decides about rendering.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// ANSI colours in text output.
+    pub color: bool,
+    /// The absolute directory SARIF's relative paths start from, when known.
+    pub source_root: Option<String>,
+}
+
+impl Options {
+    pub fn text(&self) -> text::TextOptions {
+        text::TextOptions { color: self.color }
+    }
+}
+
+/// `value` as pretty JSON with a final newline, every string in it masked
+/// ([`mask_for_people`]): a report quotes package data (server URLs,
+/// commands, schema errors quoting values), and no output shows a credential.
+pub fn json_text(value: &impl serde::Serialize) -> String {
+    let mut value = serde_json::to_value(value).expect("reports serialize to JSON");
+    mask_strings(&mut value);
+    serde_json::to_string_pretty(&value).expect("a JSON value serializes") + "\n"
+}
+
+fn mask_strings(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::String(text) => {
+            if let Cow::Owned(masked) = mask_for_people(text) {
+                *text = masked;
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(mask_strings),
+        serde_json::Value::Object(members) => members.values_mut().for_each(mask_strings),
+        _ => {}
+    }
+}
+
+/// `text` (a message, a value a report shows) with every credential shape masked.
+pub fn mask_for_people(text: &str) -> Cow<'_, str> {
+    crate::rules::secrets::mask_credentials(text)
+}
+
+/// `check`'s reports in `format`; `sources[i]` holds the files of `reports[i]`.
+pub fn packages(
+    reports: &[PackageReport],
+    sources: &[&dyn Sources],
+    format: Format,
+    options: &Options,
+    shape: json::Shape,
+) -> String {
+    match format {
+        Format::Text => {
+            let mut out = String::new();
+            let mut previous_had_findings = false;
+            for (report, files) in reports.iter().zip(sources) {
+                // Clean roots list one summary line each; findings get room around them.
+                let has_findings = !report.diagnostics.is_empty();
+                if !out.is_empty() && (has_findings || previous_had_findings) {
+                    out.push('\n');
+                }
+                out.push_str(&text::render_report(report, *files, options.text()));
+                previous_had_findings = has_findings;
+            }
+            if reports.len() > 1 {
+                out.push('\n');
+                out.push_str(&text::totals_line(reports));
+                out.push('\n');
+            }
+            out
+        }
+        Format::Json => json::render(reports, shape) + "\n",
+        Format::Sarif => json_text(&sarif::render(reports, options.source_root.as_deref())),
+        Format::Github => github::render(reports),
+        Format::Markdown => markdown::render(reports),
+    }
+}
+
+/// Texts found by a function, from the names findings use (files named in
+/// full, a package tree under its root's prefix).
+pub struct FnSources<'f, 's>(pub &'f dyn Fn(&str) -> Option<&'s str>);
+
+impl Sources for FnSources<'_, '_> {
+    fn text(&self, path: &str) -> Option<&str> {
+        (self.0)(path)
+    }
+}
 
 /// Where a renderer finds the text of a package-relative file, for snippets.
 pub trait Sources {

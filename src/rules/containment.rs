@@ -19,7 +19,9 @@ pub static PATH_ESCAPES_ROOT: Rule = Rule {
     doc: RuleDoc {
         what: "Follows every symlink on the way to a path the client reads (plugin.json, skills/, each SKILL.md, \
                mcp.json, a server's command or cwd) and reports a path whose filesystem-resolved location is \
-               outside the plugin root: an absolute target, or a relative one that climbs above the root.",
+               outside the plugin root. A target whose text leaves the root (absolute, or `..` above it) is \
+               judged where the filesystem resolves it, as `realpath` does: back inside (the root given \
+               through a symlink, a path that leaves and re-enters, a link outside pointing back) is fine.",
         why: "§4.1 requires the resolved path to stay inside the resolved root and sets the narrowest failure \
               boundary: an escaping plugin.json rejects the plugin, an escaping skills/ or mcp.json invalidates \
               that component type (§6.2), an escaping SKILL.md skips that skill (§7.1), an escaping command or \

@@ -25,7 +25,6 @@ pub mod drift;
 pub mod lint;
 pub mod model;
 pub mod page;
-pub mod render;
 pub mod schema;
 pub mod schema_diff;
 pub mod tools_list;

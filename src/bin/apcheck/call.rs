@@ -3,10 +3,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use apcheck::snapshot::{call::check_call, render};
+use apcheck::render::{FnSources, Format, snapshot};
+use apcheck::snapshot::call::check_call;
 
-use crate::output::fail;
-use crate::snapshot::{Format, emit, exit_for, json_text, read_text};
+use crate::output::{self, ColorChoice, emit, exit_for, fail};
+use crate::snapshot::read_text;
 
 #[derive(clap::Args)]
 pub struct CallArgs {
@@ -16,8 +17,10 @@ pub struct CallArgs {
     tool: String,
     /// The arguments object as JSON.
     arguments: PathBuf,
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(long, value_parser = output::format_parser(), default_value = "text")]
     format: Format,
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
 }
 
 pub fn run(args: CallArgs) -> ExitCode {
@@ -31,26 +34,21 @@ pub fn run(args: CallArgs) -> ExitCode {
     );
     let report = check_call(&snapshot_name, &snapshot, &args.tool, &arguments_name, &arguments);
     let tool = report.tool.as_deref().unwrap_or(&args.tool);
-    let out = match args.format {
-        Format::Json => json_text(&report),
-        Format::Text => {
-            let sources = |file: &str| {
-                if file == snapshot_name {
-                    Some(snapshot.as_str())
-                } else if file == arguments_name {
-                    Some(arguments.as_str())
-                } else {
-                    None
-                }
-            };
-            let verdict = if report.valid { "valid" } else { "invalid" };
-            let findings = render::diagnostics_text(&report.diagnostics, &sources);
-            format!("{findings}{tool}: arguments {verdict}\n")
+    let sources = |file: &str| {
+        if file == snapshot_name {
+            Some(snapshot.as_str())
+        } else if file == arguments_name {
+            Some(arguments.as_str())
+        } else {
+            None
         }
-        Format::Markdown => format!(
-            "### `{tool}` arguments\n\n{}",
-            render::diagnostics_markdown(&report.diagnostics)
-        ),
     };
+    let out = snapshot::call(
+        &report,
+        tool,
+        args.format,
+        &FnSources(&sources),
+        &output::render_options(args.color),
+    );
     emit(&out, exit_for(&report.diagnostics))
 }

@@ -3,10 +3,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use apcheck::snapshot::{changes::compare, render};
+use apcheck::render::{FnSources, Format, snapshot};
+use apcheck::snapshot::changes::compare;
 
-use crate::output::fail;
-use crate::snapshot::{Format, emit, exit_for, json_text, read_text};
+use crate::output::{self, ColorChoice, emit, exit_for, fail};
+use crate::snapshot::read_text;
 
 #[derive(clap::Args)]
 pub struct ChangesArgs {
@@ -15,8 +16,10 @@ pub struct ChangesArgs {
     /// The snapshot after the change.
     new: PathBuf,
     /// `markdown` is ready to paste in a pull-request comment.
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(long, value_parser = output::format_parser(), default_value = "text")]
     format: Format,
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
 }
 
 pub fn run(args: ChangesArgs) -> ExitCode {
@@ -35,10 +38,11 @@ pub fn run(args: ChangesArgs) -> ExitCode {
             None
         }
     };
-    let out = match args.format {
-        Format::Json => json_text(&report),
-        Format::Text => render::changes_text(&report, &sources),
-        Format::Markdown => render::changes_markdown(&report),
-    };
+    let out = snapshot::changes(
+        &report,
+        args.format,
+        &FnSources(&sources),
+        &output::render_options(args.color),
+    );
     emit(&out, exit_for(&report.diagnostics))
 }

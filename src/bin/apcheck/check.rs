@@ -21,9 +21,7 @@ use std::process::ExitCode;
 use apcheck::PackageReport;
 use apcheck::disk::read_tree;
 use apcheck::fix::{Applicability, FixOutcome, fix_tree};
-use apcheck::render::count;
-use apcheck::render::text::TextOptions;
-use apcheck::render::{github, json, markdown, sarif, text};
+use apcheck::render::{self, Format, Sources, count, json};
 use apcheck::tree::{Entry, Limits, Tree};
 use rayon::prelude::*;
 
@@ -35,7 +33,7 @@ pub struct CheckArgs {
     /// Plugin roots, or folders holding plugin roots at any depth (a marketplace repository).
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<PathBuf>,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[arg(long, value_parser = output::format_parser(), default_value = "text")]
     format: Format,
     /// Fail (exit 1) on warnings too, not only on errors.
     #[arg(long, value_enum, value_name = "LEVEL")]
@@ -51,20 +49,6 @@ pub struct CheckArgs {
     /// Print the fixes as a unified diff instead of writing them (exit 1 if there is any).
     #[arg(long)]
     diff: bool,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Format {
-    /// Diagnostics with source snippets, then a summary line per root.
-    Text,
-    /// The report object (one root) or an array of reports (several, or a collection).
-    Json,
-    /// SARIF 2.1.0, for code-scanning tools.
-    Sarif,
-    /// GitHub Actions annotations.
-    Github,
-    /// A summary table and findings per root, for pull-request comments.
-    Markdown,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -182,7 +166,9 @@ pub fn run(args: CheckArgs) -> ExitCode {
         json::Shape::Array
     };
     if !reports.is_empty() || !io_failed {
-        let rendered = render(&reports, &trees, args.format, shape, args.color.enabled());
+        let sources: Vec<&dyn Sources> = trees.iter().map(|tree| tree as &dyn Sources).collect();
+        let options = output::render_options(args.color);
+        let rendered = render::packages(&reports, &sources, args.format, &options, shape);
         if let Err(code) = output::print(&rendered) {
             return code;
         }
@@ -200,41 +186,6 @@ pub fn run(args: CheckArgs) -> ExitCode {
     } else {
         EXIT_CLEAN
     })
-}
-
-/// `reports[i]` was made from `trees[i]`.
-fn render(reports: &[PackageReport], trees: &[Tree], format: Format, shape: json::Shape, color: bool) -> String {
-    match format {
-        Format::Text => {
-            let options = TextOptions { color };
-            let mut out = String::new();
-            let mut previous_had_findings = false;
-            for (report, tree) in reports.iter().zip(trees) {
-                // Clean roots list one summary line each; findings get room around them.
-                let has_findings = !report.diagnostics.is_empty();
-                if !out.is_empty() && (has_findings || previous_had_findings) {
-                    out.push('\n');
-                }
-                out.push_str(&text::render_report(report, tree, options));
-                previous_had_findings = has_findings;
-            }
-            if reports.len() > 1 {
-                out.push('\n');
-                out.push_str(&text::totals_line(reports));
-                out.push('\n');
-            }
-            out
-        }
-        Format::Json => json::render(reports, shape) + "\n",
-        Format::Sarif => {
-            // Relative roots are relative to the working directory: that is the base.
-            let cwd = std::env::current_dir().ok();
-            let log = sarif::render(reports, cwd.as_deref().and_then(Path::to_str));
-            serde_json::to_string_pretty(&log).expect("a JSON value serializes") + "\n"
-        }
-        Format::Github => github::render(reports),
-        Format::Markdown => markdown::render(reports),
-    }
 }
 
 fn check_root(root: &Root) -> Result<(Tree, PackageReport), String> {

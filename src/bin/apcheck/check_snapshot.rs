@@ -4,10 +4,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use apcheck::Diagnostic;
-use apcheck::snapshot::{check_snapshot, render};
+use apcheck::render::snapshot::{SnapshotFile, check_snapshots};
+use apcheck::render::{FnSources, Format};
+use apcheck::snapshot::check_snapshot;
 
-use crate::output::fail;
-use crate::snapshot::{Format, emit, exit_for, json_text, read_package, read_text};
+use crate::output::{self, ColorChoice, emit, exit_for, fail};
+use crate::snapshot::{read_package, read_text};
 
 #[derive(clap::Args)]
 pub struct CheckSnapshotArgs {
@@ -18,8 +20,10 @@ pub struct CheckSnapshotArgs {
     #[arg(long, value_name = "DIR")]
     plugin: Option<PathBuf>,
     /// `json` is an array with one entry per file.
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(long, value_parser = output::format_parser(), default_value = "text")]
     format: Format,
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
 }
 
 pub fn run(args: CheckSnapshotArgs) -> ExitCode {
@@ -27,9 +31,8 @@ pub fn run(args: CheckSnapshotArgs) -> ExitCode {
         Ok(tree) => tree,
         Err(message) => return fail(message),
     };
-    let mut out = String::new();
-    let mut json = Vec::new();
-    let mut all: Vec<Diagnostic> = Vec::new();
+    let mut texts: Vec<(String, String)> = Vec::new();
+    let mut files = Vec::new();
     for file in &args.files {
         let text = match read_text(file) {
             Ok(text) => text,
@@ -37,26 +40,25 @@ pub fn run(args: CheckSnapshotArgs) -> ExitCode {
         };
         let name = file.display().to_string();
         let check = check_snapshot(&name, &text, tree.as_ref());
-        match args.format {
-            Format::Json => json.push(serde_json::json!({
-                "file": name,
-                "valid": check.snapshot.is_some(),
-                "diagnostics": check.diagnostics,
-            })),
-            Format::Text => {
-                let sources = |file: &str| (file == name).then_some(text.as_str());
-                out.push_str(&render::diagnostics_text(&check.diagnostics, &sources));
-                out.push_str(&format!("{name}: {}\n", render::totals(&check.diagnostics)));
-            }
-            Format::Markdown => out.push_str(&format!(
-                "### {name}\n\n{}\n",
-                render::diagnostics_markdown(&check.diagnostics)
-            )),
-        }
-        all.extend(check.diagnostics);
+        files.push(SnapshotFile {
+            file: name.clone(),
+            valid: check.snapshot.is_some(),
+            diagnostics: check.diagnostics,
+        });
+        texts.push((name, text));
     }
-    if args.format == Format::Json {
-        out = json_text(&json);
-    }
+    let find = |file: &str| {
+        texts
+            .iter()
+            .find(|(name, _)| name == file)
+            .map(|(_, text)| text.as_str())
+    };
+    let out = check_snapshots(
+        &files,
+        args.format,
+        &FnSources(&find),
+        &output::render_options(args.color),
+    );
+    let all: Vec<Diagnostic> = files.into_iter().flat_map(|file| file.diagnostics).collect();
     emit(&out, exit_for(&all))
 }

@@ -3,10 +3,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use apcheck::snapshot::{drift::drift, render};
+use apcheck::render::{FnSources, Format, snapshot};
+use apcheck::snapshot::drift::drift;
 
-use crate::output::fail;
-use crate::snapshot::{Format, emit, exit_for, json_text, package_sources, read_package, read_text};
+use crate::output::{self, ColorChoice, EXIT_FINDINGS, emit, exit_for, fail};
+use crate::snapshot::{package_sources, read_package, read_text};
 
 #[derive(clap::Args)]
 pub struct DriftArgs {
@@ -14,8 +15,10 @@ pub struct DriftArgs {
     snapshot: PathBuf,
     /// The plugin root directory.
     plugin: PathBuf,
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(long, value_parser = output::format_parser(), default_value = "text")]
     format: Format,
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
 }
 
 pub fn run(args: DriftArgs) -> ExitCode {
@@ -37,14 +40,15 @@ pub fn run(args: DriftArgs) -> ExitCode {
             package(file)
         }
     };
-    let out = match args.format {
-        Format::Json => json_text(&report),
-        Format::Text => render::drift_text(&report, &sources),
-        Format::Markdown => render::drift_markdown(&report),
-    };
+    let out = snapshot::drift(
+        &report,
+        args.format,
+        &FnSources(&sources),
+        &output::render_options(args.color),
+    );
     // Drift is an error-level finding on its own; lint errors count too.
     let code = if report.has_drift() {
-        ExitCode::from(1)
+        ExitCode::from(EXIT_FINDINGS)
     } else {
         exit_for(&report.diagnostics)
     };

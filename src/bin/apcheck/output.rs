@@ -1,8 +1,14 @@
-//! Plumbing every subcommand shares: output formats, colour choice, exit codes
+//! Plumbing every subcommand shares: the format and colour flags, exit codes
 //! and writing to stdout without panicking on a closed pipe.
 
 use std::io::{IsTerminal, Write};
+
+use clap::builder::TypedValueParser;
 use std::process::ExitCode;
+
+use apcheck::Diagnostic;
+use apcheck::diag::Severity;
+use apcheck::render::{Format, Options};
 
 /// No findings at the failing level.
 pub const EXIT_CLEAN: u8 = 0;
@@ -10,6 +16,41 @@ pub const EXIT_CLEAN: u8 = 0;
 pub const EXIT_FINDINGS: u8 = 1;
 /// A usage error or an I/O failure: the check could not be done as asked.
 pub const EXIT_FAILURE: u8 = 2;
+
+/// `--format` of every diagnostics command: the core's one list of formats.
+pub fn format_parser() -> impl TypedValueParser<Value = Format> {
+    let values = Format::ALL.map(|format| clap::builder::PossibleValue::new(format.name()).help(format.help()));
+    clap::builder::PossibleValuesParser::new(values)
+        .map(|name: String| Format::from_name(&name).expect("clap offers only the formats' names"))
+}
+
+/// How a command's findings are rendered, from its `--format` and `--color`.
+pub fn render_options(color: ColorChoice) -> Options {
+    Options {
+        color: color.enabled(),
+        // Relative paths are relative to the working directory: SARIF's base.
+        source_root: std::env::current_dir()
+            .ok()
+            .and_then(|dir| dir.to_str().map(str::to_string)),
+    }
+}
+
+/// 1 when any finding is an error, else 0.
+pub fn exit_for(diagnostics: &[Diagnostic]) -> ExitCode {
+    if diagnostics.iter().any(|d| d.severity == Severity::Error) {
+        ExitCode::from(EXIT_FINDINGS)
+    } else {
+        ExitCode::from(EXIT_CLEAN)
+    }
+}
+
+/// Writes `text` to stdout and exits with `code`, or with 2 when writing failed.
+pub fn emit(text: &str, code: ExitCode) -> ExitCode {
+    match print(text) {
+        Ok(()) => code,
+        Err(failed) => failed,
+    }
+}
 
 /// Formats for documents about rules (`rules`, `explain`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -29,14 +70,17 @@ pub enum ColorChoice {
 }
 
 impl ColorChoice {
+    /// Colour for what goes to stdout.
     pub fn enabled(self) -> bool {
+        self.enabled_on(std::io::stdout().is_terminal())
+    }
+
+    fn enabled_on(self, terminal: bool) -> bool {
         match self {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
             // https://no-color.org: any non-empty value turns colour off.
-            ColorChoice::Auto => {
-                std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-            }
+            ColorChoice::Auto => terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
         }
     }
 }

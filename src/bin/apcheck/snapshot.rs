@@ -1,19 +1,17 @@
 //! `apcheck snapshot PLUGIN [--tools SERVER=FILE]…`: prints the capability
 //! snapshot a conformant client would hold. Also the small edge helpers the
-//! snapshot commands share (output format, reading files, exit codes).
+//! snapshot commands share (reading files and packages).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use apcheck::Diagnostic;
-use apcheck::diag::Severity;
 use apcheck::disk::read_tree;
+use apcheck::render::{self, FnSources};
 use apcheck::snapshot::build::{build_snapshot, mark_failed};
-use apcheck::snapshot::render;
 use apcheck::snapshot::tools_list::{ToolsList, read_tools_list};
 use apcheck::tree::{Limits, Tree};
 
-use crate::output::fail;
+use crate::output::{ColorChoice, EXIT_CLEAN, EXIT_FINDINGS, emit, fail, render_options};
 
 #[derive(clap::Args)]
 pub struct SnapshotArgs {
@@ -30,15 +28,6 @@ pub struct SnapshotArgs {
     /// Write the snapshot here instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
-}
-
-/// How the snapshot commands print their report.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    #[default]
-    Text,
-    Json,
-    Markdown,
 }
 
 /// The UTF-8 text of `path`, or the message to fail with.
@@ -65,28 +54,6 @@ pub fn package_sources<'t>(tree: &'t Tree, root: &str) -> impl Fn(&str) -> Optio
     move |file: &str| {
         let relative = file.strip_prefix(prefix.as_str())?;
         tree.read(relative).and_then(|bytes| std::str::from_utf8(bytes).ok())
-    }
-}
-
-/// 1 when any finding is an error, else 0.
-pub fn exit_for(diagnostics: &[Diagnostic]) -> ExitCode {
-    if diagnostics.iter().any(|d| d.severity == Severity::Error) {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
-/// `value` as pretty JSON with a final newline.
-pub fn json_text(value: &impl serde::Serialize) -> String {
-    serde_json::to_string_pretty(value).expect("reports serialize") + "\n"
-}
-
-/// Writes `text` to stdout and exits with `code`, or with 2 when writing failed.
-pub fn emit(text: &str, code: ExitCode) -> ExitCode {
-    match crate::output::print(text) {
-        Ok(()) => code,
-        Err(failed) => failed,
     }
 }
 
@@ -128,12 +95,14 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
             for finding in &mut findings {
                 finding.file = finding.file.take().map(|file| in_root(&root, &file));
             }
+            let package = package_sources(&tree, &root);
+            let options = render_options(ColorChoice::Auto);
             eprint!(
                 "{}",
-                render::diagnostics_text(&findings, &package_sources(&tree, &root))
+                render::text::render_diagnostics("", &findings, &FnSources(&package), options.text())
             );
-            eprintln!("apcheck: {root}: {error}");
-            return ExitCode::from(1);
+            eprintln!("apcheck: {}: {error}", render::escape::visible(&root));
+            return ExitCode::from(EXIT_FINDINGS);
         }
         Err(error) => return fail(error),
     };
@@ -148,9 +117,9 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
     let text = snapshot.to_pretty_json();
     match &args.output {
         Some(path) => match std::fs::write(path, text) {
-            Ok(()) => ExitCode::SUCCESS,
+            Ok(()) => ExitCode::from(EXIT_CLEAN),
             Err(e) => fail(format!("cannot write {}: {e}", path.display())),
         },
-        None => emit(&text, ExitCode::SUCCESS),
+        None => emit(&text, ExitCode::from(EXIT_CLEAN)),
     }
 }

@@ -1,0 +1,311 @@
+//! The snapshot commands' reports (`check-snapshot`, `drift`, `changes`,
+//! `call`) in every [`Format`]: the same findings renderers as `check`
+//! (snippets, annotations, SARIF results, Markdown lists), so escaping and
+//! secret masking are the same for every command. Diagnostics name their files
+//! in full (as given on the command line), so their root is `""`.
+
+use serde::Serialize;
+
+use super::escape::{markdown_code, markdown_message, visible};
+use super::{Format, Options, Sources, count, github, markdown, mask_for_people, sarif, text};
+use crate::diag::{Diagnostic, Severity};
+use crate::snapshot::call::CallReport;
+use crate::snapshot::changes::ChangeReport;
+use crate::snapshot::drift::{DriftReport, FixSide};
+use crate::snapshot::schema_diff::Level;
+
+/// One linted snapshot file, as `check-snapshot --format json` lists it.
+#[derive(Debug, Serialize)]
+pub struct SnapshotFile {
+    pub file: String,
+    pub valid: bool,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// `2 errors, 1 warning, 0 infos`.
+pub fn totals(diagnostics: &[Diagnostic]) -> String {
+    let of = |severity: Severity| diagnostics.iter().filter(|d| d.severity == severity).count();
+    format!(
+        "{}, {}, {}",
+        count(of(Severity::Error), "error", "errors"),
+        count(of(Severity::Warning), "warning", "warnings"),
+        count(of(Severity::Info), "info", "infos")
+    )
+}
+
+/// The findings of every command in the formats that are only findings.
+fn findings(diagnostics: &[Diagnostic], format: Format, sources: &dyn Sources, options: &Options) -> String {
+    match format {
+        Format::Text => text::render_diagnostics("", diagnostics, sources, options.text()),
+        Format::Github => github::annotations("", diagnostics),
+        Format::Markdown => markdown::findings("", diagnostics),
+        Format::Sarif | Format::Json => String::new(),
+    }
+}
+
+fn sarif_text(diagnostics: &[Diagnostic], options: &Options) -> String {
+    super::json_text(&sarif::render_findings(
+        &[("", diagnostics)],
+        options.source_root.as_deref(),
+    ))
+}
+
+/// `check-snapshot`: each file's findings and totals.
+pub fn check_snapshots(files: &[SnapshotFile], format: Format, sources: &dyn Sources, options: &Options) -> String {
+    let mut out = String::new();
+    match format {
+        Format::Json => return super::json_text(&files),
+        Format::Sarif => {
+            let sets: Vec<(&str, &[Diagnostic])> = files.iter().map(|f| ("", f.diagnostics.as_slice())).collect();
+            return super::json_text(&sarif::render_findings(&sets, options.source_root.as_deref()));
+        }
+        Format::Text | Format::Github => {
+            for file in files {
+                out.push_str(&findings(&file.diagnostics, format, sources, options));
+                let line = format!("{}: {}", visible(&file.file), totals(&file.diagnostics));
+                out.push_str(&if format == Format::Github {
+                    github::log_line(&line)
+                } else {
+                    line + "\n"
+                });
+            }
+        }
+        Format::Markdown => {
+            for file in files {
+                out.push_str(&format!("### {}\n\n", markdown_code(&file.file)));
+                out.push_str(&markdown::findings("", &file.diagnostics));
+            }
+        }
+    }
+    out
+}
+
+fn level_word(level: Level) -> &'static str {
+    level.as_str()
+}
+
+fn verdict(report: &ChangeReport) -> String {
+    if !report.not_compared.is_empty() {
+        return format!(
+            "Not compared: {} (see the errors).",
+            not_snapshots(&report.not_compared)
+        );
+    }
+    let version = format!(
+        "{} → {}",
+        report.old_version.as_deref().unwrap_or("(none)"),
+        report.new_version.as_deref().unwrap_or("(none)")
+    );
+    let bump = report.bump.map_or("no", level_word);
+    match report.required {
+        None => format!("No changes; version {version}."),
+        Some(required) => format!(
+            "Needs a {} bump; version {version} is a {bump} bump: {}.",
+            required.as_str(),
+            if report.bump_covers_changes() {
+                "covered"
+            } else {
+                "not covered"
+            }
+        ),
+    }
+}
+
+/// `` `a.json` could not be read as a valid snapshot ``, for one or several files.
+fn not_snapshots(files: &[String]) -> String {
+    let named: Vec<String> = files.iter().map(|f| format!("`{f}`")).collect();
+    match named.as_slice() {
+        [one] => format!("{one} could not be read as a valid snapshot"),
+        many => format!("{} could not be read as valid snapshots", many.join(" and ")),
+    }
+}
+
+/// `changes`: the change list, the findings and the SemVer verdict.
+pub fn changes(report: &ChangeReport, format: Format, sources: &dyn Sources, options: &Options) -> String {
+    let verdict = verdict(report);
+    match format {
+        Format::Json => super::json_text(report),
+        Format::Sarif => sarif_text(&report.diagnostics, options),
+        Format::Text | Format::Github => {
+            let mut out = String::new();
+            let mut lines = Vec::new();
+            for change in &report.changes {
+                let detail = mask_for_people(&change.detail);
+                lines.push(format!(
+                    "{:<5}  {:<18}  {}",
+                    change.level.as_str(),
+                    change.kind,
+                    visible(&detail)
+                ));
+            }
+            if format == Format::Github {
+                out.push_str(&findings(&report.diagnostics, format, sources, options));
+                for line in lines {
+                    out.push_str(&github::log_line(&line));
+                }
+                out.push_str(&github::log_line(&visible(&verdict)));
+                return out;
+            }
+            for line in &lines {
+                out.push_str(line);
+                out.push('\n');
+            }
+            if !lines.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&findings(&report.diagnostics, format, sources, options));
+            out.push_str(&visible(&verdict));
+            out.push('\n');
+            out
+        }
+        Format::Markdown => {
+            let mut out = String::from("### Capability snapshot changes\n\n");
+            out.push_str(&format!("**{}**\n\n", markdown_message(&verdict)));
+            if !report.changes.is_empty() {
+                out.push_str("| Level | Change | Subject | Detail |\n|---|---|---|---|\n");
+                for change in &report.changes {
+                    let level = match change.level {
+                        Level::Major => "**major**",
+                        Level::Minor => "minor",
+                        Level::Patch => "patch",
+                    };
+                    out.push_str(&format!(
+                        "| {level} | {} | {} | {} |\n",
+                        change.kind,
+                        markdown_code(&change.subject).replace('|', "\\|"),
+                        markdown_message(&mask_for_people(&change.detail))
+                    ));
+                }
+                out.push('\n');
+            }
+            if !report.diagnostics.is_empty() {
+                out.push_str(&markdown::findings("", &report.diagnostics));
+            }
+            out
+        }
+    }
+}
+
+fn side(fix: FixSide) -> &'static str {
+    match fix {
+        FixSide::Snapshot => "fix the snapshot",
+        FixSide::Package => "fix the package",
+    }
+}
+
+/// A drift row's value as people see it: masked, `—` when absent.
+fn shown(value: &Option<String>) -> String {
+    value
+        .as_deref()
+        .map_or_else(|| "—".to_string(), |v| mask_for_people(v).into_owned())
+}
+
+/// Drift's closing sentence.
+fn drift_verdict(report: &DriftReport) -> String {
+    if !report.not_compared.is_empty() {
+        let named: Vec<String> = report.not_compared.iter().map(|f| format!("`{f}`")).collect();
+        format!(
+            "Not compared: {} could not be read (see the errors), so this is not a verdict on drift.",
+            named.join(", ")
+        )
+    } else if report.rows.is_empty() {
+        "No drift: the snapshot matches the package.".to_string()
+    } else {
+        format!("{} difference(s); {}.", report.rows.len(), totals(&report.diagnostics))
+    }
+}
+
+/// `drift`: one row per difference, saying which side to fix, then the findings.
+pub fn drift(report: &DriftReport, format: Format, sources: &dyn Sources, options: &Options) -> String {
+    let verdict = drift_verdict(report);
+    match format {
+        Format::Json => super::json_text(report),
+        Format::Sarif => sarif_text(&report.diagnostics, options),
+        Format::Text | Format::Github => {
+            let subjects: Vec<String> = report.rows.iter().map(|r| visible(&r.subject).into_owned()).collect();
+            let width = subjects.iter().map(|s| s.chars().count()).max().unwrap_or(0);
+            let lines: Vec<String> = report
+                .rows
+                .iter()
+                .zip(&subjects)
+                .map(|(row, subject)| {
+                    format!(
+                        "{}  {subject:<width$}  snapshot: {}  |  package: {}  → {}",
+                        row.code,
+                        visible(&shown(&row.snapshot)),
+                        visible(&shown(&row.package)),
+                        side(row.fix),
+                    )
+                })
+                .collect();
+            let mut out = String::new();
+            if format == Format::Github {
+                out.push_str(&findings(&report.diagnostics, format, sources, options));
+                for line in lines {
+                    out.push_str(&github::log_line(&line));
+                }
+                out.push_str(&github::log_line(&visible(&verdict)));
+                return out;
+            }
+            for line in &lines {
+                out.push_str(line);
+                out.push('\n');
+            }
+            if !lines.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&findings(&report.diagnostics, format, sources, options));
+            out.push_str(&visible(&verdict));
+            out.push('\n');
+            out
+        }
+        Format::Markdown => {
+            let mut out = String::from("### Snapshot drift\n\n");
+            if report.rows.is_empty() || !report.not_compared.is_empty() {
+                let verdict = markdown_message(&verdict);
+                if report.not_compared.is_empty() {
+                    out.push_str(&format!("{verdict}\n\n"));
+                } else {
+                    out.push_str(&format!("**{verdict}**\n\n"));
+                }
+            } else {
+                out.push_str("| Code | Subject | Snapshot | Package | Fix |\n|---|---|---|---|---|\n");
+                for row in &report.rows {
+                    out.push_str(&format!(
+                        "| {} | {} | {} | {} | {} |\n",
+                        row.code,
+                        markdown_message(&row.subject),
+                        markdown_message(&shown(&row.snapshot)),
+                        markdown_message(&shown(&row.package)),
+                        side(row.fix)
+                    ));
+                }
+                out.push('\n');
+            }
+            if !report.diagnostics.is_empty() {
+                out.push_str(&markdown::findings("", &report.diagnostics));
+            }
+            out
+        }
+    }
+}
+
+/// `call`: the findings and whether the arguments are valid for `tool`.
+pub fn call(report: &CallReport, tool: &str, format: Format, sources: &dyn Sources, options: &Options) -> String {
+    let verdict = format!(
+        "{}: arguments {}",
+        visible(tool),
+        if report.valid { "valid" } else { "invalid" }
+    );
+    match format {
+        Format::Json => super::json_text(report),
+        Format::Sarif => sarif_text(&report.diagnostics, options),
+        Format::Text => findings(&report.diagnostics, format, sources, options) + &verdict + "\n",
+        Format::Github => findings(&report.diagnostics, format, sources, options) + &github::log_line(&verdict),
+        Format::Markdown => format!(
+            "### {} arguments\n\n{}",
+            markdown_code(tool),
+            markdown::findings("", &report.diagnostics)
+        ),
+    }
+}

@@ -13,6 +13,7 @@ mod discovery;
 mod fields;
 mod frontmatter;
 mod hints;
+mod portability;
 mod skill_md;
 
 use crate::rule::Rule;
@@ -42,6 +43,7 @@ pub static RULES: &[&Rule] = &[
     &fields::SKILL_UNKNOWN_FIELD,
     &hints::SKILL_DESCRIPTION_HINT,
     &hints::SKILL_BODY_LARGE,
+    &portability::YAML_1_1_TYPING,
 ];
 
 /// Bytes / 4, rounded up.

@@ -109,9 +109,28 @@ pub struct YamlError {
     pub span: Span,
 }
 
-/// Parses the frontmatter YAML as a mapping, within a budget sized for a few
-/// dozen lines, so alias bombs, deep nesting and huge documents fail fast.
+/// How plain (unquoted) scalars are typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Typing {
+    /// YAML 1.2's core schema, which js-yaml and most current parsers follow:
+    /// only `true`/`false` (any case form) are booleans, `yes`, `y`, `on`,
+    /// `no` are strings, and so is `1_000`.
+    Core,
+    /// YAML 1.1's types, which PyYAML and go-yaml v2 still apply: `yes`, `on`,
+    /// `y` are booleans, `1_000` is a number, `017` is octal.
+    Yaml11,
+}
+
+/// Parses the frontmatter YAML as a mapping with YAML 1.2 core typing (the
+/// Agent Skills spec names no YAML version; 1.2 is the current one), within
+/// a budget sized for a few dozen lines, so alias bombs, deep nesting and
+/// huge documents fail fast.
 pub fn parse_fields(yaml: &str) -> Result<Fields, YamlError> {
+    parse_fields_with(yaml, Typing::Core)
+}
+
+/// Parses `yaml` as [`parse_fields`] does, typing plain scalars by `typing`.
+pub fn parse_fields_with(yaml: &str, typing: Typing) -> Result<Fields, YamlError> {
     if yaml.trim().is_empty() {
         return Err(YamlError {
             message: "the frontmatter is empty".to_string(),
@@ -130,6 +149,10 @@ pub fn parse_fields(yaml: &str) -> Result<Fields, YamlError> {
         max_total_scalar_bytes: 4 * 1024 * 1024,
     };
     options.alias_limits.max_total_replayed_events = 10_000;
+    let core = typing == Typing::Core;
+    options.strict_booleans = core;
+    options.underscored_numbers_as_strings = core;
+    options.legacy_octal_numbers = !core;
     serde_saphyr::from_str_with_options::<Fields>(yaml, options).map_err(|error| {
         // Error locations carry line and column (characters) but not always a byte offset.
         let offset = error
@@ -252,6 +275,41 @@ mod tests {
         let odd_keys = parse_fields("1: one\ntrue: yes\n").unwrap();
         assert_eq!(odd_keys.0[0].key, "1");
         assert!(parse_fields("? [a, b]\n: c\n").is_err());
+    }
+
+    #[test]
+    fn plain_scalars_are_typed_by_yaml_1_2_core() {
+        // Issue 9 §5: YAML 1.1 typing made `description: yes` a boolean and `1_000` a number.
+        let yaml = "a: yes\nb: y\nc: on\nd: no\ne: 1_000\nf: true\ng: 42\nh: 017\ni: False\n";
+        let fields = parse_fields(yaml).unwrap();
+        let values: Vec<&Value> = fields.0.iter().map(|f| &f.value).collect();
+        let expected = [
+            serde_json::json!("yes"),
+            serde_json::json!("y"),
+            serde_json::json!("on"),
+            serde_json::json!("no"),
+            serde_json::json!("1_000"),
+            serde_json::json!(true),
+            serde_json::json!(42),
+            // serde-saphyr reads a leading-zero decimal as a float; still the number 17.
+            serde_json::json!(17.0),
+            serde_json::json!(false),
+        ];
+        assert_eq!(values, expected.iter().collect::<Vec<_>>());
+        let yaml11 = parse_fields_with(yaml, Typing::Yaml11).unwrap();
+        let values: Vec<&Value> = yaml11.0.iter().map(|f| &f.value).collect();
+        let expected = [
+            serde_json::json!(true),
+            serde_json::json!(true),
+            serde_json::json!(true),
+            serde_json::json!(false),
+            serde_json::json!(1000),
+            serde_json::json!(true),
+            serde_json::json!(42),
+            serde_json::json!(15),
+            serde_json::json!(false),
+        ];
+        assert_eq!(values, expected.iter().collect::<Vec<_>>());
     }
 
     #[test]

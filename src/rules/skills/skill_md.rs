@@ -9,7 +9,7 @@ use crate::rules::files::TextFile;
 use crate::source::Span;
 
 use super::frontmatter::{self, SplitError};
-use super::{GOOD_SKILL, PLUGIN, SKIPPED, estimate_tokens, fields, hints};
+use super::{GOOD_SKILL, PLUGIN, SKIPPED, estimate_tokens, fields, hints, portability};
 
 pub static SKILL_BYTE_ORDER_MARK: Rule = Rule {
     code: "AP305",
@@ -140,6 +140,7 @@ pub(super) fn check_skill_file(file: &TextFile, dir: &str, entry: &mut SkillEntr
             .at_span(text, &file.index, shift(span))
     };
     fields::check_fields(&fields, dir, entry, &place, diagnostics);
+    portability::check_yaml11_typing(yaml, &fields, &place, diagnostics);
     entry.tokens.metadata = estimate_tokens(entry.name.as_deref().unwrap_or_default())
         + estimate_tokens(entry.description.as_deref().unwrap_or_default());
     hints::check_body(file, parts.body, entry.tokens.body, diagnostics);

@@ -1,15 +1,16 @@
 //! `apcheck fmt FILE|-`: pretty-print or minify JSON, keeping number and string text.
-//! Also home of the source-snippet rendering the JSON commands share.
+//! Also the JSON commands' shared input reading and error snippets.
 
 use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 
-use annotate_snippets::{AnnotationKind, Level, Origin, Renderer, Snippet};
+use apcheck::diag::Severity;
 use apcheck::json::JsonParseError;
 use apcheck::json::format::{FormatOptions, Indent, Layout};
 use apcheck::json::tools::format_document;
+use apcheck::render::text::TextOptions;
 
-use crate::output::{EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
+use crate::output::{ColorChoice, EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
 
 #[derive(clap::Args)]
 pub struct FmtArgs {
@@ -72,7 +73,7 @@ pub fn fmt(args: FmtArgs) -> ExitCode {
         if !formatted.changed {
             return ExitCode::from(EXIT_CLEAN);
         }
-        eprintln!("{}: not formatted", args.file);
+        eprintln!("{}: not formatted", apcheck::render::escape::visible(&args.file));
         return ExitCode::from(EXIT_FINDINGS);
     }
     let formatted = formatted.text;
@@ -119,71 +120,17 @@ pub fn render_parse_error(file: &str, text: &str, error: &JsonParseError) -> Str
         offset: error.offset,
         len: 0,
     };
-    render_snippet(Level::ERROR, file, text, at, &error.message, "")
+    render_snippet(Severity::Error, file, text, at, &error.message, "")
 }
 
-/// Where a finding is: its 1-based line and column (named when a long line is
-/// shortened), byte offset, and length in
-/// bytes (0 for one character).
-#[derive(Clone, Copy)]
-pub struct Location {
-    pub line: usize,
-    pub column: usize,
-    pub offset: usize,
-    pub len: usize,
-}
+/// Where a finding is in a document.
+pub use apcheck::render::text::Location;
 
-/// Lines longer than this (a minified document is one line) are shown as a
-/// window around the finding.
-const LONG_LINE: usize = 200;
-/// Bytes of context either side of the finding in such a window.
-const WINDOW: usize = 60;
-
-/// One finding rendered with its source line. Only that line (or a window of
-/// it) is handed to the renderer, so findings in a 100 MB file cost nothing extra.
-pub fn render_snippet(level: Level<'_>, file: &str, text: &str, at: Location, title: &str, label: &str) -> String {
-    let offset = floor_char_boundary(text, at.offset);
-    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
-    let mut line_text = text[line_start..line_end].trim_end_matches('\r');
-    let mut start = (offset - line_start).min(line_text.len());
-    let first_char = line_text[start..].chars().next().map_or(0, char::len_utf8);
-    let mut end = floor_char_boundary(line_text, (start + at.len.max(first_char)).min(line_text.len()));
-    let mut title = title.to_string();
-    let shortened = line_text.len() > LONG_LINE;
-    if shortened {
-        // The renderer would count the column inside the window; name the real one.
-        title.push_str(&format!(" (column {}; line shortened)", at.column));
-        let from = floor_char_boundary(line_text, start.saturating_sub(WINDOW));
-        let to = floor_char_boundary(line_text, (start + WINDOW).max(end.min(start + WINDOW)));
-        line_text = &line_text[from..to.max(start)];
-        start -= from;
-        end = (end - from).min(line_text.len()).max(start);
-    }
-    let snippet = Snippet::source(line_text)
-        .line_start(at.line)
-        .annotation(AnnotationKind::Primary.span(start..end).label(label));
-    let group = level.primary_title(&title);
-    // A window's `-->` line would name the window's column: give the real one.
-    let report = &[if shortened {
-        group
-            .element(Origin::path(file).line(at.line).char_column(at.column))
-            .element(snippet)
-    } else {
-        group.element(snippet.path(file))
-    }];
-    let renderer = if std::io::stderr().is_terminal() && std::io::stdout().is_terminal() {
-        Renderer::styled()
-    } else {
-        Renderer::plain()
+/// One finding rendered with its source line, by the one renderer (escaped,
+/// credentials masked); coloured as stderr allows, where these findings go.
+pub fn render_snippet(severity: Severity, file: &str, text: &str, at: Location, title: &str, label: &str) -> String {
+    let options = TextOptions {
+        color: ColorChoice::Auto.enabled() && std::io::stderr().is_terminal(),
     };
-    format!("{}\n", renderer.render(report))
-}
-
-fn floor_char_boundary(text: &str, offset: usize) -> usize {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    offset
+    apcheck::render::text::snippet(severity, file, text, at, title, label, options)
 }

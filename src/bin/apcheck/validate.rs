@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use annotate_snippets::Level;
+use apcheck::diag::Severity;
 use apcheck::json::builtin::BUILTINS;
 use apcheck::json::tools::{
     DocumentProblem, DocumentReport, SchemaChoice, SchemaProblem, load_schema, validate_document,
@@ -42,7 +42,7 @@ pub fn validate(args: ValidateArgs) -> ExitCode {
         for entry in BUILTINS {
             println!("{:<28} {}", entry.name, entry.description);
         }
-        return ExitCode::SUCCESS;
+        return ExitCode::from(EXIT_CLEAN);
     }
     if args.instances.is_empty() {
         eprintln!("apcheck: name at least one document to validate (or `--builtin list`)");
@@ -206,5 +206,5 @@ fn render_issue(file: &str, text: &str, issue: &ValidationIssue) -> String {
         offset: issue.span.start,
         len,
     };
-    render_snippet(Level::ERROR, file, text, at, &title, &label)
+    render_snippet(Severity::Error, file, text, at, &title, &label)
 }

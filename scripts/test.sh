@@ -29,6 +29,7 @@ step "page end to end in headless Chromium" npm run test:e2e
 if [ -z "${FAST:-}" ]; then
     step "fuzz smoke" env FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash scripts/fuzz-smoke.sh
     step "benchmarks (figures, not assertions)" cargo bench --locked
+    step "page benchmarks in headless Chromium (ratios to ajv, jsondiffpatch, native)" node scripts/bench-page.mjs
 fi
 
 echo

@@ -2,7 +2,7 @@
 //! (`wasm-pack test --headless --chrome`, wired into CI by the lead).
 #![cfg(target_arch = "wasm32")]
 
-use apcheck::wasm::json::{builtin_schemas, diff_json, format_json, validate_json};
+use apcheck::wasm::json::{builtin_schemas, diff_json, format_json, locate_json, validate_json, validate_json_batch};
 use serde_json::Value;
 use wasm_bindgen_test::*;
 
@@ -36,6 +36,55 @@ fn diff_returns_every_form() {
     assert_eq!(out["equal"], false);
     assert_eq!(out["changes"][0]["label"], "/tools[name=a]");
     assert!(out["patch"].is_array() && out["merge"]["patch"].is_object() && out["unified"]["text"].is_string());
+}
+
+#[wasm_bindgen_test]
+fn a_batch_is_validated_against_one_compilation() {
+    let schema = r#"{"type": "object", "required": ["n"], "properties": {"n": {"type": "integer"}}}"#;
+    let documents = vec![r#"{"n": 1}"#.to_string(), r#"{"n": "x"}"#.to_string(), "{".to_string()];
+    for _ in 0..2 {
+        let out = parsed(validate_json_batch(documents.clone(), schema, ""));
+        assert_eq!((out["valid"].as_u64(), out["invalid"].as_u64()), (Some(1), Some(2)));
+        assert_eq!(out["results"][0]["valid"], true);
+        assert_eq!(out["results"][1]["issues"][0]["instance_pointer"], "/n");
+        assert_eq!(out["results"][2]["error"]["line"], 1);
+    }
+    let builtin = parsed(validate_json_batch(
+        vec![r#"{"name": "x"}"#.into()],
+        "",
+        r#"{"builtin": "mcp-tool", "formats": true}"#,
+    ));
+    assert_eq!(builtin["invalid"], 1);
+    assert_eq!(parsed(validate_json_batch(vec![], r#"{"type": 3}"#, ""))["ok"], false);
+}
+
+#[wasm_bindgen_test]
+fn diff_computes_only_what_is_wanted_and_says_how_arrays_matched() {
+    let a = r#"{"items": [{"id": 1, "v": 1}, {"id": 2, "v": 2}], "rows": [{"v": 1}]}"#;
+    let b = r#"{"items": [{"id": 2, "v": 3}, {"id": 1, "v": 1}], "rows": [{"v": 2}]}"#;
+    let out = parsed(diff_json(a, b, r#"{"want": ["changes"]}"#));
+    assert!(out.get("patch").is_none() && out.get("merge").is_none() && out.get("unified").is_none());
+    assert_eq!(out["located"], false);
+    let arrays = out["arrays"].as_array().unwrap();
+    assert!(
+        arrays
+            .iter()
+            .any(|m| m["path"] == "/items" && m["by"] == "key" && m["key"][0] == "id"),
+        "{arrays:?}"
+    );
+    assert!(
+        arrays.iter().any(|m| m["path"] == "/rows" && m["by"] == "sequence"),
+        "{arrays:?}"
+    );
+    let patch = parsed(diff_json(a, b, r#"{"want": ["patch"]}"#));
+    assert!(patch["patch"].is_array() && patch.get("changes").is_none());
+}
+
+#[wasm_bindgen_test]
+fn locate_finds_lines_of_pointers() {
+    let text = "{\n  \"a\": [\n    1,\n    2\n  ]\n}";
+    let out = parsed(locate_json(text, r#"["/a/1", "/a/9", ""]"#));
+    assert_eq!(out["lines"], serde_json::json!([4, 2, 1]));
 }
 
 #[wasm_bindgen_test]

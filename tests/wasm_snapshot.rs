@@ -42,6 +42,23 @@ fn the_page_builds_the_reference_snapshot_and_finds_no_drift() {
 }
 
 #[wasm_bindgen_test]
+fn a_checked_report_renders_on_request() {
+    let mut tree = package();
+    assert_eq!(parsed(tree.render("sarif"))["ok"], false);
+    let report = parsed(tree.check("invoice-ops"));
+    let sarif = parsed(tree.render("sarif"));
+    let log: Value = serde_json::from_str(sarif["text"].as_str().unwrap()).unwrap();
+    assert_eq!(log["version"], "2.1.0");
+    assert_eq!(
+        log["runs"][0]["results"].as_array().unwrap().len(),
+        report["diagnostics"].as_array().unwrap().len()
+    );
+    let markdown = parsed(tree.render("markdown"));
+    assert!(markdown["text"].as_str().unwrap().contains("invoice-ops"));
+    assert_eq!(parsed(tree.render("html"))["ok"], false);
+}
+
+#[wasm_bindgen_test]
 fn lint_changes_and_call_answer_in_json() {
     assert_eq!(
         parsed(snapshot_lint("snapshot.json", "{"))["diagnostics"][0]["code"],

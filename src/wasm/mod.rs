@@ -14,11 +14,13 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-/// A package tree assembled by the page from a drop, a picked folder or pasted text.
+/// A package tree assembled by the page from a drop, a picked folder or pasted text,
+/// and the report of its last check (rendered for downloads on request).
 #[wasm_bindgen]
 #[derive(Default)]
 pub struct PackageTree {
     tree: Tree,
+    report: Option<crate::report::PackageReport>,
 }
 
 #[wasm_bindgen]
@@ -55,10 +57,13 @@ impl PackageTree {
         self.tree.mark_omitted(path, limit);
     }
 
-    /// Runs the package check; returns the `PackageReport` as JSON text.
-    pub fn check(&self, root_name: &str) -> String {
+    /// Runs the package check; returns the `PackageReport` as JSON text, and keeps
+    /// the report for [`PackageTree::render`].
+    pub fn check(&mut self, root_name: &str) -> String {
         let report = crate::check_package(root_name, &self.tree);
-        serde_json::to_string(&report).expect("a report always serializes")
+        let text = serde_json::to_string(&report).expect("a report always serializes");
+        self.report = Some(report);
+        text
     }
 
     /// Applies every fix the check offers, safe ones only unless `include_unsafe`,
@@ -85,15 +90,26 @@ impl PackageTree {
         serde_json::json!({ "applied": outcome.applied, "changed": changed }).to_string()
     }
 
-    /// Runs the package check and renders it the way the CLI does for downloads:
-    /// `{"report": PackageReport, "sarif": SARIF 2.1.0 log, "markdown": text}`.
-    /// The SARIF log has no base URI: a browser does not know where the folder lives.
-    #[wasm_bindgen(js_name = checkRendered)]
-    pub fn check_rendered(&self, root_name: &str) -> String {
-        let report = crate::check_package(root_name, &self.tree);
-        let sarif = crate::render::sarif::render(std::slice::from_ref(&report), None);
-        let markdown = crate::render::markdown::render(std::slice::from_ref(&report));
-        serde_json::json!({ "report": report, "sarif": sarif, "markdown": markdown }).to_string()
+    /// The last check's report rendered the way the CLI renders it, for a
+    /// download: `format` is `sarif` (SARIF 2.1.0, without a base URI: a browser
+    /// does not know where the folder lives) or `markdown`. Returns
+    /// `{"ok":true,"text":".."}` or `{"ok":false,"error":{"message":".."}}`.
+    /// Rendering waits for the download because the SARIF log carries the whole
+    /// rule registry: too much work for every keystroke.
+    pub fn render(&self, format: &str) -> String {
+        let Some(report) = &self.report else {
+            return error_reply("nothing has been checked yet");
+        };
+        let reports = std::slice::from_ref(report);
+        let text = match format {
+            "sarif" => {
+                let log = crate::render::sarif::render(reports, None);
+                serde_json::to_string_pretty(&log).expect("a SARIF log always serializes")
+            }
+            "markdown" => crate::render::markdown::render(reports),
+            other => return error_reply(&format!("unknown report format {other:?} (sarif, markdown)")),
+        };
+        serde_json::json!({ "ok": true, "text": text }).to_string()
     }
 }
 
@@ -112,6 +128,10 @@ pub fn apply_edits(text: &str, edits: &str) -> String {
         Err(message) => serde_json::json!({ "ok": false, "error": { "message": message } }),
     }
     .to_string()
+}
+
+fn error_reply(message: &str) -> String {
+    serde_json::json!({ "ok": false, "error": { "message": message } }).to_string()
 }
 
 /// The limits the page applies while reading a drop (the CLI's defaults), as JSON:
@@ -141,10 +161,7 @@ pub fn rules() -> String {
 pub fn explain(code_or_name: &str) -> String {
     let answer = match crate::registry::find(code_or_name.trim()) {
         Some(rule) => serde_json::json!({ "ok": true, "rule": rule, "text": crate::registry::explain_text(rule) }),
-        None => serde_json::json!({
-            "ok": false,
-            "error": { "message": format!("no rule has the code or name {:?}", code_or_name.trim()) }
-        }),
+        None => return error_reply(&format!("no rule has the code or name {:?}", code_or_name.trim())),
     };
     answer.to_string()
 }

@@ -3,6 +3,7 @@
 // The SARIF and Markdown downloads are rendered by the core, as the CLI's are.
 
 import { ruleByCode } from './rules.js';
+import { request } from './client.js';
 import { copyButton, downloadButton, h, longList, plural } from './util.js';
 
 // Every state word the report can hold, said plainly: "not there" is never
@@ -162,7 +163,9 @@ function mcpDetail(report) {
  * The whole verdict. `source` says where the package came from ('drop' shows
  * the symlink note); `onOpen(diagnostic)` jumps to a finding.
  */
-export function renderReport({ report, sarif, markdown }, { source, entryCount, onOpen, fileBase = 'apcheck-report' }) {
+export function renderReport({ report, reportId }, { source, entryCount, onOpen, fileBase = 'apcheck-report' }) {
+  // The core renders SARIF and Markdown when one is asked for, from this very report.
+  const rendered = (format) => request('render', { format, reportId });
   const verdict = verdictLine(report);
   const manifestReason = report.plugin.state === 'rejected'
     ? report.diagnostics.find((d) => d.severity === 'error' && (d.file === 'plugin.json' || d.file === null))?.message ?? 'plugin.json is missing or invalid.'
@@ -181,9 +184,9 @@ export function renderReport({ report, sarif, markdown }, { source, entryCount, 
       'div.row.actions',
       {},
       downloadButton('JSON', `${fileBase}.json`, () => JSON.stringify(report, null, 2)),
-      downloadButton('SARIF', `${fileBase}.sarif`, () => JSON.stringify(sarif, null, 2), 'application/sarif+json'),
-      downloadButton('Markdown', `${fileBase}.md`, () => markdown, 'text/markdown'),
-      copyButton('Copy Markdown', () => markdown, 'Report copied'),
+      downloadButton('SARIF', `${fileBase}.sarif`, () => rendered('sarif'), 'application/sarif+json'),
+      downloadButton('Markdown', `${fileBase}.md`, () => rendered('markdown'), 'text/markdown'),
+      copyButton('Copy Markdown', () => rendered('markdown'), 'Report copied'),
       copyButton('Copy JSON', () => JSON.stringify(report, null, 2), 'Report copied'),
     ),
     h(

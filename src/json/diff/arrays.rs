@@ -4,9 +4,10 @@
 use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
-use similar::{Algorithm, DiffOp, capture_diff_slices};
+use similar::DiffOp;
 
-use super::{ArrayKey, ChangeKind, PatchOp, Paths, Walker, value};
+use super::sequence::myers_ops;
+use super::{ArrayKey, ChangeKind, Matching, PatchOp, Paths, Walker, value};
 
 /// Above this many element pairs, unkeyed arrays pair by position: Myers' diff
 /// of two large, mostly different arrays is quadratic, and a diff must not hang.
@@ -19,10 +20,22 @@ pub(super) fn diff_arrays<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [V
         .iter()
         .filter(|key| key.path.as_ref().is_none_or(|pattern| at.matches(pattern)))
         .find_map(|key| Keys::of(key, a, b));
-    match keyed {
-        Some(keys) => by_key(walker, a, b, &keys, at),
-        None if a.len().saturating_mul(b.len()) <= SEQUENCE_PAIR_LIMIT => by_sequence(walker, a, b, at),
-        None => by_position(walker, a, b, at),
+    if let Some(keys) = keyed {
+        walker.note_matching(at, Matching::Key, keys.fields);
+        return by_key(walker, a, b, &keys, at);
+    }
+    let changes_before = walker.diff.changes.len();
+    let by = if a.len().saturating_mul(b.len()) <= SEQUENCE_PAIR_LIMIT {
+        by_sequence(walker, a, b, at);
+        Matching::Sequence
+    } else {
+        by_position(walker, a, b, at);
+        Matching::Position
+    };
+    // Only where a key would have named the elements and something differs.
+    let objects = |items: &[Value]| !items.is_empty() && items.iter().all(Value::is_object);
+    if walker.diff.changes.len() > changes_before && (objects(a) || objects(b)) {
+        walker.note_matching(at, by, &[]);
     }
 }
 
@@ -290,7 +303,7 @@ fn longest_increasing(matched: &[Option<usize>], a_len: usize) -> Vec<bool> {
 fn by_sequence<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], at: &mut Paths<'v>) {
     let a_hashes: Vec<u64> = a.iter().map(value::hash).collect();
     let b_hashes: Vec<u64> = b.iter().map(value::hash).collect();
-    for op in capture_diff_slices(Algorithm::Myers, &a_hashes, &b_hashes) {
+    for op in myers_ops(&a_hashes, &b_hashes) {
         match op {
             DiffOp::Equal {
                 old_index,

@@ -15,6 +15,7 @@ mod arrays;
 pub mod ignore;
 pub mod merge;
 pub mod patch;
+mod sequence;
 pub mod unified;
 pub mod value;
 
@@ -78,6 +79,15 @@ pub fn default_array_keys() -> Vec<ArrayKey> {
         ArrayKey::at("/*/result/tools", &["name"]),
         ArrayKey::at("/skills", &["name"]),
         ArrayKey::at("/mcpServers", &["id"]),
+        // Anywhere else, objects that all carry a unique `name` (or `id`) are matched by it.
+        ArrayKey {
+            path: None,
+            fields: vec!["name".into()],
+        },
+        ArrayKey {
+            path: None,
+            fields: vec!["id".into()],
+        },
     ]
 }
 
@@ -124,6 +134,36 @@ pub struct Change {
 pub struct Diff {
     pub changes: Vec<Change>,
     pub patch: Vec<PatchOp>,
+    /// How the arrays that matter were matched (see [`ArrayMatch`]); for the
+    /// page, which shows the key used and warns when matching fell back to positions.
+    #[serde(skip)]
+    pub arrays: Vec<ArrayMatch>,
+}
+
+/// How arrays were matched: for every path pattern, the keyed ones, and the
+/// unkeyed arrays of objects that differ (there a key would name the elements).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ArrayMatch {
+    /// The arrays' pointer in B, element indices as `*`: `/tools`, `/tools/*/icons`.
+    pub path: String,
+    pub by: Matching,
+    /// The key members, for [`Matching::Key`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub key: Vec<String>,
+    /// How many arrays at `path` were matched this way.
+    pub count: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Matching {
+    /// By a key member unique in both arrays, with moves.
+    Key,
+    /// By a longest common subsequence of whole elements: a changed element is
+    /// paired with the one at its position.
+    Sequence,
+    /// Pairwise by index (arrays too big for the subsequence).
+    Position,
 }
 
 impl Diff {
@@ -218,6 +258,14 @@ impl<'v> Paths<'v> {
         out
     }
 
+    /// The B pointer with every element index as `*`.
+    fn pattern(&self) -> String {
+        self.render(|out, segment| match segment {
+            Segment::Member(key) => push_token(out, key),
+            Segment::Element { .. } => out.push_str("/*"),
+        })
+    }
+
     /// Whether the B pointer matches `pattern`, whose tokens may be `*`.
     fn matches(&self, pattern: &[String]) -> bool {
         pattern.len() == self.segments.len()
@@ -243,6 +291,25 @@ struct Walker<'o> {
 }
 
 impl Walker<'_> {
+    /// Counts one array at `at` matched `by` (`key`: the members, for `Key`).
+    fn note_matching(&mut self, at: &Paths<'_>, by: Matching, key: &[String]) {
+        let path = at.pattern();
+        match self
+            .diff
+            .arrays
+            .iter_mut()
+            .find(|m| m.path == path && m.by == by && m.key == key)
+        {
+            Some(seen) => seen.count += 1,
+            None => self.diff.arrays.push(ArrayMatch {
+                path,
+                by,
+                key: key.to_vec(),
+                count: 1,
+            }),
+        }
+    }
+
     fn walk<'v>(&mut self, a: &'v Value, b: &'v Value, at: &mut Paths<'v>) {
         match (a, b) {
             (Value::Object(left), Value::Object(right)) => {

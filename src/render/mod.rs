@@ -233,6 +233,27 @@ pub fn fix_line(fix: &crate::fix::Fix) -> String {
     format!("{} ({how})", fix.message)
 }
 
+/// ` (2 hidden by the configuration, 1 by the baseline)`, or nothing when nothing was hidden.
+pub fn hidden_note(ignored: usize, baselined: usize) -> String {
+    let parts: Vec<String> = [(ignored, "the configuration"), (baselined, "the baseline")]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .enumerate()
+        .map(|(i, (n, by))| {
+            if i == 0 {
+                format!("{n} hidden by {by}")
+            } else {
+                format!("{n} by {by}")
+            }
+        })
+        .collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join(", "))
+    }
+}
+
 /// `1 error`, `2 errors`.
 pub fn count(n: usize, singular: &str, plural: &str) -> String {
     format!("{n} {}", if n == 1 { singular } else { plural })
@@ -280,6 +301,7 @@ impl Verdicts {
             findings.push_str(", ");
             findings.push_str(&count(summary.infos, "info", "infos"));
         }
+        findings.push_str(&hidden_note(summary.ignored, summary.baselined));
         Verdicts {
             plugin,
             skills,
@@ -477,6 +499,12 @@ mod tests {
         assert_eq!(verdicts.skills, "skills 1 discovered, 0 skipped");
         assert_eq!(verdicts.servers, "servers 0 valid, 1 invalid");
         assert_eq!(verdicts.findings, "1 error, 1 warning");
+        report.summary.ignored = 2;
+        report.summary.baselined = 1;
+        assert_eq!(
+            Verdicts::of(&report).findings,
+            "1 error, 1 warning (2 hidden by the configuration, 1 by the baseline)"
+        );
         report.skills.state = SkillsState::NotLoaded;
         report.mcp.state = McpState::Disabled;
         let verdicts = Verdicts::of(&report);

@@ -96,12 +96,15 @@ pub fn totals_line(reports: &[PackageReport]) -> String {
     let loaded = reports.iter().filter(|r| r.plugin.state == PluginState::Loaded).count();
     let errors: usize = reports.iter().map(|r| r.summary.errors).sum();
     let warnings: usize = reports.iter().map(|r| r.summary.warnings).sum();
+    let ignored: usize = reports.iter().map(|r| r.summary.ignored).sum();
+    let baselined: usize = reports.iter().map(|r| r.summary.baselined).sum();
     format!(
-        "{}: {loaded} loaded, {} rejected — {}, {}",
+        "{}: {loaded} loaded, {} rejected — {}, {}{}",
         count(reports.len(), "plugin", "plugins"),
         reports.len() - loaded,
         count(errors, "error", "errors"),
         count(warnings, "warning", "warnings"),
+        super::hidden_note(ignored, baselined),
     )
 }
 

@@ -31,6 +31,7 @@ use rayon::prelude::*;
 
 use crate::fix;
 use crate::output::{self, ColorChoice, EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
+use crate::settings::{self, ConfigArgs};
 
 #[derive(clap::Args)]
 pub struct CheckArgs {
@@ -55,6 +56,8 @@ pub struct CheckArgs {
     /// Print the fixes as a unified diff instead of writing them (exit 1 if there is any).
     #[arg(long)]
     diff: bool,
+    #[command(flatten)]
+    config: ConfigArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -74,22 +77,50 @@ struct Root {
     dir: PathBuf,
     /// How it is named in the output: the PATH as given, joined with the path below it.
     name: String,
+    /// The index of its PATH's settings.
+    settings: usize,
+    /// The root relative to its configuration's directory, for the configuration's globs.
+    relative: String,
 }
 
 pub fn run(args: CheckArgs) -> ExitCode {
     let mut roots = Vec::new();
     let mut any_collection = false;
+    let mut loaded = Vec::with_capacity(args.paths.len());
     for path in &args.paths {
-        match roots_named_by(path) {
+        let settings = match settings::load(path, &args.config) {
+            Ok(settings) => settings,
+            Err(message) => return output::fail(message),
+        };
+        match roots_named_by(path, &settings) {
             Ok((found, is_collection)) => {
                 any_collection |= is_collection;
-                roots.extend(found);
+                roots.extend(found.into_iter().map(|(dir, name)| Root {
+                    relative: settings.relative(&dir),
+                    dir,
+                    name,
+                    settings: loaded.len(),
+                }));
             }
             Err(message) => return output::fail(message),
         }
+        loaded.push(settings);
     }
+    // The check as configured: what the report shows, and which fixes are offered.
+    let configured = |root: &Root, tree: &Tree| {
+        let mut report = apcheck::check_package(&root.name, tree);
+        loaded[root.settings].settings.apply(&mut report, &root.relative);
+        report
+    };
 
-    let outcomes: Vec<Result<(Tree, PackageReport), String>> = roots.par_iter().map(check_root).collect();
+    let outcomes: Vec<Result<(Tree, PackageReport), String>> = roots
+        .par_iter()
+        .map(|root| {
+            let tree = read_tree(&root.dir, Limits::default()).map_err(|error| format!("{}: {error}", root.name))?;
+            let report = configured(root, &tree);
+            Ok((tree, report))
+        })
+        .collect();
     // Trees stay for the text renderer's snippets.
     let mut trees = Vec::with_capacity(outcomes.len());
     let mut reports = Vec::with_capacity(outcomes.len());
@@ -101,7 +132,10 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 if args.connect.connect && report.plugin.state == apcheck::report::PluginState::Loaded {
                     match crate::connect::run(&root.dir, &tree, &report, &args.connect) {
                         Ok(run) if run.interrupted => return ExitCode::from(EXIT_FAILURE),
-                        Ok(run) => add_connections(&mut report, &tree, &run.attempts),
+                        Ok(run) => {
+                            add_connections(&mut report, &tree, &run.attempts);
+                            loaded[root.settings].settings.apply(&mut report, &root.relative);
+                        }
                         Err(message) => {
                             eprintln!("apcheck: {}: {message}", root.name);
                             io_failed = true;
@@ -128,11 +162,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
         let fixed: Vec<FixOutcome> = checked_roots
             .par_iter()
             .zip(&trees)
-            .map(|(root, tree)| {
-                fix_tree(tree, allowed, |tree| {
-                    apcheck::check_package(&root.name, tree).diagnostics
-                })
-            })
+            .map(|(root, tree)| fix_tree(tree, allowed, |tree| configured(root, tree).diagnostics))
             .collect();
         let applied: usize = fixed.iter().map(|outcome| outcome.applied).sum();
         let files: usize = fixed.iter().map(|outcome| outcome.changed.len()).sum();
@@ -167,7 +197,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
             }
         }
         for ((root, tree), report) in checked_roots.iter().zip(&trees).zip(reports.iter_mut()) {
-            *report = apcheck::check_package(&root.name, tree);
+            *report = configured(root, tree);
         }
         eprintln!(
             "apcheck: applied {} in {}",
@@ -209,17 +239,16 @@ pub fn run(args: CheckArgs) -> ExitCode {
 fn add_connections(report: &mut PackageReport, tree: &Tree, attempts: &[apcheck::live::Attempt]) {
     report.diagnostics.extend(apcheck::live::diagnostics(tree, attempts));
     apcheck::report::sort_diagnostics(&mut report.diagnostics);
-    report.summary = apcheck::report::Summary::count(&report.diagnostics, &report.skills, &report.mcp);
+    report.summary = apcheck::report::Summary {
+        ignored: report.summary.ignored,
+        baselined: report.summary.baselined,
+        ..apcheck::report::Summary::count(&report.diagnostics, &report.skills, &report.mcp)
+    };
 }
 
-fn check_root(root: &Root) -> Result<(Tree, PackageReport), String> {
-    let tree = read_tree(&root.dir, Limits::default()).map_err(|error| format!("{}: {error}", root.name))?;
-    let report = apcheck::check_package(&root.name, &tree);
-    Ok((tree, report))
-}
-
-/// The roots `path` names (see the module doc), and whether it is a collection.
-fn roots_named_by(path: &Path) -> Result<(Vec<Root>, bool), String> {
+/// The roots `path` names (see the module doc) as (directory, name), and
+/// whether it is a collection, leaving out what the configuration excludes.
+fn roots_named_by(path: &Path, settings: &settings::Loaded) -> Result<(Vec<(PathBuf, String)>, bool), String> {
     let shown = path.display().to_string();
     let metadata = fs::metadata(path).map_err(|error| format!("{shown}: {error}"))?;
     if !metadata.is_dir() {
@@ -227,28 +256,24 @@ fn roots_named_by(path: &Path) -> Result<(Vec<Root>, bool), String> {
             "{shown}: not a directory; give the plugin root, the directory that holds plugin.json"
         ));
     }
-    let single = || Root {
-        dir: path.to_path_buf(),
-        name: shown.clone(),
-    };
+    let single = || (path.to_path_buf(), shown.clone());
     if has_manifest(path) {
         return Ok((vec![single()], false));
     }
-    let mut below = Vec::new();
-    find_roots(path, "", 0, &mut below);
+    let below = find_roots(path, settings);
     if below.is_empty() {
         return Ok((vec![single()], false));
     }
     let base = shown.trim_end_matches(['/', '\\']);
     let roots = below
         .into_iter()
-        .map(|relative| Root {
-            dir: path.join(&relative),
-            name: if base.is_empty() || base == "." {
-                relative
+        .map(|relative| {
+            let name = if base.is_empty() || base == "." {
+                relative.clone()
             } else {
                 format!("{base}/{relative}")
-            },
+            };
+            (path.join(&relative), name)
         })
         .collect();
     Ok((roots, true))
@@ -258,38 +283,70 @@ fn has_manifest(dir: &Path) -> bool {
     fs::symlink_metadata(dir.join("plugin.json")).is_ok()
 }
 
-/// Every directory below `dir` with its own `plugin.json`, as `/`-separated
-/// paths relative to the search start, in name order.
-fn find_roots(dir: &Path, relative: &str, depth: usize, found: &mut Vec<String>) {
-    if depth >= MAX_SEARCH_DEPTH {
-        return;
-    }
-    let Ok(entries) = fs::read_dir(dir) else { return };
-    let mut children: Vec<(String, PathBuf)> = entries
+/// Every directory below `start` with its own `plugin.json`, as `/`-separated
+/// paths relative to it, in name order. The walk honours `.gitignore` files,
+/// skips hidden directories, `node_modules`, symlinked directories, the
+/// configuration's `exclude` globs and the inside of every root found.
+fn find_roots(start: &Path, settings: &settings::Loaded) -> Vec<String> {
+    let exclude = settings.settings.clone();
+    let base_of_start = settings.relative(start);
+    let excluded_start = start.to_path_buf();
+    let walker = ignore::WalkBuilder::new(start)
+        .standard_filters(true)
+        .require_git(false)
+        .git_global(false)
+        .follow_links(false)
+        .max_depth(Some(MAX_SEARCH_DEPTH))
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .filter_entry(move |entry| {
+            let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
+            let skipped = entry
+                .file_name()
+                .to_str()
+                .is_some_and(|name| SKIPPED_DIRS.contains(&name));
+            // Nothing inside a root is searched: its parent is that root.
+            let inside_root = entry.depth() > 1 && entry.path().parent().is_some_and(has_manifest);
+            let relative = relative_to(&excluded_start, entry.path());
+            let for_globs = join(&base_of_start, &relative);
+            let excluded = entry.depth() > 0 && exclude.excludes(&for_globs);
+            is_dir && !skipped && !inside_root && !excluded
+        })
+        .build();
+    walker
         .filter_map(Result::ok)
-        // `file_type` does not follow links: a symlinked directory is not searched.
-        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
-        .map(|entry| (entry.file_name().to_string_lossy().into_owned(), entry.path()))
-        .filter(|(name, _)| !name.starts_with('.') && !SKIPPED_DIRS.contains(&name.as_str()))
-        .collect();
-    children.sort();
-    for (name, path) in children {
-        let child = if relative.is_empty() {
-            name
-        } else {
-            format!("{relative}/{name}")
-        };
-        if has_manifest(&path) {
-            found.push(child);
-        } else {
-            find_roots(&path, &child, depth + 1, found);
-        }
+        .filter(|entry| entry.depth() > 0 && has_manifest(entry.path()))
+        .map(|entry| relative_to(start, entry.path()))
+        .collect()
+}
+
+/// `path` below `start`, `/`-separated.
+fn relative_to(start: &Path, path: &Path) -> String {
+    let below = path.strip_prefix(start).unwrap_or(path);
+    below
+        .components()
+        .map(|part| part.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn join(base: &str, relative: &str) -> String {
+    match (base, relative) {
+        ("", relative) => relative.to_string(),
+        (base, "") => base.to_string(),
+        (base, relative) => format!("{base}/{relative}"),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn defaults() -> settings::Loaded {
+        settings::Loaded {
+            settings: apcheck::config::Settings::default(),
+            base: PathBuf::new(),
+        }
+    }
 
     fn touch(root: &Path, file: &str) {
         let path = root.join(file);
@@ -302,7 +359,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         touch(dir.path(), "plugin.json");
         touch(dir.path(), "nested/plugin.json");
-        let (roots, collection) = roots_named_by(dir.path()).unwrap();
+        let (roots, collection) = roots_named_by(dir.path(), &defaults()).unwrap();
         assert_eq!(roots.len(), 1);
         assert!(!collection);
     }
@@ -320,10 +377,10 @@ mod tests {
         ] {
             touch(dir.path(), file);
         }
-        let (roots, collection) = roots_named_by(dir.path()).unwrap();
+        let (roots, collection) = roots_named_by(dir.path(), &defaults()).unwrap();
         assert!(collection);
         let base = dir.path().display().to_string();
-        let names: Vec<String> = roots.iter().map(|r| r.name.replace(&base, "<base>")).collect();
+        let names: Vec<String> = roots.iter().map(|r| r.1.replace(&base, "<base>")).collect();
         assert_eq!(names, ["<base>/plugins/a", "<base>/plugins/b", "<base>/top"]);
     }
 
@@ -334,8 +391,8 @@ mod tests {
         touch(dir.path(), "real/plugin.json");
         std::os::unix::fs::symlink(dir.path().join("real"), dir.path().join("alias")).unwrap();
         std::os::unix::fs::symlink(dir.path(), dir.path().join("real-loop")).unwrap();
-        let (roots, _) = roots_named_by(dir.path()).unwrap();
-        let names: Vec<&str> = roots.iter().map(|r| r.name.rsplit('/').next().unwrap()).collect();
+        let (roots, _) = roots_named_by(dir.path(), &defaults()).unwrap();
+        let names: Vec<&str> = roots.iter().map(|r| r.1.rsplit('/').next().unwrap()).collect();
         assert_eq!(names, ["real"]);
     }
 
@@ -343,7 +400,7 @@ mod tests {
     fn a_directory_without_any_manifest_is_one_root_to_reject() {
         let dir = tempfile::tempdir().unwrap();
         touch(dir.path(), "skills/a/SKILL.md");
-        let (roots, collection) = roots_named_by(dir.path()).unwrap();
+        let (roots, collection) = roots_named_by(dir.path(), &defaults()).unwrap();
         assert_eq!(roots.len(), 1);
         assert!(!collection);
     }
@@ -351,8 +408,8 @@ mod tests {
     #[test]
     fn a_missing_path_or_a_file_is_a_usage_error() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(roots_named_by(&dir.path().join("nope")).is_err());
+        assert!(roots_named_by(&dir.path().join("nope"), &defaults()).is_err());
         touch(dir.path(), "plugin.json");
-        assert!(roots_named_by(&dir.path().join("plugin.json")).is_err());
+        assert!(roots_named_by(&dir.path().join("plugin.json"), &defaults()).is_err());
     }
 }

@@ -10,6 +10,7 @@ mod call;
 mod changes;
 mod check;
 mod check_snapshot;
+mod config_cmd;
 mod connect;
 mod diff;
 mod drift;
@@ -18,6 +19,7 @@ mod fmt;
 mod lsp;
 mod output;
 mod rules_cmd;
+mod settings;
 mod snapshot;
 mod validate;
 
@@ -40,6 +42,8 @@ enum Command {
     Rules(rules_cmd::RulesArgs),
     /// Print a rule's doc with a failing and a fixed example.
     Explain(rules_cmd::ExplainArgs),
+    /// Show the configuration (apcheck.toml, pyproject.toml, flags) a check would use.
+    Config(config_cmd::ConfigCmdArgs),
     /// Pretty-print or minify JSON, keeping numbers and strings as written.
     Fmt(fmt::FmtArgs),
     /// Validate JSON documents against a JSON Schema (a file or a built-in), every error at its line.
@@ -67,6 +71,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Rules(args) => rules_cmd::rules(args),
         Command::Explain(args) => rules_cmd::explain(args),
+        Command::Config(args) => config_cmd::run(args),
         Command::Fmt(args) => fmt::fmt(args),
         Command::Validate(args) => validate::validate(args),
         Command::Snapshot(args) => snapshot::run(args),

@@ -36,3 +36,6 @@ fi
 
 echo "== npm ci"
 npm ci --no-audit --no-fund
+
+echo "== npm ci (editors/vscode: the VS Code extension's vscode-languageclient and types)"
+npm ci --prefix editors/vscode --no-audit --no-fund

@@ -14,8 +14,9 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::json::format::{check_syntax, find_value_span};
+use crate::json::locate::SpanTree;
 use crate::json::parse::{JsonDoc, JsonParseError, parse_document, pointer_tokens};
+use crate::json::scan::check_syntax;
 use crate::source::{LineIndex, Span};
 
 /// The base URI of a schema that has no `$id` (the `jsonschema` crate's default),
@@ -384,8 +385,8 @@ pub fn validate(text: &str, instance: &JsonDoc, schema: &CompiledSchema) -> Vec<
     locate_issues(text, &instance.value, "", errors, |p| instance.nearest_span(p))
 }
 
-/// Parses and validates `text`; the fast path for many documents. Only the
-/// places of a failing document's errors are looked up, by a scan each.
+/// Parses and validates `text`; the fast path for many documents. Spans are
+/// built only for a failing document.
 pub fn validate_text(text: &str, schema: &CompiledSchema) -> Result<Vec<ValidationIssue>, JsonParseError> {
     let value = match serde_json::from_str::<Value>(text) {
         Ok(value) => value,
@@ -398,19 +399,10 @@ pub fn validate_text(text: &str, schema: &CompiledSchema) -> Result<Vec<Validati
     if schema.validator.is_valid(&value) {
         return Ok(Vec::new());
     }
-    let errors: Vec<_> = schema.validator.iter_errors(&value).collect();
-    // One scan per error is cheap for small documents; past this many bytes
-    // scanned in all, one span tree for the whole document is cheaper.
-    const SCAN_BUDGET: usize = 16 << 20;
-    if errors.len().saturating_mul(text.len()) > SCAN_BUDGET {
-        let document = parse_document(text)?;
-        return Ok(locate_issues(text, &value, "", errors.into_iter(), |p| {
-            document.nearest_span(p)
-        }));
-    }
-    let whole = Span::new(0, text.len());
-    let span_of = |pointer: &str| find_value_span(text, pointer).unwrap_or(whole);
-    Ok(locate_issues(text, &value, "", errors.into_iter(), span_of))
+    // Only a failing document's spans are needed: one scan, no second value tree.
+    let spans = SpanTree::parse(text)?;
+    let errors = schema.validator.iter_errors(&value);
+    Ok(locate_issues(text, &value, "", errors, |p| spans.nearest_span(p)))
 }
 
 /// Validates the value at `pointer` inside `instance` (e.g. one tool's arguments

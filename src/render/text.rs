@@ -120,16 +120,22 @@ fn render_diagnostic(renderer: &Renderer, root: &str, diagnostic: &Diagnostic, q
     let mut group = Group::with_title(title);
     let excerpt = quotable
         .zip(diagnostic.span)
-        .and_then(|(text, span)| excerpt(text, span));
+        .and_then(|(text, span)| excerpt(text, span, diagnostic.line));
     if let Some(file) = &diagnostic.file {
         let path = visible(&path_from_root(root, file)).into_owned();
         group = match &excerpt {
-            Some(excerpt) => group.element(
-                Snippet::source(excerpt.lines.as_str())
+            Some(excerpt) => {
+                let snippet = Snippet::source(excerpt.lines.as_str())
                     .line_start(excerpt.first_line)
-                    .path(path)
-                    .annotation(AnnotationKind::Primary.span(excerpt.span.clone())),
-            ),
+                    .annotation(AnnotationKind::Primary.span(excerpt.span.clone()));
+                match diagnostic.column.filter(|_| excerpt.windowed) {
+                    // The renderer would name the window's column: name the real one.
+                    Some(column) => group
+                        .element(Origin::path(path).line(excerpt.first_line).char_column(column))
+                        .element(snippet),
+                    None => group.element(snippet.path(path)),
+                }
+            }
             None => {
                 let mut origin = Origin::path(path);
                 if let Some(line) = diagnostic.line {
@@ -154,17 +160,22 @@ fn render_diagnostic(renderer: &Renderer, root: &str, diagnostic: &Diagnostic, q
     renderer.render(&[group])
 }
 
-/// The whole lines a span touches, made [`visible`] line by line, and the span moved into them.
+/// The whole lines a span touches, made [`visible`] line by line, and the span
+/// moved into them; a window of a line too long to show whole (a minified
+/// document is one line).
 struct Excerpt {
     lines: String,
     first_line: usize,
     span: std::ops::Range<usize>,
+    windowed: bool,
 }
 
 /// Only the lines around the span go to the snippet renderer, so a file with
-/// hundreds of findings is not re-scanned whole for each. `None` when the span
+/// hundreds of findings is not re-scanned whole for each, and a long line only
+/// as a window: per finding, the cost is the excerpt's, never the file's.
+/// `line` is the span's line when the diagnostic knows it. `None` when the span
 /// does not fit the text (a rule measured another version of the file).
-fn excerpt(text: &str, span: Span) -> Option<Excerpt> {
+fn excerpt(text: &str, span: Span, line: Option<usize>) -> Option<Excerpt> {
     if span.start > span.end
         || span.end > text.len()
         || !text.is_char_boundary(span.start)
@@ -172,9 +183,40 @@ fn excerpt(text: &str, span: Span) -> Option<Excerpt> {
     {
         return None;
     }
-    let begin = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[span.end..].find('\n').map_or(text.len(), |i| span.end + i);
-    let first_line = text[..begin].bytes().filter(|&b| b == b'\n').count() + 1;
+    let floor = |mut offset: usize| {
+        offset = offset.min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        offset
+    };
+    // Line breaks are looked for only up to LONG_LINE bytes away, so a finding
+    // in a 100 MB one-line document costs a window, not a scan of its line.
+    let back = floor(span.start.saturating_sub(LONG_LINE + 1));
+    let ahead = floor(span.end.saturating_add(LONG_LINE + 1));
+    let near_begin = match text[back..span.start].rfind('\n') {
+        Some(i) => Some(back + i + 1),
+        None => (back == 0).then_some(0),
+    };
+    let near_end = match text[span.end..ahead].find('\n') {
+        Some(i) => Some(span.end + i),
+        None => (ahead == text.len()).then_some(text.len()),
+    };
+    let whole = near_begin
+        .zip(near_end)
+        .filter(|&(begin, end)| text[begin..end].split('\n').all(|line| line.len() <= LONG_LINE));
+    let (begin, end, span, windowed) = match whole {
+        Some((begin, end)) => (begin, end, span, false),
+        None => {
+            // Only the span's first line, cut to a window around the span's start.
+            let from = floor(span.start.saturating_sub(WINDOW));
+            let from = text[from..span.start].rfind('\n').map_or(from, |i| from + i + 1);
+            let to = floor(span.start.saturating_add(WINDOW)).max(span.start);
+            let to = text[span.start..to].find('\n').map_or(to, |i| span.start + i);
+            (from, to, Span::new(span.start, span.end.clamp(span.start, to)), true)
+        }
+    };
+    let first_line = line.unwrap_or_else(|| text[..begin].bytes().filter(|&b| b == b'\n').count() + 1);
     // Each line is escaped on its own, so the line breaks between them stay.
     let mut lines = String::with_capacity(end - begin);
     let (mut start, mut stop) = (None, None);
@@ -200,6 +242,7 @@ fn excerpt(text: &str, span: Span) -> Option<Excerpt> {
         lines,
         first_line,
         span: start..stop.unwrap_or(start).max(start),
+        windowed,
     })
 }
 
@@ -248,7 +291,8 @@ pub fn snippet(
     let first_char = line_text[start..].chars().next().map_or(0, char::len_utf8);
     let mut end = floor_char_boundary(line_text, (start + at.len.max(first_char)).min(line_text.len()));
     let mut title = title.to_string();
-    if line_text.len() > LONG_LINE {
+    let shortened = line_text.len() > LONG_LINE;
+    if shortened {
         // The renderer would count the column inside the window; name the real one.
         title.push_str(&format!(" (column {}; line shortened)", at.column));
         let from = floor_char_boundary(line_text, start.saturating_sub(WINDOW));
@@ -265,16 +309,20 @@ pub fn snippet(
         Severity::Warning => Level::WARNING,
         Severity::Info => Level::INFO,
     };
-    let report = &[level.primary_title(title.as_ref()).element(
-        Snippet::source(shown.as_str())
-            .line_start(at.line)
-            .path(path.as_ref())
-            .annotation(
-                AnnotationKind::Primary
-                    .span(offsets[0]..offsets[1])
-                    .label(label.as_ref()),
-            ),
-    )];
+    let snippet = Snippet::source(shown.as_str()).line_start(at.line).annotation(
+        AnnotationKind::Primary
+            .span(offsets[0]..offsets[1])
+            .label(label.as_ref()),
+    );
+    let group = level.primary_title(title.as_ref());
+    // A window's `-->` line would name the window's column: name the real one.
+    let report = &[if shortened {
+        group
+            .element(Origin::path(path.as_ref()).line(at.line).char_column(at.column))
+            .element(snippet)
+    } else {
+        group.element(snippet.path(path.as_ref()))
+    }];
     let renderer = if options.color {
         Renderer::styled()
     } else {
@@ -395,11 +443,36 @@ mod tests {
     #[test]
     fn excerpt_keeps_whole_lines_and_moves_the_span() {
         let text = "a\nbcd\ne";
-        let excerpt = excerpt(text, Span::new(3, 4)).unwrap();
+        let excerpt = excerpt(text, Span::new(3, 4), None).unwrap();
         assert_eq!(excerpt.lines, "bcd");
         assert_eq!(excerpt.first_line, 2);
         assert_eq!(excerpt.span, 1..2);
-        assert!(super::excerpt("é", Span::new(1, 2)).is_none());
+        assert!(super::excerpt("é", Span::new(1, 2), None).is_none());
+    }
+
+    #[test]
+    fn a_long_line_is_a_window_named_at_its_real_column() {
+        let text = format!("{{\"a\": [{}\"x\"]}}", "1, ".repeat(10_000));
+        let start = text.find("\"x\"").unwrap();
+        let window = excerpt(&text, Span::new(start, start + 3), Some(1)).unwrap();
+        assert!(window.windowed && window.lines.len() <= 2 * WINDOW, "{}", window.lines);
+        assert_eq!(&window.lines[window.span.clone()], "\"x\"");
+        let mut diagnostic = report_with_findings(".").diagnostics.remove(0);
+        diagnostic.file = Some("long.json".into());
+        diagnostic.span = Some(Span::new(start, start + 3));
+        diagnostic.line = Some(1);
+        diagnostic.column = Some(start + 1);
+        let out = render_diagnostics(
+            ".",
+            &[diagnostic],
+            &OneFile {
+                path: "long.json",
+                text: &text,
+            },
+            TextOptions::default(),
+        );
+        assert!(out.contains(&format!("long.json:1:{}", start + 1)), "{out}");
+        assert!(out.contains("1, \"x\"]}"), "{out}");
     }
 
     #[test]

@@ -19,7 +19,8 @@ use crate::json::diff::unified::unified;
 use crate::json::diff::{
     ArrayKey, Change, ChangeKind, CompareOptions, IgnorePattern, Side, canonical_text, compare, merge::merge_patch,
 };
-use crate::json::format::{FormatOptions, Indent, Layout, find_value_span, format};
+use crate::json::format::{FormatOptions, Indent, Layout, format};
+use crate::json::locate::SpanTree;
 use crate::json::parse::{JsonDoc, JsonParseError, parse_document};
 use crate::json::validate::{
     CacheKey, CompileOptions, CompiledSchema, SchemaCache, SchemaError, SchemaFile, validate, validate_text,
@@ -353,8 +354,8 @@ fn fill_lines(changes: &mut [Change], a: (&str, &JsonDoc), b: (&str, &JsonDoc)) 
 
 /// The line of each JSON Pointer of `pointers_json` (a JSON array of strings)
 /// in the JSON `text`: `{"ok": true, "lines": [n, ...]}`, each the line of the
-/// value there or of its nearest existing ancestor. One scan per pointer and no
-/// tree, so the page locates a clicked change in a big document at once.
+/// value there or of its nearest existing ancestor. One span tree for all the
+/// pointers, built only when a change is clicked in a document too big to locate up front.
 #[wasm_bindgen]
 pub fn locate_json(text: &str, pointers_json: &str) -> String {
     reply(locate_request(text, pointers_json))
@@ -363,21 +364,14 @@ pub fn locate_json(text: &str, pointers_json: &str) -> String {
 fn locate_request(text: &str, pointers_json: &str) -> Result<Value, Value> {
     let pointers: Vec<String> = serde_json::from_str(pointers_json).map_err(|e| usage(&format!("pointers: {e}")))?;
     let lines = Lines::new(text);
-    let located: Vec<usize> = pointers
-        .iter()
-        .map(|pointer| {
-            let mut at = pointer.as_str();
-            loop {
-                if let Some(span) = find_value_span(text, at) {
-                    return lines.line(span.start);
-                }
-                match at.rfind('/') {
-                    Some(i) => at = &at[..i],
-                    None => return 1,
-                }
-            }
-        })
-        .collect();
+    // Documents that do not parse locate nothing; every change then points at line 1.
+    let located: Vec<usize> = match SpanTree::parse(text) {
+        Ok(tree) => pointers
+            .iter()
+            .map(|pointer| lines.line(tree.nearest_span(pointer).start))
+            .collect(),
+        Err(_) => vec![1; pointers.len()],
+    };
     Ok(json!({ "lines": located }))
 }
 

@@ -4,6 +4,8 @@
 use wasm_bindgen::prelude::*;
 
 pub mod json;
+#[cfg(feature = "node")]
+pub mod node;
 
 use crate::tree::{Entry, Tree};
 

@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use apcheck::diag::Severity;
 use apcheck::json::JsonParseError;
-use apcheck::json::format::{FormatOptions, Indent, Layout, format};
+use apcheck::json::format::{FormatOptions, Indent, Layout};
+use apcheck::json::tools::format_document;
 use apcheck::render::text::TextOptions;
 
 use crate::output::{ColorChoice, EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
@@ -61,7 +62,7 @@ pub fn fmt(args: FmtArgs) -> ExitCode {
         sort_keys: args.sort_keys,
         jsonc: args.jsonc,
     };
-    let formatted = match format(&text, &options) {
+    let formatted = match format_document(&text, &options) {
         Ok(formatted) => formatted,
         Err(error) => {
             eprint!("{}", render_parse_error(&args.file, &text, &error));
@@ -69,12 +70,13 @@ pub fn fmt(args: FmtArgs) -> ExitCode {
         }
     };
     if args.check {
-        if formatted == text {
+        if !formatted.changed {
             return ExitCode::from(EXIT_CLEAN);
         }
         eprintln!("{}: not formatted", apcheck::render::escape::visible(&args.file));
         return ExitCode::from(EXIT_FINDINGS);
     }
+    let formatted = formatted.text;
     let written = if args.write && args.file != "-" {
         std::fs::write(&args.file, formatted.as_bytes()).map_err(|e| format!("cannot write {}: {e}", args.file))
     } else {

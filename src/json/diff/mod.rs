@@ -24,8 +24,9 @@ use serde_json::Value;
 
 use std::borrow::Cow;
 
-use crate::json::format::{FormatOptions, check_syntax, format};
+use crate::json::format::{FormatOptions, format};
 use crate::json::parse::{JsonDoc, JsonParseError, parse_document, push_token};
+use crate::json::scan::check_syntax;
 use crate::source::LineIndex;
 
 pub use ignore::{IgnorePattern, prune};
@@ -477,9 +478,10 @@ pub fn locate(changes: &mut [Change], a: (&str, &JsonDoc), b: (&str, &JsonDoc)) 
             ChangeKind::Added => None,
             _ => Some(change.old_path.as_deref().unwrap_or(&change.path)),
         };
-        change.old_line = old_pointer.map(|p| a_index.line_col(a_text, a_doc.nearest_span(p).start).line);
-        change.new_line = (change.kind != ChangeKind::Removed)
-            .then(|| b_index.line_col(b_text, b_doc.nearest_span(&change.path).start).line);
+        // Lines only: a column would count characters from the line start.
+        change.old_line = old_pointer.map(|p| a_index.line(a_doc.nearest_span(p).start));
+        change.new_line =
+            (change.kind != ChangeKind::Removed).then(|| b_index.line(b_doc.nearest_span(&change.path).start));
     }
 }
 

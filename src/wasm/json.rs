@@ -6,6 +6,8 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use wasm_bindgen::prelude::*;
 
+use super::args::args;
+
 use crate::json::builtin::{BUILTINS, builtin};
 use crate::json::diff::unified::unified;
 use crate::json::diff::{
@@ -74,6 +76,11 @@ fn schema_error(error: &SchemaError) -> Value {
     })
 }
 
+/// A parameter that is not a string: a usage error like a bad option.
+fn argument_error(message: String) -> String {
+    reply(Err(usage(&message)))
+}
+
 fn reply(result: Result<Value, Value>) -> String {
     match result {
         Ok(Value::Object(mut fields)) => {
@@ -87,8 +94,9 @@ fn reply(result: Result<Value, Value>) -> String {
 
 /// Formats `text`: `{"ok": true, "text": "..."}`.
 #[wasm_bindgen]
-pub fn format_json(text: &str, options_json: &str) -> String {
-    reply(format_request(text, options_json))
+pub fn format_json(text: JsValue, options_json: JsValue) -> String {
+    args!(argument_error; string text, string options_json);
+    reply(format_request(&text, &options_json))
 }
 
 fn format_request(text: &str, options_json: &str) -> Result<Value, Value> {
@@ -115,8 +123,9 @@ fn format_request(text: &str, options_json: &str) -> Result<Value, Value> {
 /// Validates `instance_text` against `schema_text` or a built-in:
 /// `{"ok": true, "valid", "dialect", "issues": [...]}`.
 #[wasm_bindgen]
-pub fn validate_json(instance_text: &str, schema_text: &str, options_json: &str) -> String {
-    reply(validate_request(instance_text, schema_text, options_json))
+pub fn validate_json(instance_text: JsValue, schema_text: JsValue, options_json: JsValue) -> String {
+    args!(argument_error; string instance_text, string schema_text, string options_json);
+    reply(validate_request(&instance_text, &schema_text, &options_json))
 }
 
 fn validate_request(instance_text: &str, schema_text: &str, options_json: &str) -> Result<Value, Value> {
@@ -152,8 +161,9 @@ fn validate_request(instance_text: &str, schema_text: &str, options_json: &str) 
 
 /// Diffs `a` and `b`: `{"ok": true, "equal", "summary", "changes", "patch", "merge", "unified"}`.
 #[wasm_bindgen]
-pub fn diff_json(a: &str, b: &str, options_json: &str) -> String {
-    reply(diff_request(a, b, options_json))
+pub fn diff_json(a: JsValue, b: JsValue, options_json: JsValue) -> String {
+    args!(argument_error; string a, string b, string options_json);
+    reply(diff_request(&a, &b, &options_json))
 }
 
 fn diff_request(a: &str, b: &str, options_json: &str) -> Result<Value, Value> {

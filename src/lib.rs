@@ -9,6 +9,8 @@ pub mod disk;
 pub mod fix;
 pub mod hops;
 pub mod json;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod live;
 pub mod registry;
 pub mod render;
 pub mod report;

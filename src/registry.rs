@@ -25,6 +25,9 @@ const FAMILIES: &[&[&Rule]] = &[
     drift::RULES,
     changes::RULES,
     call::RULES,
+    // The page never connects, so its registry (and its size) leaves these out.
+    #[cfg(not(target_arch = "wasm32"))]
+    crate::live::RULES,
 ];
 
 /// Every rule, in code order.

@@ -5,6 +5,8 @@
 //! not in the snapshot; invalid server entries are, as `skipped`, with why.
 
 use super::model::{ConnectionStatus, Loaded, PluginIdentity, ServerStatus, SkillMetadata, Snapshot, Tool};
+use serde_json::{Map, Value};
+
 use super::tools_list::ToolsList;
 use crate::report::{PackageReport, PluginState, ServerState, SkillState};
 
@@ -160,5 +162,134 @@ pub fn mark_failed(snapshot: &mut Snapshot, server: &str, reason: &str) -> Resul
             server: server.to_string(),
             status: other.map(|entry| entry.status),
         }),
+    }
+}
+
+/// The namespace of apcheck's own data in a snapshot's `extensions` (§8's
+/// reverse-domain form): the `serverInfo` a connected server sent.
+pub const APCHECK_EXTENSION: &str = "dev.apcheck";
+
+/// What a client got from trying one server: the edge that connects
+/// (`apcheck snapshot --connect`) hands these over as data.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Connection {
+    /// The handshake completed and `tools/list` was read to its last page.
+    Connected {
+        protocol_version: String,
+        /// The handshake's `serverInfo`, as sent.
+        server_info: Option<Value>,
+        /// Every Tool object, with every member the server sent.
+        tools: Vec<Map<String, Value>>,
+    },
+    /// §7.2.2 rule 5, with the reason.
+    Failed { reason: String },
+}
+
+/// The snapshot a client holds after trying `connections` (server id → what
+/// came of it); servers not tried stay `not-connected`.
+pub fn build_connected(report: &PackageReport, connections: &[(String, Connection)]) -> Result<Snapshot, BuildError> {
+    let lists: Vec<(String, ToolsList)> = connections
+        .iter()
+        .filter_map(|(server, connection)| match connection {
+            Connection::Connected {
+                protocol_version,
+                tools,
+                ..
+            } => Some((
+                server.clone(),
+                ToolsList {
+                    tools: tools.clone(),
+                    protocol_version: Some(protocol_version.clone()),
+                    incomplete: false,
+                },
+            )),
+            Connection::Failed { .. } => None,
+        })
+        .collect();
+    let mut snapshot = build_snapshot(report, &lists)?;
+    for (server, connection) in connections {
+        match connection {
+            Connection::Failed { reason } => mark_failed(&mut snapshot, server, reason)?,
+            Connection::Connected {
+                server_info: Some(info),
+                ..
+            } => {
+                if let Some(entry) = snapshot.servers.iter_mut().find(|s| s.id == *server) {
+                    let mut ours = Map::new();
+                    ours.insert("serverInfo".into(), info.clone());
+                    entry
+                        .extensions
+                        .get_or_insert_with(Map::new)
+                        .insert(APCHECK_EXTENSION.into(), Value::Object(ours));
+                }
+            }
+            Connection::Connected { server_info: None, .. } => {}
+        }
+    }
+    Ok(snapshot)
+}
+
+#[cfg(test)]
+mod connected_tests {
+    use super::*;
+    use crate::tree::Tree;
+    use serde_json::json;
+
+    const MCP_JSON: &str = r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json", "mcpServers": {
+        "up": {"type": "stdio", "command": "up"},
+        "down": {"type": "streamable-http", "url": "https://down.example.com/mcp"},
+        "untried": {"type": "stdio", "command": "x"},
+        "bad": {"type": "http", "url": "https://x.example.com"}}}"#;
+
+    #[test]
+    fn connections_become_statuses_tools_and_server_info() {
+        // §7.2.2 rule 5: a failed server is recorded with its reason and the others go on.
+        let tree = Tree::from_files([
+            (
+                "plugin.json",
+                r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "demo"}"#,
+            ),
+            ("mcp.json", MCP_JSON),
+        ]);
+        let report = crate::check_package("demo", &tree);
+        let tool = json!({"name": "echo", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "optional"}, "x-vendor": 1});
+        let connections = [
+            (
+                "up".to_string(),
+                Connection::Connected {
+                    protocol_version: "2025-11-25".into(),
+                    server_info: Some(json!({"name": "up-server", "version": "1.0.0"})),
+                    tools: vec![tool.as_object().unwrap().clone()],
+                },
+            ),
+            (
+                "down".to_string(),
+                Connection::Failed {
+                    reason: "cannot connect".into(),
+                },
+            ),
+        ];
+        let snapshot = build_connected(&report, &connections).unwrap();
+        let status = |id: &str| snapshot.server(id).unwrap();
+        assert_eq!(status("up").status, ConnectionStatus::Connected);
+        assert_eq!(status("up").protocol_version.as_deref(), Some("2025-11-25"));
+        assert_eq!(
+            status("up").extensions.as_ref().unwrap()[APCHECK_EXTENSION]["serverInfo"]["name"],
+            "up-server"
+        );
+        assert_eq!(status("down").status, ConnectionStatus::Failed);
+        assert_eq!(status("down").reason.as_deref(), Some("cannot connect"));
+        assert_eq!(status("untried").status, ConnectionStatus::NotConnected);
+        assert_eq!(status("bad").status, ConnectionStatus::Skipped);
+        assert_eq!(snapshot.tools[0].fields["x-vendor"], 1);
+        assert_eq!(snapshot.tools[0].fields["execution"]["taskSupport"], "optional");
+        let lint = crate::snapshot::check_snapshot("s.json", &snapshot.to_pretty_json(), None);
+        assert!(
+            lint.diagnostics
+                .iter()
+                .all(|d| d.severity != crate::diag::Severity::Error),
+            "{:?}",
+            lint.diagnostics
+        );
     }
 }

@@ -13,6 +13,10 @@
 //!   symlinked directories are not followed;
 //! - a directory with no `plugin.json` anywhere is one root, which is then
 //!   rejected for its missing manifest (§4.1, §5.1).
+//!
+//! With `--connect`, each loaded root's servers are then tried one root at a
+//! time (each root's servers in parallel), and what came of each is added to
+//! that root's findings (AP450 failed, AP451 connected).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -40,6 +44,8 @@ pub struct CheckArgs {
     deny: Option<Deny>,
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
+    #[command(flatten)]
+    connect: crate::connect::ConnectArgs,
     /// Apply the safe fixes rules offer, then report what is left.
     #[arg(long)]
     fix: bool,
@@ -91,7 +97,17 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let mut io_failed = false;
     for (root, outcome) in roots.iter().zip(outcomes) {
         match outcome {
-            Ok((tree, report)) => {
+            Ok((tree, mut report)) => {
+                if args.connect.connect && report.plugin.state == apcheck::report::PluginState::Loaded {
+                    match crate::connect::run(&root.dir, &tree, &report, &args.connect) {
+                        Ok(run) if run.interrupted => return ExitCode::from(EXIT_FAILURE),
+                        Ok(run) => add_connections(&mut report, &tree, &run.attempts),
+                        Err(message) => {
+                            eprintln!("apcheck: {}: {message}", root.name);
+                            io_failed = true;
+                        }
+                    }
+                }
                 trees.push(tree);
                 reports.push(report);
                 checked_roots.push(root);
@@ -186,6 +202,14 @@ pub fn run(args: CheckArgs) -> ExitCode {
     } else {
         EXIT_CLEAN
     })
+}
+
+/// Adds what `--connect` found (AP45x) to `report`, as a client's report of
+/// its connections would (§7.2.2 rule 5), and recounts.
+fn add_connections(report: &mut PackageReport, tree: &Tree, attempts: &[apcheck::live::Attempt]) {
+    report.diagnostics.extend(apcheck::live::diagnostics(tree, attempts));
+    apcheck::report::sort_diagnostics(&mut report.diagnostics);
+    report.summary = apcheck::report::Summary::count(&report.diagnostics, &report.skills, &report.mcp);
 }
 
 fn check_root(root: &Root) -> Result<(Tree, PackageReport), String> {

@@ -10,6 +10,7 @@ mod call;
 mod changes;
 mod check;
 mod check_snapshot;
+mod connect;
 mod diff;
 mod drift;
 mod fix;

@@ -1,5 +1,6 @@
 //! `apcheck snapshot PLUGIN [--tools SERVER=FILE]…`: prints the capability
-//! snapshot a conformant client would hold. Also the small edge helpers the
+//! snapshot a conformant client would hold; with `--connect`, the one it holds
+//! after connecting to every server (hop 4). Also the small edge helpers the
 //! snapshot commands share (reading files and packages).
 
 use std::path::{Path, PathBuf};
@@ -7,10 +8,11 @@ use std::process::ExitCode;
 
 use apcheck::disk::read_tree;
 use apcheck::render::{self, FnSources};
-use apcheck::snapshot::build::{build_snapshot, mark_failed};
+use apcheck::snapshot::build::{BuildError, build_connected, build_snapshot, mark_failed};
 use apcheck::snapshot::tools_list::{ToolsList, read_tools_list};
 use apcheck::tree::{Limits, Tree};
 
+use crate::connect::ConnectArgs;
 use crate::output::{ColorChoice, EXIT_CLEAN, EXIT_FINDINGS, emit, fail, render_options};
 
 #[derive(clap::Args)]
@@ -19,15 +21,17 @@ pub struct SnapshotArgs {
     plugin: PathBuf,
     /// A `tools/list` result for one server (JSON-RPC response, bare result,
     /// array of pages, or an initialize + tools/list capture); repeatable.
-    #[arg(long = "tools", value_name = "SERVER=FILE")]
+    #[arg(long = "tools", value_name = "SERVER=FILE", conflicts_with = "connect")]
     tools: Vec<String>,
     /// Record that a valid server failed to connect, with the reason the client
     /// reported (Agent Plugins §7.2.2 rule 5); repeatable.
-    #[arg(long = "failed", value_name = "SERVER=REASON")]
+    #[arg(long = "failed", value_name = "SERVER=REASON", conflicts_with = "connect")]
     failed: Vec<String>,
     /// Write the snapshot here instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
+    #[command(flatten)]
+    connect: ConnectArgs,
 }
 
 /// The UTF-8 text of `path`, or the message to fail with.
@@ -88,9 +92,24 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
     }
     let root = args.plugin.display().to_string();
     let report = apcheck::check_package(&root, &tree);
-    let mut snapshot = match build_snapshot(&report, &tools) {
+    let mut all_connected = true;
+    let built = if args.connect.connect && report.plugin.state == apcheck::report::PluginState::Loaded {
+        let run = match crate::connect::run(&args.plugin, &tree, &report, &args.connect) {
+            Ok(run) => run,
+            Err(message) => return fail(message),
+        };
+        if run.interrupted {
+            return ExitCode::from(crate::output::EXIT_FAILURE);
+        }
+        all_connected = run.attempts.iter().all(|a| a.outcome.is_ok());
+        let connections: Vec<_> = run.attempts.iter().map(|a| a.connection()).collect();
+        build_connected(&report, &connections)
+    } else {
+        build_snapshot(&report, &tools)
+    };
+    let mut snapshot = match built {
         Ok(snapshot) => snapshot,
-        Err(error @ apcheck::snapshot::build::BuildError::Rejected) => {
+        Err(error @ BuildError::Rejected) => {
             let mut findings = report.diagnostics.clone();
             for finding in &mut findings {
                 finding.file = finding.file.take().map(|file| in_root(&root, &file));
@@ -115,11 +134,13 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
         }
     }
     let text = snapshot.to_pretty_json();
+    // With --connect: 1 when a tried server failed (§7.2.2 rule 5), the snapshot still written.
+    let code = ExitCode::from(if all_connected { EXIT_CLEAN } else { EXIT_FINDINGS });
     match &args.output {
         Some(path) => match std::fs::write(path, text) {
-            Ok(()) => ExitCode::from(EXIT_CLEAN),
+            Ok(()) => code,
             Err(e) => fail(format!("cannot write {}: {e}", path.display())),
         },
-        None => emit(&text, ExitCode::from(EXIT_CLEAN)),
+        None => emit(&text, code),
     }
 }

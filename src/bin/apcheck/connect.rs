@@ -1,0 +1,124 @@
+//! `--connect` for `snapshot` and `check`: the options, the run, and the
+//! human summary on stderr (progress too, on a terminal). The connecting
+//! itself is `apcheck::live`.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use apcheck::PackageReport;
+use apcheck::live::{self, Attempt, Progress, Run};
+use apcheck::render::escape::visible;
+use apcheck::tree::Tree;
+
+/// The help text every `--connect` carries.
+pub const CONNECT_HELP: &str = "Launch or contact every valid MCP server of mcp.json, as a conformant client would, \
+    and list its tools. THIS RUNS CODE FROM THE PACKAGE (stdio servers are started as local processes) and \
+    contacts the URLs it names. Without --connect, nothing is ever launched or contacted";
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct ConnectArgs {
+    #[arg(long, help = CONNECT_HELP)]
+    pub connect: bool,
+    /// The PLUGIN_DATA directory for stdio servers (created if missing); default: a fresh directory, reported on stderr.
+    #[arg(long, value_name = "DIR", requires = "connect")]
+    pub data: Option<PathBuf>,
+    /// Seconds each server has to start, finish the handshake and list its tools.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0, requires = "connect", value_parser = parse_timeout)]
+    pub timeout: f64,
+    /// Connect only to this server id; repeatable. Default: every valid server.
+    #[arg(long = "server", value_name = "ID", requires = "connect")]
+    pub servers: Vec<String>,
+    /// Give stdio servers apcheck's whole environment, not only PATH, HOME, LANG, TMPDIR and the like.
+    #[arg(long, requires = "connect")]
+    pub inherit_env: bool,
+}
+
+fn parse_timeout(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(secs) if secs > 0.0 && secs.is_finite() && secs <= 3600.0 => Ok(secs),
+        _ => Err(format!("`{text}` is not a number of seconds between 0 and 3600")),
+    }
+}
+
+/// Connects to the servers of the plugin at `dir`, printing progress and a
+/// summary per server on stderr. The error is a usage or I/O failure.
+pub fn run(dir: &Path, tree: &Tree, report: &PackageReport, args: &ConnectArgs) -> Result<Run, String> {
+    let options = live::Options {
+        timeout: Duration::from_secs_f64(args.timeout),
+        inherit_env: args.inherit_env,
+        servers: args.servers.clone(),
+    };
+    for id in &args.servers {
+        if !report.mcp.servers.iter().any(|s| s.id == *id) {
+            return Err(format!("--server {id}: mcp.json has no server `{id}`"));
+        }
+    }
+    let root = dir
+        .canonicalize()
+        .map_err(|e| format!("cannot resolve plugin root {}: {e}", dir.display()))?;
+    let (data, fresh) = if live::needs_data_dir(tree, report, &options) {
+        live::data_dir(args.data.as_deref())?
+    } else {
+        (args.data.clone().unwrap_or_default(), false)
+    };
+    if fresh {
+        eprintln!(
+            "apcheck: PLUGIN_DATA for this run: {} (created; pass --data to choose one)",
+            data.display()
+        );
+    }
+    let places = live::Places { root, data };
+    let on_terminal = std::io::stderr().is_terminal();
+    let mut progress = |event: Progress| match event {
+        Progress::Started { servers } if on_terminal => {
+            eprintln!("apcheck: connecting to {servers} server(s) of {}…", dir.display())
+        }
+        Progress::Finished { attempt, done, servers } if on_terminal => {
+            eprintln!("  [{done}/{servers}] {} {}", visible(&attempt.id), status_word(attempt))
+        }
+        _ => {}
+    };
+    let run = live::connect(tree, report, &places, &options, &mut progress)?;
+    eprint!("{}", summary(&run.attempts));
+    if run.interrupted {
+        eprintln!("apcheck: interrupted; every server process was stopped");
+    }
+    Ok(run)
+}
+
+fn status_word(attempt: &Attempt) -> &'static str {
+    if attempt.outcome.is_ok() { "connected" } else { "failed" }
+}
+
+/// One line per server: status, id, transport, protocol, tools, time; a
+/// failed server's reason and stderr below it. Server text reaches a terminal
+/// only through `visible`, so a server cannot send escape sequences to it.
+pub fn summary(attempts: &[Attempt]) -> String {
+    let width = attempts.iter().map(|a| a.id.len()).max().unwrap_or(0);
+    let mut text = String::new();
+    for attempt in attempts {
+        let time = live::milliseconds(attempt.elapsed);
+        match &attempt.outcome {
+            Ok(listed) => text.push_str(&format!(
+                "connected  {:width$}  {:15}  {}  {:>4} tools  {time}\n",
+                visible(&attempt.id),
+                attempt.transport,
+                visible(&listed.protocol_version),
+                listed.tools.len()
+            )),
+            Err(reason) => {
+                text.push_str(&format!(
+                    "failed     {:width$}  {:15}  {time}\n           {}\n",
+                    visible(&attempt.id),
+                    attempt.transport,
+                    visible(reason)
+                ));
+                for line in attempt.stderr.lines().filter(|l| !l.trim().is_empty()) {
+                    text.push_str(&format!("           stderr: {}\n", visible(line)));
+                }
+            }
+        }
+    }
+    text
+}

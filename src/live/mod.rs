@@ -1,0 +1,328 @@
+//! `--connect`: apcheck as the MCP client a conformant Agent Plugins client is
+//! (hop 4 done for real). Native only, and the only place apcheck starts
+//! processes or opens connections. Each valid server of `mcp.json` is
+//! launched (stdio) or contacted (streamable-http, legacy sse), handshaken
+//! and listed, all in parallel, each bounded by its own timeout; what comes
+//! back is data ([`Attempt`]) that the core turns into a snapshot
+//! (`snapshot::build::build_connected`) or findings ([`diagnostics`]).
+
+mod plan;
+mod raw;
+mod remote;
+mod rules;
+mod session;
+mod sse;
+mod stdio;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use futures::StreamExt;
+use futures::stream::FuturesUnordered;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use serde_json::{Map, Value};
+use tokio::sync::watch;
+
+pub use plan::{BASE_ENV_ALLOW_LIST, Places};
+pub use rules::{RULES, diagnostics, milliseconds};
+pub use session::Listed;
+
+use crate::report::{PackageReport, ServerState};
+use crate::snapshot::build::Connection;
+use crate::tree::Tree;
+
+/// How long a server has, by default, to start, finish the handshake and list its tools.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub timeout: Duration,
+    /// Pass apcheck's whole environment to stdio servers, not just [`BASE_ENV_ALLOW_LIST`].
+    pub inherit_env: bool,
+    /// Only these server ids; all valid servers when empty.
+    pub servers: Vec<String>,
+}
+
+/// One server tried, and what came of it.
+#[derive(Debug, Clone)]
+pub struct Attempt {
+    pub id: String,
+    pub transport: String,
+    pub outcome: Result<Listed, String>,
+    pub elapsed: Duration,
+    /// The tail of a stdio server's stderr, secrets masked.
+    pub stderr: String,
+}
+
+impl Attempt {
+    /// The attempt as the data the snapshot build takes.
+    pub fn connection(&self) -> (String, Connection) {
+        let connection = match &self.outcome {
+            Ok(listed) => Connection::Connected {
+                protocol_version: listed.protocol_version.clone(),
+                server_info: listed.server_info.clone(),
+                tools: listed.tools.clone(),
+            },
+            Err(reason) => Connection::Failed { reason: reason.clone() },
+        };
+        (self.id.clone(), connection)
+    }
+}
+
+/// What [`connect`] reports while it runs.
+pub enum Progress<'a> {
+    Started {
+        servers: usize,
+    },
+    Finished {
+        attempt: &'a Attempt,
+        done: usize,
+        servers: usize,
+    },
+}
+
+/// Every attempt, in server id order, and whether Ctrl-C cut the run short.
+pub struct Run {
+    pub attempts: Vec<Attempt>,
+    pub interrupted: bool,
+}
+
+/// Whether `report` has a server [`connect`] would try with `options`.
+pub fn needs_data_dir(tree: &Tree, report: &PackageReport, options: &Options) -> bool {
+    targets(tree, report, options)
+        .iter()
+        .any(|(_, config)| config.get("type").and_then(Value::as_str) == Some("stdio"))
+}
+
+/// The valid servers to try, with their `mcp.json` configuration.
+fn targets(tree: &Tree, report: &PackageReport, options: &Options) -> Vec<(String, Map<String, Value>)> {
+    let configs: Map<String, Value> = tree
+        .read(crate::rules::mcp::MCP_PATH)
+        .and_then(|bytes| serde_json::from_slice::<Value>(bytes).ok())
+        .and_then(|doc| doc.get("mcpServers").and_then(Value::as_object).cloned())
+        .unwrap_or_default();
+    report
+        .mcp
+        .servers
+        .iter()
+        .filter(|entry| entry.state == ServerState::Valid)
+        .filter(|entry| options.servers.is_empty() || options.servers.contains(&entry.id))
+        .filter_map(|entry| Some((entry.id.clone(), configs.get(&entry.id)?.as_object()?.clone())))
+        .collect()
+}
+
+/// Connects to every server of `report` (checked from `tree`, which was read
+/// from `places.root`) and lists its tools.
+pub fn connect(
+    tree: &Tree,
+    report: &PackageReport,
+    places: &Places,
+    options: &Options,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Run, String> {
+    let targets = targets(tree, report, options);
+    let base_env: Vec<(String, String)> = if options.inherit_env {
+        std::env::vars().collect()
+    } else {
+        plan::allowed_env(std::env::vars())
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the connection runtime: {e}"))?;
+    runtime.block_on(async {
+        let (interrupt, interrupted) = watch::channel(false);
+        let ctrl_c = tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                let _ = interrupt.send(true);
+            }
+        });
+        let servers = targets.len();
+        progress(Progress::Started { servers });
+        let mut running: FuturesUnordered<_> = targets
+            .into_iter()
+            .map(|(id, config)| attempt(id, config, places, &base_env, options.timeout, interrupted.clone()))
+            .collect();
+        let mut attempts = Vec::with_capacity(servers);
+        while let Some(attempt) = running.next().await {
+            attempts.push(attempt);
+            progress(Progress::Finished {
+                attempt: attempts.last().expect("just pushed"),
+                done: attempts.len(),
+                servers,
+            });
+        }
+        ctrl_c.abort();
+        attempts.sort_by(|a, b| a.id.cmp(&b.id));
+        Ok(Run {
+            attempts,
+            interrupted: *interrupted.borrow(),
+        })
+    })
+}
+
+async fn attempt(
+    id: String,
+    config: Map<String, Value>,
+    places: &Places,
+    base_env: &[(String, String)],
+    timeout: Duration,
+    mut interrupted: watch::Receiver<bool>,
+) -> Attempt {
+    let started = Instant::now();
+    let transport = config
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let pages = raw::RawPages::default();
+    let mut stderr = String::new();
+    let outcome = match plan::plan(&config, places, base_env) {
+        Err(reason) => Err(reason),
+        Ok(plan::Launch::Stdio(launch)) => match stdio::spawn(&launch, places, pages.clone()) {
+            Err(reason) => Err(reason),
+            Ok((transport, child)) => {
+                let listed = bounded(session::list_tools(transport, &pages), timeout, &mut interrupted).await;
+                stderr = mask_secrets(&child.kill_and_reap().await);
+                listed.map_err(|reason| with_stderr(reason, &stderr))
+            }
+        },
+        Ok(plan::Launch::Remote(target)) => {
+            let failure = remote::LastFailure::default();
+            let connection = async {
+                match target.transport {
+                    plan::RemoteTransport::StreamableHttp => {
+                        let (client, configured) = remote::client(&target.headers)?;
+                        let http = remote::GuardedHttp {
+                            client,
+                            configured,
+                            pages: pages.clone(),
+                            failure: failure.clone(),
+                        };
+                        let config = StreamableHttpClientTransportConfig::with_uri(target.url.as_str());
+                        session::list_tools(StreamableHttpClientTransport::with_client(http, config), &pages).await
+                    }
+                    plan::RemoteTransport::Sse => {
+                        let transport =
+                            sse::connect(&target.url, &target.headers, pages.clone(), failure.clone()).await?;
+                        session::list_tools(transport, &pages).await
+                    }
+                }
+            };
+            bounded(connection, timeout, &mut interrupted)
+                .await
+                .map_err(|reason| failure.or(reason))
+        }
+    };
+    Attempt {
+        id,
+        transport,
+        outcome,
+        elapsed: started.elapsed(),
+        stderr,
+    }
+}
+
+/// `work`, unless the timeout passes or Ctrl-C comes first.
+async fn bounded<T>(
+    work: impl Future<Output = Result<T, String>>,
+    timeout: Duration,
+    interrupted: &mut watch::Receiver<bool>,
+) -> Result<T, String> {
+    tokio::select! {
+        outcome = tokio::time::timeout(timeout, work) => outcome.unwrap_or_else(|_| Err(format!(
+            "no complete answer within {} s (start, handshake and tools/list)",
+            timeout.as_secs_f64()
+        ))),
+        _ = interrupted.wait_for(|stop| *stop) => Err("interrupted (Ctrl-C)".into()),
+    }
+}
+
+/// `reason`, with the last line the server wrote to stderr when there is one.
+fn with_stderr(reason: String, stderr: &str) -> String {
+    const MAX_CHARS: usize = 300;
+    match stderr.lines().rev().map(str::trim).find(|line| !line.is_empty()) {
+        Some(line) => {
+            let line: String = line.chars().take(MAX_CHARS).collect();
+            format!("{reason}; its stderr ends with: {line}")
+        }
+        None => reason,
+    }
+}
+
+/// `text` with every credential-shaped word masked the way every apcheck
+/// face masks secrets (`ghp_…(40 chars)`), including the word after `Bearer`/`Basic`.
+pub fn mask_secrets(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let mut after_scheme = false;
+        for word in line.split_inclusive(char::is_whitespace) {
+            let bare = word.trim_end();
+            let masked = if after_scheme && !bare.is_empty() {
+                Some(format!("…({} chars)", bare.chars().count()))
+            } else {
+                crate::rules::secrets::masked_if_secret(bare)
+            };
+            after_scheme = bare.eq_ignore_ascii_case("bearer") || bare.eq_ignore_ascii_case("basic");
+            match masked {
+                Some(masked) => {
+                    out.push_str(&masked);
+                    out.push_str(&word[bare.len()..]);
+                }
+                None => out.push_str(word),
+            }
+        }
+    }
+    out
+}
+
+/// The plugin data directory: `dir` (created if missing), or a fresh one this
+/// run creates; `true` when it is fresh. §9.1: it exists and is writable
+/// before any server starts, and every server of the plugin gets the same one.
+pub fn data_dir(dir: Option<&Path>) -> Result<(PathBuf, bool), String> {
+    match dir {
+        Some(dir) => {
+            std::fs::create_dir_all(dir).map_err(|e| format!("cannot create --data {}: {e}", dir.display()))?;
+            let dir = dir
+                .canonicalize()
+                .map_err(|e| format!("cannot resolve --data {}: {e}", dir.display()))?;
+            Ok((dir, false))
+        }
+        None => {
+            let fresh = tempfile::Builder::new()
+                .prefix("apcheck-plugin-data-")
+                .tempdir()
+                .map_err(|e| format!("cannot create a plugin data directory: {e}"))?;
+            let dir = fresh.keep();
+            let dir = dir.canonicalize().unwrap_or(dir);
+            Ok((dir, true))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stderr_credentials_are_masked() {
+        let masked = mask_secrets(
+            "token ghp_0123456789abcdefghijABCDEFGHIJ0123456789 failed\nAuthorization: Bearer abc.def\nplain line\n",
+        );
+        assert!(!masked.contains("ghp_0123456789abcdef"), "{masked}");
+        assert!(!masked.contains("abc.def"), "{masked}");
+        assert!(masked.contains("plain line\n"));
+        assert!(masked.contains("failed\n"));
+    }
+
+    #[test]
+    fn a_failure_reason_ends_with_the_last_stderr_line() {
+        assert_eq!(
+            with_stderr("exited".into(), "one\ntwo\n\n"),
+            "exited; its stderr ends with: two"
+        );
+        assert_eq!(with_stderr("exited".into(), ""), "exited");
+    }
+}

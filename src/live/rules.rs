@@ -1,0 +1,159 @@
+//! AP45x: what `--connect` found, as findings of the package report, so every
+//! output format shows them. Their examples are in words: they need a server
+//! that starts, or one that does not, and the offline example runner starts
+//! nothing. The unit tests below build each from attempts.
+
+use std::time::Duration;
+
+use super::Attempt;
+use crate::diag::{Diagnostic, Severity};
+use crate::json::parse_document;
+use crate::rule::{Example, Rule, RuleDoc};
+use crate::rules::mcp::MCP_PATH;
+use crate::snapshot::Located;
+use crate::tree::Tree;
+
+pub static LIVE_SERVER_FAILED: Rule = Rule {
+    code: "AP450",
+    name: "live-server-failed",
+    severity: Severity::Error,
+    spec: "Agent Plugins §7.2.2 rule 5",
+    summary: "A server did not start, connect, authenticate or finish the MCP handshake and tool listing",
+    fix_hint: Some("run the server's command or open its URL by hand, fix what the reason names, and connect again"),
+    doc: RuleDoc {
+        what: "With `--connect`: each valid server of `mcp.json` is launched (stdio) or contacted \
+               (streamable-http, sse) as a conformant client would, handshaken (MCP 2025-11-25 `initialize`, \
+               or 2026-07-28 `server/discover`) and asked for every page of `tools/list`, within the timeout \
+               (10 s by default). A server for which any step fails is reported with the reason: a command not \
+               on the search path, a process that exits, a refused port, an HTTP error, a redirect or SSE \
+               endpoint on another origin (refused, so that configured headers stay with their origin, \
+               §7.2.1), silence until the timeout. A stdio server's last stderr line, secrets masked, is part \
+               of the reason.",
+        why: "§7.2.2 rule 5: a client loads the other servers and components and SHOULD report the failure, \
+              so users of the plugin silently lose every tool of that server.",
+        failing: Example::Described(
+            "mcp.json with \"tools\": {\"type\": \"stdio\", \"command\": \"tools-server\"} on a machine where \
+             no `tools-server` is on the PATH: `apcheck check . --connect` reports that the command was not found",
+        ),
+        fixed: Example::Described(
+            "the same server with \"command\": \"./bin/tools-server\", an executable shipped in the package \
+             (§7.2.1: a bundled executable uses a plugin-relative command): it starts and lists its tools",
+        ),
+    },
+};
+
+pub static LIVE_SERVER_CONNECTED: Rule = Rule {
+    code: "AP451",
+    name: "live-server-connected",
+    severity: Severity::Info,
+    spec: "Agent Plugins §7.2.2; MCP 2025-11-25 lifecycle",
+    summary: "A server connected: its protocol version, tool count and time to list them",
+    fix_hint: None,
+    doc: RuleDoc {
+        what: "With `--connect`: a server that completed the handshake and listed its tools, with the \
+               protocol version it negotiated, the number of tools and how long start, handshake and listing \
+               took.",
+        why: "It shows in one run that the server starts at all, and what a client gets from it (§7.2.2): \
+              an older negotiated protocol version or a slow start is visible before users meet it.",
+        failing: Example::Described(
+            "a stdio server that answers `initialize` with protocolVersion 2025-06-18 and lists 3 tools in 180 ms",
+        ),
+        fixed: Example::Described(
+            "the same plugin checked without `--connect`: nothing is launched, so nothing is said",
+        ),
+    },
+};
+
+pub static RULES: &[&Rule] = &[&LIVE_SERVER_FAILED, &LIVE_SERVER_CONNECTED];
+
+/// One finding per attempt, at the server's entry in `mcp.json`.
+pub fn diagnostics(tree: &Tree, attempts: &[Attempt]) -> Vec<Diagnostic> {
+    let text = tree
+        .read(MCP_PATH)
+        .and_then(|bytes| std::str::from_utf8(bytes).ok())
+        .unwrap_or_default();
+    let doc = parse_document(text).ok();
+    attempts
+        .iter()
+        .map(|attempt| {
+            let (rule, message) = match &attempt.outcome {
+                Ok(listed) => (
+                    &LIVE_SERVER_CONNECTED,
+                    format!(
+                        "server `{}` connected over {}: protocol {}, {}, {}",
+                        attempt.id,
+                        attempt.transport,
+                        listed.protocol_version,
+                        crate::render::count(listed.tools.len(), "tool", "tools"),
+                        milliseconds(attempt.elapsed)
+                    ),
+                ),
+                Err(reason) => (
+                    &LIVE_SERVER_FAILED,
+                    format!(
+                        "server `{}` failed over {} after {}: {reason}",
+                        attempt.id,
+                        attempt.transport,
+                        milliseconds(attempt.elapsed)
+                    ),
+                ),
+            };
+            let mut pointer = String::from("/mcpServers");
+            crate::json::parse::push_token(&mut pointer, &attempt.id);
+            match &doc {
+                Some(doc) => Located::new(MCP_PATH, text, doc).at_key(rule, message, &pointer),
+                None => Diagnostic::new(rule, message).in_file(MCP_PATH).at_pointer(pointer),
+            }
+        })
+        .collect()
+}
+
+/// `412 ms`, the precision a person reads.
+pub fn milliseconds(elapsed: Duration) -> String {
+    format!("{} ms", elapsed.as_millis())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::live::Listed;
+
+    const MCP_JSON: &str = "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n    \"tools\": {\"type\": \"stdio\", \"command\": \"tools-server\"},\n    \"api\": {\"type\": \"streamable-http\", \"url\": \"http://127.0.0.1:9/mcp\"}\n  }\n}\n";
+
+    #[test]
+    fn each_attempt_is_one_finding_at_its_entry() {
+        // §7.2.2 rule 5: the failure is reported for that server; the connected one is reported too.
+        let tree = Tree::from_files([("mcp.json", MCP_JSON)]);
+        let attempts = [
+            Attempt {
+                id: "tools".into(),
+                transport: "stdio".into(),
+                outcome: Err("command `tools-server` was not found on the executable search path".into()),
+                elapsed: Duration::from_millis(2),
+                stderr: String::new(),
+            },
+            Attempt {
+                id: "api".into(),
+                transport: "streamable-http".into(),
+                outcome: Ok(Listed {
+                    protocol_version: "2025-06-18".into(),
+                    server_info: None,
+                    tools: vec![serde_json::Map::new(); 3],
+                }),
+                elapsed: Duration::from_millis(180),
+                stderr: String::new(),
+            },
+        ];
+        let found = diagnostics(&tree, &attempts);
+        assert_eq!(found[0].code, "AP450");
+        assert_eq!(found[0].severity, Severity::Error);
+        assert_eq!(found[0].line, Some(4));
+        assert!(found[0].message.contains("was not found"), "{}", found[0].message);
+        assert_eq!(found[1].code, "AP451");
+        assert_eq!(
+            found[1].message,
+            "server `api` connected over streamable-http: protocol 2025-06-18, 3 tools, 180 ms"
+        );
+        assert_eq!(found[1].pointer.as_deref(), Some("/mcpServers/api"));
+    }
+}

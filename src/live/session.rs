@@ -1,0 +1,112 @@
+//! The MCP side of a connection, the same for every transport: the
+//! handshake, then `tools/list` to its last page.
+//!
+//! Handshake: `server/discover` (MCP 2026-07-28) first, falling back to
+//! `initialize` at 2025-11-25 when the server is legacy, which is what a
+//! dual-era client does (2026-07-28 versioning); a legacy server may answer
+//! with an older version, which is accepted and recorded. rmcp does both and
+//! `notifications/initialized`.
+//!
+//! Client capabilities: none. apcheck only lists tools; declaring `roots`,
+//! `sampling` or `elicitation` would promise answers it never gives, and
+//! servers offer tools by what the client declares (server-everything lists
+//! 13 tools to a client without capabilities, 17 with all of them).
+
+use std::collections::HashSet;
+
+use rmcp::model::{
+    ClientCapabilities, ClientConfig, ClientRequest, Implementation, ListToolsRequest, PaginatedRequestParams,
+    ProtocolVersion, ServerResult,
+};
+use rmcp::service::{PeerRequestOptions, RunningService};
+use rmcp::transport::IntoTransport;
+use rmcp::{ClientLifecycleMode, RoleClient, serve_client_with_lifecycle};
+use serde_json::{Map, Value};
+
+use super::raw::RawPages;
+
+/// A server that sends more pages than this is not going to stop.
+const MAX_PAGES: usize = 1000;
+
+/// What a completed connection established.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Listed {
+    pub protocol_version: String,
+    pub server_info: Option<Value>,
+    pub tools: Vec<Map<String, Value>>,
+}
+
+/// What apcheck says about itself in the handshake.
+pub fn client_info() -> ClientConfig {
+    ClientConfig::new(
+        ClientCapabilities::default(),
+        Implementation::new("apcheck", env!("CARGO_PKG_VERSION")),
+    )
+    .with_protocol_version(ProtocolVersion::V_2025_11_25)
+}
+
+/// Handshake and full tool listing over `transport`.
+pub async fn list_tools<T, E, A>(transport: T, pages: &RawPages) -> Result<Listed, String>
+where
+    T: IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let lifecycle = ClientLifecycleMode::Auto {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        legacy_version: Some(ProtocolVersion::V_2025_11_25),
+    };
+    let running = serve_client_with_lifecycle(client_info(), transport, lifecycle)
+        .await
+        .map_err(|e| format!("the MCP handshake failed: {e}"))?;
+    let listed = listing(&running, pages).await;
+    // Ends the session; the caller then ends the process or connection.
+    let _ = running.cancel().await;
+    listed
+}
+
+async fn listing(running: &RunningService<RoleClient, ClientConfig>, pages: &RawPages) -> Result<Listed, String> {
+    let peer = running.peer();
+    let info = peer.peer_info().ok_or("the server sent no handshake result")?;
+    let mut tools = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut cursors_seen = HashSet::new();
+    for _ in 0..MAX_PAGES {
+        let params = PaginatedRequestParams::default().with_cursor(cursor.clone());
+        let request = ClientRequest::ListToolsRequest(ListToolsRequest::with_param(params));
+        let handle = peer
+            .send_request_with_option(request, PeerRequestOptions::no_options())
+            .await
+            .map_err(|e| format!("tools/list could not be sent: {e}"))?;
+        let id = handle.id.clone();
+        match handle.await_response().await {
+            Ok(ServerResult::ListToolsResult(_)) => {}
+            Ok(_) => return Err("tools/list was answered with something that is not a tool list".into()),
+            Err(e) => return Err(format!("tools/list failed: {e}")),
+        }
+        let page = pages
+            .take(&id)
+            .ok_or("the tools/list answer was not seen on the wire")?;
+        for tool in page.get("tools").and_then(Value::as_array).into_iter().flatten() {
+            let Some(tool) = tool.as_object() else {
+                return Err("tools/list returned a tool that is not an object".into());
+            };
+            tools.push(tool.clone());
+        }
+        match page.get("nextCursor").and_then(Value::as_str) {
+            None => {
+                return Ok(Listed {
+                    protocol_version: info.protocol_version.to_string(),
+                    server_info: info.server_info.as_ref().and_then(|i| serde_json::to_value(i).ok()),
+                    tools,
+                });
+            }
+            Some(next) if !cursors_seen.insert(next.to_string()) => {
+                return Err(format!(
+                    "tools/list repeats the cursor {next:?}; the listing would never end"
+                ));
+            }
+            Some(next) => cursor = Some(next.to_string()),
+        }
+    }
+    Err(format!("tools/list did not end within {MAX_PAGES} pages"))
+}

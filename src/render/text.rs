@@ -200,6 +200,94 @@ fn excerpt(text: &str, span: Span) -> Option<Excerpt> {
     })
 }
 
+/// Where a finding is: its 1-based line and column (named when a long line is
+/// shortened), byte offset, and length in
+/// bytes (0 for one character).
+#[derive(Clone, Copy)]
+pub struct Location {
+    pub line: usize,
+    pub column: usize,
+    pub offset: usize,
+    pub len: usize,
+}
+
+/// Bytes either side of a finding in which credentials are masked before
+/// quoting; more than any quoted window.
+const MASK_MARGIN: usize = 8192;
+
+/// Lines longer than this (a minified document is one line) are shown as a
+/// window around the finding.
+const LONG_LINE: usize = 200;
+/// Bytes of context either side of the finding in such a window.
+const WINDOW: usize = 60;
+
+/// One finding rendered with its source line. Only that line (or a window of
+/// it) is handed to the renderer, so findings in a 100 MB file cost nothing extra.
+pub fn snippet(
+    severity: Severity,
+    file: &str,
+    text: &str,
+    at: Location,
+    title: &str,
+    label: &str,
+    options: TextOptions,
+) -> String {
+    let offset = floor_char_boundary(text, at.offset);
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    // Credentials are masked in what is quoted and a margin around it (a
+    // minified document is one line; a key block is a few kilobytes).
+    let masked_from = floor_char_boundary(text, offset.saturating_sub(MASK_MARGIN).max(line_start));
+    let masked_to = floor_char_boundary(text, (offset + MASK_MARGIN).min(line_end));
+    let masked = crate::rules::secrets::mask_credentials(&text[masked_from..masked_to]);
+    let mut line_text = masked.as_ref().trim_end_matches('\r');
+    let mut start = (offset - masked_from).min(line_text.len());
+    let first_char = line_text[start..].chars().next().map_or(0, char::len_utf8);
+    let mut end = floor_char_boundary(line_text, (start + at.len.max(first_char)).min(line_text.len()));
+    let mut title = title.to_string();
+    if line_text.len() > LONG_LINE {
+        // The renderer would count the column inside the window; name the real one.
+        title.push_str(&format!(" (column {}; line shortened)", at.column));
+        let from = floor_char_boundary(line_text, start.saturating_sub(WINDOW));
+        let to = floor_char_boundary(line_text, (start + WINDOW).max(end.min(start + WINDOW)));
+        line_text = &line_text[from..to.max(start)];
+        start -= from;
+        end = (end - from).min(line_text.len()).max(start);
+    }
+    let mut offsets = [start, end];
+    let shown = visible_line(line_text, &mut offsets);
+    let (title, label, path) = (visible(&title), visible(label), visible(file));
+    let level = match severity {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+        Severity::Info => Level::INFO,
+    };
+    let report = &[level.primary_title(title.as_ref()).element(
+        Snippet::source(shown.as_str())
+            .line_start(at.line)
+            .path(path.as_ref())
+            .annotation(
+                AnnotationKind::Primary
+                    .span(offsets[0]..offsets[1])
+                    .label(label.as_ref()),
+            ),
+    )];
+    let renderer = if options.color {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    format!("{}\n", renderer.render(report))
+}
+
+fn floor_char_boundary(text: &str, offset: usize) -> usize {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::test_support::*;

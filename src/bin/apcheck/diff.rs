@@ -2,7 +2,6 @@
 //! list, data, an RFC 6902 patch, an RFC 7386 merge patch, or a unified diff.
 //! Exit 0 when equal, 1 when different, 2 on usage or input errors.
 
-use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use apcheck::json::diff::unified::{UnifiedDiff, unified};
@@ -14,6 +13,7 @@ use apcheck::json::parse_document;
 use serde_json::Value;
 
 use crate::fmt::{read_input, render_parse_error};
+use crate::output::{ColorChoice, EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
 
 /// Documents larger than this together are diffed without line numbers: locating
 /// needs a second, span-keeping parse that would double the time.
@@ -41,17 +41,17 @@ pub struct DiffArgs {
     #[arg(long, value_name = "POINTER")]
     ignore: Vec<String>,
     /// Colours, and changed words in reverse video in unified diffs: auto (on a terminal), always, never.
-    #[arg(long, default_value = "auto", value_parser = ["auto", "always", "never"])]
-    color: String,
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
 }
 
 pub fn diff(args: DiffArgs) -> ExitCode {
     match run(&args) {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::from(1),
+        Ok(true) => ExitCode::from(EXIT_CLEAN),
+        Ok(false) => ExitCode::from(EXIT_FINDINGS),
         Err(message) => {
             eprint!("{message}");
-            ExitCode::from(2)
+            ExitCode::from(EXIT_FAILURE)
         }
     }
 }
@@ -93,7 +93,7 @@ fn run(args: &DiffArgs) -> Result<bool, String> {
         "unified" => {
             let a = canonical_text(&a_text, &comparison.a, pruned);
             let b = canonical_text(&b_text, &comparison.b, pruned);
-            let style = Style::new(&args.color);
+            let style = Style::new(args.color);
             print!("{}", render_unified(&unified(&a, &b, &args.a, &args.b), &style));
         }
         format => {
@@ -109,7 +109,7 @@ fn run(args: &DiffArgs) -> Result<bool, String> {
                 });
                 println!("{}", pretty(&out));
             } else {
-                let style = Style::new(&args.color);
+                let style = Style::new(args.color);
                 for change in &comparison.diff.changes {
                     print!("{}", render_change(change, &args.a, &args.b, &style));
                 }
@@ -147,13 +147,8 @@ struct Style {
 }
 
 impl Style {
-    fn new(color: &str) -> Self {
-        let on = match color {
-            "always" => true,
-            "never" => false,
-            _ => std::io::stdout().is_terminal(),
-        };
-        if on {
+    fn new(color: ColorChoice) -> Self {
+        if color.enabled() {
             Style {
                 added: "\x1b[32m",
                 removed: "\x1b[31m",

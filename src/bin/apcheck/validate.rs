@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::process::ExitCode;
 
-use annotate_snippets::Level;
+use apcheck::diag::Severity;
 use apcheck::json::builtin::{BUILTINS, builtin};
 use apcheck::json::validate::{
     CompileOptions, CompiledSchema, SchemaError, SchemaFile, ValidationIssue, compile, validate_text,
@@ -14,6 +14,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::fmt::{Location, read_input, render_parse_error, render_snippet};
+use crate::output::{EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
 
 #[derive(clap::Args)]
 pub struct ValidateArgs {
@@ -64,17 +65,17 @@ pub fn validate(args: ValidateArgs) -> ExitCode {
         for entry in BUILTINS {
             println!("{:<28} {}", entry.name, entry.description);
         }
-        return ExitCode::SUCCESS;
+        return ExitCode::from(EXIT_CLEAN);
     }
     if args.instances.is_empty() {
         eprintln!("apcheck: name at least one document to validate (or `--builtin list`)");
-        return ExitCode::from(2);
+        return ExitCode::from(EXIT_FAILURE);
     }
     let schema = match load_schema(&args) {
         Ok(schema) => schema,
         Err(message) => {
             eprint!("{message}");
-            return ExitCode::from(2);
+            return ExitCode::from(EXIT_FAILURE);
         }
     };
     let results: Vec<(FileResult, Option<String>)> = args
@@ -105,13 +106,13 @@ pub fn validate(args: ValidateArgs) -> ExitCode {
             schema.dialect()
         );
     }
-    if read_failed {
-        ExitCode::from(2)
+    ExitCode::from(if read_failed {
+        EXIT_FAILURE
     } else if any_invalid {
-        ExitCode::from(1)
+        EXIT_FINDINGS
     } else {
-        ExitCode::SUCCESS
-    }
+        EXIT_CLEAN
+    })
 }
 
 fn load_schema(args: &ValidateArgs) -> Result<Cow<'static, CompiledSchema>, String> {
@@ -264,5 +265,5 @@ fn render_issue(file: &str, text: &str, issue: &ValidationIssue) -> String {
         offset: issue.span.start,
         len,
     };
-    render_snippet(Level::ERROR, file, text, at, &title, &label)
+    render_snippet(Severity::Error, file, text, at, &title, &label)
 }

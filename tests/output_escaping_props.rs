@@ -4,8 +4,9 @@
 //! no forged GitHub command, no live Markdown link, image or HTML.
 
 use apcheck::render::escape::is_unsafe;
+use apcheck::render::packages::render as packages;
 use apcheck::render::snapshot::{SnapshotFile, call, changes, check_snapshots, drift};
-use apcheck::render::{Format, NoSources, OneFile, Options, Sources, json, packages};
+use apcheck::render::{Format, NoSources, OneFile, Options, Sources, json};
 use apcheck::snapshot::call::check_call;
 use apcheck::snapshot::changes::compare;
 use apcheck::snapshot::check_snapshot;

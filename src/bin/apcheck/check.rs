@@ -184,7 +184,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
     if !reports.is_empty() || !io_failed {
         let sources: Vec<&dyn Sources> = trees.iter().map(|tree| tree as &dyn Sources).collect();
         let options = output::render_options(args.color);
-        let rendered = render::packages(&reports, &sources, args.format, &options, shape);
+        let rendered = render::packages::render(&reports, &sources, args.format, &options, shape);
         if let Err(code) = output::print(&rendered) {
             return code;
         }

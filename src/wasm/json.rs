@@ -14,6 +14,8 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use wasm_bindgen::prelude::*;
 
+use super::args::args;
+
 use crate::json::builtin::{BUILTINS, Builtin, builtin};
 use crate::json::diff::unified::unified;
 use crate::json::diff::{
@@ -94,6 +96,11 @@ fn schema_error(error: &SchemaError) -> Value {
     })
 }
 
+/// A parameter that is not a string: a usage error like a bad option.
+fn argument_error(message: String) -> String {
+    reply(Err(usage(&message)))
+}
+
 fn reply(result: Result<Value, Value>) -> String {
     match result {
         Ok(Value::Object(mut fields)) => {
@@ -107,8 +114,9 @@ fn reply(result: Result<Value, Value>) -> String {
 
 /// Formats `text`: `{"ok": true, "text": "..."}`.
 #[wasm_bindgen]
-pub fn format_json(text: &str, options_json: &str) -> String {
-    reply(format_request(text, options_json))
+pub fn format_json(text: JsValue, options_json: JsValue) -> String {
+    args!(argument_error; string text, string options_json);
+    reply(format_request(&text, &options_json))
 }
 
 fn format_request(text: &str, options_json: &str) -> Result<Value, Value> {
@@ -135,8 +143,9 @@ fn format_request(text: &str, options_json: &str) -> Result<Value, Value> {
 /// Validates `instance_text` against `schema_text` or a built-in:
 /// `{"ok": true, "valid", "dialect", "issues": [...]}`.
 #[wasm_bindgen]
-pub fn validate_json(instance_text: &str, schema_text: &str, options_json: &str) -> String {
-    reply(validate_request(instance_text, schema_text, options_json))
+pub fn validate_json(instance_text: JsValue, schema_text: JsValue, options_json: JsValue) -> String {
+    args!(argument_error; string instance_text, string schema_text, string options_json);
+    reply(validate_request(&instance_text, &schema_text, &options_json))
 }
 
 fn validate_request(instance_text: &str, schema_text: &str, options_json: &str) -> Result<Value, Value> {
@@ -151,8 +160,9 @@ fn validate_request(instance_text: &str, schema_text: &str, options_json: &str) 
 /// where `r` is `{"valid": true}`, `{"valid": false, "issues": [...]}` or, for a
 /// text that is not JSON, `{"valid": false, "error": {message, line, column}}`.
 #[wasm_bindgen]
-pub fn validate_json_batch(documents: Vec<String>, schema_text: &str, options_json: &str) -> String {
-    reply(validate_batch(&documents, schema_text, options_json))
+pub fn validate_json_batch(documents: JsValue, schema_text: JsValue, options_json: JsValue) -> String {
+    args!(argument_error; strings documents, string schema_text, string options_json);
+    reply(validate_batch(&documents, &schema_text, &options_json))
 }
 
 fn validate_batch(documents: &[String], schema_text: &str, options_json: &str) -> Result<Value, Value> {
@@ -250,8 +260,9 @@ impl std::ops::Deref for SchemaRef {
 /// `arrays` says how arrays were matched: by which key, or by position where a
 /// key would have named the elements.
 #[wasm_bindgen]
-pub fn diff_json(a: &str, b: &str, options_json: &str) -> String {
-    reply(diff_request(a, b, options_json))
+pub fn diff_json(a: JsValue, b: JsValue, options_json: JsValue) -> String {
+    args!(argument_error; string a, string b, string options_json);
+    reply(diff_request(&a, &b, &options_json))
 }
 
 /// Past this many bytes in A and B together, changes are not located up front:
@@ -357,8 +368,9 @@ fn fill_lines(changes: &mut [Change], a: (&str, &JsonDoc), b: (&str, &JsonDoc)) 
 /// value there or of its nearest existing ancestor. One span tree for all the
 /// pointers, built only when a change is clicked in a document too big to locate up front.
 #[wasm_bindgen]
-pub fn locate_json(text: &str, pointers_json: &str) -> String {
-    reply(locate_request(text, pointers_json))
+pub fn locate_json(text: JsValue, pointers_json: JsValue) -> String {
+    args!(argument_error; string text, string pointers_json);
+    reply(locate_request(&text, &pointers_json))
 }
 
 fn locate_request(text: &str, pointers_json: &str) -> Result<Value, Value> {

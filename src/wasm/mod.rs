@@ -3,9 +3,12 @@
 
 use wasm_bindgen::prelude::*;
 
+mod args;
 pub mod json;
 #[cfg(feature = "node")]
 pub mod node;
+
+use args::{args, error_reply, thrown};
 
 use crate::tree::{Entry, Tree};
 
@@ -33,36 +36,47 @@ impl PackageTree {
     }
 
     #[wasm_bindgen(js_name = addFile)]
-    pub fn add_file(&mut self, path: &str, bytes: &[u8]) {
-        self.tree.insert(path, Entry::File(bytes.to_vec()));
+    pub fn add_file(&mut self, path: JsValue, bytes: JsValue) -> Result<(), JsError> {
+        args!(thrown; string path, bytes bytes);
+        self.tree.insert(&path, Entry::File(bytes));
+        Ok(())
     }
 
     #[wasm_bindgen(js_name = addDir)]
-    pub fn add_dir(&mut self, path: &str) {
-        self.tree.insert(path, Entry::Dir);
+    pub fn add_dir(&mut self, path: JsValue) -> Result<(), JsError> {
+        args!(thrown; string path);
+        self.tree.insert(&path, Entry::Dir);
+        Ok(())
     }
 
     #[wasm_bindgen(js_name = addSymlink)]
-    pub fn add_symlink(&mut self, path: &str, target: &str) {
-        self.tree.insert(path, Entry::Symlink(target.to_string()));
+    pub fn add_symlink(&mut self, path: JsValue, target: JsValue) -> Result<(), JsError> {
+        args!(thrown; string path, string target);
+        self.tree.insert(&path, Entry::Symlink(target));
+        Ok(())
     }
 
     /// Records that the page added only the first bytes of `path` (see `Limits::max_file_bytes`).
     #[wasm_bindgen(js_name = markTruncated)]
-    pub fn mark_truncated(&mut self, path: &str, real_size: f64) {
-        self.tree.mark_truncated(path, real_size as u64);
+    pub fn mark_truncated(&mut self, path: JsValue, real_size: f64) -> Result<(), JsError> {
+        args!(thrown; string path);
+        self.tree.mark_truncated(&path, real_size as u64);
+        Ok(())
     }
 
     /// Records that the page left `path` out because `limit` was reached.
     #[wasm_bindgen(js_name = markOmitted)]
-    pub fn mark_omitted(&mut self, path: &str, limit: &str) {
-        self.tree.mark_omitted(path, limit);
+    pub fn mark_omitted(&mut self, path: JsValue, limit: JsValue) -> Result<(), JsError> {
+        args!(thrown; string path, string limit);
+        self.tree.mark_omitted(&path, &limit);
+        Ok(())
     }
 
     /// Runs the package check; returns the `PackageReport` as JSON text, and keeps
     /// the report for [`PackageTree::render`].
-    pub fn check(&mut self, root_name: &str) -> String {
-        let report = crate::check_package(root_name, &self.tree);
+    pub fn check(&mut self, root_name: JsValue) -> String {
+        args!(error_reply; string root_name);
+        let report = crate::check_package(&root_name, &self.tree);
         let text = serde_json::to_string(&report).expect("a report always serializes");
         self.report = Some(report);
         text
@@ -72,14 +86,15 @@ impl PackageTree {
     /// re-checking until none is left, as `apcheck check --fix` does. The tree is
     /// updated; returns `{"applied":N,"changed":[{"file":"..","text":".."}]}`.
     #[wasm_bindgen(js_name = fixAll)]
-    pub fn fix_all(&mut self, root_name: &str, include_unsafe: bool) -> String {
+    pub fn fix_all(&mut self, root_name: JsValue, include_unsafe: bool) -> String {
+        args!(error_reply; string root_name);
         let allowed = if include_unsafe {
             crate::fix::Applicability::Unsafe
         } else {
             crate::fix::Applicability::Safe
         };
         let outcome = crate::fix::fix_tree(&self.tree, allowed, |tree| {
-            crate::check_package(root_name, tree).diagnostics
+            crate::check_package(&root_name, tree).diagnostics
         });
         for (file, text) in &outcome.changed {
             self.tree.insert(file, Entry::File(text.clone().into_bytes()));
@@ -98,12 +113,13 @@ impl PackageTree {
     /// `{"ok":true,"text":".."}` or `{"ok":false,"error":{"message":".."}}`.
     /// Rendering waits for the download because the SARIF log carries the whole
     /// rule registry: too much work for every keystroke.
-    pub fn render(&self, format: &str) -> String {
+    pub fn render(&self, format: JsValue) -> String {
+        args!(error_reply; string format);
         let Some(report) = &self.report else {
             return error_reply("nothing has been checked yet");
         };
         let reports = std::slice::from_ref(report);
-        let text = match format {
+        let text = match format.as_str() {
             "sarif" => {
                 let log = crate::render::sarif::render(reports, None);
                 serde_json::to_string_pretty(&log).expect("a SARIF log always serializes")
@@ -121,19 +137,16 @@ impl PackageTree {
 /// `{"ok":false,"error":{"message":".."}}` when the edits are not such an
 /// array or do not fit the text (it changed since the check).
 #[wasm_bindgen(js_name = applyEdits)]
-pub fn apply_edits(text: &str, edits: &str) -> String {
-    let outcome = serde_json::from_str::<Vec<crate::fix::Edit>>(edits)
+pub fn apply_edits(text: JsValue, edits: JsValue) -> String {
+    args!(error_reply; string text, string edits);
+    let outcome = serde_json::from_str::<Vec<crate::fix::Edit>>(&edits)
         .map_err(|error| format!("edits are not an array of {{file, span, replacement}}: {error}"))
-        .and_then(|edits| crate::fix::apply_edits(text, &edits).map_err(|error| error.to_string()));
+        .and_then(|edits| crate::fix::apply_edits(&text, &edits).map_err(|error| error.to_string()));
     match outcome {
         Ok(text) => serde_json::json!({ "ok": true, "text": text }),
         Err(message) => serde_json::json!({ "ok": false, "error": { "message": message } }),
     }
     .to_string()
-}
-
-fn error_reply(message: &str) -> String {
-    serde_json::json!({ "ok": false, "error": { "message": message } }).to_string()
 }
 
 /// The limits the page applies while reading a drop (the CLI's defaults), as JSON:
@@ -160,7 +173,8 @@ pub fn rules() -> String {
 /// One rule's doc, found by code (any case) or name: `{"ok":true,"rule":{..},"text":".."}`
 /// where `text` is exactly what `apcheck explain` prints, or `{"ok":false,"error":{"message":".."}}`.
 #[wasm_bindgen]
-pub fn explain(code_or_name: &str) -> String {
+pub fn explain(code_or_name: JsValue) -> String {
+    args!(error_reply; string code_or_name);
     let answer = match crate::registry::find(code_or_name.trim()) {
         Some(rule) => serde_json::json!({ "ok": true, "rule": rule, "text": crate::registry::explain_text(rule) }),
         None => return error_reply(&format!("no rule has the code or name {:?}", code_or_name.trim())),

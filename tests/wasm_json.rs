@@ -4,9 +4,19 @@
 
 use apcheck::wasm::json::{builtin_schemas, diff_json, format_json, locate_json, validate_json, validate_json_batch};
 use serde_json::Value;
+use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
+
+/// The JS array of strings the page passes to `validate_json_batch`.
+fn strings(texts: &[&str]) -> JsValue {
+    texts
+        .iter()
+        .map(|text| JsValue::from_str(text))
+        .collect::<js_sys::Array>()
+        .into()
+}
 
 fn parsed(text: String) -> Value {
     serde_json::from_str(&text).expect("exports return JSON")
@@ -55,28 +65,31 @@ fn diff_returns_every_form() {
 #[wasm_bindgen_test]
 fn a_batch_is_validated_against_one_compilation() {
     let schema = r#"{"type": "object", "required": ["n"], "properties": {"n": {"type": "integer"}}}"#;
-    let documents = vec![r#"{"n": 1}"#.to_string(), r#"{"n": "x"}"#.to_string(), "{".to_string()];
+    let documents = [r#"{"n": 1}"#, r#"{"n": "x"}"#, "{"];
     for _ in 0..2 {
-        let out = parsed(validate_json_batch(documents.clone(), schema, ""));
+        let out = parsed(validate_json_batch(strings(&documents), schema.into(), "".into()));
         assert_eq!((out["valid"].as_u64(), out["invalid"].as_u64()), (Some(1), Some(2)));
         assert_eq!(out["results"][0]["valid"], true);
         assert_eq!(out["results"][1]["issues"][0]["instance_pointer"], "/n");
         assert_eq!(out["results"][2]["error"]["line"], 1);
     }
     let builtin = parsed(validate_json_batch(
-        vec![r#"{"name": "x"}"#.into()],
-        "",
-        r#"{"builtin": "mcp-tool", "formats": true}"#,
+        strings(&[r#"{"name": "x"}"#]),
+        "".into(),
+        r#"{"builtin": "mcp-tool", "formats": true}"#.into(),
     ));
     assert_eq!(builtin["invalid"], 1);
-    assert_eq!(parsed(validate_json_batch(vec![], r#"{"type": 3}"#, ""))["ok"], false);
+    assert_eq!(
+        parsed(validate_json_batch(strings(&[]), r#"{"type": 3}"#.into(), "".into()))["ok"],
+        false
+    );
 }
 
 #[wasm_bindgen_test]
 fn diff_computes_only_what_is_wanted_and_says_how_arrays_matched() {
     let a = r#"{"items": [{"id": 1, "v": 1}, {"id": 2, "v": 2}], "rows": [{"v": 1}]}"#;
     let b = r#"{"items": [{"id": 2, "v": 3}, {"id": 1, "v": 1}], "rows": [{"v": 2}]}"#;
-    let out = parsed(diff_json(a, b, r#"{"want": ["changes"]}"#));
+    let out = parsed(diff_json(a.into(), b.into(), r#"{"want": ["changes"]}"#.into()));
     assert!(out.get("patch").is_none() && out.get("merge").is_none() && out.get("unified").is_none());
     assert_eq!(out["located"], false);
     let arrays = out["arrays"].as_array().unwrap();
@@ -90,14 +103,14 @@ fn diff_computes_only_what_is_wanted_and_says_how_arrays_matched() {
         arrays.iter().any(|m| m["path"] == "/rows" && m["by"] == "sequence"),
         "{arrays:?}"
     );
-    let patch = parsed(diff_json(a, b, r#"{"want": ["patch"]}"#));
+    let patch = parsed(diff_json(a.into(), b.into(), r#"{"want": ["patch"]}"#.into()));
     assert!(patch["patch"].is_array() && patch.get("changes").is_none());
 }
 
 #[wasm_bindgen_test]
 fn locate_finds_lines_of_pointers() {
     let text = "{\n  \"a\": [\n    1,\n    2\n  ]\n}";
-    let out = parsed(locate_json(text, r#"["/a/1", "/a/9", ""]"#));
+    let out = parsed(locate_json(text.into(), r#"["/a/1", "/a/9", ""]"#.into()));
     assert_eq!(out["lines"], serde_json::json!([4, 2, 1]));
 }
 

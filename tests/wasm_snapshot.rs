@@ -50,18 +50,18 @@ fn the_page_builds_the_reference_snapshot_and_finds_no_drift() {
 #[wasm_bindgen_test]
 fn a_checked_report_renders_on_request() {
     let mut tree = package();
-    assert_eq!(parsed(tree.render("sarif"))["ok"], false);
-    let report = parsed(tree.check("invoice-ops"));
-    let sarif = parsed(tree.render("sarif"));
+    assert_eq!(parsed(tree.render("sarif".into()))["ok"], false);
+    let report = parsed(tree.check("invoice-ops".into()));
+    let sarif = parsed(tree.render("sarif".into()));
     let log: Value = serde_json::from_str(sarif["text"].as_str().unwrap()).unwrap();
     assert_eq!(log["version"], "2.1.0");
     assert_eq!(
         log["runs"][0]["results"].as_array().unwrap().len(),
         report["diagnostics"].as_array().unwrap().len()
     );
-    let markdown = parsed(tree.render("markdown"));
+    let markdown = parsed(tree.render("markdown".into()));
     assert!(markdown["text"].as_str().unwrap().contains("invoice-ops"));
-    assert_eq!(parsed(tree.render("html"))["ok"], false);
+    assert_eq!(parsed(tree.render("html".into()))["ok"], false);
 }
 
 #[wasm_bindgen_test]

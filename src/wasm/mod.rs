@@ -111,8 +111,8 @@ impl PackageTree {
     /// download: `format` is `sarif` (SARIF 2.1.0, without a base URI: a browser
     /// does not know where the folder lives) or `markdown`. Returns
     /// `{"ok":true,"text":".."}` or `{"ok":false,"error":{"message":".."}}`.
-    /// Rendering waits for the download because the SARIF log carries the whole
-    /// rule registry: too much work for every keystroke.
+    /// Rendering waits for the download: a check runs on every keystroke, and
+    /// nobody reads most of its SARIF and Markdown.
     pub fn render(&self, format: JsValue) -> String {
         args!(error_reply; string format);
         let Some(report) = &self.report else {

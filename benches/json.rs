@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 
 use apcheck::json::builtin::builtin;
 use apcheck::json::diff::{CompareOptions, compare};
-use apcheck::json::format::{FormatOptions, Layout, check_syntax, format};
+use apcheck::json::format::{FormatOptions, Layout, format};
+use apcheck::json::scan::check_syntax;
 use apcheck::json::validate::validate_text;
 use serde_json::{Value, json};
 

@@ -3,7 +3,9 @@
 // the JS bundles (esbuild: the page and its Web Worker, CodeMirror included),
 // and `dist/apcheck.html`, one self-contained file for `file://`.
 // Tools and flags come from `wasm-pack.toml`; installed versions are checked
-// against it first. Prints the wasm size and the page's total transfer size.
+// against it first. Prints the wasm size per crate (scripts/wasm-size.mjs) and
+// the page's total transfer size, and fails when either is over its budget
+// (BUDGET below; issue 13 §5).
 //
 //   node scripts/build-web.mjs            full build
 //   node scripts/build-web.mjs --js-only  reuse www/pkg (UI work without a Rust build)
@@ -15,8 +17,16 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { parse as parseToml } from 'smol-toml';
+import { sizeReport } from './wasm-size.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+// The wasm after wasm-opt, and everything the served page transfers, gzipped:
+// the build fails above BUDGET, which is today's size with a little room, so
+// that growth is a decision. GOAL is issue 13 §5's target, not yet reached
+// (README, "The page": what is left is jsonschema, YAML and the Unicode tables).
+const BUDGET = { wasmRaw: 3.4e6, pageGzip: 1024 * 1024 };
+const GOAL = { wasmRaw: 2.4e6, pageGzip: 800 * 1024 };
 const jsOnly = process.argv.includes('--js-only');
 const config = parseToml(readFileSync(join(root, 'wasm-pack.toml'), 'utf8'));
 
@@ -70,10 +80,15 @@ function checkTools() {
   }
 }
 
+// The per-crate breakdown, read from the name section that wasm-bindgen's
+// output still has (wasm-opt strips it): printed with the other sizes.
+let crateSizes = [];
+
 function buildWasm() {
   console.log('build-web: wasm-pack', config['wasm-pack'].args.join(' '));
   run('wasm-pack', config['wasm-pack'].args, { stdio: 'inherit' });
   const input = config['wasm-opt'].input;
+  crateSizes = sizeReport(join(root, input), 20);
   console.log('build-web: wasm-opt', config['wasm-opt'].args.join(' '));
   run(join(root, 'node_modules/.bin/wasm-opt'), [...config['wasm-opt'].args, input, '-o', input], { stdio: 'inherit' });
 }
@@ -162,19 +177,25 @@ function sizes() {
     const bytes = readFileSync(join(root, path));
     return { path, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
   };
+  for (const line of crateSizes) console.log(`build-web: ${line}`);
+  const over = [];
   const wasm = measure('www/pkg/apcheck_bg.wasm');
-  console.log(`build-web: wasm ${kib(wasm.raw)} raw, ${kib(wasm.gzip)} gzip (in build/worker.js as base64 of its xz)`);
+  const wasmVerdict = wasm.raw <= BUDGET.wasmRaw ? 'within' : 'OVER';
+  const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
+  console.log(`build-web: wasm ${kib(wasm.raw)} raw (${mb(wasm.raw)}: ${wasmVerdict} the ${mb(BUDGET.wasmRaw)} budget, goal ${mb(GOAL.wasmRaw)}), ${kib(wasm.gzip)} gzip (in build/worker.js as base64 of its xz)`);
+  if (wasm.raw > BUDGET.wasmRaw) over.push(`the wasm is ${wasm.raw} bytes, over ${BUDGET.wasmRaw}`);
   const page = ['www/index.html', 'www/build/app.css', 'www/build/app.js', 'www/build/worker.js'].map(measure);
   for (const file of page) console.log(`build-web:   ${file.path.padEnd(22)} ${kib(file.raw).padStart(12)} raw ${kib(file.gzip).padStart(12)} gzip`);
   const total = page.reduce((sum, file) => sum + file.gzip, 0);
-  const budget = 1200 * 1024;
-  const verdict = total <= budget ? 'within' : `OVER by ${kib(total - budget)}:`;
-  console.log(`build-web: page total transfer ${kib(total)} gzip, ${verdict} the 1200 KiB budget`);
+  const verdict = total <= BUDGET.pageGzip ? 'within' : `OVER by ${kib(total - BUDGET.pageGzip)}:`;
+  console.log(`build-web: page total transfer ${kib(total)} gzip, ${verdict} the ${kib(BUDGET.pageGzip)} budget (goal ${kib(GOAL.pageGzip)})`);
+  if (total > BUDGET.pageGzip) over.push(`the page is ${kib(total)} gzip, over ${kib(BUDGET.pageGzip)}`);
   const single = measure('dist/apcheck.html');
   console.log(`build-web: dist/apcheck.html ${kib(single.raw)} raw, ${kib(single.gzip)} gzip`);
   for (const file of ['www/build/app.js', 'www/build/worker.js']) {
     if (!existsSync(join(root, file)) || statSync(join(root, file)).size === 0) fail(`${file} is empty`);
   }
+  if (over.length) fail(`over budget: ${over.join('; ')}`);
 }
 
 checkTools();

@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 // Serves www/ on 127.0.0.1 with the page's Content-Security-Policy as a header
-// (the same text as index.html's meta tag). Node's standard library only.
+// (the same text as index.html's meta tag), compressed as static hosts serve
+// it: brotli or gzip, whichever the browser accepts (brotli first), each file
+// compressed once and kept until it changes. Node's standard library only.
 //
 //   node scripts/serve.mjs [--port N]   (default 8787; 0 or a busy port: a free one)
 
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 
 const www = join(dirname(fileURLToPath(import.meta.url)), '..', 'www');
 
@@ -20,6 +24,40 @@ const TYPES = {
   '.svg': 'image/svg+xml',
   '.txt': 'text/plain; charset=utf-8',
 };
+
+// What static hosts compress: text, and wasm. Brotli at 7 (11 takes seconds per
+// megabyte, too slow for a first request), gzip at 9.
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.wasm', '.json', '.svg', '.txt']);
+const ENCODERS = {
+  br: (body) => promisify(brotliCompress)(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 7, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+  gzip: (body) => promisify(gzip)(body, { level: 9 }),
+};
+
+/** The encoding to send for an `Accept-Encoding` header: `br`, `gzip` or null. */
+export function pickEncoding(accept = '') {
+  const offered = new Map();
+  for (const part of accept.split(',')) {
+    const [name, ...parameters] = part.trim().toLowerCase().split(';');
+    const q = parameters.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    offered.set(name, q ? Number(q.slice(2)) : 1);
+  }
+  const accepts = (name) => (offered.get(name) ?? offered.get('*') ?? 0) > 0;
+  return ['br', 'gzip'].find(accepts) ?? null;
+}
+
+// path → {mtimeMs, size, encodings: {br, gzip}}: each file compressed once per change.
+const compressed = new Map();
+
+async function encodedBody(file, body, encoding) {
+  const { mtimeMs, size } = await stat(file);
+  let entry = compressed.get(file);
+  if (!entry || entry.mtimeMs !== mtimeMs || entry.size !== size) {
+    entry = { mtimeMs, size, encodings: {} };
+    compressed.set(file, entry);
+  }
+  entry.encodings[encoding] ??= ENCODERS[encoding](body);
+  return entry.encodings[encoding];
+}
 
 async function contentSecurityPolicy() {
   const html = await readFile(join(www, 'index.html'), 'utf8');
@@ -57,8 +95,14 @@ export async function startServer({ port = 8787, host = '127.0.0.1' } = {}) {
       return;
     }
     try {
-      const body = await readFile(file);
-      response.writeHead(200, { ...headers, 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      let body = await readFile(file);
+      const type = { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' };
+      const encoding = COMPRESSIBLE.has(extname(file)) ? pickEncoding(request.headers['accept-encoding']) : null;
+      if (encoding) {
+        body = await encodedBody(file, body, encoding);
+        Object.assign(type, { 'Content-Encoding': encoding, Vary: 'Accept-Encoding' });
+      }
+      response.writeHead(200, { ...headers, ...type, 'Content-Length': body.length });
       response.end(request.method === 'HEAD' ? undefined : body);
     } catch {
       response.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end('not found\n');

@@ -23,6 +23,12 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
     rustup target add wasm32-unknown-unknown
 fi
 
+# The fuzz smoke (scripts/fuzz-smoke.sh) builds with cargo-fuzz, which needs nightly.
+if ! rustup run nightly rustc --version >/dev/null 2>&1; then
+    echo "== rustup toolchain install nightly (cargo-fuzz)"
+    rustup toolchain install nightly --profile minimal
+fi
+
 wasm_bindgen_version=$(pinned wasm-bindgen)
 wasm_pack_version=$(pinned wasm-pack)
 if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $wasm_bindgen_version" ]; then
@@ -36,3 +42,6 @@ fi
 
 echo "== npm ci"
 npm ci --no-audit --no-fund
+
+echo "== npm ci (editors/vscode: the VS Code extension's vscode-languageclient and types)"
+npm ci --prefix editors/vscode --no-audit --no-fund

@@ -2,7 +2,8 @@
 # Every test apcheck has, in the order a failure is cheapest to see:
 # formatting and lints, native tests (unit, rules, corpus, CLI), the wasm
 # build with its size, the wasm exports in headless Chromium, the page end to
-# end in headless Chromium, a fuzz smoke run, and the benchmarks' figures.
+# end in headless Chromium, the npm package (build, parity with the CLI, types),
+# the VS Code extension's build, a fuzz smoke run, and the benchmarks' figures.
 # Needs the tools .ci/run installs. `FAST=1` skips fuzzing and benchmarks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,9 +27,13 @@ step "wasm exports in headless Chromium" env \
     CHROMEDRIVER=/usr/bin/chromedriver \
     cargo test --locked --target wasm32-unknown-unknown --no-default-features --test 'wasm_*'
 step "page end to end in headless Chromium" npm run test:e2e
+step "npm package build (wasm for Node and bundlers, size budget)" npm run build:npm
+step "npm package: pack, offline install, output parity with the CLI, typed API" npm run test:npm
+step "VS Code extension: type-check and bundle" npm run --prefix editors/vscode build
 if [ -z "${FAST:-}" ]; then
     step "fuzz smoke" env FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash scripts/fuzz-smoke.sh
     step "benchmarks (figures, not assertions)" cargo bench --locked
+    step "page benchmarks in headless Chromium (ratios to ajv, jsondiffpatch, native)" node scripts/bench-page.mjs
 fi
 
 echo

@@ -3,7 +3,9 @@
 //! the CLI (`src/bin/apcheck`) and the wasm face (`wasm`) are thin edges.
 
 pub mod assist;
+pub mod baseline;
 pub mod collection;
+pub mod config;
 pub mod diag;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod disk;

@@ -56,6 +56,12 @@ pub fn explain_text(rule: &Rule) -> String {
         "What it checks\n  {}\n\nWhy it matters\n  {}\n\n",
         rule.doc.what, rule.doc.why
     ));
+    if rule.decides_state() {
+        text.push_str(
+            "Configuration\n  This rule decides what a client loads. `ignore` or `severity = \"off\"` hides its \
+             findings, but the verdict stays (rejected, skipped, invalid), and its severity cannot be lowered.\n\n",
+        );
+    }
     for (title, example) in [("Example (fails)", &rule.doc.failing), ("Fixed", &rule.doc.fixed)] {
         text.push_str(title);
         text.push('\n');
@@ -119,7 +125,7 @@ mod tests {
     use crate::diag::Diagnostic;
     use crate::fix::Applicability;
     use crate::hops::check_package;
-    use crate::rule::Family;
+    use crate::rule::{Family, Severity};
     use crate::tree::{Entry, Tree};
 
     /// Everything `example` finds, run the way its kind says; `None` for an
@@ -288,9 +294,49 @@ mod tests {
     }
 
     #[test]
+    fn rules_that_decide_a_state_are_the_ones_whose_examples_change_one() {
+        // What a client ends up with: the states and how many components load.
+        let states = |tree: &Tree| {
+            let report = check_package("example", tree);
+            let s = report.summary;
+            (
+                format!(
+                    "{:?} {:?} {:?}",
+                    report.plugin.state, report.skills.state, report.mcp.state
+                ),
+                (
+                    s.skills_discovered,
+                    s.skills_skipped,
+                    s.servers_valid,
+                    s.servers_invalid,
+                ),
+            )
+        };
+        let mut wrong = Vec::new();
+        for rule in all() {
+            let (Some(failing), Some(fixed)) = (example_tree(&rule.doc.failing), example_tree(&rule.doc.fixed)) else {
+                continue;
+            };
+            // Warnings may explain what is not discovered (a `skill.md`), but
+            // only errors decide: for them the property and the example agree.
+            let changed = states(&failing) != states(&fixed);
+            if rule.severity == Severity::Error && changed != rule.decides_state() {
+                wrong.push(format!(
+                    "{}: decides_state() is {}, but fixing its example changes a state: {changed}",
+                    rule.code,
+                    rule.decides_state()
+                ));
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
     fn explain_text_shows_both_examples() {
         let text = explain_text(find("AP101").unwrap());
         assert!(text.contains("skills -> ../shared (symlink)"));
         assert!(text.contains("Fixed"));
+        assert!(text.contains("decides what a client loads"));
+        assert!(!explain_text(find("AP205").unwrap()).contains("decides what a client loads"));
     }
 }

@@ -143,6 +143,10 @@ pub struct Summary {
     pub skills_skipped: usize,
     pub servers_valid: usize,
     pub servers_invalid: usize,
+    /// Findings the configuration hid (`ignore`, `severity = "off"`); not counted above.
+    pub ignored: usize,
+    /// Findings hidden because the baseline records them; not counted above.
+    pub baselined: usize,
 }
 
 impl Summary {
@@ -160,6 +164,8 @@ impl Summary {
             skills_skipped: skills.entries.iter().filter(|e| e.state == SkillState::Skipped).count(),
             servers_valid: mcp.servers.iter().filter(|s| s.state == ServerState::Valid).count(),
             servers_invalid: mcp.servers.iter().filter(|s| s.state == ServerState::Invalid).count(),
+            ignored: 0,
+            baselined: 0,
         }
     }
 }

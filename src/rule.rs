@@ -108,7 +108,25 @@ impl Rule {
     pub fn masks_secrets(&self) -> bool {
         masks_secrets(self.code)
     }
+
+    /// Whether a finding of this rule decides a spec state: the plugin is
+    /// rejected, MCP disabled, a skill skipped or a server invalid. The
+    /// configuration can hide such a finding but never lower it, and hiding it
+    /// leaves the state as it is. These are the errors of the package families
+    /// (AP0xx-AP4xx), except the few errors a client still loads past.
+    pub fn decides_state(&self) -> bool {
+        self.severity == Severity::Error
+            && matches!(
+                self.family(),
+                Family::Files | Family::Containment | Family::Manifest | Family::Skills | Family::Mcp
+            )
+            && !LOADED_PAST.contains(&self.code)
+    }
 }
+
+/// Package errors that leave the component loaded: a client starts the server
+/// and fails at run time (§7.2.2 rule 5, not rule 3).
+const LOADED_PAST: &[&str] = &["AP423"];
 
 /// [`Rule::masks_secrets`] for the rule with `code`, for faces that hold only a
 /// diagnostic's code.

@@ -20,3 +20,10 @@ pub const SUPPORTED_SPEC_VERSIONS: &[(&str, &str)] = &[(PLUGIN_SCHEMA_ID, "1.0.0
 pub const SNAPSHOT_SCHEMA_ID: &str = "urn:apcheck:schema:snapshot:1";
 /// `schemas/apcheck/snapshot-1.schema.json`, verbatim.
 pub const SNAPSHOT_SCHEMA: &str = include_str!("../schemas/apcheck/snapshot-1.schema.json");
+
+/// The `Tool` and `ListToolsResult` definitions of the MCP 2025-11-25 schema and
+/// every definition they reference, extracted by `build.rs` from
+/// `schemas/mcp/2025-11-25/schema.json` (the whole schema is 170 KB; this is 9).
+pub const MCP_2025_11_25_TOOLS: &str = include_str!(concat!(env!("OUT_DIR"), "/mcp-2025-11-25-tools.schema.json"));
+/// The same extract of the MCP 2026-07-28 schema.
+pub const MCP_2026_07_28_TOOLS: &str = include_str!(concat!(env!("OUT_DIR"), "/mcp-2026-07-28-tools.schema.json"));

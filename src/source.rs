@@ -26,11 +26,19 @@ pub struct LineCol {
     pub column: usize,
 }
 
-/// The start offset of every line of a text.
+/// The start offset of every line of a text, and column checkpoints in long
+/// lines, so that a column costs a bounded count however long its line is (a
+/// minified document is one line, and each of its findings needs a column).
 #[derive(Debug, Clone)]
 pub struct LineIndex {
     line_starts: Vec<usize>,
+    /// `(offset, column - 1)` every [`CHECKPOINT`] bytes or so inside lines
+    /// longer than that, in offset order; offsets are character boundaries.
+    checkpoints: Vec<(usize, usize)>,
 }
+
+/// Bytes between column checkpoints.
+const CHECKPOINT: usize = 4096;
 
 impl LineIndex {
     pub fn new(text: &str) -> Self {
@@ -41,7 +49,30 @@ impl LineIndex {
                 .filter(|&(_, b)| b == b'\n')
                 .map(|(i, _)| i + 1),
         );
-        LineIndex { line_starts }
+        let mut checkpoints = Vec::new();
+        for (line, &start) in line_starts.iter().enumerate() {
+            let end = line_starts.get(line + 1).map_or(text.len(), |&next| next);
+            let mut at = start;
+            let mut chars = 0;
+            while end - at > CHECKPOINT {
+                let mut next = at + CHECKPOINT;
+                while !text.is_char_boundary(next) {
+                    next -= 1;
+                }
+                chars += text[at..next].chars().count();
+                checkpoints.push((next, chars));
+                at = next;
+            }
+        }
+        LineIndex {
+            line_starts,
+            checkpoints,
+        }
+    }
+
+    /// The 1-based line of byte `offset` (clamped to the text).
+    pub fn line(&self, offset: usize) -> usize {
+        self.line_starts.partition_point(|&start| start <= offset)
     }
 
     /// The line and column of byte `offset` in `text` (the text this index was built from).
@@ -49,11 +80,20 @@ impl LineIndex {
     pub fn line_col(&self, text: &str, offset: usize) -> LineCol {
         let offset = offset.min(text.len());
         let line = self.line_starts.partition_point(|&start| start <= offset) - 1;
-        let start = self.line_starts[line];
-        let column = text[start..]
-            .char_indices()
-            .take_while(|&(i, _)| start + i < offset)
-            .count()
+        let line_start = self.line_starts[line];
+        // The nearest checkpoint at or before `offset`, if it is on this line.
+        let (start, before) = match self.checkpoints.partition_point(|&(at, _)| at <= offset) {
+            0 => (line_start, 0),
+            n => match self.checkpoints[n - 1] {
+                (at, chars) if at > line_start => (at, chars),
+                _ => (line_start, 0),
+            },
+        };
+        let column = before
+            + text[start..]
+                .char_indices()
+                .take_while(|&(i, _)| start + i < offset)
+                .count()
             + 1;
         LineCol { line: line + 1, column }
     }
@@ -117,6 +157,21 @@ mod tests {
         assert_eq!(index.line_col(text, after_e_acute), LineCol { line: 3, column: 5 });
         assert_eq!(index.line_text(text, 2), "  \"a\": 1,");
         assert_eq!(index.line_col(text, 10_000), LineCol { line: 4, column: 2 });
+    }
+
+    #[test]
+    fn columns_in_long_lines_match_a_count_from_the_line_start() {
+        let text = format!("x\n{}\n{}", "aé€😀".repeat(5_000), "b".repeat(9_000));
+        let index = LineIndex::new(&text);
+        let naive = |offset: usize| {
+            let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+            text[start..offset].chars().count() + 1
+        };
+        for offset in (0..text.len()).step_by(997).filter(|&o| text.is_char_boundary(o)) {
+            let at = index.line_col(&text, offset);
+            assert_eq!(at.column, naive(offset), "offset {offset}");
+            assert_eq!(at.line, index.line(offset));
+        }
     }
 
     #[test]

@@ -198,6 +198,29 @@ fn sarif_validates_against_the_official_schema() {
     assert_eq!(log["version"], "2.1.0");
     let run = &log["runs"][0];
     assert_eq!(run["tool"]["driver"]["name"], "apcheck");
+    // The descriptors are those of the cited rules, each once, and every result's
+    // `ruleIndex` points at its own rule's descriptor.
+    let rules: Vec<&str> = run["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|rule| rule["id"].as_str().unwrap())
+        .collect();
+    let mut cited: Vec<&str> = run["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|result| result["ruleId"].as_str().unwrap())
+        .collect();
+    cited.sort_unstable();
+    cited.dedup();
+    let mut listed = rules.clone();
+    listed.sort_unstable();
+    assert_eq!(listed, cited);
+    for result in run["results"].as_array().unwrap() {
+        let index = result["ruleIndex"].as_u64().unwrap() as usize;
+        assert_eq!(rules[index], result["ruleId"], "{result}");
+    }
     let base = run["originalUriBaseIds"]["%SRCROOT%"]["uri"].as_str().unwrap();
     assert!(base.starts_with("file:///") && base.ends_with('/'), "{base}");
     // Absolute roots as given: absolute `file:` URIs, which GitHub maps into the checkout.

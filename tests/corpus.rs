@@ -334,3 +334,32 @@ fn schema_agreement_holds_on_edge_manifests() {
         );
     }
 }
+
+#[test]
+fn a_configuration_ignoring_ap314_hides_exactly_those_findings_and_no_verdict() {
+    let settings = apcheck::config::Settings::parse("apcheck.toml", "ignore = [\"AP314\"]\n")
+        .expect("the configuration parses")
+        .expect("an apcheck.toml is always a configuration");
+    let mut hidden_total = 0;
+    for rel in plugin_roots() {
+        let report = check(&rel);
+        let mut configured = report.clone();
+        let hidden = settings.apply(&mut configured, &rel);
+        let expected: Vec<_> = report.diagnostics.iter().filter(|d| d.code != "AP314").collect();
+        let kept: Vec<_> = configured.diagnostics.iter().collect();
+        assert_eq!(kept, expected, "{rel}: only AP314 findings go");
+        assert_eq!(hidden, report.diagnostics.len() - expected.len(), "{rel}");
+        assert_eq!(configured.summary.ignored, hidden, "{rel}");
+        let verdicts = |r: &PackageReport| {
+            (
+                r.plugin.state,
+                r.skills.entries.iter().map(|s| s.state).collect::<Vec<_>>(),
+                r.mcp.state,
+                r.mcp.servers.iter().map(|s| s.state).collect::<Vec<_>>(),
+            )
+        };
+        assert_eq!(verdicts(&configured), verdicts(&report), "{rel}: no verdict changes");
+        hidden_total += hidden;
+    }
+    assert!(hidden_total > 0, "the corpus has AP314 findings to hide");
+}

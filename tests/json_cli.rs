@@ -188,3 +188,121 @@ fn validate_says_what_the_file_is_when_it_is_another_kind() {
     let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert!(report["files"][0].get("kind_mismatch").is_none());
 }
+
+/// Issue 9 §3: numbers compare exactly by decimal value, from their text.
+#[test]
+fn diff_compares_numbers_exactly_and_shows_their_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("[18446744073709551616]", "[18446744073709551617]", 1),
+        (
+            &*format!("[{}]", "7".repeat(100)),
+            &*format!("[{}8]", "7".repeat(99)),
+            1,
+        ),
+        ("[1.0, 1e3, -0]", "[1, 1000, 0]", 0),
+        ("[1e400]", "[1e401]", 1),
+        ("[1e400]", "[10e399]", 0),
+    ];
+    for (a, b, code) in cases {
+        write(dir.path(), "a.json", a);
+        write(dir.path(), "b.json", b);
+        let out = apcheck(&["diff", "a.json", "b.json", "--format", "patch"], dir.path());
+        assert_eq!(out.status.code(), Some(code), "{a} vs {b}: {}", stderr(&out));
+        let patch: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(patch.as_array().unwrap().is_empty(), code == 0, "{a} vs {b}");
+    }
+    write(
+        dir.path(),
+        "a.json",
+        r#"{"p": 0.23436424411240122, "big": 18446744073709551617}"#,
+    );
+    write(
+        dir.path(),
+        "b.json",
+        r#"{"p": 0.23436424411240123, "big": 18446744073709551616}"#,
+    );
+    let out = apcheck(&["diff", "a.json", "b.json"], dir.path());
+    let text = stdout(&out);
+    for shown in [
+        "0.23436424411240122",
+        "0.23436424411240123",
+        "18446744073709551617",
+        "18446744073709551616",
+    ] {
+        assert!(text.contains(shown), "{shown} in {text}");
+    }
+}
+
+/// Issue 9 §3: an error in a long line is named at its real column, not the window's.
+#[test]
+fn errors_in_long_lines_name_the_real_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = format!("[{}x]", "1,".repeat(5_000));
+    write(dir.path(), "long.json", &long);
+    let column = long.find('x').unwrap() + 1;
+    let out = apcheck(&["fmt", "long.json"], dir.path());
+    assert!(
+        stderr(&out).contains(&format!("long.json:1:{column}")),
+        "{}",
+        stderr(&out)
+    );
+    write(dir.path(), "ok.json", "[]");
+    let out = apcheck(&["diff", "ok.json", "long.json"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(&format!("long.json:1:{column}")),
+        "{}",
+        stderr(&out)
+    );
+    let strings = format!("[{}\"x\"]", "1,".repeat(5_000));
+    write(dir.path(), "strings.json", &strings);
+    write(dir.path(), "schema.json", r#"{"items": {"type": "integer"}}"#);
+    let out = apcheck(&["validate", "--schema", "schema.json", "strings.json"], dir.path());
+    let column = strings.find('"').unwrap() + 1;
+    assert!(
+        stdout(&out).contains(&format!("strings.json:1:{column}")),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// Issue 9 §3: two documents too big to diff in bounded memory are refused up
+/// front, with exit 2 and a reason (sparse files: nothing is written or read).
+#[test]
+fn diff_refuses_documents_too_large_to_compare() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["a.json", "b.json"] {
+        let file = std::fs::File::create(dir.path().join(name)).unwrap();
+        file.set_len(200 * 1024 * 1024).unwrap();
+    }
+    let out = apcheck(&["diff", "a.json", "b.json"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "apcheck: the two documents are 400 MiB together; apcheck diffs up to 256 MiB (their trees take about ten times that in memory)\n"
+    );
+}
+
+/// Issue 9 §3: reordering a keyed array is n log n, not quadratic (36 s before),
+/// and the patch still turns A into B.
+#[test]
+fn a_reversed_keyed_array_diffs_to_a_patch_that_applies() {
+    let dir = tempfile::tempdir().unwrap();
+    let tools: Vec<Value> = (0..40_000)
+        .map(|i| json!({"name": format!("t{i}"), "description": "d"}))
+        .collect();
+    let a = json!({ "tools": tools });
+    let mut reversed = tools.clone();
+    reversed.reverse();
+    reversed[7]["description"] = json!("changed");
+    let b = json!({ "tools": reversed });
+    write(dir.path(), "a.json", &a.to_string());
+    write(dir.path(), "b.json", &b.to_string());
+    let out = apcheck(&["diff", "a.json", "b.json", "--format", "patch"], dir.path());
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let patch: json_patch::Patch = serde_json::from_str(&stdout(&out)).unwrap();
+    let mut patched = a.clone();
+    json_patch::patch(&mut patched, &patch).unwrap();
+    assert_eq!(patched, b);
+}

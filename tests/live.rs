@@ -79,6 +79,21 @@ fn apcheck(args: &[&str], env: &[(&str, &str)]) -> Output {
     }
 }
 
+/// `apcheck snapshot ROOT --connect` with PLUGIN_DATA beside the root, so no run leaves a fresh directory behind.
+fn connect_with_data(root: &Path) -> Output {
+    let data = root.with_extension("data");
+    apcheck(
+        &[
+            "snapshot",
+            root.to_str().unwrap(),
+            "--connect",
+            "--data",
+            data.to_str().unwrap(),
+        ],
+        &[],
+    )
+}
+
 fn snapshot_of(output: &Output) -> Value {
     serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
         panic!(
@@ -172,7 +187,8 @@ fn probe_http(log: &Path) -> (Background, u16) {
 }
 
 fn capture_tools(file: &str) -> Vec<Value> {
-    let path = repo().join("../shared/reference/server-everything").join(file);
+    let shared = std::env::var_os("APCHECK_SHARED").map_or_else(|| repo().join("../shared"), PathBuf::from);
+    let path = shared.join("reference/server-everything").join(file);
     let capture: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     capture["tools_list_response"]["result"]["tools"]
         .as_array()
@@ -223,7 +239,7 @@ fn server_everything_over_stdio_matches_its_capture() {
         "everything-stdio",
         json!({"everything": {"type": "stdio", "command": "node", "args": [entry, "stdio"]}}),
     );
-    let output = apcheck(&["snapshot", root.to_str().unwrap(), "--connect"], &[]);
+    let output = connect_with_data(&root);
     assert_eq!(
         output.status.code(),
         Some(0),
@@ -266,7 +282,7 @@ fn server_everything_over_streamable_http_matches_its_capture() {
         "everything-http",
         json!({"everything": {"type": "streamable-http", "url": format!("http://127.0.0.1:{port}/mcp")}}),
     );
-    let output = apcheck(&["snapshot", root.to_str().unwrap(), "--connect"], &[]);
+    let output = connect_with_data(&root);
     assert_eq!(
         output.status.code(),
         Some(0),
@@ -409,7 +425,7 @@ fn the_probe_plugin_shows_every_conformance_case() {
         let seen = observed(&snapshot, id);
         assert_eq!(seen["env"]["PLUGIN_ROOT"], root_text, "{id}");
         assert_eq!(seen["env"]["PLUGIN_DATA"], data_text, "{id}");
-        assert_eq!(seen["dataWritable"], true, "{id}");
+        assert_eq!(seen["dataWritable"], true, "{id}: {}", seen["dataError"]);
         // The default base environment is an allow-list.
         assert!(seen["env"].get("APCHECK_TEST_AMBIENT").is_none(), "{id}");
         assert!(seen["env"].get("PATH").is_some(), "{id}");
@@ -525,7 +541,12 @@ fn check_connect_adds_each_server_to_the_report_in_every_format() {
         }),
     );
     let root_text = root.to_str().unwrap();
-    let json_out = apcheck(&["check", root_text, "--connect", "--format", "json"], &[]);
+    let data = root.with_extension("data");
+    let data = data.to_str().unwrap();
+    let json_out = apcheck(
+        &["check", root_text, "--connect", "--data", data, "--format", "json"],
+        &[],
+    );
     assert_eq!(json_out.status.code(), Some(1));
     let report: Value = serde_json::from_slice(&json_out.stdout).unwrap();
     let findings = report["diagnostics"].as_array().unwrap();
@@ -545,7 +566,10 @@ fn check_connect_adds_each_server_to_the_report_in_every_format() {
     );
     assert_eq!(failed["file"], "mcp.json");
     for format in ["text", "sarif", "github", "markdown"] {
-        let out = apcheck(&["check", root_text, "--connect", "--format", format], &[]);
+        let out = apcheck(
+            &["check", root_text, "--connect", "--data", data, "--format", format],
+            &[],
+        );
         assert_eq!(out.status.code(), Some(1), "{format}");
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(text.contains("AP450") && text.contains("AP451"), "{format}: {text}");
@@ -712,7 +736,7 @@ fn a_2026_07_28_server_is_reached_through_server_discover() {
             "legacy": {"type": "stdio", "command": "node", "args": [instant]}
         }),
     );
-    let output = apcheck(&["snapshot", root.to_str().unwrap(), "--connect"], &[]);
+    let output = connect_with_data(&root);
     assert_eq!(
         output.status.code(),
         Some(0),

@@ -13,6 +13,32 @@ use serde_json::{Value, json};
 const SCHEMA: &str = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
 const MCP_SCHEMA: &str = "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json";
 
+/// `text` with LSP text edits applied (UTF-16 positions; the test texts are ASCII, so bytes).
+fn apply(text: &str, edits: &[Value]) -> String {
+    let offset = |position: &Value| {
+        let line = position["line"].as_u64().unwrap() as usize;
+        let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+        start + position["character"].as_u64().unwrap() as usize
+    };
+    let mut spans: Vec<(usize, usize, &str)> = edits
+        .iter()
+        .map(|edit| {
+            let range = &edit["range"];
+            (
+                offset(&range["start"]),
+                offset(&range["end"]),
+                edit["newText"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    spans.sort_by_key(|&(start, _, _)| std::cmp::Reverse(start));
+    let mut out = text.to_string();
+    for (start, end, new_text) in spans {
+        out.replace_range(start..end, new_text);
+    }
+    out
+}
+
 fn uri(path: &Path) -> String {
     format!("file://{}", path.display())
 }
@@ -68,9 +94,30 @@ fn a_bad_manifest_gets_findings_at_their_range_and_a_fix_clears_them() {
     assert!(text.contains("**Agent Plugins §5.5**"), "{text}");
     assert_eq!(hover["range"]["start"], json!({"line": 2, "character": 2}));
 
-    let fixed = bad.replace("Invoice-Ops", "invoice-ops");
+    // The quick fix the finding carries, applied as an editor applies a WorkspaceEdit.
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": manifest},
+            "range": finding["range"],
+            "context": {"diagnostics": [finding]},
+        }),
+    );
+    let action = &actions[0];
+    assert_eq!(action["kind"], "quickfix");
+    assert_eq!(action["isPreferred"], true);
+    assert_eq!(action["diagnostics"][0]["code"], "AP209");
+    let edits = action["edit"]["changes"][&manifest].as_array().unwrap();
+    let fixed = apply(&bad, edits);
+    assert_eq!(fixed, bad.replace("Invoice-Ops", "invoice-ops"));
+
     change(&mut client, &manifest, 2, &fixed);
     assert_eq!(client.diagnostics_for(&manifest), Vec::<Value>::new());
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": manifest}, "range": finding["range"], "context": {"diagnostics": []}}),
+    );
+    assert_eq!(actions, json!([]));
     client.shutdown();
 }
 

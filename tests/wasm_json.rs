@@ -2,11 +2,21 @@
 //! (`wasm-pack test --headless --chrome`, wired into CI by the lead).
 #![cfg(target_arch = "wasm32")]
 
-use apcheck::wasm::json::{builtin_schemas, diff_json, format_json, validate_json};
+use apcheck::wasm::json::{builtin_schemas, diff_json, format_json, locate_json, validate_json, validate_json_batch};
 use serde_json::Value;
+use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
+
+/// The JS array of strings the page passes to `validate_json_batch`.
+fn strings(texts: &[&str]) -> JsValue {
+    texts
+        .iter()
+        .map(|text| JsValue::from_str(text))
+        .collect::<js_sys::Array>()
+        .into()
+}
 
 fn parsed(text: String) -> Value {
     serde_json::from_str(&text).expect("exports return JSON")
@@ -14,28 +24,94 @@ fn parsed(text: String) -> Value {
 
 #[wasm_bindgen_test]
 fn format_keeps_numbers_and_reports_errors_as_data() {
-    let out = parsed(format_json(r#"{"a":1.0}"#, r#"{"indent": 4}"#));
+    let out = parsed(format_json(r#"{"a":1.0}"#.into(), r#"{"indent": 4}"#.into()));
     assert_eq!(out["text"], "{\n    \"a\": 1.0\n}\n");
-    let error = parsed(format_json("{\n\"a\" 1}", ""));
+    let error = parsed(format_json("{\n\"a\" 1}".into(), "".into()));
     assert_eq!(error["ok"], false);
     assert_eq!(error["error"]["line"], 2);
 }
 
 #[wasm_bindgen_test]
 fn validate_against_a_builtin_and_a_given_schema() {
-    let out = parsed(validate_json(r#"{"name": "x"}"#, "", r#"{"builtin": "mcp-tool"}"#));
+    let out = parsed(validate_json(
+        r#"{"name": "x"}"#.into(),
+        "".into(),
+        r#"{"builtin": "mcp-tool"}"#.into(),
+    ));
     assert_eq!(out["valid"], false);
     let schema = r#"{"type": "object"}"#;
-    assert_eq!(parsed(validate_json("{}", schema, ""))["valid"], true);
-    assert_eq!(parsed(validate_json("{}", r#"{"type": 3}"#, ""))["ok"], false);
+    assert_eq!(
+        parsed(validate_json("{}".into(), schema.into(), "".into()))["valid"],
+        true
+    );
+    assert_eq!(
+        parsed(validate_json("{}".into(), r#"{"type": 3}"#.into(), "".into()))["ok"],
+        false
+    );
 }
 
 #[wasm_bindgen_test]
 fn diff_returns_every_form() {
-    let out = parsed(diff_json(r#"{"tools": [{"name": "a"}]}"#, r#"{"tools": []}"#, ""));
+    let out = parsed(diff_json(
+        r#"{"tools": [{"name": "a"}]}"#.into(),
+        r#"{"tools": []}"#.into(),
+        "".into(),
+    ));
     assert_eq!(out["equal"], false);
     assert_eq!(out["changes"][0]["label"], "/tools[name=a]");
     assert!(out["patch"].is_array() && out["merge"]["patch"].is_object() && out["unified"]["text"].is_string());
+}
+
+#[wasm_bindgen_test]
+fn a_batch_is_validated_against_one_compilation() {
+    let schema = r#"{"type": "object", "required": ["n"], "properties": {"n": {"type": "integer"}}}"#;
+    let documents = [r#"{"n": 1}"#, r#"{"n": "x"}"#, "{"];
+    for _ in 0..2 {
+        let out = parsed(validate_json_batch(strings(&documents), schema.into(), "".into()));
+        assert_eq!((out["valid"].as_u64(), out["invalid"].as_u64()), (Some(1), Some(2)));
+        assert_eq!(out["results"][0]["valid"], true);
+        assert_eq!(out["results"][1]["issues"][0]["instance_pointer"], "/n");
+        assert_eq!(out["results"][2]["error"]["line"], 1);
+    }
+    let builtin = parsed(validate_json_batch(
+        strings(&[r#"{"name": "x"}"#]),
+        "".into(),
+        r#"{"builtin": "mcp-tool", "formats": true}"#.into(),
+    ));
+    assert_eq!(builtin["invalid"], 1);
+    assert_eq!(
+        parsed(validate_json_batch(strings(&[]), r#"{"type": 3}"#.into(), "".into()))["ok"],
+        false
+    );
+}
+
+#[wasm_bindgen_test]
+fn diff_computes_only_what_is_wanted_and_says_how_arrays_matched() {
+    let a = r#"{"items": [{"id": 1, "v": 1}, {"id": 2, "v": 2}], "rows": [{"v": 1}]}"#;
+    let b = r#"{"items": [{"id": 2, "v": 3}, {"id": 1, "v": 1}], "rows": [{"v": 2}]}"#;
+    let out = parsed(diff_json(a.into(), b.into(), r#"{"want": ["changes"]}"#.into()));
+    assert!(out.get("patch").is_none() && out.get("merge").is_none() && out.get("unified").is_none());
+    assert_eq!(out["located"], false);
+    let arrays = out["arrays"].as_array().unwrap();
+    assert!(
+        arrays
+            .iter()
+            .any(|m| m["path"] == "/items" && m["by"] == "key" && m["key"][0] == "id"),
+        "{arrays:?}"
+    );
+    assert!(
+        arrays.iter().any(|m| m["path"] == "/rows" && m["by"] == "sequence"),
+        "{arrays:?}"
+    );
+    let patch = parsed(diff_json(a.into(), b.into(), r#"{"want": ["patch"]}"#.into()));
+    assert!(patch["patch"].is_array() && patch.get("changes").is_none());
+}
+
+#[wasm_bindgen_test]
+fn locate_finds_lines_of_pointers() {
+    let text = "{\n  \"a\": [\n    1,\n    2\n  ]\n}";
+    let out = parsed(locate_json(text.into(), r#"["/a/1", "/a/9", ""]"#.into()));
+    assert_eq!(out["lines"], serde_json::json!([4, 2, 1]));
 }
 
 #[wasm_bindgen_test]

@@ -11,8 +11,8 @@ use serde_json::Value;
 use crate::json::validate::{CompileOptions, CompiledSchema, SchemaError, SchemaFile, compile, compile_definition};
 use crate::schemas::{MCP_SCHEMA_ID, PLUGIN_SCHEMA_ID, SNAPSHOT_SCHEMA_ID};
 
-const MCP_2025_11_25: &str = include_str!("../../schemas/mcp/2025-11-25/schema.json");
-const MCP_2026_07_28: &str = include_str!("../../schemas/mcp/2026-07-28/schema.json");
+// Only the tool definitions of the MCP schemas are embedded (`build.rs` extracts them).
+use crate::schemas::{MCP_2025_11_25_TOOLS as MCP_2025_11_25, MCP_2026_07_28_TOOLS as MCP_2026_07_28};
 
 /// Where a built-in schema comes from.
 #[derive(Debug, Clone, Copy)]

@@ -4,7 +4,10 @@
 pub mod builtin;
 pub mod diff;
 pub mod format;
+pub mod locate;
 pub mod parse;
+pub mod scan;
+pub mod tools;
 pub mod validate;
 
 pub use parse::{JsonDoc, JsonParseError, parse_document};

@@ -2,32 +2,24 @@
 //!
 //! Values come from serde_json (strict RFC 8259, `preserve_order`, a recursion
 //! limit that turns 10^5-deep nesting into an error instead of a stack
-//! overflow). Spans come from a second, strict-mode parse by `jsonc-parser`,
-//! whose AST keeps byte ranges and every duplicate member; we keep only a small
-//! tree of spans mirroring the value, so a JSON Pointer maps to `line:col`.
+//! overflow). Spans come from the exact scanner's span tree
+//! ([`crate::json::locate`]), which keeps every duplicate member, so a JSON
+//! Pointer maps to `line:col`.
 
 use serde_json::Value;
 
-use crate::source::{ColumnUnit, LineIndex, Span, offset_at};
+pub use crate::json::locate::DuplicateKey;
+use crate::json::locate::SpanTree;
+use crate::source::{ColumnUnit, Span, offset_at};
 
 /// A parsed document: the value, the span of every node, and the duplicate keys.
 #[derive(Debug, Clone)]
 pub struct JsonDoc {
     pub value: Value,
-    spans: SpanNode,
+    spans: SpanTree,
     /// Object members whose key appeared earlier in the same object. serde_json
     /// keeps the last value; other parsers keep the first, so this is reported.
     pub duplicate_keys: Vec<DuplicateKey>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DuplicateKey {
-    /// Pointer of the member (the one whose value is kept).
-    pub pointer: String,
-    /// Span of the later, repeated key.
-    pub key_span: Span,
-    /// Span of the first occurrence's key.
-    pub first_key_span: Span,
 }
 
 /// Why a text is not JSON, and where.
@@ -48,53 +40,13 @@ impl std::fmt::Display for JsonParseError {
     }
 }
 
-#[derive(Debug, Clone)]
-struct SpanNode {
-    span: Span,
-    children: Children,
-}
-
-#[derive(Debug, Clone)]
-enum Children {
-    Leaf,
-    /// Members in document order, duplicates included; lookups take the last.
-    Object(Vec<(String, Span, SpanNode)>),
-    Array(Vec<SpanNode>),
-}
-
 /// Parses `text` as strict JSON (no comments, no trailing commas) with spans.
 pub fn parse_document(text: &str) -> Result<JsonDoc, JsonParseError> {
     let value: Value = serde_json::from_str(text).map_err(|e| serde_error(text, &e))?;
-    let options = jsonc_parser::ParseOptions {
-        allow_comments: false,
-        allow_loose_object_property_names: false,
-        allow_trailing_commas: false,
-        allow_missing_commas: false,
-        allow_single_quoted_strings: false,
-        allow_hexadecimal_numbers: false,
-        allow_unary_plus_numbers: false,
-        allow_bare_decimal_point_numbers: false,
-        allow_non_finite_numbers: false,
-        allow_extended_string_escapes: false,
-    };
-    let ast = jsonc_parser::parse_to_ast(text, &Default::default(), &options).map_err(|e| {
-        // serde_json accepted the text, so this is a disagreement between two
-        // strict parsers; report it rather than trusting either silently.
-        let index = LineIndex::new(text);
-        let at = index.line_col(text, e.range().start);
-        JsonParseError {
-            message: e.kind().to_string(),
-            line: at.line,
-            column: at.column,
-            offset: e.range().start,
-        }
-    })?;
-    let root = ast
-        .value
-        .as_ref()
-        .expect("serde_json accepted a document, so it has a value");
-    let mut duplicate_keys = Vec::new();
-    let spans = span_tree(root, &mut String::new(), &mut duplicate_keys);
+    // serde_json accepted the text, so the scanner does too (both are strict
+    // RFC 8259); should they ever disagree, its error is reported, not hidden.
+    let mut spans = SpanTree::parse(text)?;
+    let duplicate_keys = spans.take_duplicate_keys();
     Ok(JsonDoc {
         value,
         spans,
@@ -118,59 +70,6 @@ fn serde_error(text: &str, error: &serde_json::Error) -> JsonParseError {
         column,
         offset,
     }
-}
-
-fn span_of(range: jsonc_parser::common::Range) -> Span {
-    Span::new(range.start, range.end)
-}
-
-fn span_tree(
-    value: &jsonc_parser::ast::Value<'_>,
-    pointer: &mut String,
-    duplicates: &mut Vec<DuplicateKey>,
-) -> SpanNode {
-    use jsonc_parser::ast::Value as Ast;
-    use jsonc_parser::common::Ranged;
-    let span = span_of(value.range());
-    let children = match value {
-        Ast::Object(object) => {
-            let mut members: Vec<(String, Span, SpanNode)> = Vec::with_capacity(object.properties.len());
-            for property in &object.properties {
-                let key = property.name.as_str().to_string();
-                let key_span = span_of(property.name.range());
-                let len = pointer.len();
-                push_token(pointer, &key);
-                if let Some((_, first, _)) = members.iter().find(|(k, _, _)| *k == key) {
-                    duplicates.push(DuplicateKey {
-                        pointer: pointer.clone(),
-                        key_span,
-                        first_key_span: *first,
-                    });
-                }
-                let child = span_tree(&property.value, pointer, duplicates);
-                pointer.truncate(len);
-                members.push((key, key_span, child));
-            }
-            Children::Object(members)
-        }
-        Ast::Array(array) => Children::Array(
-            array
-                .elements
-                .iter()
-                .enumerate()
-                .map(|(i, element)| {
-                    let len = pointer.len();
-                    pointer.push('/');
-                    pointer.push_str(&i.to_string());
-                    let child = span_tree(element, pointer, duplicates);
-                    pointer.truncate(len);
-                    child
-                })
-                .collect(),
-        ),
-        _ => Children::Leaf,
-    };
-    SpanNode { span, children }
 }
 
 /// Appends `/token` to `pointer`, escaped per RFC 6901.
@@ -198,49 +97,20 @@ pub fn pointer_tokens(pointer: &str) -> Option<Vec<String>> {
 }
 
 impl JsonDoc {
-    fn node(&self, pointer: &str) -> Option<(&SpanNode, Option<Span>)> {
-        let mut node = &self.spans;
-        let mut key_span = None;
-        for token in pointer_tokens(pointer)? {
-            match &node.children {
-                Children::Object(members) => {
-                    let (_, key, child) = members.iter().rev().find(|(k, _, _)| *k == token)?;
-                    key_span = Some(*key);
-                    node = child;
-                }
-                Children::Array(elements) => {
-                    node = elements.get(token.parse::<usize>().ok()?)?;
-                    key_span = None;
-                }
-                Children::Leaf => return None,
-            }
-        }
-        Some((node, key_span))
-    }
-
     /// The span of the value at `pointer`.
     pub fn value_span(&self, pointer: &str) -> Option<Span> {
-        self.node(pointer).map(|(node, _)| node.span)
+        self.spans.value_span(pointer)
     }
 
     /// The span of the member name at `pointer` (for object members), else of the value.
     pub fn key_span(&self, pointer: &str) -> Option<Span> {
-        self.node(pointer).map(|(node, key)| key.unwrap_or(node.span))
+        self.spans.key_span(pointer)
     }
 
     /// The span of the value at `pointer`, or of its nearest existing ancestor
     /// (for "missing member" findings, which point at the object that lacks it).
     pub fn nearest_span(&self, pointer: &str) -> Span {
-        let mut pointer = pointer;
-        loop {
-            if let Some(span) = self.value_span(pointer) {
-                return span;
-            }
-            match pointer.rfind('/') {
-                Some(i) => pointer = &pointer[..i],
-                None => return self.spans.span,
-            }
-        }
+        self.spans.nearest_span(pointer)
     }
 }
 

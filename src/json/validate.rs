@@ -9,11 +9,14 @@
 //! issue carries the instance's `line:column`, span, and the array element it
 //! sits in.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::json::format::{check_syntax, find_value_span};
+use crate::json::locate::SpanTree;
 use crate::json::parse::{JsonDoc, JsonParseError, parse_document, pointer_tokens};
+use crate::json::scan::check_syntax;
 use crate::source::{LineIndex, Span};
 
 /// The base URI of a schema that has no `$id` (the `jsonschema` crate's default),
@@ -131,7 +134,6 @@ pub fn compile(
     options: &CompileOptions,
 ) -> Result<CompiledSchema, SchemaError> {
     let root = parse_schema(schema)?;
-    meta_validate(schema, &root)?;
     let mut registry = jsonschema::Registry::new();
     for sibling in siblings {
         let document = parse_schema(*sibling)?;
@@ -142,7 +144,13 @@ pub fn compile(
             .map_err(|e| whole_file_error(sibling.name, SchemaErrorKind::Invalid, e.to_string()))?;
     }
     let registry = registry.prepare().map_err(|e| reference_error(schema.name, &e))?;
-    build(schema.name, &root.value, &registry, options)
+    // Building meta-validates the schema, stopping at the first violation; only
+    // a failed build pays for a second pass that locates every violation (the
+    // meta-schema validator is rebuilt on each use in wasm, where it costs most).
+    build(schema.name, &root.value, &registry, options).map_err(|error| match meta_validate(schema, &root) {
+        Err(located) => located,
+        Ok(()) => error,
+    })
 }
 
 /// Compiles the definition at `pointer` inside a bigger schema document (e.g.
@@ -283,6 +291,90 @@ fn dialect_name(draft: jsonschema::Draft) -> &'static str {
     }
 }
 
+/// Compiled schemas kept for reuse across calls, keyed by everything a
+/// compilation reads: the schema files' names and texts (which fix the draft,
+/// through `$schema`) and the options. The least recently used is dropped first.
+/// The page's worker keeps one: a compilation builds the dialect's meta-schema
+/// validator, milliseconds in wasm, while validating a small document takes
+/// microseconds. Failed compilations are not kept.
+#[derive(Debug)]
+pub struct SchemaCache {
+    capacity: usize,
+    /// Least recently used first.
+    entries: Vec<(CacheKey, Arc<CompiledSchema>)>,
+}
+
+/// What a compilation depends on: `(name, text)` per file, the main one first, and the options.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CacheKey {
+    files: Vec<(String, String)>,
+    formats: bool,
+}
+
+impl CacheKey {
+    /// The key of `compile(schema, siblings, options)`.
+    pub fn of(schema: SchemaFile<'_>, siblings: &[SchemaFile<'_>], options: &CompileOptions) -> Self {
+        CacheKey {
+            files: std::iter::once(&schema)
+                .chain(siblings)
+                .map(|file| (file.name.to_string(), file.text.to_string()))
+                .collect(),
+            formats: options.formats,
+        }
+    }
+}
+
+impl SchemaCache {
+    /// A cache holding at most `capacity` compiled schemas (at least one).
+    pub fn new(capacity: usize) -> Self {
+        SchemaCache {
+            capacity: capacity.max(1),
+            entries: Vec::new(),
+        }
+    }
+
+    /// The compiled schema for `key`, compiled by `compile` on a miss.
+    pub fn get_or_compile(
+        &mut self,
+        key: CacheKey,
+        compile: impl FnOnce() -> Result<CompiledSchema, SchemaError>,
+    ) -> Result<Arc<CompiledSchema>, SchemaError> {
+        if let Some(position) = self.entries.iter().position(|(cached, _)| *cached == key) {
+            let entry = self.entries.remove(position);
+            let schema = Arc::clone(&entry.1);
+            self.entries.push(entry);
+            return Ok(schema);
+        }
+        let schema = Arc::new(compile()?);
+        if self.entries.len() == self.capacity {
+            self.entries.remove(0);
+        }
+        self.entries.push((key, Arc::clone(&schema)));
+        Ok(schema)
+    }
+
+    /// [`compile`], through the cache.
+    pub fn compile(
+        &mut self,
+        schema: SchemaFile<'_>,
+        siblings: &[SchemaFile<'_>],
+        options: &CompileOptions,
+    ) -> Result<Arc<CompiledSchema>, SchemaError> {
+        self.get_or_compile(CacheKey::of(schema, siblings, options), || {
+            compile(schema, siblings, options)
+        })
+    }
+
+    /// How many compiled schemas are kept.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
 /// Every way `instance` fails `schema`, in the validator's order, each located in `text`
 /// (the text `instance` was parsed from).
 pub fn validate(text: &str, instance: &JsonDoc, schema: &CompiledSchema) -> Vec<ValidationIssue> {
@@ -293,8 +385,8 @@ pub fn validate(text: &str, instance: &JsonDoc, schema: &CompiledSchema) -> Vec<
     locate_issues(text, &instance.value, "", errors, |p| instance.nearest_span(p))
 }
 
-/// Parses and validates `text`; the fast path for many documents. Only the
-/// places of a failing document's errors are looked up, by a scan each.
+/// Parses and validates `text`; the fast path for many documents. Spans are
+/// built only for a failing document.
 pub fn validate_text(text: &str, schema: &CompiledSchema) -> Result<Vec<ValidationIssue>, JsonParseError> {
     let value = match serde_json::from_str::<Value>(text) {
         Ok(value) => value,
@@ -307,19 +399,10 @@ pub fn validate_text(text: &str, schema: &CompiledSchema) -> Result<Vec<Validati
     if schema.validator.is_valid(&value) {
         return Ok(Vec::new());
     }
-    let errors: Vec<_> = schema.validator.iter_errors(&value).collect();
-    // One scan per error is cheap for small documents; past this many bytes
-    // scanned in all, one span tree for the whole document is cheaper.
-    const SCAN_BUDGET: usize = 16 << 20;
-    if errors.len().saturating_mul(text.len()) > SCAN_BUDGET {
-        let document = parse_document(text)?;
-        return Ok(locate_issues(text, &value, "", errors.into_iter(), |p| {
-            document.nearest_span(p)
-        }));
-    }
-    let whole = Span::new(0, text.len());
-    let span_of = |pointer: &str| find_value_span(text, pointer).unwrap_or(whole);
-    Ok(locate_issues(text, &value, "", errors.into_iter(), span_of))
+    // Only a failing document's spans are needed: one scan, no second value tree.
+    let spans = SpanTree::parse(text)?;
+    let errors = schema.validator.iter_errors(&value);
+    Ok(locate_issues(text, &value, "", errors, |p| spans.nearest_span(p)))
 }
 
 /// Validates the value at `pointer` inside `instance` (e.g. one tool's arguments
@@ -541,6 +624,52 @@ mod tests {
         .unwrap();
         assert!(validate_text(r#"{"b": "x"}"#, &compiled).unwrap().is_empty());
         assert_eq!(validate_text(r#"{"b": 2}"#, &compiled).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn the_cache_compiles_each_schema_once_and_drops_the_least_recent() {
+        let mut cache = SchemaCache::new(2);
+        let mut compiled = 0;
+        let mut get = |cache: &mut SchemaCache, text: &'static str, formats: bool| {
+            let file = SchemaFile { name: "s.json", text };
+            let options = CompileOptions { formats };
+            cache
+                .get_or_compile(CacheKey::of(file, &[], &options), || {
+                    compiled += 1;
+                    compile(file, &[], &options)
+                })
+                .map(|schema| schema.dialect())
+                .map_err(|error| error.kind)
+        };
+        assert_eq!(get(&mut cache, "{}", false), Ok("2020-12"));
+        assert_eq!(get(&mut cache, "{}", false), Ok("2020-12"));
+        let draft7 = r#"{"$schema": "http://json-schema.org/draft-07/schema#"}"#;
+        assert_eq!(get(&mut cache, draft7, false), Ok("draft-07"));
+        // The options are part of the key.
+        assert_eq!(get(&mut cache, draft7, true), Ok("draft-07"));
+        // `{}` was the least recently used of the two kept: compiled again.
+        assert_eq!(get(&mut cache, "{}", false), Ok("2020-12"));
+        assert_eq!(
+            get(&mut cache, r#"{"type": 3}"#, false),
+            Err(SchemaErrorKind::NotASchema)
+        );
+        assert_eq!(compiled, 5);
+        assert_eq!(cache.len(), 2);
+    }
+
+    #[test]
+    fn a_failed_build_still_locates_every_violation() {
+        let mut cache = SchemaCache::new(4);
+        let file = SchemaFile {
+            name: "s.json",
+            text: "{\n  \"type\": \"strin\",\n  \"minLength\": -1\n}",
+        };
+        let error = cache.compile(file, &[], &CompileOptions::default()).unwrap_err();
+        assert_eq!(
+            (error.kind, error.issues.len(), error.line),
+            (SchemaErrorKind::NotASchema, 2, 2)
+        );
+        assert!(cache.is_empty());
     }
 
     #[test]

@@ -84,7 +84,11 @@ pub fn diagnostics(tree: &Tree, attempts: &[Attempt]) -> Vec<Diagnostic> {
                         attempt.id,
                         attempt.transport,
                         listed.protocol_version,
-                        crate::render::count(listed.tools.len(), "tool", "tools"),
+                        // Not `render::count`: rules sit below the renderers, which read the registry.
+                        match listed.tools.len() {
+                            1 => "1 tool".to_string(),
+                            n => format!("{n} tools"),
+                        },
                         milliseconds(attempt.elapsed)
                     ),
                 ),

@@ -9,6 +9,7 @@
 //! - [`markdown_inline`] and [`markdown_code`]: text that stays text in a
 //!   Markdown comment: no live link, image, autolink, emphasis or HTML.
 //! - [`github_data`] and [`github_property`]: GitHub workflow command fields.
+//! - [`mask_for_people`] and [`json_text`]: credentials masked in any text or report.
 
 use std::borrow::Cow;
 
@@ -208,6 +209,33 @@ pub fn github_log_text(text: &str) -> String {
     } else {
         text.into_owned()
     }
+}
+
+/// `value` as pretty JSON with a final newline, every string in it masked
+/// ([`mask_for_people`]): a report quotes package data (server URLs,
+/// commands, schema errors quoting values), and no output shows a credential.
+pub fn json_text(value: &impl serde::Serialize) -> String {
+    let mut value = serde_json::to_value(value).expect("reports serialize to JSON");
+    mask_strings(&mut value);
+    serde_json::to_string_pretty(&value).expect("a JSON value serializes") + "\n"
+}
+
+fn mask_strings(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::String(text) => {
+            if let Cow::Owned(masked) = mask_for_people(text) {
+                *text = masked;
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(mask_strings),
+        serde_json::Value::Object(members) => members.values_mut().for_each(mask_strings),
+        _ => {}
+    }
+}
+
+/// `text` (a message, a value a report shows) with every credential shape masked.
+pub fn mask_for_people(text: &str) -> Cow<'_, str> {
+    crate::rules::secrets::mask_credentials(text)
 }
 
 #[cfg(test)]

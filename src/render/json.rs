@@ -12,11 +12,11 @@ pub enum Shape {
     Array,
 }
 
-/// The JSON text, without a final newline; every string masked ([`super::json_text`]).
+/// The JSON text, without a final newline; every string masked ([`super::escape::json_text`]).
 pub fn render(reports: &[PackageReport], shape: Shape) -> String {
     let text = match (shape, reports) {
-        (Shape::Object, [report]) => super::json_text(report),
-        _ => super::json_text(&reports),
+        (Shape::Object, [report]) => super::escape::json_text(report),
+        _ => super::escape::json_text(&reports),
     };
     text.trim_end_matches('\n').to_string()
 }

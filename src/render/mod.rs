@@ -19,6 +19,7 @@ pub mod escape;
 pub mod github;
 pub mod json;
 pub mod markdown;
+pub mod packages;
 pub mod sarif;
 pub mod snapshot;
 pub mod text;
@@ -92,68 +93,6 @@ pub struct Options {
 impl Options {
     pub fn text(&self) -> text::TextOptions {
         text::TextOptions { color: self.color }
-    }
-}
-
-/// `value` as pretty JSON with a final newline, every string in it masked
-/// ([`mask_for_people`]): a report quotes package data (server URLs,
-/// commands, schema errors quoting values), and no output shows a credential.
-pub fn json_text(value: &impl serde::Serialize) -> String {
-    let mut value = serde_json::to_value(value).expect("reports serialize to JSON");
-    mask_strings(&mut value);
-    serde_json::to_string_pretty(&value).expect("a JSON value serializes") + "\n"
-}
-
-fn mask_strings(value: &mut serde_json::Value) {
-    match value {
-        serde_json::Value::String(text) => {
-            if let Cow::Owned(masked) = mask_for_people(text) {
-                *text = masked;
-            }
-        }
-        serde_json::Value::Array(items) => items.iter_mut().for_each(mask_strings),
-        serde_json::Value::Object(members) => members.values_mut().for_each(mask_strings),
-        _ => {}
-    }
-}
-
-/// `text` (a message, a value a report shows) with every credential shape masked.
-pub fn mask_for_people(text: &str) -> Cow<'_, str> {
-    crate::rules::secrets::mask_credentials(text)
-}
-
-/// `check`'s reports in `format`; `sources[i]` holds the files of `reports[i]`.
-pub fn packages(
-    reports: &[PackageReport],
-    sources: &[&dyn Sources],
-    format: Format,
-    options: &Options,
-    shape: json::Shape,
-) -> String {
-    match format {
-        Format::Text => {
-            let mut out = String::new();
-            let mut previous_had_findings = false;
-            for (report, files) in reports.iter().zip(sources) {
-                // Clean roots list one summary line each; findings get room around them.
-                let has_findings = !report.diagnostics.is_empty();
-                if !out.is_empty() && (has_findings || previous_had_findings) {
-                    out.push('\n');
-                }
-                out.push_str(&text::render_report(report, *files, options.text()));
-                previous_had_findings = has_findings;
-            }
-            if reports.len() > 1 {
-                out.push('\n');
-                out.push_str(&text::totals_line(reports));
-                out.push('\n');
-            }
-            out
-        }
-        Format::Json => json::render(reports, shape) + "\n",
-        Format::Sarif => json_text(&sarif::render(reports, options.source_root.as_deref())),
-        Format::Github => github::render(reports),
-        Format::Markdown => markdown::render(reports),
     }
 }
 
@@ -242,7 +181,7 @@ pub fn quotable_text<'t>(file: &str, text: &'t str, diagnostics: &[Diagnostic]) 
     };
     // Credentials no rule pointed at (a token a drift row quotes, a password a
     // schema error quotes) are masked all the same.
-    Some(match crate::rules::secrets::mask_credentials(&text) {
+    Some(match escape::mask_for_people(&text) {
         Cow::Borrowed(_) => text,
         Cow::Owned(masked) => Cow::Owned(masked),
     })
@@ -294,6 +233,27 @@ pub fn fix_line(fix: &crate::fix::Fix) -> String {
     format!("{} ({how})", fix.message)
 }
 
+/// ` (2 hidden by the configuration, 1 by the baseline)`, or nothing when nothing was hidden.
+pub fn hidden_note(ignored: usize, baselined: usize) -> String {
+    let parts: Vec<String> = [(ignored, "the configuration"), (baselined, "the baseline")]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .enumerate()
+        .map(|(i, (n, by))| {
+            if i == 0 {
+                format!("{n} hidden by {by}")
+            } else {
+                format!("{n} by {by}")
+            }
+        })
+        .collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join(", "))
+    }
+}
+
 /// `1 error`, `2 errors`.
 pub fn count(n: usize, singular: &str, plural: &str) -> String {
     format!("{n} {}", if n == 1 { singular } else { plural })
@@ -341,6 +301,7 @@ impl Verdicts {
             findings.push_str(", ");
             findings.push_str(&count(summary.infos, "info", "infos"));
         }
+        findings.push_str(&hidden_note(summary.ignored, summary.baselined));
         Verdicts {
             plugin,
             skills,
@@ -539,6 +500,12 @@ mod tests {
         assert_eq!(verdicts.skills, "skills 1 discovered, 0 skipped");
         assert_eq!(verdicts.servers, "servers 0 valid, 1 invalid");
         assert_eq!(verdicts.findings, "1 error, 1 warning");
+        report.summary.ignored = 2;
+        report.summary.baselined = 1;
+        assert_eq!(
+            Verdicts::of(&report).findings,
+            "1 error, 1 warning (2 hidden by the configuration, 1 by the baseline)"
+        );
         report.skills.state = SkillsState::NotLoaded;
         report.mcp.state = McpState::Disabled;
         let verdicts = Verdicts::of(&report);

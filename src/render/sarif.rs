@@ -1,5 +1,8 @@
-//! SARIF 2.1.0 for code-scanning tools: one run, the whole rule registry as
-//! `tool.driver.rules`, one result per diagnostic.
+//! SARIF 2.1.0 for code-scanning tools: one run, one result per diagnostic,
+//! and as `tool.driver.rules` the descriptor of every rule a result cites, in
+//! registry order. Only the cited ones: the log then is the same wherever the
+//! core runs (the native registry has live-connection rules the wasm build
+//! lacks), and its size follows the findings, not the registry.
 //!
 //! Artifact locations use the path as seen from where the check ran (the
 //! root as given, then the package path: `plugins/a/plugin.json`), relative to
@@ -52,14 +55,19 @@ pub fn render(reports: &[PackageReport], source_root: Option<&str>) -> Value {
 /// The SARIF log of any command's findings: `(root, diagnostics)` pairs, each
 /// diagnostic's file relative to its root (`""` when files are named in full).
 pub fn render_findings(sets: &[(&str, &[Diagnostic])], source_root: Option<&str>) -> Value {
-    let registry: Vec<&'static Rule> = registry::all().collect();
+    let cited: Vec<&'static Rule> = registry::all()
+        .filter(|rule| {
+            sets.iter()
+                .any(|(_, diagnostics)| diagnostics.iter().any(|d| d.code == rule.code))
+        })
+        .collect();
     let results: Vec<Value> = sets
         .iter()
         .flat_map(|(root, diagnostics)| {
-            let registry = &registry;
+            let cited = &cited;
             diagnostics
                 .iter()
-                .map(move |diagnostic| result(diagnostic, root, registry))
+                .map(move |diagnostic| result(diagnostic, root, cited))
         })
         .collect();
     let mut run = json!({
@@ -67,7 +75,7 @@ pub fn render_findings(sets: &[(&str, &[Diagnostic])], source_root: Option<&str>
             "name": "apcheck",
             "version": env!("CARGO_PKG_VERSION"),
             "semanticVersion": env!("CARGO_PKG_VERSION"),
-            "rules": registry.iter().map(|rule| rule_descriptor(rule)).collect::<Vec<_>>(),
+            "rules": cited.iter().map(|rule| rule_descriptor(rule)).collect::<Vec<_>>(),
         }},
         // Our columns count Unicode scalar values (see `source`), SARIF's default is UTF-16 units.
         "columnKind": "unicodeCodePoints",
@@ -139,7 +147,7 @@ fn rule_descriptor(rule: &Rule) -> Value {
     })
 }
 
-fn result(diagnostic: &Diagnostic, root: &str, registry: &[&Rule]) -> Value {
+fn result(diagnostic: &Diagnostic, root: &str, cited: &[&Rule]) -> Value {
     let mut text = diagnostic.message.clone();
     if let Some(hint) = &diagnostic.hint {
         text.push_str("\nHelp: ");
@@ -151,7 +159,7 @@ fn result(diagnostic: &Diagnostic, root: &str, registry: &[&Rule]) -> Value {
         "message": { "text": text },
         "properties": { "root": root, "spec": diagnostic.spec },
     });
-    if let Some(index) = registry.iter().position(|rule| rule.code == diagnostic.code) {
+    if let Some(index) = cited.iter().position(|rule| rule.code == diagnostic.code) {
         result["ruleIndex"] = json!(index);
     }
     if let Some(pointer) = &diagnostic.pointer {

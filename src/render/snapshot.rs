@@ -6,8 +6,9 @@
 
 use serde::Serialize;
 
+use super::escape::mask_for_people;
 use super::escape::{markdown_code, markdown_message, visible};
-use super::{Format, Options, Sources, count, github, markdown, mask_for_people, sarif, text};
+use super::{Format, Options, Sources, count, github, markdown, sarif, text};
 use crate::diag::{Diagnostic, Severity};
 use crate::snapshot::call::CallReport;
 use crate::snapshot::changes::ChangeReport;
@@ -44,7 +45,7 @@ fn findings(diagnostics: &[Diagnostic], format: Format, sources: &dyn Sources, o
 }
 
 fn sarif_text(diagnostics: &[Diagnostic], options: &Options) -> String {
-    super::json_text(&sarif::render_findings(
+    super::escape::json_text(&sarif::render_findings(
         &[("", diagnostics)],
         options.source_root.as_deref(),
     ))
@@ -54,10 +55,10 @@ fn sarif_text(diagnostics: &[Diagnostic], options: &Options) -> String {
 pub fn check_snapshots(files: &[SnapshotFile], format: Format, sources: &dyn Sources, options: &Options) -> String {
     let mut out = String::new();
     match format {
-        Format::Json => return super::json_text(&files),
+        Format::Json => return super::escape::json_text(&files),
         Format::Sarif => {
             let sets: Vec<(&str, &[Diagnostic])> = files.iter().map(|f| ("", f.diagnostics.as_slice())).collect();
-            return super::json_text(&sarif::render_findings(&sets, options.source_root.as_deref()));
+            return super::escape::json_text(&sarif::render_findings(&sets, options.source_root.as_deref()));
         }
         Format::Text | Format::Github => {
             for file in files {
@@ -124,7 +125,7 @@ fn not_snapshots(files: &[String]) -> String {
 pub fn changes(report: &ChangeReport, format: Format, sources: &dyn Sources, options: &Options) -> String {
     let verdict = verdict(report);
     match format {
-        Format::Json => super::json_text(report),
+        Format::Json => super::escape::json_text(report),
         Format::Sarif => sarif_text(&report.diagnostics, options),
         Format::Text | Format::Github => {
             let mut out = String::new();
@@ -219,7 +220,7 @@ fn drift_verdict(report: &DriftReport) -> String {
 pub fn drift(report: &DriftReport, format: Format, sources: &dyn Sources, options: &Options) -> String {
     let verdict = drift_verdict(report);
     match format {
-        Format::Json => super::json_text(report),
+        Format::Json => super::escape::json_text(report),
         Format::Sarif => sarif_text(&report.diagnostics, options),
         Format::Text | Format::Github => {
             let subjects: Vec<String> = report.rows.iter().map(|r| visible(&r.subject).into_owned()).collect();
@@ -298,7 +299,7 @@ pub fn call(report: &CallReport, tool: &str, format: Format, sources: &dyn Sourc
         if report.valid { "valid" } else { "invalid" }
     );
     match format {
-        Format::Json => super::json_text(report),
+        Format::Json => super::escape::json_text(report),
         Format::Sarif => sarif_text(&report.diagnostics, options),
         Format::Text => findings(&report.diagnostics, format, sources, options) + &verdict + "\n",
         Format::Github => findings(&report.diagnostics, format, sources, options) + &github::log_line(&verdict),

@@ -96,12 +96,15 @@ pub fn totals_line(reports: &[PackageReport]) -> String {
     let loaded = reports.iter().filter(|r| r.plugin.state == PluginState::Loaded).count();
     let errors: usize = reports.iter().map(|r| r.summary.errors).sum();
     let warnings: usize = reports.iter().map(|r| r.summary.warnings).sum();
+    let ignored: usize = reports.iter().map(|r| r.summary.ignored).sum();
+    let baselined: usize = reports.iter().map(|r| r.summary.baselined).sum();
     format!(
-        "{}: {loaded} loaded, {} rejected — {}, {}",
+        "{}: {loaded} loaded, {} rejected — {}, {}{}",
         count(reports.len(), "plugin", "plugins"),
         reports.len() - loaded,
         count(errors, "error", "errors"),
         count(warnings, "warning", "warnings"),
+        super::hidden_note(ignored, baselined),
     )
 }
 
@@ -117,16 +120,22 @@ fn render_diagnostic(renderer: &Renderer, root: &str, diagnostic: &Diagnostic, q
     let mut group = Group::with_title(title);
     let excerpt = quotable
         .zip(diagnostic.span)
-        .and_then(|(text, span)| excerpt(text, span));
+        .and_then(|(text, span)| excerpt(text, span, diagnostic.line));
     if let Some(file) = &diagnostic.file {
         let path = visible(&path_from_root(root, file)).into_owned();
         group = match &excerpt {
-            Some(excerpt) => group.element(
-                Snippet::source(excerpt.lines.as_str())
+            Some(excerpt) => {
+                let snippet = Snippet::source(excerpt.lines.as_str())
                     .line_start(excerpt.first_line)
-                    .path(path)
-                    .annotation(AnnotationKind::Primary.span(excerpt.span.clone())),
-            ),
+                    .annotation(AnnotationKind::Primary.span(excerpt.span.clone()));
+                match diagnostic.column.filter(|_| excerpt.windowed) {
+                    // The renderer would name the window's column: name the real one.
+                    Some(column) => group
+                        .element(Origin::path(path).line(excerpt.first_line).char_column(column))
+                        .element(snippet),
+                    None => group.element(snippet.path(path)),
+                }
+            }
             None => {
                 let mut origin = Origin::path(path);
                 if let Some(line) = diagnostic.line {
@@ -151,17 +160,22 @@ fn render_diagnostic(renderer: &Renderer, root: &str, diagnostic: &Diagnostic, q
     renderer.render(&[group])
 }
 
-/// The whole lines a span touches, made [`visible`] line by line, and the span moved into them.
+/// The whole lines a span touches, made [`visible`] line by line, and the span
+/// moved into them; a window of a line too long to show whole (a minified
+/// document is one line).
 struct Excerpt {
     lines: String,
     first_line: usize,
     span: std::ops::Range<usize>,
+    windowed: bool,
 }
 
 /// Only the lines around the span go to the snippet renderer, so a file with
-/// hundreds of findings is not re-scanned whole for each. `None` when the span
+/// hundreds of findings is not re-scanned whole for each, and a long line only
+/// as a window: per finding, the cost is the excerpt's, never the file's.
+/// `line` is the span's line when the diagnostic knows it. `None` when the span
 /// does not fit the text (a rule measured another version of the file).
-fn excerpt(text: &str, span: Span) -> Option<Excerpt> {
+fn excerpt(text: &str, span: Span, line: Option<usize>) -> Option<Excerpt> {
     if span.start > span.end
         || span.end > text.len()
         || !text.is_char_boundary(span.start)
@@ -169,9 +183,40 @@ fn excerpt(text: &str, span: Span) -> Option<Excerpt> {
     {
         return None;
     }
-    let begin = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[span.end..].find('\n').map_or(text.len(), |i| span.end + i);
-    let first_line = text[..begin].bytes().filter(|&b| b == b'\n').count() + 1;
+    let floor = |mut offset: usize| {
+        offset = offset.min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        offset
+    };
+    // Line breaks are looked for only up to LONG_LINE bytes away, so a finding
+    // in a 100 MB one-line document costs a window, not a scan of its line.
+    let back = floor(span.start.saturating_sub(LONG_LINE + 1));
+    let ahead = floor(span.end.saturating_add(LONG_LINE + 1));
+    let near_begin = match text[back..span.start].rfind('\n') {
+        Some(i) => Some(back + i + 1),
+        None => (back == 0).then_some(0),
+    };
+    let near_end = match text[span.end..ahead].find('\n') {
+        Some(i) => Some(span.end + i),
+        None => (ahead == text.len()).then_some(text.len()),
+    };
+    let whole = near_begin
+        .zip(near_end)
+        .filter(|&(begin, end)| text[begin..end].split('\n').all(|line| line.len() <= LONG_LINE));
+    let (begin, end, span, windowed) = match whole {
+        Some((begin, end)) => (begin, end, span, false),
+        None => {
+            // Only the span's first line, cut to a window around the span's start.
+            let from = floor(span.start.saturating_sub(WINDOW));
+            let from = text[from..span.start].rfind('\n').map_or(from, |i| from + i + 1);
+            let to = floor(span.start.saturating_add(WINDOW)).max(span.start);
+            let to = text[span.start..to].find('\n').map_or(to, |i| span.start + i);
+            (from, to, Span::new(span.start, span.end.clamp(span.start, to)), true)
+        }
+    };
+    let first_line = line.unwrap_or_else(|| text[..begin].bytes().filter(|&b| b == b'\n').count() + 1);
     // Each line is escaped on its own, so the line breaks between them stay.
     let mut lines = String::with_capacity(end - begin);
     let (mut start, mut stop) = (None, None);
@@ -197,7 +242,101 @@ fn excerpt(text: &str, span: Span) -> Option<Excerpt> {
         lines,
         first_line,
         span: start..stop.unwrap_or(start).max(start),
+        windowed,
     })
+}
+
+/// Where a finding is: its 1-based line and column (named when a long line is
+/// shortened), byte offset, and length in
+/// bytes (0 for one character).
+#[derive(Clone, Copy)]
+pub struct Location {
+    pub line: usize,
+    pub column: usize,
+    pub offset: usize,
+    pub len: usize,
+}
+
+/// Bytes either side of a finding in which credentials are masked before
+/// quoting; more than any quoted window.
+const MASK_MARGIN: usize = 8192;
+
+/// Lines longer than this (a minified document is one line) are shown as a
+/// window around the finding.
+const LONG_LINE: usize = 200;
+/// Bytes of context either side of the finding in such a window.
+const WINDOW: usize = 60;
+
+/// One finding rendered with its source line. Only that line (or a window of
+/// it) is handed to the renderer, so findings in a 100 MB file cost nothing extra.
+pub fn snippet(
+    severity: Severity,
+    file: &str,
+    text: &str,
+    at: Location,
+    title: &str,
+    label: &str,
+    options: TextOptions,
+) -> String {
+    let offset = floor_char_boundary(text, at.offset);
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    // Credentials are masked in what is quoted and a margin around it (a
+    // minified document is one line; a key block is a few kilobytes).
+    let masked_from = floor_char_boundary(text, offset.saturating_sub(MASK_MARGIN).max(line_start));
+    let masked_to = floor_char_boundary(text, (offset + MASK_MARGIN).min(line_end));
+    let masked = crate::rules::secrets::mask_credentials(&text[masked_from..masked_to]);
+    let mut line_text = masked.as_ref().trim_end_matches('\r');
+    let mut start = (offset - masked_from).min(line_text.len());
+    let first_char = line_text[start..].chars().next().map_or(0, char::len_utf8);
+    let mut end = floor_char_boundary(line_text, (start + at.len.max(first_char)).min(line_text.len()));
+    let mut title = title.to_string();
+    let shortened = line_text.len() > LONG_LINE;
+    if shortened {
+        // The renderer would count the column inside the window; name the real one.
+        title.push_str(&format!(" (column {}; line shortened)", at.column));
+        let from = floor_char_boundary(line_text, start.saturating_sub(WINDOW));
+        let to = floor_char_boundary(line_text, (start + WINDOW).max(end.min(start + WINDOW)));
+        line_text = &line_text[from..to.max(start)];
+        start -= from;
+        end = (end - from).min(line_text.len()).max(start);
+    }
+    let mut offsets = [start, end];
+    let shown = visible_line(line_text, &mut offsets);
+    let (title, label, path) = (visible(&title), visible(label), visible(file));
+    let level = match severity {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+        Severity::Info => Level::INFO,
+    };
+    let snippet = Snippet::source(shown.as_str()).line_start(at.line).annotation(
+        AnnotationKind::Primary
+            .span(offsets[0]..offsets[1])
+            .label(label.as_ref()),
+    );
+    let group = level.primary_title(title.as_ref());
+    // A window's `-->` line would name the window's column: name the real one.
+    let report = &[if shortened {
+        group
+            .element(Origin::path(path.as_ref()).line(at.line).char_column(at.column))
+            .element(snippet)
+    } else {
+        group.element(snippet.path(path.as_ref()))
+    }];
+    let renderer = if options.color {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    format!("{}\n", renderer.render(report))
+}
+
+fn floor_char_boundary(text: &str, offset: usize) -> usize {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
 }
 
 #[cfg(test)]
@@ -304,11 +443,36 @@ mod tests {
     #[test]
     fn excerpt_keeps_whole_lines_and_moves_the_span() {
         let text = "a\nbcd\ne";
-        let excerpt = excerpt(text, Span::new(3, 4)).unwrap();
+        let excerpt = excerpt(text, Span::new(3, 4), None).unwrap();
         assert_eq!(excerpt.lines, "bcd");
         assert_eq!(excerpt.first_line, 2);
         assert_eq!(excerpt.span, 1..2);
-        assert!(super::excerpt("é", Span::new(1, 2)).is_none());
+        assert!(super::excerpt("é", Span::new(1, 2), None).is_none());
+    }
+
+    #[test]
+    fn a_long_line_is_a_window_named_at_its_real_column() {
+        let text = format!("{{\"a\": [{}\"x\"]}}", "1, ".repeat(10_000));
+        let start = text.find("\"x\"").unwrap();
+        let window = excerpt(&text, Span::new(start, start + 3), Some(1)).unwrap();
+        assert!(window.windowed && window.lines.len() <= 2 * WINDOW, "{}", window.lines);
+        assert_eq!(&window.lines[window.span.clone()], "\"x\"");
+        let mut diagnostic = report_with_findings(".").diagnostics.remove(0);
+        diagnostic.file = Some("long.json".into());
+        diagnostic.span = Some(Span::new(start, start + 3));
+        diagnostic.line = Some(1);
+        diagnostic.column = Some(start + 1);
+        let out = render_diagnostics(
+            ".",
+            &[diagnostic],
+            &OneFile {
+                path: "long.json",
+                text: &text,
+            },
+            TextOptions::default(),
+        );
+        assert!(out.contains(&format!("long.json:1:{}", start + 1)), "{out}");
+        assert!(out.contains("1, \"x\"]}"), "{out}");
     }
 
     #[test]

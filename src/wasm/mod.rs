@@ -3,7 +3,12 @@
 
 use wasm_bindgen::prelude::*;
 
+mod args;
 pub mod json;
+#[cfg(feature = "node")]
+pub mod node;
+
+use args::{args, error_reply, thrown};
 
 use crate::tree::{Entry, Tree};
 
@@ -14,11 +19,20 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-/// A package tree assembled by the page from a drop, a picked folder or pasted text.
+/// A package tree assembled by the page from a drop, a picked folder or pasted text,
+/// and the report of its last check (rendered for downloads on request).
 #[wasm_bindgen]
 #[derive(Default)]
 pub struct PackageTree {
     tree: Tree,
+    checked: Option<Checked>,
+}
+
+/// What the last check found, kept for [`PackageTree::render`].
+struct Checked {
+    reports: Vec<crate::report::PackageReport>,
+    /// Whether the folder was a collection: the CLI then prints a JSON array.
+    collection: bool,
 }
 
 #[wasm_bindgen]
@@ -29,50 +43,69 @@ impl PackageTree {
     }
 
     #[wasm_bindgen(js_name = addFile)]
-    pub fn add_file(&mut self, path: &str, bytes: &[u8]) {
-        self.tree.insert(path, Entry::File(bytes.to_vec()));
+    pub fn add_file(&mut self, path: JsValue, bytes: JsValue) -> Result<(), JsError> {
+        args!(thrown; string path, bytes bytes);
+        self.tree.insert(&path, Entry::File(bytes));
+        Ok(())
     }
 
     #[wasm_bindgen(js_name = addDir)]
-    pub fn add_dir(&mut self, path: &str) {
-        self.tree.insert(path, Entry::Dir);
+    pub fn add_dir(&mut self, path: JsValue) -> Result<(), JsError> {
+        args!(thrown; string path);
+        self.tree.insert(&path, Entry::Dir);
+        Ok(())
     }
 
     #[wasm_bindgen(js_name = addSymlink)]
-    pub fn add_symlink(&mut self, path: &str, target: &str) {
-        self.tree.insert(path, Entry::Symlink(target.to_string()));
+    pub fn add_symlink(&mut self, path: JsValue, target: JsValue) -> Result<(), JsError> {
+        args!(thrown; string path, string target);
+        self.tree.insert(&path, Entry::Symlink(target));
+        Ok(())
     }
 
     /// Records that the page added only the first bytes of `path` (see `Limits::max_file_bytes`).
     #[wasm_bindgen(js_name = markTruncated)]
-    pub fn mark_truncated(&mut self, path: &str, real_size: f64) {
-        self.tree.mark_truncated(path, real_size as u64);
+    pub fn mark_truncated(&mut self, path: JsValue, real_size: f64) -> Result<(), JsError> {
+        args!(thrown; string path);
+        self.tree.mark_truncated(&path, real_size as u64);
+        Ok(())
     }
 
     /// Records that the page left `path` out because `limit` was reached.
     #[wasm_bindgen(js_name = markOmitted)]
-    pub fn mark_omitted(&mut self, path: &str, limit: &str) {
-        self.tree.mark_omitted(path, limit);
+    pub fn mark_omitted(&mut self, path: JsValue, limit: JsValue) -> Result<(), JsError> {
+        args!(thrown; string path, string limit);
+        self.tree.mark_omitted(&path, &limit);
+        Ok(())
     }
 
-    /// Runs the package check; returns the `PackageReport` as JSON text.
-    pub fn check(&self, root_name: &str) -> String {
-        let report = crate::check_package(root_name, &self.tree);
-        serde_json::to_string(&report).expect("a report always serializes")
+    /// Runs the package check; returns the `PackageReport` as JSON text, and keeps
+    /// the report for [`PackageTree::render`]. (The page checks
+    /// folders with [`PackageTree::check_folder`].)
+    pub fn check(&mut self, root_name: JsValue) -> String {
+        args!(error_reply; string root_name);
+        let report = crate::check_package(&root_name, &self.tree);
+        let text = serde_json::to_string(&report).expect("a report always serializes");
+        self.checked = Some(Checked {
+            reports: vec![report],
+            collection: false,
+        });
+        text
     }
 
     /// Applies every fix the check offers, safe ones only unless `include_unsafe`,
     /// re-checking until none is left, as `apcheck check --fix` does. The tree is
     /// updated; returns `{"applied":N,"changed":[{"file":"..","text":".."}]}`.
     #[wasm_bindgen(js_name = fixAll)]
-    pub fn fix_all(&mut self, root_name: &str, include_unsafe: bool) -> String {
+    pub fn fix_all(&mut self, root_name: JsValue, include_unsafe: bool) -> String {
+        args!(error_reply; string root_name);
         let allowed = if include_unsafe {
             crate::fix::Applicability::Unsafe
         } else {
             crate::fix::Applicability::Safe
         };
         let outcome = crate::fix::fix_tree(&self.tree, allowed, |tree| {
-            crate::check_package(root_name, tree).diagnostics
+            crate::check_package(&root_name, tree).diagnostics
         });
         for (file, text) in &outcome.changed {
             self.tree.insert(file, Entry::File(text.clone().into_bytes()));
@@ -86,24 +119,49 @@ impl PackageTree {
     }
 
     /// Checks the folder as `apcheck check` does (one root, or every root of a
-    /// collection, `apcheck::collection`) and renders it the way the CLI does
-    /// for downloads: `{"reports": [PackageReport], "collection": bool, "json":
-    /// text, "sarif": SARIF 2.1.0 log, "markdown": text}`, `json` being exactly
-    /// what `apcheck check --format json` prints for the folder. The SARIF log
-    /// has no base URI: a browser does not know where the folder lives.
-    #[wasm_bindgen(js_name = checkRendered)]
-    pub fn check_rendered(&self, root_name: &str) -> String {
-        use crate::render::json::Shape;
-        let (reports, roots) = crate::collection::check_folder(root_name, &self.tree);
+    /// collection, `apcheck::collection`); returns `{"reports": [PackageReport],
+    /// "collection": bool}` and keeps the reports for [`PackageTree::render`].
+    #[wasm_bindgen(js_name = checkFolder)]
+    pub fn check_folder(&mut self, root_name: JsValue) -> String {
+        args!(error_reply; string root_name);
+        let (reports, roots) = crate::collection::check_folder(&root_name, &self.tree);
         let collection = matches!(roots, crate::collection::Roots::Collection(_));
-        let shape = if collection { Shape::Array } else { Shape::Object };
-        let json = crate::render::json::render(&reports, shape) + "\n";
-        let sarif = crate::render::sarif::render(&reports, None);
-        let markdown = crate::render::markdown::render(&reports);
-        serde_json::json!({
-            "reports": reports, "collection": collection, "json": json, "sarif": sarif, "markdown": markdown,
-        })
-        .to_string()
+        let text = serde_json::json!({ "reports": reports, "collection": collection }).to_string();
+        self.checked = Some(Checked { reports, collection });
+        text
+    }
+
+    /// The last check's reports rendered exactly as `apcheck check --format
+    /// FORMAT` prints them for the folder, for a download: `format` is `json`,
+    /// `sarif` (SARIF 2.1.0, without a base URI: a browser does not know where
+    /// the folder lives) or `markdown`. Returns `{"ok":true,"text":".."}` or
+    /// `{"ok":false,"error":{"message":".."}}`. Rendering waits for the
+    /// download: a check runs on every keystroke, and nobody reads most of its
+    /// SARIF and Markdown.
+    pub fn render(&self, format: JsValue) -> String {
+        use crate::render::{Format, Options, json::Shape, packages};
+        args!(error_reply; string format);
+        let Some(checked) = &self.checked else {
+            return error_reply("nothing has been checked yet");
+        };
+        let format = match format.as_str() {
+            "json" => Format::Json,
+            "sarif" => Format::Sarif,
+            "markdown" => Format::Markdown,
+            other => return error_reply(&format!("unknown report format {other:?} (json, sarif, markdown)")),
+        };
+        let shape = if checked.collection {
+            Shape::Array
+        } else {
+            Shape::Object
+        };
+        let options = Options {
+            color: false,
+            source_root: None,
+        };
+        // These formats quote no source lines, so no files are needed.
+        let text = packages::render(&checked.reports, &[], format, &options, shape);
+        serde_json::json!({ "ok": true, "text": text }).to_string()
     }
 }
 
@@ -113,10 +171,11 @@ impl PackageTree {
 /// `{"ok":false,"error":{"message":".."}}` when the edits are not such an
 /// array or do not fit the text (it changed since the check).
 #[wasm_bindgen(js_name = applyEdits)]
-pub fn apply_edits(text: &str, edits: &str) -> String {
-    let outcome = serde_json::from_str::<Vec<crate::fix::Edit>>(edits)
+pub fn apply_edits(text: JsValue, edits: JsValue) -> String {
+    args!(error_reply; string text, string edits);
+    let outcome = serde_json::from_str::<Vec<crate::fix::Edit>>(&edits)
         .map_err(|error| format!("edits are not an array of {{file, span, replacement}}: {error}"))
-        .and_then(|edits| crate::fix::apply_edits(text, &edits).map_err(|error| error.to_string()));
+        .and_then(|edits| crate::fix::apply_edits(&text, &edits).map_err(|error| error.to_string()));
     match outcome {
         Ok(text) => serde_json::json!({ "ok": true, "text": text }),
         Err(message) => serde_json::json!({ "ok": false, "error": { "message": message } }),
@@ -155,13 +214,11 @@ pub fn rules() -> String {
 /// One rule's doc, found by code (any case) or name: `{"ok":true,"rule":{..},"text":".."}`
 /// where `text` is exactly what `apcheck explain` prints, or `{"ok":false,"error":{"message":".."}}`.
 #[wasm_bindgen]
-pub fn explain(code_or_name: &str) -> String {
+pub fn explain(code_or_name: JsValue) -> String {
+    args!(error_reply; string code_or_name);
     let answer = match crate::registry::find(code_or_name.trim()) {
         Some(rule) => serde_json::json!({ "ok": true, "rule": rule, "text": crate::registry::explain_text(rule) }),
-        None => serde_json::json!({
-            "ok": false,
-            "error": { "message": format!("no rule has the code or name {:?}", code_or_name.trim()) }
-        }),
+        None => return error_reply(&format!("no rule has the code or name {:?}", code_or_name.trim())),
     };
     answer.to_string()
 }

@@ -93,11 +93,10 @@ test('Diff: Open A, Open B, Esc says "Cancelled", never the sample\'s paths', as
   await waitReady(page);
   await settled(page, '#diff-root .diff-results', /addition/);
   // Big enough that the diff is still running when Esc is pressed.
-  const big = (tag) => JSON.stringify({ items: Array.from({ length: 60_000 }, (_, i) => ({ id: i, tag, value: `${tag}-${i}` })) }, null, 2);
+  const big = (tag) => JSON.stringify({ items: Array.from({ length: 60_000 }, (_, i) => ({ id: i, tag, value: `${tag}-${i}` })) });
   await page.setInputFiles('#diff-load-a', { name: 'a.json', mimeType: 'application/json', buffer: Buffer.from(big('a')) });
   await page.setInputFiles('#diff-load-b', { name: 'b.json', mimeType: 'application/json', buffer: Buffer.from(big('b')) });
-  await page.waitForFunction(() => document.querySelector('#diff-root .cm-merge-b .cm-content')?.textContent.includes('"b-0"'), null, { timeout: 10_000 });
-  // Esc the moment the progress bar shows (the main thread is busy mounting the big documents, so a
+  // Esc the moment the progress bar shows (the main thread may be busy mounting the big documents, so a
   // test-side wait could miss the bar); the page's own Esc handler does the cancelling.
   await page.evaluate(() => {
     const bar = document.getElementById('progress');

@@ -55,6 +55,8 @@ function withoutBase(log) {
 async function downloaded(page, label) {
   await page.evaluate(() => (window.savedBlob = null));
   await page.locator('#check-result').getByRole('button', { name: label, exact: true }).dispatchEvent('click');
+  // The core renders the download when it is asked for, in the worker.
+  await page.waitForFunction(() => window.savedBlob !== null, null, { timeout: 20_000 });
   return page.evaluate(() => window.savedBlob.text());
 }
 

@@ -54,13 +54,14 @@ function probeServer(observed) {
 function launchObservation(name) {
   const data = process.env.PLUGIN_DATA;
   let dataWritable = false;
+  let dataError;
   try {
     const probeDir = mkdtempSync(join(data, `probe-${name}-`));
     writeFileSync(join(probeDir, "written"), "ok");
     rmSync(probeDir, { recursive: true });
     dataWritable = true;
-  } catch {
-    dataWritable = false;
+  } catch (error) {
+    dataError = String(error);
   }
   return {
     name,
@@ -68,6 +69,7 @@ function launchObservation(name) {
     cwd: process.cwd(),
     env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("npm_"))),
     dataWritable,
+    dataError,
   };
 }
 

@@ -1,8 +1,9 @@
 // Rendering a PackageReport (the JSON of `apcheck check --format json`): the
 // verdict as loading hops, the components with their states, the findings.
-// The SARIF and Markdown downloads are rendered by the core, as the CLI's are.
+// The JSON, SARIF and Markdown downloads are rendered by the core, as the CLI's are.
 
 import { ruleByCode } from './rules.js';
+import { request } from './client.js';
 import { copyButton, downloadButton, h, longList, plural } from './util.js';
 
 // Every state word the report can hold, said plainly: "not there" is never
@@ -170,31 +171,32 @@ function mcpDetail(report) {
 }
 
 /**
- * The whole verdict. `source` says where the package came from ('drop' shows
- * the symlink note); `onOpen(diagnostic)` jumps to a finding.
+ * The download buttons of a checked folder. The core renders each format when
+ * it is asked for, from the reports of check `reportId` (as the CLI prints
+ * them for the folder), not on every keystroke.
  */
-function downloads({ json, sarif, markdown }, fileBase) {
+function downloads(reportId, fileBase) {
+  const rendered = (format) => request('render', { format, reportId });
   return h(
     'div.row.actions',
     {},
-    downloadButton('JSON', `${fileBase}.json`, () => json),
-    downloadButton('SARIF', `${fileBase}.sarif`, () => JSON.stringify(sarif, null, 2), 'application/sarif+json'),
-    downloadButton('Markdown', `${fileBase}.md`, () => markdown, 'text/markdown'),
-    copyButton('Copy Markdown', () => markdown, 'Report copied'),
-    copyButton('Copy JSON', () => json, 'Report copied'),
+    downloadButton('JSON', `${fileBase}.json`, () => rendered('json')),
+    downloadButton('SARIF', `${fileBase}.sarif`, () => rendered('sarif'), 'application/sarif+json'),
+    downloadButton('Markdown', `${fileBase}.md`, () => rendered('markdown'), 'text/markdown'),
+    copyButton('Copy Markdown', () => rendered('markdown'), 'Report copied'),
+    copyButton('Copy JSON', () => rendered('json'), 'Report copied'),
   );
 }
 
 /**
- * The verdict on a folder, as the core's `checkRendered` gives it: one root's
+ * The verdict on a folder, as the core's `checkFolder` gives it: one root's
  * report, or for a collection (a marketplace repository) a summary table and
  * one report per plugin. `onOpen(diagnostic)` gets file paths relative to the
  * folder given.
  */
-export function renderFolder(rendered, { root, source, entryCount, onOpen, fileBase }) {
-  const { reports, collection } = rendered;
+export function renderFolder({ reports, collection, reportId }, { root, source, entryCount, onOpen, fileBase }) {
   if (!collection) {
-    return h('div.folder', { dataset: { root } }, renderReport(reports[0], { source, entryCount, onOpen, downloadsOf: rendered, fileBase }));
+    return h('div.folder', { dataset: { root } }, renderReport(reports[0], { source, entryCount, onOpen, reportId, fileBase }));
   }
   const dirOf = (report) => report.root.slice(root.length + 1);
   const failing = reports.filter((report) => report.summary.errors > 0).length;
@@ -207,7 +209,7 @@ export function renderFolder(rendered, { root, source, entryCount, onOpen, fileB
       h('p.verdict-title', {}, `${root}: a collection of ${plural(reports.length, 'plugin')}`),
       h('p.verdict-counts', {}, `${failing} with errors. Every directory with its own plugin.json is checked as its own root, as \`apcheck check\` does (hidden directories and node_modules are skipped).`),
     ),
-    downloads(rendered, fileBase),
+    downloads(reportId, fileBase),
     h(
       'table.components.summary',
       {},
@@ -240,8 +242,12 @@ export function renderFolder(rendered, { root, source, entryCount, onOpen, fileB
   );
 }
 
-/** One root's report; `downloadsOf` (the rendered folder) adds the download buttons. */
-export function renderReport(report, { source, entryCount, onOpen, downloadsOf, fileBase = 'apcheck-report' }) {
+/**
+ * One root's whole verdict. `source` says where the package came from ('drop'
+ * shows the symlink note); `onOpen(diagnostic)` jumps to a finding;
+ * `reportId` (the check it came from) adds the download buttons.
+ */
+export function renderReport(report, { source, entryCount, onOpen, reportId, fileBase = 'apcheck-report' }) {
   // A folder read by the browser: its symlinks were followed or left out unseen (a zip's are read from the archive).
   const linksUnseen = source === 'drop';
   const verdict = verdictLine(report, linksUnseen);
@@ -258,7 +264,7 @@ export function renderReport(report, { source, entryCount, onOpen, downloadsOf, 
       h('p.verdict-counts', {}, verdict.counts),
       report.plugin.description ? h('p.muted', {}, report.plugin.description) : null,
     ),
-    downloadsOf ? downloads(downloadsOf, fileBase) : null,
+    reportId ? downloads(reportId, fileBase) : null,
     h(
       'ol.hops',
       { 'aria-label': 'Loading hops' },

@@ -71,12 +71,25 @@ export function toast(message) {
 }
 
 /** A copy button for the text `getText()` returns at click time. */
+// `getText` may return a promise (reports are rendered in the worker when asked
+// for); if it fails, the toast says why.
+async function withText(getText, use) {
+  let text;
+  try {
+    text = await getText();
+  } catch (error) {
+    toast(error instanceof Error ? error.message : String(error));
+    return;
+  }
+  use(text);
+}
+
 export function copyButton(label, getText, what) {
-  return h('button', { type: 'button', class: 'small', onclick: () => copy(getText(), what) }, label);
+  return h('button', { type: 'button', class: 'small', onclick: () => withText(getText, (text) => copy(text, what)) }, label);
 }
 
 export function downloadButton(label, filename, getText, type) {
-  return h('button', { type: 'button', class: 'small', onclick: () => download(filename, getText(), type) }, label);
+  return h('button', { type: 'button', class: 'small', onclick: () => withText(getText, (text) => download(filename, text, type)) }, label);
 }
 
 /** Shows the progress bar while `job` runs; Esc or Cancel ends it. Resolves like `job`. */

@@ -39,6 +39,8 @@ const TEXT_EXPORTS = [
   'format_json',
   'validate_json',
   'diff_json',
+  'locate_json',
+  'validate_json_batch',
   'builtin_schemas',
   'snapshot_lint',
   'snapshot_changes',
@@ -103,21 +105,43 @@ async function buildTree({ entries, zip }, progress) {
 
 // What can be asked of a package tree, beyond the check.
 const PACKAGE_ACTIONS = {
-  check: (tree, { root }) => tree.checkRendered(root),
+  check: (tree, { root }) => `{"folder":${tree.checkFolder(root)},"reportId":"${WORKER_RUN}:${++lastReportId}"}`,
   build: (tree, { root, tools }) => tree.buildSnapshot(root, JSON.stringify(tools ?? {})),
   drift: (tree, { root, snapshotName, snapshotText }) => tree.driftSnapshot(root, snapshotName, snapshotText),
   lint: (tree, { snapshotName, snapshotText }) => tree.checkSnapshot(snapshotName, snapshotText),
 };
 
+// The tree of the last check, kept so that its reports are rendered (JSON,
+// SARIF, Markdown) only when a download asks for them; the id says which check it is.
+// A restarted worker counts from 0 again: the run token keeps ids apart.
+let lastChecked = null;
+let lastReportId = 0;
+const WORKER_RUN = Math.random().toString(36).slice(2);
+
 async function withPackage(args, progress) {
-  const action = PACKAGE_ACTIONS[args.action ?? 'check'];
+  const actionName = args.action ?? 'check';
+  const action = PACKAGE_ACTIONS[actionName];
   if (!action) throw new Error(`unknown package action ${args.action}`);
   const tree = await buildTree(args, progress);
   try {
     return JSON.parse(action(tree, args));
   } finally {
-    tree.free();
+    if (actionName === 'check') {
+      lastChecked?.free();
+      lastChecked = tree;
+    } else {
+      tree.free();
+    }
   }
+}
+
+/** The last check's reports as `format` (json, sarif, markdown): the text, or an Error. */
+function renderLast({ format, reportId }) {
+  // A cancel ends the worker, and the report with it; a newer check replaces it.
+  if (!lastChecked || reportId !== `${WORKER_RUN}:${lastReportId}`) throw new Error('This report is no longer in memory (a newer check or a cancel replaced it): check again.');
+  const answer = JSON.parse(lastChecked.render(format));
+  if (!answer.ok) throw new Error(answer.error.message);
+  return answer.text;
 }
 
 async function readEntry(entry, limits) {
@@ -130,9 +154,123 @@ async function readEntry(entry, limits) {
   return bytes;
 }
 
+// The Diff view's last diff stays here: the page asks for the rows its path
+// list shows and for a patch when one is shown or downloaded, so a result of
+// 100,000 changes never crosses to the page (or is parsed there) whole.
+let lastDiff = null;
+let lastDiffId = 0;
+const DETAIL_CHARS = 80;
+
+function shortJson(value) {
+  if (value === undefined) return '';
+  const text = JSON.stringify(value);
+  return text.length > DETAIL_CHARS ? `${text.slice(0, DETAIL_CHARS - 3)}…` : text;
+}
+
+/** One row of the path list: what the page draws, with values cut short. */
+function diffRow(change) {
+  const detail =
+    change.kind === 'changed' ? `${shortJson(change.old)} → ${shortJson(change.new)}`
+    : change.kind === 'added' ? shortJson(change.new)
+    : change.kind === 'removed' ? shortJson(change.old)
+    : `from ${change.old_path}`;
+  const { kind, path, old_path, label, old_line, new_line } = change;
+  return { kind, path, old_path, label, old_line, new_line, detail };
+}
+
+function currentDiff(id) {
+  if (!lastDiff || lastDiff.id !== id) throw new Error('This diff is no longer in memory (a newer diff or a cancel replaced it): press Diff again.');
+  return lastDiff;
+}
+
+// The parts of a diff the page may show; `small` documents get them with the diff.
+const DIFF_PARTS = ['patch', 'merge', 'unified'];
+
+/** Diffs A and B; answers with the summary and the first rows. */
+function diffDocuments({ a, b, options, small, first }) {
+  const want = ['changes', 'lines', ...(small ? DIFF_PARTS : [])];
+  const answer = JSON.parse(core.diff_json(a, b, JSON.stringify({ ...options, want })));
+  if (!answer.ok) return answer;
+  const id = `${WORKER_RUN}:d${++lastDiffId}`;
+  lastDiff = { id, a, b, options, answer };
+  const { equal, summary, arrays, located, changes } = answer;
+  return { ok: true, id, equal, summary, arrays, located, changeCount: changes.length, rows: changes.slice(0, first).map(diffRow) };
+}
+
+/** `part` of the current diff, computed now when the first diff left it out. */
+function partOf(diff, part) {
+  if (!DIFF_PARTS.includes(part)) throw new Error(`unknown diff part ${part}`);
+  if (!(part in diff.answer)) {
+    const answer = JSON.parse(core.diff_json(diff.a, diff.b, JSON.stringify({ ...diff.options, want: [part] })));
+    if (!answer.ok) throw new Error(answer.error.message);
+    diff.answer[part] = answer[part];
+  }
+  return diff.answer[part];
+}
+
+function partText(diff, part) {
+  const value = partOf(diff, part);
+  if (part === 'unified') return value.text;
+  diff.texts ??= {};
+  diff.texts[part] ??= JSON.stringify(part === 'merge' ? value.patch : value, null, 2);
+  return diff.texts[part];
+}
+
+/**
+ * A part for the page: `{text}` (and `lossy` for the merge patch) when it is at
+ * most `preview` bytes or no preview is asked for; else `{count, bytes}`, its
+ * operations to be fetched row by row. The unified diff comes as its first `hunks` hunks.
+ */
+function diffPart({ id, part, preview, hunks }) {
+  const diff = currentDiff(id);
+  if (part === 'unified' && hunks !== undefined) {
+    const unified = partOf(diff, part);
+    return { unified: { hunks: unified.hunks.slice(0, hunks), more: Math.max(0, unified.hunks.length - hunks) } };
+  }
+  const text = partText(diff, part);
+  const lossy = part === 'merge' ? partOf(diff, part).lossy : undefined;
+  if (preview === undefined || text.length <= preview) return { text, lossy };
+  return { count: operations(diff, part).length, bytes: text.length, lossy };
+}
+
+/** A patch as rows: the operations of a JSON Patch, the members of a merge patch. */
+function operations(diff, part) {
+  const value = partOf(diff, part);
+  if (part === 'patch') return value;
+  return Object.entries(value.patch ?? {}).map(([key, member]) => ({ [key]: member }));
+}
+
+function diffPartRows({ id, part, start, end }) {
+  return operations(currentDiff(id), part).slice(start, end).map((op) => {
+    const text = JSON.stringify(op);
+    return text.length > 400 ? `${text.slice(0, 397)}…` : text;
+  });
+}
+
+function diffRows({ id, start, end }) {
+  return currentDiff(id).answer.changes.slice(start, end).map(diffRow);
+}
+
+/** The A and B lines of change `index`, found by the core in the texts (one scan each). */
+function diffLocate({ id, index }) {
+  const diff = currentDiff(id);
+  const change = diff.answer.changes[index];
+  if (!change) throw new Error(`no change ${index}`);
+  const lineIn = (text, pointer) => JSON.parse(core.locate_json(text, JSON.stringify([pointer]))).lines[0];
+  const oldPointer = change.kind === 'added' ? null : change.kind === 'removed' ? change.path : (change.old_path ?? change.path);
+  return {
+    a: oldPointer === null ? null : lineIn(diff.a, oldPointer),
+    b: change.kind === 'removed' ? null : lineIn(diff.b, change.path),
+  };
+}
+
+const DIFF_OPS = { diff: diffDocuments, diffRows, diffPart, diffPartRows, diffLocate };
+
 async function handle({ op, args }, progress) {
   await loadCore();
   if (op === 'check') return withPackage(args, progress);
+  if (op === 'render') return renderLast(args);
+  if (Object.hasOwn(DIFF_OPS, op)) return DIFF_OPS[op](args);
   if (op === 'call' && TEXT_EXPORTS.includes(args.name) && typeof core[args.name] === 'function') {
     return JSON.parse(core[args.name](...args.params));
   }

@@ -24,6 +24,7 @@ use rayon::prelude::*;
 
 use crate::fix;
 use crate::output::{self, ColorChoice, EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
+use crate::settings::{self, ConfigArgs};
 
 #[derive(clap::Args)]
 pub struct CheckArgs {
@@ -48,6 +49,14 @@ pub struct CheckArgs {
     /// Print the fixes as a unified diff instead of writing them (exit 1 if there is any).
     #[arg(long)]
     diff: bool,
+    /// Hide the findings this baseline records, so that only new ones fail (overrides `baseline` in the configuration).
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline_write")]
+    baseline: Option<PathBuf>,
+    /// Record every finding of this check in FILE as the baseline, and exit 0.
+    #[arg(long, value_name = "FILE")]
+    baseline_write: Option<PathBuf>,
+    #[command(flatten)]
+    config: ConfigArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -60,22 +69,50 @@ struct Root {
     dir: PathBuf,
     /// How it is named in the output: the PATH as given, joined with the path below it.
     name: String,
+    /// The index of its PATH's settings.
+    settings: usize,
+    /// The root relative to its configuration's directory, for the configuration's globs.
+    relative: String,
 }
 
 pub fn run(args: CheckArgs) -> ExitCode {
     let mut roots = Vec::new();
     let mut any_collection = false;
+    let mut loaded = Vec::with_capacity(args.paths.len());
     for path in &args.paths {
-        match roots_named_by(path) {
+        let settings = match settings::load(path, &args.config) {
+            Ok(settings) => settings,
+            Err(message) => return output::fail(message),
+        };
+        match roots_named_by(path, &settings) {
             Ok((found, is_collection)) => {
                 any_collection |= is_collection;
-                roots.extend(found);
+                roots.extend(found.into_iter().map(|(dir, name)| Root {
+                    relative: settings.relative(&dir),
+                    dir,
+                    name,
+                    settings: loaded.len(),
+                }));
             }
             Err(message) => return output::fail(message),
         }
+        loaded.push(settings);
     }
+    // The check as configured: what the report shows, and which fixes are offered.
+    let configured = |root: &Root, tree: &Tree| {
+        let mut report = apcheck::check_package(&root.name, tree);
+        loaded[root.settings].settings.apply(&mut report, &root.relative);
+        report
+    };
 
-    let outcomes: Vec<Result<(Tree, PackageReport), String>> = roots.par_iter().map(check_root).collect();
+    let outcomes: Vec<Result<(Tree, PackageReport), String>> = roots
+        .par_iter()
+        .map(|root| {
+            let tree = read_tree(&root.dir, Limits::default()).map_err(|error| format!("{}: {error}", root.name))?;
+            let report = configured(root, &tree);
+            Ok((tree, report))
+        })
+        .collect();
     // Trees stay for the text renderer's snippets.
     let mut trees = Vec::with_capacity(outcomes.len());
     let mut reports = Vec::with_capacity(outcomes.len());
@@ -87,7 +124,10 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 if args.connect.connect && report.plugin.state == apcheck::report::PluginState::Loaded {
                     match crate::connect::run(&root.dir, &tree, &report, &args.connect) {
                         Ok(run) if run.interrupted => return ExitCode::from(EXIT_FAILURE),
-                        Ok(run) => add_connections(&mut report, &tree, &run.attempts),
+                        Ok(run) => {
+                            add_connections(&mut report, &tree, &run.attempts);
+                            loaded[root.settings].settings.apply(&mut report, &root.relative);
+                        }
                         Err(message) => {
                             eprintln!("apcheck: {}: {message}", root.name);
                             io_failed = true;
@@ -114,11 +154,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
         let fixed: Vec<FixOutcome> = checked_roots
             .par_iter()
             .zip(&trees)
-            .map(|(root, tree)| {
-                fix_tree(tree, allowed, |tree| {
-                    apcheck::check_package(&root.name, tree).diagnostics
-                })
-            })
+            .map(|(root, tree)| fix_tree(tree, allowed, |tree| configured(root, tree).diagnostics))
             .collect();
         let applied: usize = fixed.iter().map(|outcome| outcome.applied).sum();
         let files: usize = fixed.iter().map(|outcome| outcome.changed.len()).sum();
@@ -153,13 +189,42 @@ pub fn run(args: CheckArgs) -> ExitCode {
             }
         }
         for ((root, tree), report) in checked_roots.iter().zip(&trees).zip(reports.iter_mut()) {
-            *report = apcheck::check_package(&root.name, tree);
+            *report = configured(root, tree);
         }
         eprintln!(
             "apcheck: applied {} in {}",
             count(applied, "fix", "fixes"),
             count(files, "file", "files")
         );
+    }
+
+    if let Some(file) = &args.baseline_write {
+        let checked = checked_roots.iter().zip(&trees).zip(&reports);
+        let text =
+            apcheck::baseline::record(checked.map(|((root, tree), report)| (root.relative.as_str(), tree, report)));
+        if let Err(error) = fs::write(file, text) {
+            return output::fail(format!("{}: {error}", file.display()));
+        }
+        let recorded: usize = reports.iter().map(|report| report.diagnostics.len()).sum();
+        eprintln!(
+            "apcheck: recorded {} in {}",
+            count(recorded, "finding", "findings"),
+            file.display()
+        );
+        return ExitCode::from(if io_failed { EXIT_FAILURE } else { EXIT_CLEAN });
+    }
+    for ((root, tree), report) in checked_roots.iter().zip(&trees).zip(reports.iter_mut()) {
+        let named = args.baseline.clone().or_else(|| loaded[root.settings].baseline_file());
+        let Some(file) = named else { continue };
+        let baseline = fs::read_to_string(&file)
+            .map_err(|error| error.to_string())
+            .and_then(|text| apcheck::baseline::Baseline::parse(&text));
+        match baseline {
+            Ok(mut baseline) => {
+                baseline.apply(&root.relative, tree, report);
+            }
+            Err(message) => return output::fail(format!("{}: {message}", file.display())),
+        }
     }
 
     let shape = if args.paths.len() == 1 && !any_collection {
@@ -170,7 +235,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
     if !reports.is_empty() || !io_failed {
         let sources: Vec<&dyn Sources> = trees.iter().map(|tree| tree as &dyn Sources).collect();
         let options = output::render_options(args.color);
-        let rendered = render::packages(&reports, &sources, args.format, &options, shape);
+        let rendered = render::packages::render(&reports, &sources, args.format, &options, shape);
         if let Err(code) = output::print(&rendered) {
             return code;
         }
@@ -195,17 +260,16 @@ pub fn run(args: CheckArgs) -> ExitCode {
 fn add_connections(report: &mut PackageReport, tree: &Tree, attempts: &[apcheck::live::Attempt]) {
     report.diagnostics.extend(apcheck::live::diagnostics(tree, attempts));
     apcheck::report::sort_diagnostics(&mut report.diagnostics);
-    report.summary = apcheck::report::Summary::count(&report.diagnostics, &report.skills, &report.mcp);
+    report.summary = apcheck::report::Summary {
+        ignored: report.summary.ignored,
+        baselined: report.summary.baselined,
+        ..apcheck::report::Summary::count(&report.diagnostics, &report.skills, &report.mcp)
+    };
 }
 
-fn check_root(root: &Root) -> Result<(Tree, PackageReport), String> {
-    let tree = read_tree(&root.dir, Limits::default()).map_err(|error| format!("{}: {error}", root.name))?;
-    let report = apcheck::check_package(&root.name, &tree);
-    Ok((tree, report))
-}
-
-/// The roots `path` names (see the module doc), and whether it is a collection.
-fn roots_named_by(path: &Path) -> Result<(Vec<Root>, bool), String> {
+/// The roots `path` names (see the module doc) as (directory, name), and
+/// whether it is a collection, leaving out what the configuration excludes.
+fn roots_named_by(path: &Path, settings: &settings::Loaded) -> Result<(Vec<(PathBuf, String)>, bool), String> {
     let shown = path.display().to_string();
     let metadata = fs::metadata(path).map_err(|error| format!("{shown}: {error}"))?;
     if !metadata.is_dir() {
@@ -213,53 +277,81 @@ fn roots_named_by(path: &Path) -> Result<(Vec<Root>, bool), String> {
             "{shown}: not a directory; give the plugin root, the directory that holds plugin.json"
         ));
     }
-    let single = || Root {
-        dir: path.to_path_buf(),
-        name: shown.clone(),
-    };
-    let below = match roots_named(&Disk(path)) {
+    let single = || (path.to_path_buf(), shown.clone());
+    let below = match roots_named(&Disk { start: path, settings }) {
         Roots::Single => return Ok((vec![single()], false)),
         Roots::Collection(below) => below,
     };
     let base = shown.trim_end_matches(['/', '\\']);
     let roots = below
         .into_iter()
-        .map(|relative| Root {
-            dir: path.join(&relative),
-            name: if base.is_empty() || base == "." {
-                relative
+        .map(|relative| {
+            let name = if base.is_empty() || base == "." {
+                relative.clone()
             } else {
                 format!("{base}/{relative}")
-            },
+            };
+            (path.join(&relative), name)
         })
         .collect();
     Ok((roots, true))
 }
 
-/// A directory on disk, listed for the root search.
-struct Disk<'a>(&'a Path);
+/// A directory on disk as the root search sees it: `.gitignore`-aware (with
+/// `.ignore` files, as ripgrep reads them), not following symlinks, without
+/// what the configuration's `exclude` globs name. Which of these directories
+/// are roots is `apcheck::collection`'s rule.
+struct Disk<'a> {
+    start: &'a Path,
+    settings: &'a settings::Loaded,
+}
 
 impl Listing for Disk<'_> {
     fn has_manifest(&self, dir: &str) -> bool {
-        fs::symlink_metadata(self.0.join(dir).join("plugin.json")).is_ok()
+        fs::symlink_metadata(self.start.join(dir).join("plugin.json")).is_ok()
     }
 
     fn child_dirs(&self, dir: &str) -> Vec<String> {
-        let Ok(entries) = fs::read_dir(self.0.join(dir)) else {
-            return Vec::new();
-        };
-        entries
+        // One level at a time, so the core decides where the search goes; the
+        // walker still reads the ignore files of every parent directory.
+        let base_of_start = self.settings.relative(self.start);
+        ignore::WalkBuilder::new(self.start.join(dir))
+            .standard_filters(true)
+            .require_git(false)
+            .git_global(false)
+            .follow_links(false)
+            .max_depth(Some(1))
+            .build()
             .filter_map(Result::ok)
             // `file_type` does not follow links: a symlinked directory is not searched.
-            .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
-            .map(|entry| entry.file_name().to_string_lossy().into_owned())
+            .filter(|entry| entry.depth() == 1 && entry.file_type().is_some_and(|kind| kind.is_dir()))
+            .filter_map(|entry| entry.file_name().to_str().map(str::to_string))
+            .filter(|name| {
+                let relative = join(dir, name);
+                !self.settings.settings.excludes(&join(&base_of_start, &relative))
+            })
             .collect()
+    }
+}
+
+fn join(base: &str, relative: &str) -> String {
+    match (base, relative) {
+        ("", relative) => relative.to_string(),
+        (base, "") => base.to_string(),
+        (base, relative) => format!("{base}/{relative}"),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn defaults() -> settings::Loaded {
+        settings::Loaded {
+            settings: apcheck::config::Settings::default(),
+            base: PathBuf::new(),
+        }
+    }
 
     fn touch(root: &Path, file: &str) {
         let path = root.join(file);
@@ -272,7 +364,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         touch(dir.path(), "plugin.json");
         touch(dir.path(), "nested/plugin.json");
-        let (roots, collection) = roots_named_by(dir.path()).unwrap();
+        let (roots, collection) = roots_named_by(dir.path(), &defaults()).unwrap();
         assert_eq!(roots.len(), 1);
         assert!(!collection);
     }
@@ -290,10 +382,10 @@ mod tests {
         ] {
             touch(dir.path(), file);
         }
-        let (roots, collection) = roots_named_by(dir.path()).unwrap();
+        let (roots, collection) = roots_named_by(dir.path(), &defaults()).unwrap();
         assert!(collection);
         let base = dir.path().display().to_string();
-        let names: Vec<String> = roots.iter().map(|r| r.name.replace(&base, "<base>")).collect();
+        let names: Vec<String> = roots.iter().map(|r| r.1.replace(&base, "<base>")).collect();
         assert_eq!(names, ["<base>/plugins/a", "<base>/plugins/b", "<base>/top"]);
     }
 
@@ -304,8 +396,8 @@ mod tests {
         touch(dir.path(), "real/plugin.json");
         std::os::unix::fs::symlink(dir.path().join("real"), dir.path().join("alias")).unwrap();
         std::os::unix::fs::symlink(dir.path(), dir.path().join("real-loop")).unwrap();
-        let (roots, _) = roots_named_by(dir.path()).unwrap();
-        let names: Vec<&str> = roots.iter().map(|r| r.name.rsplit('/').next().unwrap()).collect();
+        let (roots, _) = roots_named_by(dir.path(), &defaults()).unwrap();
+        let names: Vec<&str> = roots.iter().map(|r| r.1.rsplit('/').next().unwrap()).collect();
         assert_eq!(names, ["real"]);
     }
 
@@ -313,7 +405,7 @@ mod tests {
     fn a_directory_without_any_manifest_is_one_root_to_reject() {
         let dir = tempfile::tempdir().unwrap();
         touch(dir.path(), "skills/a/SKILL.md");
-        let (roots, collection) = roots_named_by(dir.path()).unwrap();
+        let (roots, collection) = roots_named_by(dir.path(), &defaults()).unwrap();
         assert_eq!(roots.len(), 1);
         assert!(!collection);
     }
@@ -321,8 +413,8 @@ mod tests {
     #[test]
     fn a_missing_path_or_a_file_is_a_usage_error() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(roots_named_by(&dir.path().join("nope")).is_err());
+        assert!(roots_named_by(&dir.path().join("nope"), &defaults()).is_err());
         touch(dir.path(), "plugin.json");
-        assert!(roots_named_by(&dir.path().join("plugin.json")).is_err());
+        assert!(roots_named_by(&dir.path().join("plugin.json"), &defaults()).is_err());
     }
 }

@@ -2,22 +2,17 @@
 //! list, data, an RFC 6902 patch, an RFC 7386 merge patch, or a unified diff.
 //! Exit 0 when equal, 1 when different, 2 on usage or input errors.
 
-use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use apcheck::json::diff::unified::{UnifiedDiff, unified};
 use apcheck::json::diff::{
-    ArrayKey, Change, ChangeKind, CompareOptions, Comparison, IgnorePattern, Side, canonical_text, compare, locate,
-    merge::merge_patch,
+    ArrayKey, Change, ChangeKind, CompareOptions, IgnorePattern, Side, canonical_text, merge::merge_patch,
 };
-use apcheck::json::parse_document;
+use apcheck::json::tools::{DiffProblem, DiffRequest, check_diff_size, diff_documents};
 use serde_json::Value;
 
 use crate::fmt::{read_input, render_parse_error};
-
-/// Documents larger than this together are diffed without line numbers: locating
-/// needs a second, span-keeping parse that would double the time.
-const LOCATE_LIMIT: usize = 32 * 1024 * 1024;
+use crate::output::{ColorChoice, EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
 
 #[derive(clap::Args)]
 pub struct DiffArgs {
@@ -41,17 +36,17 @@ pub struct DiffArgs {
     #[arg(long, value_name = "POINTER")]
     ignore: Vec<String>,
     /// Colours, and changed words in reverse video in unified diffs: auto (on a terminal), always, never.
-    #[arg(long, default_value = "auto", value_parser = ["auto", "always", "never"])]
-    color: String,
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
 }
 
 pub fn diff(args: DiffArgs) -> ExitCode {
     match run(&args) {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::from(1),
+        Ok(true) => ExitCode::from(EXIT_CLEAN),
+        Ok(false) => ExitCode::from(EXIT_FINDINGS),
         Err(message) => {
             eprint!("{message}");
-            ExitCode::from(2)
+            ExitCode::from(EXIT_FAILURE)
         }
     }
 }
@@ -73,14 +68,30 @@ fn run(args: &DiffArgs) -> Result<bool, String> {
             .collect::<Result<_, _>>()
             .map_err(|m| format!("apcheck: --ignore: {m}\n"))?,
     };
+    // Refused before reading when the files' sizes already say so.
+    let size = |path: &str| {
+        (path != "-")
+            .then(|| std::fs::metadata(path).ok())
+            .flatten()
+            .map(|m| m.len())
+    };
+    if let (Some(a), Some(b)) = (size(&args.a), size(&args.b)) {
+        let bytes = usize::try_from(a.saturating_add(b)).unwrap_or(usize::MAX);
+        check_diff_size(bytes).map_err(|problem| format!("apcheck: {problem}\n"))?;
+    }
     let a_text = read_input(&args.a).map_err(|m| format!("apcheck: {m}\n"))?;
     let b_text = read_input(&args.b).map_err(|m| format!("apcheck: {m}\n"))?;
-    let mut comparison = compare(&a_text, &b_text, &options).map_err(|e| match e.side {
-        Side::A => render_parse_error(&args.a, &a_text, &e.error),
-        Side::B => render_parse_error(&args.b, &b_text, &e.error),
+    let pruned = !options.ignore.is_empty();
+    let request = DiffRequest {
+        options,
+        lines: matches!(args.format.as_str(), "text" | "json"),
+    };
+    let comparison = diff_documents(&a_text, &b_text, &request).map_err(|problem| match problem {
+        DiffProblem::NotJson(e) if e.side == Side::A => render_parse_error(&args.a, &a_text, &e.error),
+        DiffProblem::NotJson(e) => render_parse_error(&args.b, &b_text, &e.error),
+        too_large => format!("apcheck: {too_large}\n"),
     })?;
     let equal = comparison.diff.is_empty();
-    let pruned = !options.ignore.is_empty();
     match args.format.as_str() {
         "patch" => println!("{}", pretty(&comparison.diff.patch)),
         "merge" => {
@@ -93,13 +104,10 @@ fn run(args: &DiffArgs) -> Result<bool, String> {
         "unified" => {
             let a = canonical_text(&a_text, &comparison.a, pruned);
             let b = canonical_text(&b_text, &comparison.b, pruned);
-            let style = Style::new(&args.color);
+            let style = Style::new(args.color);
             print!("{}", render_unified(&unified(&a, &b, &args.a, &args.b), &style));
         }
         format => {
-            if a_text.len() + b_text.len() <= LOCATE_LIMIT && !pruned {
-                locate_lines(&mut comparison, &a_text, &b_text);
-            }
             let [added, removed, changed, moved] = comparison.diff.counts();
             if format == "json" {
                 let out = serde_json::json!({
@@ -109,7 +117,7 @@ fn run(args: &DiffArgs) -> Result<bool, String> {
                 });
                 println!("{}", pretty(&out));
             } else {
-                let style = Style::new(&args.color);
+                let style = Style::new(args.color);
                 for change in &comparison.diff.changes {
                     print!("{}", render_change(change, &args.a, &args.b, &style));
                 }
@@ -127,12 +135,6 @@ fn run(args: &DiffArgs) -> Result<bool, String> {
     Ok(equal)
 }
 
-fn locate_lines(comparison: &mut Comparison, a_text: &str, b_text: &str) {
-    if let (Ok(a_doc), Ok(b_doc)) = (parse_document(a_text), parse_document(b_text)) {
-        locate(&mut comparison.diff.changes, (a_text, &a_doc), (b_text, &b_doc));
-    }
-}
-
 fn pretty(value: &impl serde::Serialize) -> String {
     serde_json::to_string_pretty(value).expect("JSON values serialize")
 }
@@ -147,13 +149,8 @@ struct Style {
 }
 
 impl Style {
-    fn new(color: &str) -> Self {
-        let on = match color {
-            "always" => true,
-            "never" => false,
-            _ => std::io::stdout().is_terminal(),
-        };
-        if on {
+    fn new(color: ColorChoice) -> Self {
+        if color.enabled() {
             Style {
                 added: "\x1b[32m",
                 removed: "\x1b[31m",

@@ -1,12 +1,16 @@
 //! `apcheck fmt FILE|-`: pretty-print or minify JSON, keeping number and string text.
-//! Also home of the source-snippet rendering the JSON commands share.
+//! Also the JSON commands' shared input reading and error snippets.
 
 use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 
-use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+use apcheck::diag::Severity;
 use apcheck::json::JsonParseError;
-use apcheck::json::format::{FormatOptions, Indent, Layout, format};
+use apcheck::json::format::{FormatOptions, Indent, Layout};
+use apcheck::json::tools::format_document;
+use apcheck::render::text::TextOptions;
+
+use crate::output::{ColorChoice, EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
 
 #[derive(clap::Args)]
 pub struct FmtArgs {
@@ -46,7 +50,7 @@ pub fn fmt(args: FmtArgs) -> ExitCode {
         Ok(text) => text,
         Err(message) => {
             eprintln!("apcheck: {message}");
-            return ExitCode::from(2);
+            return ExitCode::from(EXIT_FAILURE);
         }
     };
     let options = FormatOptions {
@@ -58,20 +62,21 @@ pub fn fmt(args: FmtArgs) -> ExitCode {
         sort_keys: args.sort_keys,
         jsonc: args.jsonc,
     };
-    let formatted = match format(&text, &options) {
+    let formatted = match format_document(&text, &options) {
         Ok(formatted) => formatted,
         Err(error) => {
             eprint!("{}", render_parse_error(&args.file, &text, &error));
-            return ExitCode::from(1);
+            return ExitCode::from(EXIT_FINDINGS);
         }
     };
     if args.check {
-        if formatted == text {
-            return ExitCode::SUCCESS;
+        if !formatted.changed {
+            return ExitCode::from(EXIT_CLEAN);
         }
-        eprintln!("{}: not formatted", args.file);
-        return ExitCode::from(1);
+        eprintln!("{}: not formatted", apcheck::render::escape::visible(&args.file));
+        return ExitCode::from(EXIT_FINDINGS);
     }
+    let formatted = formatted.text;
     let written = if args.write && args.file != "-" {
         std::fs::write(&args.file, formatted.as_bytes()).map_err(|e| format!("cannot write {}: {e}", args.file))
     } else {
@@ -81,10 +86,10 @@ pub fn fmt(args: FmtArgs) -> ExitCode {
             .map_err(|e| format!("cannot write output: {e}"))
     };
     match written {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => ExitCode::from(EXIT_CLEAN),
         Err(message) => {
             eprintln!("apcheck: {message}");
-            ExitCode::from(2)
+            ExitCode::from(EXIT_FAILURE)
         }
     }
 }
@@ -115,64 +120,17 @@ pub fn render_parse_error(file: &str, text: &str, error: &JsonParseError) -> Str
         offset: error.offset,
         len: 0,
     };
-    render_snippet(Level::ERROR, file, text, at, &error.message, "")
+    render_snippet(Severity::Error, file, text, at, &error.message, "")
 }
 
-/// Where a finding is: its 1-based line and column (named when a long line is
-/// shortened), byte offset, and length in
-/// bytes (0 for one character).
-#[derive(Clone, Copy)]
-pub struct Location {
-    pub line: usize,
-    pub column: usize,
-    pub offset: usize,
-    pub len: usize,
-}
+/// Where a finding is in a document.
+pub use apcheck::render::text::Location;
 
-/// Lines longer than this (a minified document is one line) are shown as a
-/// window around the finding.
-const LONG_LINE: usize = 200;
-/// Bytes of context either side of the finding in such a window.
-const WINDOW: usize = 60;
-
-/// One finding rendered with its source line. Only that line (or a window of
-/// it) is handed to the renderer, so findings in a 100 MB file cost nothing extra.
-pub fn render_snippet(level: Level<'_>, file: &str, text: &str, at: Location, title: &str, label: &str) -> String {
-    let offset = floor_char_boundary(text, at.offset);
-    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
-    let mut line_text = text[line_start..line_end].trim_end_matches('\r');
-    let mut start = (offset - line_start).min(line_text.len());
-    let first_char = line_text[start..].chars().next().map_or(0, char::len_utf8);
-    let mut end = floor_char_boundary(line_text, (start + at.len.max(first_char)).min(line_text.len()));
-    let mut title = title.to_string();
-    if line_text.len() > LONG_LINE {
-        // The renderer would count the column inside the window; name the real one.
-        title.push_str(&format!(" (column {}; line shortened)", at.column));
-        let from = floor_char_boundary(line_text, start.saturating_sub(WINDOW));
-        let to = floor_char_boundary(line_text, (start + WINDOW).max(end.min(start + WINDOW)));
-        line_text = &line_text[from..to.max(start)];
-        start -= from;
-        end = (end - from).min(line_text.len()).max(start);
-    }
-    let report = &[level.primary_title(&title).element(
-        Snippet::source(line_text)
-            .line_start(at.line)
-            .path(file)
-            .annotation(AnnotationKind::Primary.span(start..end).label(label)),
-    )];
-    let renderer = if std::io::stderr().is_terminal() && std::io::stdout().is_terminal() {
-        Renderer::styled()
-    } else {
-        Renderer::plain()
+/// One finding rendered with its source line, by the one renderer (escaped,
+/// credentials masked); coloured as stderr allows, where these findings go.
+pub fn render_snippet(severity: Severity, file: &str, text: &str, at: Location, title: &str, label: &str) -> String {
+    let options = TextOptions {
+        color: ColorChoice::Auto.enabled() && std::io::stderr().is_terminal(),
     };
-    format!("{}\n", renderer.render(report))
-}
-
-fn floor_char_boundary(text: &str, offset: usize) -> usize {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    offset
+    apcheck::render::text::snippet(severity, file, text, at, title, label, options)
 }

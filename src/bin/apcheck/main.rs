@@ -10,6 +10,7 @@ mod call;
 mod changes;
 mod check;
 mod check_snapshot;
+mod config_cmd;
 mod connect;
 mod diff;
 mod drift;
@@ -18,6 +19,8 @@ mod fmt;
 mod lsp;
 mod output;
 mod rules_cmd;
+mod settings;
+mod shell;
 mod snapshot;
 mod validate;
 
@@ -40,6 +43,8 @@ enum Command {
     Rules(rules_cmd::RulesArgs),
     /// Print a rule's doc with a failing and a fixed example.
     Explain(rules_cmd::ExplainArgs),
+    /// Show the configuration (apcheck.toml, pyproject.toml, flags) a check would use.
+    Config(config_cmd::ConfigCmdArgs),
     /// Pretty-print or minify JSON, keeping numbers and strings as written.
     Fmt(fmt::FmtArgs),
     /// Validate JSON documents against a JSON Schema (a file or a built-in), every error at its line.
@@ -58,6 +63,10 @@ enum Command {
     Diff(diff::DiffArgs),
     /// Run the language server over stdio: findings as you type, quick fixes, hover and completion.
     Lsp(lsp::LspArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(shell::CompletionsArgs),
+    /// Print the man page, apcheck(1), in roff.
+    Man(shell::ManArgs),
 }
 
 fn main() -> ExitCode {
@@ -67,6 +76,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Rules(args) => rules_cmd::rules(args),
         Command::Explain(args) => rules_cmd::explain(args),
+        Command::Config(args) => config_cmd::run(args),
         Command::Fmt(args) => fmt::fmt(args),
         Command::Validate(args) => validate::validate(args),
         Command::Snapshot(args) => snapshot::run(args),
@@ -76,5 +86,7 @@ fn main() -> ExitCode {
         Command::Call(args) => call::run(args),
         Command::Diff(args) => diff::diff(args),
         Command::Lsp(args) => lsp::run(args),
+        Command::Completions(args) => shell::completions(args),
+        Command::Man(args) => shell::man(args),
     }
 }

@@ -28,7 +28,7 @@ pub fn rules(args: RulesArgs) -> ExitCode {
         DocFormat::Json => to_json(&all) + "\n",
         DocFormat::Text => rules_table(&all),
     };
-    output::print(&text).map_or_else(|code| code, |()| ExitCode::SUCCESS)
+    output::print(&text).map_or_else(|code| code, |()| ExitCode::from(output::EXIT_CLEAN))
 }
 
 pub fn explain(args: ExplainArgs) -> ExitCode {
@@ -39,7 +39,7 @@ pub fn explain(args: ExplainArgs) -> ExitCode {
         DocFormat::Json => to_json(rule) + "\n",
         DocFormat::Text => registry::explain_text(rule),
     };
-    output::print(&text).map_or_else(|code| code, |()| ExitCode::SUCCESS)
+    output::print(&text).map_or_else(|code| code, |()| ExitCode::from(output::EXIT_CLEAN))
 }
 
 fn to_json(value: &impl serde::Serialize) -> String {

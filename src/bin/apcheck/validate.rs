@@ -2,18 +2,18 @@
 //! validation with every error at its line and column. The schema is compiled
 //! once; instances are checked in parallel and reported in the order given.
 
-use std::borrow::Cow;
 use std::process::ExitCode;
 
-use annotate_snippets::Level;
-use apcheck::json::builtin::{BUILTINS, builtin};
-use apcheck::json::validate::{
-    CompileOptions, CompiledSchema, SchemaError, SchemaFile, ValidationIssue, compile, validate_text,
+use apcheck::diag::Severity;
+use apcheck::json::builtin::BUILTINS;
+use apcheck::json::tools::{
+    DocumentProblem, DocumentReport, SchemaChoice, SchemaProblem, load_schema, validate_document,
 };
+use apcheck::json::validate::{CompileOptions, CompiledSchema, SchemaError, SchemaFile, ValidationIssue};
 use rayon::prelude::*;
-use serde::Serialize;
 
 use crate::fmt::{Location, read_input, render_parse_error, render_snippet};
+use crate::output::{EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
 
 #[derive(clap::Args)]
 pub struct ValidateArgs {
@@ -37,47 +37,25 @@ pub struct ValidateArgs {
     instances: Vec<String>,
 }
 
-#[derive(Serialize)]
-struct FileResult {
-    file: String,
-    valid: bool,
-    /// Set when the instance is not JSON at all.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<ParseProblem>,
-    /// Set when the document is plainly another kind of file than the built-in
-    /// schema describes (a snapshot checked as `plugin`, say): the errors are
-    /// then noise, and this sentence says what to use instead.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    kind_mismatch: Option<String>,
-    issues: Vec<ValidationIssue>,
-}
-
-#[derive(Serialize)]
-struct ParseProblem {
-    message: String,
-    line: usize,
-    column: usize,
-}
-
 pub fn validate(args: ValidateArgs) -> ExitCode {
     if args.builtin.as_deref() == Some("list") {
         for entry in BUILTINS {
             println!("{:<28} {}", entry.name, entry.description);
         }
-        return ExitCode::SUCCESS;
+        return ExitCode::from(EXIT_CLEAN);
     }
     if args.instances.is_empty() {
         eprintln!("apcheck: name at least one document to validate (or `--builtin list`)");
-        return ExitCode::from(2);
+        return ExitCode::from(EXIT_FAILURE);
     }
-    let schema = match load_schema(&args) {
+    let schema = match load(&args) {
         Ok(schema) => schema,
         Err(message) => {
             eprint!("{message}");
-            return ExitCode::from(2);
+            return ExitCode::from(EXIT_FAILURE);
         }
     };
-    let results: Vec<(FileResult, Option<String>)> = args
+    let results: Vec<(DocumentReport, Option<String>)> = args
         .instances
         .par_iter()
         .map(|file| check_instance(file, &schema, args.builtin.as_deref(), args.format == "text"))
@@ -87,7 +65,7 @@ pub fn validate(args: ValidateArgs) -> ExitCode {
     let mut report = Vec::with_capacity(results.len());
     for (result, rendered) in results {
         any_invalid |= !result.valid;
-        read_failed |= result.error.as_ref().is_some_and(|e| e.line == 0);
+        read_failed |= result.is_unreadable();
         if let Some(text) = rendered {
             print!("{text}");
         }
@@ -106,31 +84,21 @@ pub fn validate(args: ValidateArgs) -> ExitCode {
         );
     }
     if read_failed {
-        ExitCode::from(2)
+        ExitCode::from(EXIT_FAILURE)
     } else if any_invalid {
-        ExitCode::from(1)
+        ExitCode::from(EXIT_FINDINGS)
     } else {
-        ExitCode::SUCCESS
+        ExitCode::from(EXIT_CLEAN)
     }
 }
 
-fn load_schema(args: &ValidateArgs) -> Result<Cow<'static, CompiledSchema>, String> {
+/// Reads the schema files the arguments name and compiles them (or picks the built-in).
+fn load(args: &ValidateArgs) -> Result<std::borrow::Cow<'static, CompiledSchema>, String> {
     let options = CompileOptions { formats: args.formats };
     if let Some(name) = &args.builtin {
-        let entry = builtin(name).ok_or_else(|| {
-            format!("apcheck: no built-in schema `{name}`; `apcheck validate --builtin list` names them\n")
-        })?;
-        if args.formats {
-            // The shared compilation does not assert formats; honour the flag with a fresh one.
-            return entry
-                .compile(&options)
-                .map(Cow::Owned)
-                .map_err(|e| render_schema_error(&e, entry.text()));
-        }
-        return entry
-            .schema()
-            .map(Cow::Borrowed)
-            .map_err(|e| render_schema_error(e, entry.text()));
+        let text = apcheck::json::builtin::builtin(name).map_or("", |entry| entry.text());
+        return load_schema(&SchemaChoice::Builtin(name), &options)
+            .map_err(|problem| render_problem(problem, |_| text));
     }
     let path = args.schema.as_deref().unwrap_or("-");
     let text = read_input(path).map_err(|m| format!("apcheck: {m}\n"))?;
@@ -140,30 +108,38 @@ fn load_schema(args: &ValidateArgs) -> Result<Cow<'static, CompiledSchema>, Stri
         .map(|p| read_input(p).map(|t| (p.clone(), t)))
         .collect::<Result<_, _>>()
         .map_err(|m| format!("apcheck: {m}\n"))?;
-    let siblings: Vec<SchemaFile<'_>> = sibling_texts
-        .iter()
-        .map(|(name, text)| SchemaFile { name, text })
-        .collect();
-    compile(
-        SchemaFile {
+    let choice = SchemaChoice::File {
+        main: SchemaFile {
             name: path,
             text: &text,
         },
-        &siblings,
-        &options,
-    )
-    .map(Cow::Owned)
-    .map_err(|error| {
-        let source = if error.file == path {
-            text.as_str()
-        } else {
-            sibling_texts
-                .iter()
-                .find(|(name, _)| *name == error.file)
-                .map_or("", |(_, t)| t.as_str())
-        };
-        render_schema_error(&error, source)
+        refs: sibling_texts
+            .iter()
+            .map(|(name, text)| SchemaFile { name, text })
+            .collect(),
+    };
+    load_schema(&choice, &options).map_err(|problem| {
+        render_problem(problem, |file| {
+            if file == path {
+                text.as_str()
+            } else {
+                sibling_texts
+                    .iter()
+                    .find(|(name, _)| name == file)
+                    .map_or("", |(_, t)| t.as_str())
+            }
+        })
     })
+}
+
+/// The message for a schema that could not be loaded; `source_of` finds the text of a named schema file.
+fn render_problem<'t>(problem: SchemaProblem, source_of: impl Fn(&str) -> &'t str) -> String {
+    match problem {
+        SchemaProblem::UnknownBuiltin(name) => {
+            format!("apcheck: no built-in schema `{name}`; `apcheck validate --builtin list` names them\n")
+        }
+        SchemaProblem::Invalid(error) => render_schema_error(&error, source_of(&error.file)),
+    }
 }
 
 fn render_schema_error(error: &SchemaError, text: &str) -> String {
@@ -182,62 +158,28 @@ fn check_instance(
     schema: &CompiledSchema,
     builtin_name: Option<&str>,
     render: bool,
-) -> (FileResult, Option<String>) {
+) -> (DocumentReport, Option<String>) {
     let text = match read_input(file) {
         Ok(text) => text,
         Err(message) => {
-            let result = FileResult {
-                file: file.to_string(),
-                valid: false,
-                error: Some(ParseProblem {
-                    message,
-                    line: 0,
-                    column: 0,
-                }),
-                kind_mismatch: None,
-                issues: Vec::new(),
-            };
-            let rendered = render.then(|| format!("apcheck: {}\n", result.error.as_ref().map_or("", |e| &e.message)));
-            return (result, rendered);
+            let rendered = render.then(|| format!("apcheck: {message}\n"));
+            return (DocumentReport::unreadable(file, message), rendered);
         }
     };
-    match validate_text(&text, schema) {
-        Ok(issues) => {
-            let kind_mismatch = builtin_name.filter(|_| !issues.is_empty()).and_then(|name| {
-                let value = serde_json::from_str(&text).ok()?;
-                apcheck::json::builtin::kind_mismatch(name, &value)
-            });
-            let rendered = render.then(|| {
-                let note = kind_mismatch.as_ref().map(|note| format!("{file}: note: {note}\n"));
-                note.into_iter()
-                    .chain(issues.iter().map(|i| render_issue(file, &text, i)))
-                    .collect()
-            });
-            let result = FileResult {
-                file: file.to_string(),
-                valid: issues.is_empty(),
-                error: None,
-                kind_mismatch,
-                issues,
-            };
-            (result, rendered)
+    let result = validate_document(file, &text, schema, builtin_name);
+    let rendered = render.then(|| match &result.error {
+        Some(DocumentProblem::NotJson(error)) => render_parse_error(file, &text, error),
+        _ => {
+            let note = result
+                .kind_mismatch
+                .as_ref()
+                .map(|note| format!("{file}: note: {note}\n"));
+            note.into_iter()
+                .chain(result.issues.iter().map(|i| render_issue(file, &text, i)))
+                .collect()
         }
-        Err(error) => {
-            let rendered = render.then(|| render_parse_error(file, &text, &error));
-            let result = FileResult {
-                file: file.to_string(),
-                valid: false,
-                error: Some(ParseProblem {
-                    message: error.message,
-                    line: error.line,
-                    column: error.column,
-                }),
-                kind_mismatch: None,
-                issues: Vec::new(),
-            };
-            (result, rendered)
-        }
-    }
+    });
+    (result, rendered)
 }
 
 fn render_issue(file: &str, text: &str, issue: &ValidationIssue) -> String {
@@ -264,5 +206,5 @@ fn render_issue(file: &str, text: &str, issue: &ValidationIssue) -> String {
         offset: issue.span.start,
         len,
     };
-    render_snippet(Level::ERROR, file, text, at, &title, &label)
+    render_snippet(Severity::Error, file, text, at, &title, &label)
 }

@@ -4,9 +4,10 @@
 use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
-use similar::{Algorithm, DiffOp, capture_diff_slices};
+use similar::DiffOp;
 
-use super::{ArrayKey, ChangeKind, PatchOp, Paths, Walker, value};
+use super::sequence::myers_ops;
+use super::{ArrayKey, ChangeKind, Matching, PatchOp, Paths, Walker, value};
 
 /// Above this many element pairs, unkeyed arrays pair by position: Myers' diff
 /// of two large, mostly different arrays is quadratic, and a diff must not hang.
@@ -19,10 +20,22 @@ pub(super) fn diff_arrays<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [V
         .iter()
         .filter(|key| key.path.as_ref().is_none_or(|pattern| at.matches(pattern)))
         .find_map(|key| Keys::of(key, a, b));
-    match keyed {
-        Some(keys) => by_key(walker, a, b, &keys, at),
-        None if a.len().saturating_mul(b.len()) <= SEQUENCE_PAIR_LIMIT => by_sequence(walker, a, b, at),
-        None => by_position(walker, a, b, at),
+    if let Some(keys) = keyed {
+        walker.note_matching(at, Matching::Key, keys.fields);
+        return by_key(walker, a, b, &keys, at);
+    }
+    let changes_before = walker.diff.changes.len();
+    let by = if a.len().saturating_mul(b.len()) <= SEQUENCE_PAIR_LIMIT {
+        by_sequence(walker, a, b, at);
+        Matching::Sequence
+    } else {
+        by_position(walker, a, b, at);
+        Matching::Position
+    };
+    // Only where a key would have named the elements and something differs.
+    let objects = |items: &[Value]| !items.is_empty() && items.iter().all(Value::is_object);
+    if walker.diff.changes.len() > changes_before && (objects(a) || objects(b)) {
+        walker.note_matching(at, by, &[]);
     }
 }
 
@@ -99,43 +112,44 @@ fn by_key<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], keys: &Ke
         at.pop();
     }
 
-    // Ids: an A index for kept elements, `a.len() + j` for B's new element j.
-    let mut current: Vec<usize> = (0..a.len()).filter(|&i| b_keys.contains(keys.a[i].as_str())).collect();
+    // B's elements before `j` are in place; `pending` holds the kept A elements
+    // after them, in their current order.
+    let kept: Vec<usize> = (0..a.len()).filter(|&i| b_keys.contains(keys.a[i].as_str())).collect();
+    let mut pending = Pending::new(a.len(), &kept);
     for (j, new) in b.iter().enumerate() {
-        let target = matched[j].unwrap_or(a.len() + j);
         if let Some(i) = matched[j].filter(|&i| !stable[i]) {
             at.push_element(Some(i), j, Some(keys.label(new)));
             walker.record(ChangeKind::Moved, at, None, None);
             at.pop();
         }
-        if current.get(j) == Some(&target) {
+        if let Some(i) = matched[j]
+            && pending.front() == Some(i)
+        {
+            pending.pop_front();
             continue;
         }
         match matched[j] {
             None => {
                 walker.diff.patch.push(PatchOp::add(format!("{array}/{j}"), new));
-                current.insert(j, target);
                 at.push_element(None, j, Some(keys.label(new)));
                 walker.record(ChangeKind::Added, at, None, Some(new));
                 at.pop();
             }
             Some(i) if stable[i] => {
                 // Elements ahead of a stable one are moved later in B: park them at the end.
-                while current.get(j).is_some_and(|&id| id != target) {
-                    let parked = current.remove(j);
-                    current.push(parked);
-                    let last = current.len() - 1;
+                while pending.front().is_some_and(|id| id != i) {
+                    pending.park_front();
+                    let last = j + pending.len() - 1;
                     let op = PatchOp::relocate(format!("{array}/{j}"), format!("{array}/{last}"));
                     walker.diff.patch.push(op);
                 }
+                pending.pop_front();
             }
-            Some(_) => {
-                let Some(from) = current.iter().position(|&id| id == target) else {
+            Some(i) => {
+                let Some(offset) = pending.remove(i) else {
                     continue;
                 };
-                current.remove(from);
-                current.insert(j, target);
-                let op = PatchOp::relocate(format!("{array}/{from}"), format!("{array}/{j}"));
+                let op = PatchOp::relocate(format!("{array}/{}", j + offset), format!("{array}/{j}"));
                 walker.diff.patch.push(op);
             }
         }
@@ -147,6 +161,116 @@ fn by_key<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], keys: &Ke
             walker.walk(&a[i], new, at);
             at.pop();
         }
+    }
+}
+
+/// The kept A elements not yet placed, in their current order: taken from the
+/// front, parked at the back, or removed from anywhere with their offset from
+/// the front. A Fenwick tree over slots counts the live ones, so each step is
+/// O(log n) and a reversed 40,000-element array is not quadratic.
+struct Pending {
+    /// The A index in each slot; a parked element takes a new slot at the back.
+    slots: Vec<usize>,
+    live: Vec<bool>,
+    /// The current slot of each A index.
+    slot_of: Vec<usize>,
+    /// Fenwick tree of `live`.
+    counts: Vec<usize>,
+    /// No live slot before this one.
+    first: usize,
+    len: usize,
+}
+
+impl Pending {
+    fn new(a_len: usize, kept: &[usize]) -> Self {
+        // Each element is parked at most once, so twice the slots suffice: only
+        // elements ahead of the stable one being placed are parked, and those are
+        // never stable (stable elements keep their order), so a parked element sits
+        // behind every stable one still pending and is placed by a move.
+        let capacity = kept.len() * 2;
+        let mut pending = Pending {
+            slots: Vec::with_capacity(capacity),
+            live: Vec::with_capacity(capacity),
+            slot_of: vec![usize::MAX; a_len],
+            counts: vec![0; capacity + 1],
+            first: 0,
+            len: 0,
+        };
+        for &id in kept {
+            pending.push_back(id);
+        }
+        pending
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn push_back(&mut self, id: usize) {
+        let slot = self.slots.len();
+        self.slots.push(id);
+        self.live.push(true);
+        self.slot_of[id] = slot;
+        self.add(slot, 1);
+        self.len += 1;
+    }
+
+    fn front(&mut self) -> Option<usize> {
+        while self.first < self.slots.len() && !self.live[self.first] {
+            self.first += 1;
+        }
+        (self.first < self.slots.len()).then(|| self.slots[self.first])
+    }
+
+    fn pop_front(&mut self) {
+        if let Some(id) = self.front() {
+            self.kill(id);
+        }
+    }
+
+    fn park_front(&mut self) {
+        if let Some(id) = self.front() {
+            self.kill(id);
+            self.push_back(id);
+        }
+    }
+
+    /// Removes `id`; returns how many live elements were ahead of it.
+    fn remove(&mut self, id: usize) -> Option<usize> {
+        let slot = *self.slot_of.get(id)?;
+        if slot == usize::MAX || !self.live[slot] {
+            return None;
+        }
+        let ahead = self.prefix(slot);
+        self.kill(id);
+        Some(ahead)
+    }
+
+    fn kill(&mut self, id: usize) {
+        let slot = self.slot_of[id];
+        self.live[slot] = false;
+        self.slot_of[id] = usize::MAX;
+        self.add(slot, usize::MAX); // wrapping −1
+        self.len -= 1;
+    }
+
+    fn add(&mut self, slot: usize, delta: usize) {
+        let mut i = slot + 1;
+        while i < self.counts.len() {
+            self.counts[i] = self.counts[i].wrapping_add(delta);
+            i += i & i.wrapping_neg();
+        }
+    }
+
+    /// Live slots before `slot`.
+    fn prefix(&self, slot: usize) -> usize {
+        let mut sum = 0usize;
+        let mut i = slot;
+        while i > 0 {
+            sum = sum.wrapping_add(self.counts[i]);
+            i &= i - 1;
+        }
+        sum
     }
 }
 
@@ -179,7 +303,7 @@ fn longest_increasing(matched: &[Option<usize>], a_len: usize) -> Vec<bool> {
 fn by_sequence<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], at: &mut Paths<'v>) {
     let a_hashes: Vec<u64> = a.iter().map(value::hash).collect();
     let b_hashes: Vec<u64> = b.iter().map(value::hash).collect();
-    for op in capture_diff_slices(Algorithm::Myers, &a_hashes, &b_hashes) {
+    for op in myers_ops(&a_hashes, &b_hashes) {
         match op {
             DiffOp::Equal {
                 old_index,

@@ -15,6 +15,7 @@ mod arrays;
 pub mod ignore;
 pub mod merge;
 pub mod patch;
+mod sequence;
 pub mod unified;
 pub mod value;
 
@@ -23,8 +24,9 @@ use serde_json::Value;
 
 use std::borrow::Cow;
 
-use crate::json::format::{FormatOptions, check_syntax, format};
+use crate::json::format::{FormatOptions, format};
 use crate::json::parse::{JsonDoc, JsonParseError, parse_document, push_token};
+use crate::json::scan::check_syntax;
 use crate::source::LineIndex;
 
 pub use ignore::{IgnorePattern, prune};
@@ -77,6 +79,15 @@ pub fn default_array_keys() -> Vec<ArrayKey> {
         ArrayKey::at("/*/result/tools", &["name"]),
         ArrayKey::at("/skills", &["name"]),
         ArrayKey::at("/mcpServers", &["id"]),
+        // Anywhere else, objects that all carry a unique `name` (or `id`) are matched by it.
+        ArrayKey {
+            path: None,
+            fields: vec!["name".into()],
+        },
+        ArrayKey {
+            path: None,
+            fields: vec!["id".into()],
+        },
     ]
 }
 
@@ -123,6 +134,36 @@ pub struct Change {
 pub struct Diff {
     pub changes: Vec<Change>,
     pub patch: Vec<PatchOp>,
+    /// How the arrays that matter were matched (see [`ArrayMatch`]); for the
+    /// page, which shows the key used and warns when matching fell back to positions.
+    #[serde(skip)]
+    pub arrays: Vec<ArrayMatch>,
+}
+
+/// How arrays were matched: for every path pattern, the keyed ones, and the
+/// unkeyed arrays of objects that differ (there a key would name the elements).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ArrayMatch {
+    /// The arrays' pointer in B, element indices as `*`: `/tools`, `/tools/*/icons`.
+    pub path: String,
+    pub by: Matching,
+    /// The key members, for [`Matching::Key`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub key: Vec<String>,
+    /// How many arrays at `path` were matched this way.
+    pub count: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Matching {
+    /// By a key member unique in both arrays, with moves.
+    Key,
+    /// By a longest common subsequence of whole elements: a changed element is
+    /// paired with the one at its position.
+    Sequence,
+    /// Pairwise by index (arrays too big for the subsequence).
+    Position,
 }
 
 impl Diff {
@@ -217,6 +258,14 @@ impl<'v> Paths<'v> {
         out
     }
 
+    /// The B pointer with every element index as `*`.
+    fn pattern(&self) -> String {
+        self.render(|out, segment| match segment {
+            Segment::Member(key) => push_token(out, key),
+            Segment::Element { .. } => out.push_str("/*"),
+        })
+    }
+
     /// Whether the B pointer matches `pattern`, whose tokens may be `*`.
     fn matches(&self, pattern: &[String]) -> bool {
         pattern.len() == self.segments.len()
@@ -242,6 +291,25 @@ struct Walker<'o> {
 }
 
 impl Walker<'_> {
+    /// Counts one array at `at` matched `by` (`key`: the members, for `Key`).
+    fn note_matching(&mut self, at: &Paths<'_>, by: Matching, key: &[String]) {
+        let path = at.pattern();
+        match self
+            .diff
+            .arrays
+            .iter_mut()
+            .find(|m| m.path == path && m.by == by && m.key == key)
+        {
+            Some(seen) => seen.count += 1,
+            None => self.diff.arrays.push(ArrayMatch {
+                path,
+                by,
+                key: key.to_vec(),
+                count: 1,
+            }),
+        }
+    }
+
     fn walk<'v>(&mut self, a: &'v Value, b: &'v Value, at: &mut Paths<'v>) {
         match (a, b) {
             (Value::Object(left), Value::Object(right)) => {
@@ -410,9 +478,10 @@ pub fn locate(changes: &mut [Change], a: (&str, &JsonDoc), b: (&str, &JsonDoc)) 
             ChangeKind::Added => None,
             _ => Some(change.old_path.as_deref().unwrap_or(&change.path)),
         };
-        change.old_line = old_pointer.map(|p| a_index.line_col(a_text, a_doc.nearest_span(p).start).line);
-        change.new_line = (change.kind != ChangeKind::Removed)
-            .then(|| b_index.line_col(b_text, b_doc.nearest_span(&change.path).start).line);
+        // Lines only: a column would count characters from the line start.
+        change.old_line = old_pointer.map(|p| a_index.line(a_doc.nearest_span(p).start));
+        change.new_line =
+            (change.kind != ChangeKind::Removed).then(|| b_index.line(b_doc.nearest_span(&change.path).start));
     }
 }
 

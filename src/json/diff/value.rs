@@ -1,5 +1,7 @@
-//! Equality and hashing of JSON values as the diff sees them: numbers by value
-//! (`1` equals `1.0`), strings by code points, objects regardless of member order.
+//! Equality and hashing of JSON values as the diff sees them: numbers by exact
+//! decimal value from their text (`1` equals `1.0` and `1e0`; two 100-digit
+//! integers that differ in the last digit differ), strings by code points,
+//! objects regardless of member order.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 
@@ -20,18 +22,161 @@ pub fn equal(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// Integers compare exactly; anything else through `f64` (which is all a JSON
-/// number without an exact integer form can be, in serde_json).
+/// Whether two numbers have the same decimal value, read from their text
+/// (serde_json keeps it: `arbitrary_precision`), never through `f64`.
 pub fn numbers_equal(x: &Number, y: &Number) -> bool {
-    if let (Some(p), Some(q)) = (x.as_i64(), y.as_i64()) {
-        return p == q;
+    x.as_str() == y.as_str() || Decimal::of(x.as_str()) == Decimal::of(y.as_str())
+}
+
+/// A JSON number's value in a canonical form: ±0.d₁d₂…dₙ × 10^exponent with
+/// d₁ and dₙ not zero, so equal values have equal forms; zero has no digits.
+#[derive(Debug, PartialEq, Eq, Hash)]
+struct Decimal<'t> {
+    negative: bool,
+    digits: Digits<'t>,
+    exponent: Exponent,
+}
+
+/// The significant digits: a slice of the integer digits followed by a slice
+/// of the fraction digits, as written.
+#[derive(Debug, Clone, Copy)]
+struct Digits<'t> {
+    integer: &'t [u8],
+    fraction: &'t [u8],
+}
+
+impl Digits<'_> {
+    fn iter(&self) -> impl Iterator<Item = u8> + '_ {
+        self.integer.iter().chain(self.fraction).copied()
     }
-    if let (Some(p), Some(q)) = (x.as_u64(), y.as_u64()) {
-        return p == q;
+
+    fn len(&self) -> usize {
+        self.integer.len() + self.fraction.len()
     }
-    match (x.as_f64(), y.as_f64()) {
-        (Some(p), Some(q)) => p == q,
-        _ => false,
+}
+
+impl PartialEq for Digits<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Digits<'_> {}
+
+impl std::hash::Hash for Digits<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.len().hash(state);
+        self.iter().for_each(|d| d.hash(state));
+    }
+}
+
+/// A power of ten; beyond `i128` as its decimal digits (an exponent may have
+/// any number of digits in JSON text).
+#[derive(Debug, PartialEq, Eq, Hash)]
+enum Exponent {
+    Small(i128),
+    /// Sign and magnitude digits (most significant first, no leading zero).
+    Big(bool, Vec<u8>),
+}
+
+impl<'t> Decimal<'t> {
+    /// The canonical form of the JSON number `text` (already validated by the parser).
+    fn of(text: &'t str) -> Decimal<'t> {
+        let bytes = text.as_bytes();
+        let negative = bytes.first() == Some(&b'-');
+        let unsigned = &bytes[usize::from(negative)..];
+        let mantissa_end = unsigned
+            .iter()
+            .position(|b| matches!(b, b'e' | b'E'))
+            .unwrap_or(unsigned.len());
+        let (mantissa, exponent_text) = unsigned.split_at(mantissa_end);
+        let (integer, fraction) = match mantissa.iter().position(|&b| b == b'.') {
+            Some(dot) => (&mantissa[..dot], &mantissa[dot + 1..]),
+            None => (mantissa, &mantissa[mantissa.len()..]),
+        };
+        let exponent_text = exponent_text.get(1..).unwrap_or_default();
+        // 0.(integer fraction) × 10^(written + integer.len()), then strip zeros:
+        // each leading zero dropped lowers the exponent by one.
+        let leading = integer.iter().chain(fraction).take_while(|&&d| d == b'0').count();
+        let total = integer.len() + fraction.len();
+        if leading == total {
+            return Decimal {
+                negative: false,
+                digits: Digits {
+                    integer: &[],
+                    fraction: &[],
+                },
+                exponent: Exponent::Small(0),
+            };
+        }
+        let trailing = integer.iter().chain(fraction).rev().take_while(|&&d| d == b'0').count();
+        let (start, end) = (leading, total - trailing);
+        let cut = |from: usize, to: usize, offset: usize, part: &'t [u8]| {
+            &part[from.clamp(offset, offset + part.len()) - offset..to.clamp(offset, offset + part.len()) - offset]
+        };
+        let digits = Digits {
+            integer: cut(start, end, 0, integer),
+            fraction: cut(start, end, integer.len(), fraction),
+        };
+        let shift = integer.len() as i128 - leading as i128;
+        Decimal {
+            negative,
+            digits,
+            exponent: Exponent::plus(exponent_text, shift),
+        }
+    }
+}
+
+impl Exponent {
+    /// The value of the exponent `text` (optional sign, digits) plus `shift`.
+    fn plus(text: &[u8], shift: i128) -> Exponent {
+        let negative = text.first() == Some(&b'-');
+        let digits = text
+            .strip_prefix(b"-")
+            .or_else(|| text.strip_prefix(b"+"))
+            .unwrap_or(text);
+        let start = digits.iter().position(|&d| d != b'0').unwrap_or(digits.len());
+        let magnitude = &digits[start..];
+        // 30 digits and a shift bounded by the text's length never overflow i128.
+        if magnitude.len() <= 30 {
+            let value = magnitude.iter().fold(0i128, |v, &d| v * 10 + i128::from(d - b'0'));
+            return Exponent::Small(if negative { -value } else { value } + shift);
+        }
+        // |written| ≥ 10^30 > |shift|: the sign stays, the magnitude moves by |shift|.
+        let mut big: Vec<u8> = magnitude.iter().map(|d| d - b'0').collect();
+        let grows = (shift > 0) != negative;
+        let mut carry = shift.unsigned_abs();
+        for digit in big.iter_mut().rev() {
+            if carry == 0 {
+                break;
+            }
+            let step = (carry % 10) as u8;
+            carry /= 10;
+            if grows {
+                let sum = *digit + step;
+                *digit = sum % 10;
+                carry += u128::from(sum / 10);
+            } else if *digit >= step {
+                *digit -= step;
+            } else {
+                *digit = *digit + 10 - step;
+                carry += 1;
+            }
+        }
+        if carry > 0 {
+            // Only growth can carry out of the top digit.
+            let mut head: Vec<u8> = carry.to_string().bytes().map(|d| d - b'0').collect();
+            head.extend_from_slice(&big);
+            big = head;
+        }
+        let first = big.iter().position(|&d| d != 0).unwrap_or(big.len());
+        big.drain(..first);
+        // The canonical form of a value that fits is `Small`, whichever way it was computed.
+        let text: String = big.iter().map(|d| char::from(b'0' + d)).collect();
+        match text.parse::<i128>() {
+            Ok(value) => Exponent::Small(if negative { -value } else { value }),
+            Err(_) => Exponent::Big(negative, big),
+        }
     }
 }
 
@@ -46,11 +191,7 @@ fn feed(value: &Value, hasher: &mut DefaultHasher) {
     match value {
         Value::Null => 0u8.hash(hasher),
         Value::Bool(b) => (1u8, *b).hash(hasher),
-        Value::Number(n) => {
-            // Equal numbers have equal f64 images; +0.0 folds -0.0.
-            let image = n.as_f64().unwrap_or(f64::NAN) + 0.0;
-            (2u8, image.to_bits()).hash(hasher);
-        }
+        Value::Number(n) => (2u8, Decimal::of(n.as_str())).hash(hasher),
         Value::String(s) => (3u8, s).hash(hasher),
         Value::Array(items) => {
             (4u8, items.len()).hash(hasher);

@@ -138,15 +138,15 @@ async function openDiagnostic(diagnostic) {
 async function runCheck(job, { source, label }) {
   const ticket = result.ticket();
   try {
-    const rendered = await withProgress(label, (progress) => request('check', job, progress));
+    const { folder, reportId } = await withProgress(label, (progress) => request('check', job, progress));
     // Files only: a drop lists directories too, a picked folder does not, and the two must agree.
     const entryCount = job.entries?.filter((entry) => entry.kind === 'file').length;
     // Inputs changed meanwhile: a newer run is on its way, and its result wins.
-    const view = renderFolder(rendered, { root: job.root, source, entryCount, onOpen: openDiagnostic, fileBase: `apcheck-${job.root.replace(/[^\w.-]+/g, '_')}` });
+    const view = renderFolder({ ...folder, reportId }, { root: job.root, source, entryCount, onOpen: openDiagnostic, fileBase: `apcheck-${job.root.replace(/[^\w.-]+/g, '_')}` });
     if (!result.show(ticket, view)) return;
     // Findings by their path in the folder given (a collection's roots lie below it).
-    const prefix = (report) => (rendered.collection ? `${report.root.slice(job.root.length + 1)}/` : '');
-    lastReport = { diagnostics: rendered.reports.flatMap((report) => report.diagnostics.map((d) => ({ ...d, file: d.file && prefix(report) + d.file }))) };
+    const prefix = (report) => (folder.collection ? `${report.root.slice(job.root.length + 1)}/` : '');
+    lastReport = { diagnostics: folder.reports.flatMap((report) => report.diagnostics.map((d) => ({ ...d, file: d.file && prefix(report) + d.file }))) };
     if (!dropped) markFile(pastedPath(current), current.text);
     // A dropped package: show its manifest with the findings marked, read-only.
     else if (dropped.files.has('plugin.json')) await openFile('plugin.json');

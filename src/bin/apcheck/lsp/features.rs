@@ -1,27 +1,33 @@
 //! The core's answers in protocol shape: findings as LSP diagnostics, hovers,
-//! completions and quick fixes.
+//! completions and quick fixes (from the fix edits findings carry, `apcheck::fix`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
 use std::str::FromStr;
 
 use apcheck::assist::schema_help::{CompletionKind, JsonDocument, complete as complete_json, key_doc_at};
 use apcheck::assist::{finding_tags, rule_markdown};
-use apcheck::{Diagnostic, Severity};
+use apcheck::fix::Applicability;
+use apcheck::{Diagnostic, PackageReport, Severity};
 use lsp_types::{
-    CodeDescription, CompletionItemKind, CompletionList, CompletionResponse, CompletionTextEdit,
-    Diagnostic as LspDiagnostic, DiagnosticSeverity, DiagnosticTag, Documentation, Hover, HoverContents, MarkupContent,
-    MarkupKind, NumberOrString, Position, Range, TextEdit, Uri,
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionResponse, CodeDescription, CompletionItemKind,
+    CompletionList, CompletionResponse, CompletionTextEdit, Diagnostic as LspDiagnostic, DiagnosticSeverity,
+    DiagnosticTag, Documentation, Hover, HoverContents, MarkupContent, MarkupKind, NumberOrString, Position, Range,
+    TextEdit, Uri, WorkspaceEdit,
 };
 use serde_json::json;
 
 use super::packages::Package;
-use super::position::{Encoding, offset_at, position_of_line_column, range_of};
+use super::position::{Encoding, offset_at, position_of_line_column, range_of, uri_of};
 
 /// One open file of a package, for a request about it.
 pub struct Context<'s> {
     pub package: &'s Package,
     pub relative: &'s str,
+    /// The plugin root, for the URIs of the files a fix edits.
+    pub root: &'s Path,
     pub encoding: Encoding,
+    pub rule_docs: &'s str,
 }
 
 /// The package's findings as LSP diagnostics, by package-relative file.
@@ -37,38 +43,56 @@ pub fn diagnostics_by_file(
     };
     for diagnostic in &report.diagnostics {
         let file = diagnostic.file.clone().unwrap_or_else(|| "plugin.json".to_string());
-        let text = package.text(&file).unwrap_or("");
-        let tags = finding_tags(report, diagnostic);
-        let mut message = format!("{} ({})", diagnostic.message, diagnostic.spec);
-        if let Some(skipped) = &tags.skipped {
-            message.push_str(&format!("; {skipped}"));
-        }
-        if let Some(hint) = &diagnostic.hint {
-            message.push_str(&format!("\nfix: {hint}"));
-        }
-        by_file.entry(file).or_default().push(LspDiagnostic {
-            range: range_in(text, diagnostic, encoding),
-            severity: Some(match diagnostic.severity {
-                Severity::Error => DiagnosticSeverity::ERROR,
-                Severity::Warning => DiagnosticSeverity::WARNING,
-                Severity::Info => DiagnosticSeverity::INFORMATION,
-            }),
-            code: Some(NumberOrString::String(diagnostic.code.to_string())),
-            code_description: Uri::from_str(&format!("{rule_docs}#rules/{}", diagnostic.code))
-                .ok()
-                .map(|href| CodeDescription { href }),
-            source: Some("apcheck".into()),
-            message,
-            related_information: None,
-            tags: tags.ignored_input.then(|| vec![DiagnosticTag::UNNECESSARY]),
-            data: Some(json!({
-                "spec": diagnostic.spec,
-                "pointer": diagnostic.pointer,
-                "skipped": tags.skipped,
-            })),
-        });
+        let converted = lsp_diagnostic(package, report, diagnostic, encoding, rule_docs);
+        by_file.entry(file).or_default().push(converted);
     }
     by_file
+}
+
+/// One finding in protocol shape: code, doc link, § in the message and in
+/// `data.spec`, `Unnecessary` for ignored input, and the skipped component.
+fn lsp_diagnostic(
+    package: &Package,
+    report: &PackageReport,
+    diagnostic: &Diagnostic,
+    encoding: Encoding,
+    rule_docs: &str,
+) -> LspDiagnostic {
+    let text = package.text(file_of(diagnostic)).unwrap_or("");
+    let tags = finding_tags(report, diagnostic);
+    let mut message = format!("{} ({})", diagnostic.message, diagnostic.spec);
+    if let Some(skipped) = &tags.skipped {
+        message.push_str(&format!("; {skipped}"));
+    }
+    if let Some(hint) = &diagnostic.hint {
+        message.push_str(&format!("\nfix: {hint}"));
+    }
+    LspDiagnostic {
+        range: range_in(text, diagnostic, encoding),
+        severity: Some(match diagnostic.severity {
+            Severity::Error => DiagnosticSeverity::ERROR,
+            Severity::Warning => DiagnosticSeverity::WARNING,
+            Severity::Info => DiagnosticSeverity::INFORMATION,
+        }),
+        code: Some(NumberOrString::String(diagnostic.code.to_string())),
+        code_description: Uri::from_str(&format!("{rule_docs}#rules/{}", diagnostic.code))
+            .ok()
+            .map(|href| CodeDescription { href }),
+        source: Some("apcheck".into()),
+        message,
+        related_information: None,
+        tags: tags.ignored_input.then(|| vec![DiagnosticTag::UNNECESSARY]),
+        data: Some(json!({
+            "spec": diagnostic.spec,
+            "pointer": diagnostic.pointer,
+            "skipped": tags.skipped,
+        })),
+    }
+}
+
+/// The file a finding is shown in: its own, or the manifest, where a client starts.
+fn file_of(diagnostic: &Diagnostic) -> &str {
+    diagnostic.file.as_deref().unwrap_or("plugin.json")
 }
 
 /// Where a finding sits: its byte span, else its line and column, else the file's start.
@@ -97,7 +121,7 @@ fn findings_at<'s>(context: &Context<'s>, offset: usize) -> Vec<&'s Diagnostic> 
     report
         .diagnostics
         .iter()
-        .filter(|d| d.file.as_deref().unwrap_or("plugin.json") == context.relative)
+        .filter(|d| file_of(d) == context.relative)
         .filter(|d| d.span.is_some_and(|span| span.start <= offset && offset <= span.end))
         .collect()
 }
@@ -175,4 +199,58 @@ pub fn complete(context: Context<'_>, position: Position) -> Option<CompletionRe
         is_incomplete: false,
         items,
     }))
+}
+
+/// A quick fix for each finding in `range` that carries fix edits: the safe
+/// ones preferred, the unsafe ones offered with their title saying so. The
+/// edits may touch other files of the package; each is placed in its file's
+/// text as last checked.
+// `WorkspaceEdit::changes` is keyed by `Uri`, whose lazily parsed parts look
+// mutable to clippy; its hash and equality are its text, which never changes.
+#[allow(clippy::mutable_key_type)]
+pub fn code_actions(context: Context<'_>, range: Range) -> Option<CodeActionResponse> {
+    let (_, report) = context.package.checked.as_ref()?;
+    let text = context.package.text(context.relative)?;
+    let mut actions = Vec::new();
+    for diagnostic in report.diagnostics.iter().filter(|d| file_of(d) == context.relative) {
+        let Some(fix) = &diagnostic.fix else { continue };
+        let at = range_in(text, diagnostic, context.encoding);
+        if at.end < range.start || range.end < at.start {
+            continue;
+        }
+        let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
+        for edit in &fix.edits {
+            let Some(edited) = context.package.text(&edit.file) else {
+                continue;
+            };
+            let replaced = range_of(edited, edit.span.start, edit.span.end, context.encoding);
+            changes
+                .entry(uri_of(&context.root.join(&edit.file)))
+                .or_default()
+                .push(TextEdit::new(replaced, edit.replacement.clone()));
+        }
+        let safe = fix.applicability == Applicability::Safe;
+        actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+            title: if safe {
+                fix.message.clone()
+            } else {
+                format!("{} (unsafe: check the result)", fix.message)
+            },
+            kind: Some(CodeActionKind::QUICKFIX),
+            diagnostics: Some(vec![lsp_diagnostic(
+                context.package,
+                report,
+                diagnostic,
+                context.encoding,
+                context.rule_docs,
+            )]),
+            edit: Some(WorkspaceEdit {
+                changes: Some(changes),
+                ..WorkspaceEdit::default()
+            }),
+            is_preferred: Some(safe),
+            ..CodeAction::default()
+        }));
+    }
+    Some(actions)
 }

@@ -1,5 +1,5 @@
 //! `apcheck lsp`: a language server over stdio for `plugin.json`, `mcp.json`
-//! and `skills/*/SKILL.md`: findings as you type, hover and completion. This is the protocol edge only (lsp-server for
+//! and `skills/*/SKILL.md`: findings as you type, quick fixes, hover and completion. This is the protocol edge only (lsp-server for
 //! the JSON-RPC framing, lsp-types for the messages); what it knows about
 //! plugins comes from the core (`apcheck::check_package`, `apcheck::assist`).
 //!
@@ -22,11 +22,11 @@ use lsp_types::notification::{
     DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument, Notification as _,
     PublishDiagnostics,
 };
-use lsp_types::request::{Completion, HoverRequest, Request as _};
+use lsp_types::request::{CodeActionRequest, Completion, HoverRequest, Request as _};
 use lsp_types::{
-    CompletionOptions, HoverProviderCapability, InitializeParams, PositionEncodingKind, PublishDiagnosticsParams,
-    SaveOptions, ServerCapabilities, ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind,
-    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri,
+    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CompletionOptions, HoverProviderCapability,
+    InitializeParams, PositionEncodingKind, PublishDiagnosticsParams, SaveOptions, ServerCapabilities, ServerInfo,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri,
 };
 use serde::Deserialize;
 
@@ -130,6 +130,10 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
             trigger_characters: Some(vec!["\"".into()]),
             ..CompletionOptions::default()
         }),
+        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+            code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+            ..CodeActionOptions::default()
+        })),
         ..ServerCapabilities::default()
     }
 }
@@ -196,6 +200,11 @@ impl Server<'_> {
                 let position = params.text_document_position;
                 let file = server.package_file(&position.text_document.uri)?;
                 features::complete(server.context(&file)?, position.position)
+            }),
+            CodeActionRequest::METHOD => self.answer(request, |server, params: lsp_types::CodeActionParams| {
+                let file = server.package_file(&params.text_document.uri)?;
+                server.check_now(&file.root);
+                features::code_actions(server.context(&file)?, params.range)
             }),
             _ => Response::new_err(
                 request.id,
@@ -366,7 +375,9 @@ impl Server<'_> {
         Some(features::Context {
             package,
             relative: &file.relative,
+            root: &file.root,
             encoding: self.encoding,
+            rule_docs: &self.rule_docs,
         })
     }
 }

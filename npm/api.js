@@ -1,0 +1,141 @@
+// The typed API over the wasm exports (see index.d.ts): objects in, objects
+// out. The wasm speaks JSON text; this is the one place it is parsed.
+import * as wasm from './wasm/apcheck.js';
+
+const encoder = new TextEncoder();
+
+function bytes(contents) {
+  return typeof contents === 'string' ? encoder.encode(contents) : contents;
+}
+
+/** A plugin root as data: files, directories, links and the rest, as `lstat` sees them. */
+export class Package {
+  /** @internal */
+  tree = new wasm.PackageTree();
+
+  addFile(path, contents) {
+    this.tree.addFile(path, bytes(contents));
+    return this;
+  }
+  addDirectory(path) {
+    this.tree.addDir(path);
+    return this;
+  }
+  addSymlink(path, target) {
+    this.tree.addSymlink(path, target);
+    return this;
+  }
+  addOther(path, description) {
+    this.tree.addOther(path, description);
+    return this;
+  }
+  addUnreadable(path, reason) {
+    this.tree.addUnreadable(path, reason);
+    return this;
+  }
+  markTruncated(path, realSize) {
+    this.tree.markTruncated(path, realSize);
+    return this;
+  }
+  markOmitted(path, limit) {
+    this.tree.markOmitted(path, limit);
+    return this;
+  }
+  check(rootName = '') {
+    return JSON.parse(this.tree.check(rootName));
+  }
+  fixAll(rootName = '', { includeUnsafe = false } = {}) {
+    return JSON.parse(this.tree.fixAll(rootName, includeUnsafe));
+  }
+  buildSnapshot(rootName, tools = {}) {
+    return JSON.parse(this.tree.buildSnapshot(rootName, JSON.stringify(tools)));
+  }
+  lintSnapshot(snapshotName, snapshotText) {
+    return JSON.parse(this.tree.checkSnapshot(snapshotName, snapshotText));
+  }
+  drift(rootName, snapshotName, snapshotText) {
+    return JSON.parse(this.tree.driftSnapshot(rootName, snapshotName, snapshotText));
+  }
+  /** Frees the wasm memory now rather than when the object is collected. */
+  free() {
+    this.tree.free();
+  }
+}
+
+export function packageFromFiles(files) {
+  const pkg = new Package();
+  for (const [path, contents] of Object.entries(files)) pkg.addFile(path, contents);
+  return pkg;
+}
+
+export function checkFiles(rootName, files) {
+  const pkg = packageFromFiles(files);
+  try {
+    return pkg.check(rootName);
+  } finally {
+    pkg.free();
+  }
+}
+
+export function renderCheck(roots, options) {
+  const run = new wasm.CheckRun();
+  try {
+    const reports = roots.map(({ name, package: pkg }) => JSON.parse(run.add(name, pkg.tree)));
+    const output = run.render(
+      options.format,
+      options.single ?? roots.length === 1,
+      options.color ?? false,
+      options.sarifBase,
+    );
+    if (output === undefined) throw new TypeError(`unknown format ${JSON.stringify(options.format)}`);
+    return { output, reports, fails: run.fails(options.denyWarnings ?? false) };
+  } finally {
+    run.free();
+  }
+}
+
+export function applyEdits(text, edits) {
+  return JSON.parse(wasm.applyEdits(text, JSON.stringify(edits)));
+}
+
+export function format(text, options = {}) {
+  return JSON.parse(wasm.format_json(text, JSON.stringify(options)));
+}
+
+export function validate(instance, schema, options = {}) {
+  if (typeof schema === 'string') return JSON.parse(wasm.validate_json(instance, schema, JSON.stringify(options)));
+  return JSON.parse(wasm.validate_json(instance, '', JSON.stringify({ ...options, builtin: schema.builtin })));
+}
+
+export function builtinSchemas() {
+  return JSON.parse(wasm.builtin_schemas()).schemas;
+}
+
+export function diff(a, b, options = {}) {
+  return JSON.parse(wasm.diff_json(a, b, JSON.stringify(options)));
+}
+
+export function lintSnapshot(snapshotName, snapshotText) {
+  return JSON.parse(wasm.snapshot_lint(snapshotName, snapshotText));
+}
+
+export function changes(oldName, oldText, newName, newText) {
+  return JSON.parse(wasm.snapshot_changes(oldName, oldText, newName, newText));
+}
+
+export function call(snapshotName, snapshotText, tool, argumentsName, argumentsText) {
+  return JSON.parse(wasm.snapshot_call(snapshotName, snapshotText, tool, argumentsName, argumentsText));
+}
+
+export function rules() {
+  return JSON.parse(wasm.rules());
+}
+
+export function explain(codeOrName) {
+  return JSON.parse(wasm.explain(codeOrName));
+}
+
+export function limits() {
+  const raw = JSON.parse(wasm.limits());
+  return { maxEntries: raw.max_entries, maxFileBytes: raw.max_file_bytes, maxTotalBytes: raw.max_total_bytes };
+}

@@ -1,0 +1,228 @@
+// The disk edge for Node, the same reading as the Rust CLI's (`src/disk.rs`
+// and `apcheck check`'s root search): entries are read with `lstat`, links
+// are recorded with `readlink` and never followed, so §4.1 containment is
+// decided inside the core exactly as natively. Error texts are spelled as
+// Rust spells them, so the reports are byte-identical.
+import { closeSync, constants, lstatSync, openSync, readSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { Package, limits as defaultLimits } from './api.js';
+
+/** How deep a collection is searched, and what is never searched (as the CLI). */
+const MAX_SEARCH_DEPTH = 12;
+const SKIPPED_DIRS = ['node_modules'];
+
+/** Rust's `io::Error` text for the errors a read can meet: strerror, then the errno. */
+const STRERROR = {
+  EACCES: 'Permission denied',
+  EPERM: 'Operation not permitted',
+  ENOENT: 'No such file or directory',
+  ENOTDIR: 'Not a directory',
+  EISDIR: 'Is a directory',
+  ELOOP: 'Too many levels of symbolic links',
+  EIO: 'Input/output error',
+  ENAMETOOLONG: 'File name too long',
+  EMFILE: 'Too many open files',
+};
+
+export function ioMessage(error) {
+  const text = STRERROR[error.code];
+  const errno = constants[error.code] ?? (typeof error.errno === 'number' ? Math.abs(error.errno) : undefined);
+  return text && errno !== undefined ? `${text} (os error ${errno})` : error.message;
+}
+
+const byBytes = (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/** Path components as Rust's `Path::components` yields them (no empty or inner `.` parts). */
+function components(path) {
+  const parts = path.split('/').filter((part, i) => part !== '' && !(part === '.' && i > 0));
+  return path.startsWith('/') ? ['/', ...parts] : parts;
+}
+
+function stripPrefix(path, prefix) {
+  const [p, q] = [components(path), components(prefix)];
+  if (q.length > p.length || q.some((part, i) => part !== p[i])) return undefined;
+  return p.slice(q.length);
+}
+
+/** Absolute link targets inside the root become relative (as `disk::link_target_inside`). */
+function linkTargetInside(root, linkPath, target) {
+  if (isAbsolute(target)) {
+    let realRoot;
+    try {
+      realRoot = realpathSync(root);
+    } catch {
+      return target;
+    }
+    const parent = linkPath.slice(0, linkPath.lastIndexOf('/'));
+    const relTarget = stripPrefix(target, realRoot);
+    const relParent = stripPrefix(parent, realRoot);
+    if (relTarget && relParent) {
+      const relative = '../'.repeat(relParent.length) + relTarget.join('/');
+      return relative === '' ? '.' : relative;
+    }
+  }
+  return target;
+}
+
+function describeSpecial(stats) {
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isBlockDevice() || stats.isCharacterDevice()) return 'a device';
+  return 'not a regular file, directory or symlink';
+}
+
+function readPrefix(path, limit) {
+  const fd = openSync(path, 'r');
+  try {
+    const chunks = [];
+    let total = 0;
+    while (total < limit) {
+      const chunk = Buffer.allocUnsafe(Math.min(limit - total, 1 << 20));
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) break;
+      chunks.push(chunk.subarray(0, read));
+      total += read;
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads the plugin root `root` into a Package, within the CLI's limits. Throws when `root` is not a readable directory. */
+export function readPackage(root, limits = defaultLimits()) {
+  if (!statSync(root).isDirectory()) {
+    const error = new Error('a plugin root is a directory');
+    error.code = 'ENOTDIR';
+    throw error;
+  }
+  const pkg = new Package();
+  const seen = new Set();
+  const insert = (path, add) => {
+    add();
+    seen.add(path);
+  };
+  let totalBytes = 0;
+  const pending = [[root, '']];
+  while (pending.length > 0) {
+    const [dir, rel] = pending.pop();
+    let names;
+    try {
+      names = readdirSync(dir);
+    } catch (error) {
+      if (rel !== '') insert(rel, () => pkg.addUnreadable(rel, ioMessage(error)));
+      continue;
+    }
+    names.sort(byBytes);
+    for (const name of names) {
+      const path = rel === '' ? name : `${rel}/${name}`;
+      if (seen.size >= limits.maxEntries) {
+        pkg.markOmitted(path, 'max_entries');
+        continue;
+      }
+      const full = join(dir, name);
+      let stats;
+      try {
+        stats = lstatSync(full);
+      } catch (error) {
+        insert(path, () => pkg.addUnreadable(path, ioMessage(error)));
+        continue;
+      }
+      if (stats.isSymbolicLink()) {
+        try {
+          const target = readlinkSync(full);
+          insert(path, () => pkg.addSymlink(path, linkTargetInside(root, `${dir}/${name}`, target)));
+        } catch (error) {
+          insert(path, () => pkg.addUnreadable(path, ioMessage(error)));
+        }
+      } else if (stats.isDirectory()) {
+        pending.push([`${dir}/${name}`, path]);
+        insert(path, () => pkg.addDirectory(path));
+      } else if (stats.isFile()) {
+        const budget = Math.min(limits.maxFileBytes, Math.max(0, limits.maxTotalBytes - totalBytes));
+        try {
+          const contents = readPrefix(full, budget);
+          totalBytes += contents.length;
+          if (contents.length < stats.size) pkg.markTruncated(path, stats.size);
+          insert(path, () => pkg.addFile(path, contents));
+        } catch (error) {
+          insert(path, () => pkg.addUnreadable(path, ioMessage(error)));
+        }
+      } else {
+        insert(path, () => pkg.addOther(path, describeSpecial(stats)));
+      }
+    }
+  }
+  return pkg;
+}
+
+/** Checks the plugin root `root`; `name` is how the report names it (the path, by default). */
+export function checkDirectory(root, name = root) {
+  const pkg = readPackage(root);
+  try {
+    return pkg.check(name);
+  } finally {
+    pkg.free();
+  }
+}
+
+function hasManifest(dir) {
+  try {
+    lstatSync(join(dir, 'plugin.json'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function searchRoots(dir, relative, depth, found) {
+  if (depth >= MAX_SEARCH_DEPTH) return;
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  // A Dirent does not follow links: a symlinked directory is not searched.
+  const children = entries
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && !SKIPPED_DIRS.includes(entry.name))
+    .map((entry) => entry.name)
+    .sort(byBytes);
+  for (const name of children) {
+    const child = relative === '' ? name : `${relative}/${name}`;
+    const path = join(dir, name);
+    if (hasManifest(path)) found.push(child);
+    else searchRoots(path, child, depth + 1, found);
+  }
+}
+
+/**
+ * The plugin roots `path` names, as `apcheck check` finds them: a directory
+ * with its own plugin.json is one root; one without, holding roots below it, is
+ * a collection; one with neither is one root (rejected for its missing manifest).
+ */
+export function findRoots(path) {
+  const shown = path;
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch (error) {
+    throw new Error(`${shown}: ${ioMessage(error)}`);
+  }
+  if (!stats.isDirectory()) {
+    throw new Error(`${shown}: not a directory; give the plugin root, the directory that holds plugin.json`);
+  }
+  const single = { roots: [{ dir: path, name: shown }], collection: false };
+  if (hasManifest(path)) return single;
+  const below = [];
+  searchRoots(path, '', 0, below);
+  if (below.length === 0) return single;
+  const base = shown.replace(/[/\\]+$/, '');
+  return {
+    roots: below.map((relative) => ({
+      dir: join(path, relative),
+      name: base === '' || base === '.' ? relative : `${base}/${relative}`,
+    })),
+    collection: true,
+  };
+}

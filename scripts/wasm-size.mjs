@@ -1,0 +1,227 @@
+#!/usr/bin/env node
+// Where the wasm's bytes go, per crate: reads the function names from the
+// wasm's `name` section (wasm-bindgen's output has it; wasm-opt strips it),
+// attributes each function body to a crate, and counts the data segments
+// apart. Node's standard library only, so CI needs no `twiggy` build.
+// scripts/build-web.mjs prints it for www/pkg/apcheck_bg.wasm before wasm-opt.
+//
+//   node scripts/wasm-size.mjs [file.wasm] [--top N]
+//     (default: rustc's output, target/wasm32-unknown-unknown/wasm-release/apcheck.wasm)
+//
+// A generic function of core/alloc/std is counted for the first other crate
+// named in its type arguments (`core::ptr::drop_in_place<jsonschema::…>` is
+// jsonschema's): that crate's use of it is why it is in the wasm.
+
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const RUSTC_WASM = join(root, 'target/wasm32-unknown-unknown/wasm-release/apcheck.wasm');
+
+class Reader {
+  constructor(bytes, offset = 0, end = bytes.length) {
+    this.bytes = bytes;
+    this.offset = offset;
+    this.end = end;
+  }
+  byte() {
+    return this.bytes[this.offset++];
+  }
+  u32() {
+    let result = 0;
+    let shift = 0;
+    for (;;) {
+      const byte = this.byte();
+      result += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) return result;
+      shift += 7;
+    }
+  }
+  name() {
+    const length = this.u32();
+    const text = new TextDecoder().decode(this.bytes.subarray(this.offset, this.offset + length));
+    this.offset += length;
+    return text;
+  }
+  skip(count) {
+    this.offset += count;
+  }
+}
+
+/** The sections of a wasm module: [{id, name?, start, end}]. */
+function sections(bytes) {
+  if (bytes.length < 8 || bytes.readUInt32LE(0) !== 0x6d736100) throw new Error('not a wasm module');
+  const found = [];
+  const reader = new Reader(bytes, 8);
+  while (reader.offset < bytes.length) {
+    const id = reader.byte();
+    const size = reader.u32();
+    const start = reader.offset;
+    const section = { id, start, end: start + size };
+    if (id === 0) section.name = new Reader(bytes, start).name();
+    found.push(section);
+    reader.offset = start + size;
+  }
+  return found;
+}
+
+function importedFunctionCount(bytes, section) {
+  const reader = new Reader(bytes, section.start);
+  let functions = 0;
+  for (let count = reader.u32(); count > 0; count--) {
+    reader.name();
+    reader.name();
+    const kind = reader.byte();
+    if (kind === 0) {
+      functions++;
+      reader.u32();
+    } else if (kind === 1) {
+      reader.byte();
+      limits(reader);
+    } else if (kind === 2) {
+      limits(reader);
+    } else if (kind === 3) {
+      reader.byte();
+      reader.byte();
+    } else if (kind === 4) {
+      reader.byte();
+      reader.u32();
+    }
+  }
+  return functions;
+}
+
+function limits(reader) {
+  const flags = reader.byte();
+  reader.u32();
+  if (flags & 1) reader.u32();
+}
+
+function functionNames(bytes, section) {
+  const names = new Map();
+  const reader = new Reader(bytes, section.start, section.end);
+  reader.name();
+  while (reader.offset < section.end) {
+    const kind = reader.byte();
+    const size = reader.u32();
+    const next = reader.offset + size;
+    if (kind === 1) {
+      for (let count = reader.u32(); count > 0; count--) names.set(reader.u32(), reader.name());
+    }
+    reader.offset = next;
+  }
+  return names;
+}
+
+const LEGACY_ESCAPES = { SP: '@', BP: '*', RF: '&', LT: '<', GT: '>', LP: '(', RP: ')', C: ',' };
+
+/**
+ * A Rust symbol made readable enough to find its crates: legacy `_ZN…E`
+ * manglings are decoded (hash dropped); v0 `_R…` ones become the list of
+ * their crate names in order (`core::alloc::apcheck::`), which is all
+ * `crateOf` needs. Other names are returned as they are.
+ */
+export function demangle(symbol) {
+  if (symbol.startsWith('_ZN')) {
+    const parts = [];
+    let at = 3;
+    while (at < symbol.length && symbol[at] !== 'E') {
+      const digits = /^\d+/.exec(symbol.slice(at))?.[0];
+      if (!digits) break;
+      at += digits.length;
+      parts.push(symbol.slice(at, at + Number(digits)));
+      at += Number(digits);
+    }
+    if (parts.length > 1 && /^h[0-9a-f]{16}$/.test(parts.at(-1))) parts.pop();
+    return parts
+      .map((part) =>
+        part
+          .replace(/^_\$/, '$')
+          .replace(/\$([A-Z]{1,2})\$/g, (whole, code) => LEGACY_ESCAPES[code] ?? whole)
+          .replace(/\$u([0-9a-f]{2})\$/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)))
+          .replaceAll('..', '::'),
+      )
+      .join('::');
+  }
+  if (symbol.startsWith('_R')) {
+    const crates = [...symbol.matchAll(/C(?:s[0-9a-zA-Z]*_)?(\d+)/g)]
+      .map((match) => symbol.substr(match.index + match[0].length, Number(match[1])))
+      .filter((name) => /^[a-z_][a-z0-9_]*$/.test(name));
+    return crates.map((name) => `${name}::`).join(' ');
+  }
+  return symbol;
+}
+
+const STD_CRATES = new Set(['core', 'alloc', 'std', 'hashbrown', 'compiler_builtins', 'dlmalloc', 'rustc_demangle', 'std_detect']);
+
+/** The crate a demangled function name belongs to (see the header). */
+export function crateOf(name) {
+  const paths = [...name.matchAll(/(?:^|[<(&*\[, ])(?:dyn |mut |const )?([a-z_][a-z0-9_]*)::/g)].map((m) => m[1]);
+  if (paths.length === 0) return name.startsWith('__') || name.includes('wasm') ? 'wasm-bindgen/runtime' : 'other';
+  return paths.find((crate) => !STD_CRATES.has(crate)) ?? paths[0];
+}
+
+/**
+ * The size breakdown of the wasm at `path`: {total, code, data, named, crates:
+ * [{crate, bytes, functions}]} in bytes, biggest first. `named` is false when
+ * the module has no name section (then every function is "unnamed").
+ */
+export function wasmSizes(path) {
+  const bytes = readFileSync(path);
+  const all = sections(bytes);
+  const imports = all.find((s) => s.id === 2);
+  const firstDefined = imports ? importedFunctionCount(bytes, imports) : 0;
+  const nameSection = all.find((s) => s.id === 0 && s.name === 'name');
+  const names = nameSection ? functionNames(bytes, nameSection) : new Map();
+  const crates = new Map();
+  const code = all.find((s) => s.id === 10);
+  if (code) {
+    const reader = new Reader(bytes, code.start);
+    const count = reader.u32();
+    for (let i = 0; i < count; i++) {
+      const body = reader.u32();
+      reader.skip(body);
+      const name = names.get(firstDefined + i);
+      const crate = name ? crateOf(demangle(name)) : 'unnamed';
+      const entry = crates.get(crate) ?? { crate, bytes: 0, functions: 0 };
+      entry.bytes += body;
+      entry.functions++;
+      crates.set(crate, entry);
+    }
+  }
+  const sizeOf = (id) => all.filter((s) => s.id === id).reduce((sum, s) => sum + s.end - s.start, 0);
+  return {
+    total: bytes.length,
+    code: sizeOf(10),
+    data: sizeOf(11),
+    named: Boolean(nameSection),
+    crates: [...crates.values()].sort((a, b) => b.bytes - a.bytes),
+  };
+}
+
+/** The breakdown as printable lines, the `top` biggest crates and the rest summed. */
+export function sizeReport(path, top = 15) {
+  const sizes = wasmSizes(path);
+  const kib = (n) => `${(n / 1024).toFixed(1)} KiB`.padStart(11);
+  const share = (n) => `${((100 * n) / sizes.code).toFixed(1)}%`.padStart(6);
+  const lines = [`wasm by crate (${path.replace(`${root}/`, '')}: ${kib(sizes.total).trim()}, code ${kib(sizes.code).trim()}, data ${kib(sizes.data).trim()}):`];
+  if (!sizes.named) lines.push('  (no name section: built without names, so no per-crate figures)');
+  for (const entry of sizes.crates.slice(0, top)) {
+    lines.push(`  ${entry.crate.padEnd(24)} ${kib(entry.bytes)} ${share(entry.bytes)} of code  ${String(entry.functions).padStart(5)} functions`);
+  }
+  const rest = sizes.crates.slice(top);
+  if (rest.length) {
+    const bytes = rest.reduce((sum, entry) => sum + entry.bytes, 0);
+    lines.push(`  ${`${rest.length} more crates`.padEnd(24)} ${kib(bytes)} ${share(bytes)} of code`);
+  }
+  lines.push(`  ${'data segments'.padEnd(24)} ${kib(sizes.data)} (embedded schemas, tables, strings)`);
+  return lines;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const topFlag = args.indexOf('--top');
+  const top = topFlag >= 0 ? Number(args.splice(topFlag, 2)[1]) : 15;
+  for (const line of sizeReport(args[0] ?? RUSTC_WASM, top)) console.log(line);
+}

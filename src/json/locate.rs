@@ -1,0 +1,334 @@
+//! Where every value of a JSON text is: a tree of byte spans mirroring the
+//! document, built by the exact scanner ([`crate::json::scan`]) in one pass, so
+//! a JSON Pointer maps to a span and then to `line:col`.
+//!
+//! Object members keep document order and every duplicate; a lookup takes the
+//! last one, as serde_json keeps the last value. Objects with many members get
+//! a hash index while they are built, so lookups and duplicate detection stay
+//! linear in the document (a 160,000-member object would otherwise be
+//! quadratic).
+
+use std::collections::HashMap;
+
+use crate::json::parse::{JsonParseError, pointer_tokens, push_token};
+use crate::json::scan::{Sink, decode_key, scan};
+use crate::source::Span;
+
+/// Above this many members an object is indexed by key; below, a scan is faster.
+const INDEX_FROM: usize = 16;
+
+/// The spans of a strict JSON text's values, keys and duplicate members.
+#[derive(Debug, Clone)]
+pub struct SpanTree {
+    /// Node 0 is the root; children come after their parent.
+    nodes: Vec<SpanNode>,
+    duplicates: Vec<DuplicateKey>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DuplicateKey {
+    /// Pointer of the member (the one whose value is kept).
+    pub pointer: String,
+    /// Span of the later, repeated key.
+    pub key_span: Span,
+    /// Span of the first occurrence's key.
+    pub first_key_span: Span,
+}
+
+#[derive(Debug, Clone)]
+struct SpanNode {
+    span: Span,
+    children: Children,
+}
+
+#[derive(Debug, Clone)]
+enum Children {
+    Leaf,
+    Object(Members),
+    /// Node indices of the elements.
+    Array(Vec<usize>),
+}
+
+#[derive(Debug, Clone, Default)]
+struct Members {
+    /// In document order, duplicates included.
+    entries: Vec<Member>,
+    /// For objects past [`INDEX_FROM`] members: each key's first and last entry.
+    index: Option<HashMap<Box<str>, (usize, usize)>>,
+}
+
+#[derive(Debug, Clone)]
+struct Member {
+    /// The decoded key.
+    key: Box<str>,
+    key_span: Span,
+    node: usize,
+}
+
+impl Members {
+    /// The entries of the first and last member named `key`.
+    fn find(&self, key: &str) -> Option<(usize, usize)> {
+        match &self.index {
+            Some(index) => index.get(key).copied(),
+            None => {
+                let first = self.entries.iter().position(|m| &*m.key == key)?;
+                let last = self.entries.iter().rposition(|m| &*m.key == key)?;
+                Some((first, last))
+            }
+        }
+    }
+
+    /// Adds a member; returns the entry of an earlier member with the same key.
+    fn push(&mut self, member: Member) -> Option<usize> {
+        let position = self.entries.len();
+        let earlier = match &mut self.index {
+            Some(index) => match index.get_mut(&member.key) {
+                Some((first, last)) => {
+                    *last = position;
+                    Some(*first)
+                }
+                None => {
+                    index.insert(member.key.clone(), (position, position));
+                    None
+                }
+            },
+            None => self.entries.iter().position(|m| m.key == member.key),
+        };
+        self.entries.push(member);
+        if self.index.is_none() && self.entries.len() > INDEX_FROM {
+            let mut index: HashMap<Box<str>, (usize, usize)> = HashMap::with_capacity(self.entries.len() * 2);
+            for (i, entry) in self.entries.iter().enumerate() {
+                index
+                    .entry(entry.key.clone())
+                    .and_modify(|(_, last)| *last = i)
+                    .or_insert((i, i));
+            }
+            self.index = Some(index);
+        }
+        earlier
+    }
+}
+
+impl SpanTree {
+    /// Scans the strict JSON `text`; fails with the scanner's syntax error.
+    pub fn parse(text: &str) -> Result<SpanTree, JsonParseError> {
+        let mut builder = Builder {
+            text,
+            tree: SpanTree {
+                nodes: Vec::new(),
+                duplicates: Vec::new(),
+            },
+            open: Vec::new(),
+            pending_key: None,
+        };
+        scan(text, false, &mut builder).map_err(|e| e.locate(text))?;
+        Ok(builder.tree)
+    }
+
+    /// Members whose key appeared earlier in the same object, in document order.
+    pub fn duplicate_keys(&self) -> &[DuplicateKey] {
+        &self.duplicates
+    }
+
+    /// Consumes the tree's list of duplicate members.
+    pub fn take_duplicate_keys(&mut self) -> Vec<DuplicateKey> {
+        std::mem::take(&mut self.duplicates)
+    }
+
+    /// The node at `pointer`, and its member key's span when it is an object member.
+    fn node(&self, pointer: &str) -> Option<(&SpanNode, Option<Span>)> {
+        let mut node = self.nodes.first()?;
+        let mut key_span = None;
+        for token in pointer_tokens(pointer)? {
+            let child = match &node.children {
+                Children::Object(members) => {
+                    let (_, last) = members.find(&token)?;
+                    let member = &members.entries[last];
+                    key_span = Some(member.key_span);
+                    member.node
+                }
+                Children::Array(elements) => {
+                    key_span = None;
+                    *elements.get(token.parse::<usize>().ok()?)?
+                }
+                Children::Leaf => return None,
+            };
+            node = &self.nodes[child];
+        }
+        Some((node, key_span))
+    }
+
+    /// The span of the value at `pointer`.
+    pub fn value_span(&self, pointer: &str) -> Option<Span> {
+        self.node(pointer).map(|(node, _)| node.span)
+    }
+
+    /// The span of the member name at `pointer` (for object members), else of the value.
+    pub fn key_span(&self, pointer: &str) -> Option<Span> {
+        self.node(pointer).map(|(node, key)| key.unwrap_or(node.span))
+    }
+
+    /// The span of the value at `pointer`, or of its nearest existing ancestor
+    /// (for "missing member" findings, which point at the object that lacks it).
+    pub fn nearest_span(&self, pointer: &str) -> Span {
+        let mut pointer = pointer;
+        loop {
+            if let Some(span) = self.value_span(pointer) {
+                return span;
+            }
+            match pointer.rfind('/') {
+                Some(i) => pointer = &pointer[..i],
+                None => return self.nodes.first().map_or_else(Span::default, |root| root.span),
+            }
+        }
+    }
+}
+
+/// Builds the tree from the scanner's tokens.
+struct Builder<'a> {
+    text: &'a str,
+    tree: SpanTree,
+    /// Open containers, by node index.
+    open: Vec<usize>,
+    pending_key: Option<&'a str>,
+}
+
+impl Builder<'_> {
+    fn offset(&self, raw: &str) -> usize {
+        raw.as_ptr() as usize - self.text.as_ptr() as usize
+    }
+
+    /// Adds a node under the innermost open container.
+    fn push(&mut self, span: Span, children: Children) -> usize {
+        let node = self.tree.nodes.len();
+        self.tree.nodes.push(SpanNode { span, children });
+        let Some(&parent) = self.open.last() else { return node };
+        let key = self.pending_key.take().map(|raw| {
+            let start = self.offset(raw);
+            (
+                decode_key(raw).into_owned().into_boxed_str(),
+                Span::new(start, start + raw.len()),
+            )
+        });
+        let earlier = match (&mut self.tree.nodes[parent].children, key) {
+            (Children::Array(elements), _) => {
+                elements.push(node);
+                None
+            }
+            (Children::Object(members), Some((key, key_span))) => members
+                .push(Member { key, key_span, node })
+                .map(|first| (members.entries[first].key_span, key_span)),
+            _ => None,
+        };
+        if let Some((first_key_span, key_span)) = earlier {
+            let pointer = self.pointer_of_last_member();
+            self.tree.duplicates.push(DuplicateKey {
+                pointer,
+                key_span,
+                first_key_span,
+            });
+        }
+        node
+    }
+
+    /// The pointer of the member just added to the innermost open object.
+    fn pointer_of_last_member(&self) -> String {
+        let mut pointer = String::new();
+        for &container in &self.open {
+            match &self.tree.nodes[container].children {
+                Children::Object(members) => {
+                    push_token(&mut pointer, members.entries.last().map_or("", |m| &m.key));
+                }
+                Children::Array(elements) => {
+                    pointer.push('/');
+                    pointer.push_str(&elements.len().saturating_sub(1).to_string());
+                }
+                Children::Leaf => {}
+            }
+        }
+        pointer
+    }
+}
+
+impl<'a> Sink<'a> for Builder<'a> {
+    fn begin(&mut self, open: u8, at: usize) {
+        let children = if open == b'{' {
+            Children::Object(Members::default())
+        } else {
+            Children::Array(Vec::new())
+        };
+        let node = self.push(Span::new(at, at), children);
+        self.open.push(node);
+    }
+
+    fn end(&mut self, _: u8, at: usize) {
+        if let Some(node) = self.open.pop() {
+            self.tree.nodes[node].span.end = at + 1;
+        }
+    }
+
+    fn key(&mut self, raw: &'a str) {
+        self.pending_key = Some(raw);
+    }
+
+    fn scalar(&mut self, raw: &'a str) {
+        let start = self.offset(raw);
+        self.push(Span::new(start, start + raw.len()), Children::Leaf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn value_spans_are_found_by_pointer() {
+        let text = r#"{"a": [1, {"b~/": "x", "c": [true]}], "d\u0065": null, "e": {}}"#;
+        let tree = SpanTree::parse(text).unwrap();
+        let at = |pointer: &str| tree.value_span(pointer).map(|span| &text[span.start..span.end]);
+        assert_eq!(at(""), Some(text));
+        assert_eq!(at("/a/0"), Some("1"));
+        assert_eq!(at("/a/1/b~0~1"), Some("\"x\""));
+        assert_eq!(at("/a/1/c"), Some("[true]"));
+        assert_eq!(at("/a/1"), Some(r#"{"b~/": "x", "c": [true]}"#));
+        assert_eq!(at("/de"), Some("null"));
+        assert_eq!(at("/e"), Some("{}"));
+        assert_eq!(at("/a/2"), None);
+        assert_eq!(at("/x"), None);
+        let duplicated = r#"{"k": 1, "k": [2]}"#;
+        let tree = SpanTree::parse(duplicated).unwrap();
+        let last = tree.value_span("/k").unwrap();
+        assert_eq!(&duplicated[last.start..last.end], "[2]");
+    }
+
+    #[test]
+    fn duplicates_are_found_in_small_and_indexed_objects() {
+        let mut members: Vec<String> = (0..40).map(|i| format!("\"k{i}\": {i}")).collect();
+        members.push("\"k3\": \"again\"".to_string());
+        members.push("\"k39\": [\"last\"]".to_string());
+        let text = format!(
+            "{{\"small\": {{\"a\": 1, \"a\": 2}}, \"big\": {{{}}}}}",
+            members.join(", ")
+        );
+        let tree = SpanTree::parse(&text).unwrap();
+        let pointers: Vec<&str> = tree.duplicate_keys().iter().map(|d| d.pointer.as_str()).collect();
+        assert_eq!(pointers, ["/small/a", "/big/k3", "/big/k39"]);
+        let first = tree.duplicate_keys()[1].first_key_span;
+        assert_eq!(&text[first.start..first.end], "\"k3\"");
+        let kept = tree.value_span("/big/k39").unwrap();
+        assert_eq!(&text[kept.start..kept.end], "[\"last\"]");
+        let kept = tree.value_span("/big/k3").unwrap();
+        assert_eq!(&text[kept.start..kept.end], "\"again\"");
+    }
+
+    #[test]
+    fn a_huge_object_is_linear() {
+        // Quadratic duplicate detection took a minute on this (issue 9 §3); linear, it is instant.
+        let members: Vec<String> = (0..160_000).map(|i| format!("\"x{i}\":{i}")).collect();
+        let text = format!("{{{}}}", members.join(","));
+        let tree = SpanTree::parse(&text).unwrap();
+        assert!(tree.duplicate_keys().is_empty());
+        let span = tree.value_span("/x159999").unwrap();
+        assert_eq!(&text[span.start..span.end], "159999");
+    }
+}

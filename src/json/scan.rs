@@ -1,0 +1,421 @@
+//! The exact JSON scanner every JSON tool builds on: one pass over the bytes
+//! that validates (strict RFC 8259 grammar, or JSONC) and reports each token
+//! to a [`Sink`] as raw text, so numbers and strings keep the text they were
+//! written with. It keeps an explicit stack, no recursion; nesting is capped at
+//! [`MAX_DEPTH`] because pretty output grows with the square of the depth (a 1 MB
+//! line of `[` would otherwise print terabytes of indentation).
+//!
+//! Lone surrogate escapes (`"\ud800"`) are grammatical JSON and pass through.
+
+use std::borrow::Cow;
+
+use crate::json::parse::JsonParseError;
+use crate::source::LineIndex;
+
+/// The deepest nesting accepted. Real documents stay far below it; serde_json stops at 128.
+pub const MAX_DEPTH: usize = 1000;
+
+/// Checks that `text` is strict JSON (or JSONC) without building anything.
+pub fn check_syntax(text: &str, jsonc: bool) -> Result<(), JsonParseError> {
+    scan(text, jsonc, &mut Discard).map_err(|e| e.locate(text))
+}
+
+/// What the scanner reports, in document order; keys and scalars are raw text
+/// (slices of the input), brackets come with their byte offset.
+pub(crate) trait Sink<'a> {
+    fn begin(&mut self, open: u8, at: usize);
+    fn end(&mut self, close: u8, at: usize);
+    fn key(&mut self, raw: &'a str);
+    fn scalar(&mut self, raw: &'a str);
+}
+
+struct Discard;
+
+impl<'a> Sink<'a> for Discard {
+    fn begin(&mut self, _: u8, _: usize) {}
+    fn end(&mut self, _: u8, _: usize) {}
+    fn key(&mut self, _: &'a str) {}
+    fn scalar(&mut self, _: &'a str) {}
+}
+
+/// A syntax error before its line and column are known (they are computed only on failure).
+pub(crate) struct ScanError {
+    offset: usize,
+    message: Cow<'static, str>,
+}
+
+impl ScanError {
+    pub(crate) fn locate(self, text: &str) -> JsonParseError {
+        let at = LineIndex::new(text).line_col(text, self.offset);
+        JsonParseError {
+            message: self.message.into_owned(),
+            line: at.line,
+            column: at.column,
+            offset: self.offset,
+        }
+    }
+}
+
+fn fail<T>(offset: usize, message: impl Into<Cow<'static, str>>) -> Result<T, ScanError> {
+    Err(ScanError {
+        offset,
+        message: message.into(),
+    })
+}
+
+/// Bytes that end the fast run inside a string: the quote, the backslash, control characters.
+static STRING_STOP: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = true;
+        b += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};
+
+struct Scanner<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    jsonc: bool,
+}
+
+impl<'a> Scanner<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    /// Skips whitespace (and, in JSONC, comments); returns the next byte.
+    #[inline(always)]
+    fn skip_space(&mut self) -> Result<Option<u8>, ScanError> {
+        // Most calls find a token right away (always, in minified input).
+        match self.peek() {
+            Some(b) if b > b' ' && b != b'/' => Ok(Some(b)),
+            _ => self.skip_space_run(),
+        }
+    }
+
+    fn skip_space_run(&mut self) -> Result<Option<u8>, ScanError> {
+        loop {
+            match self.peek() {
+                Some(b' ' | b'\n' | b'\r' | b'\t') => self.pos += 1,
+                Some(b'/') if self.jsonc => self.skip_comment()?,
+                Some(b'/') => return fail(self.pos, "comments are not JSON (use --jsonc to accept them)"),
+                other => return Ok(other),
+            }
+        }
+    }
+
+    fn skip_comment(&mut self) -> Result<(), ScanError> {
+        let start = self.pos;
+        match self.bytes.get(self.pos + 1) {
+            Some(b'/') => {
+                self.pos = memchr_newline(self.bytes, self.pos).unwrap_or(self.bytes.len());
+                Ok(())
+            }
+            Some(b'*') => match self.text[self.pos + 2..].find("*/") {
+                Some(end) => {
+                    self.pos += 2 + end + 2;
+                    Ok(())
+                }
+                None => fail(start, "unterminated block comment"),
+            },
+            _ => fail(start, "expected '//' or '/*' to start a comment"),
+        }
+    }
+
+    /// Scans a string starting at its opening quote; returns its raw text, quotes included.
+    #[inline]
+    fn string(&mut self) -> Result<&'a str, ScanError> {
+        let start = self.pos;
+        let mut i = self.pos + 1;
+        loop {
+            i = skip_plain_string_bytes(self.bytes, i);
+            match self.bytes.get(i) {
+                Some(b'"') => {
+                    self.pos = i + 1;
+                    return Ok(&self.text[start..self.pos]);
+                }
+                Some(b'\\') => i = self.escape(i)?,
+                Some(_) => {
+                    return fail(
+                        i,
+                        "control character in string (it must be escaped, e.g. \\n or \\u0000)",
+                    );
+                }
+                None => return fail(start, "unterminated string"),
+            }
+        }
+    }
+
+    /// Checks the escape at `i` (a backslash); returns the offset after it.
+    fn escape(&self, i: usize) -> Result<usize, ScanError> {
+        match self.bytes.get(i + 1) {
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(i + 2),
+            Some(b'u') => {
+                let digits = self.bytes.get(i + 2..i + 6).unwrap_or(&[]);
+                if digits.len() == 4 && digits.iter().all(u8::is_ascii_hexdigit) {
+                    Ok(i + 6)
+                } else {
+                    fail(i, "expected four hex digits after \\u")
+                }
+            }
+            _ => fail(
+                i,
+                "invalid escape (JSON allows \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)",
+            ),
+        }
+    }
+
+    /// Scans a number per RFC 8259 §6; returns its raw text.
+    #[inline]
+    fn number(&mut self) -> Result<&'a str, ScanError> {
+        let start = self.pos;
+        let mut i = start;
+        if self.bytes.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        match self.bytes.get(i) {
+            Some(b'0') => {
+                i += 1;
+                if self.bytes.get(i).is_some_and(u8::is_ascii_digit) {
+                    return fail(i - 1, "numbers must not have leading zeros");
+                }
+            }
+            Some(b'1'..=b'9') => i = self.digits(i),
+            _ => return fail(start, "expected a digit"),
+        }
+        if self.bytes.get(i) == Some(&b'.') {
+            if !self.bytes.get(i + 1).is_some_and(u8::is_ascii_digit) {
+                return fail(i + 1, "expected a digit after the decimal point");
+            }
+            i = self.digits(i + 1);
+        }
+        if let Some(b'e' | b'E') = self.bytes.get(i) {
+            i += 1;
+            if let Some(b'+' | b'-') = self.bytes.get(i) {
+                i += 1;
+            }
+            if !self.bytes.get(i).is_some_and(u8::is_ascii_digit) {
+                return fail(i, "expected a digit in the exponent");
+            }
+            i = self.digits(i);
+        }
+        self.pos = i;
+        Ok(&self.text[start..i])
+    }
+
+    fn digits(&self, mut i: usize) -> usize {
+        while self.bytes.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        i
+    }
+
+    fn literal(&mut self, word: &'static str) -> Result<&'a str, ScanError> {
+        let start = self.pos;
+        if self.bytes[start..].starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            Ok(&self.text[start..self.pos])
+        } else {
+            fail(start, format!("expected a value (did you mean '{word}'?)"))
+        }
+    }
+}
+
+/// The offset of the first byte at or after `i` that ends a plain run inside a
+/// string (quote, backslash, control character). Eight bytes at a time: this is
+/// where a formatter of real documents spends most of its time.
+fn skip_plain_string_bytes(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let quote = has_zero(word ^ (ONES * u64::from(b'"')));
+        let backslash = has_zero(word ^ (ONES * u64::from(b'\\')));
+        // Bytes below 0x20: subtracting 0x20 borrows into the high bit (non-ASCII bytes are excluded).
+        let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
+        if quote | backslash | control != 0 {
+            break;
+        }
+        i += 8;
+    }
+    while i < bytes.len() && !STRING_STOP[bytes[i] as usize] {
+        i += 1;
+    }
+    i
+}
+
+fn memchr_newline(bytes: &[u8], from: usize) -> Option<usize> {
+    bytes[from..].iter().position(|&b| b == b'\n').map(|i| from + i)
+}
+
+fn describe(byte: Option<u8>) -> String {
+    match byte {
+        None => "the end of the input".to_string(),
+        Some(b) if b.is_ascii_graphic() => format!("'{}'", b as char),
+        Some(b) if b.is_ascii() => format!("byte 0x{b:02x}"),
+        Some(_) => "a non-ASCII character".to_string(),
+    }
+}
+
+/// Validates `text` and reports it to `sink`, iteratively (depth costs heap, never stack).
+pub(crate) fn scan<'a>(text: &'a str, jsonc: bool, sink: &mut impl Sink<'a>) -> Result<(), ScanError> {
+    let mut s = Scanner {
+        text,
+        bytes: text.as_bytes(),
+        pos: 0,
+        jsonc,
+    };
+    if text.starts_with('\u{feff}') {
+        if !jsonc {
+            return fail(
+                0,
+                "byte order mark at the start (RFC 8259 §8.1: JSON text must not begin with one)",
+            );
+        }
+        s.pos = 3;
+    }
+    // true for an object, false for an array
+    let mut open: Vec<bool> = Vec::new();
+    'value: loop {
+        let next = s.skip_space()?;
+        match next {
+            Some(b'{') => {
+                s.pos += 1;
+                sink.begin(b'{', s.pos - 1);
+                if s.skip_space()? == Some(b'}') {
+                    s.pos += 1;
+                    sink.end(b'}', s.pos - 1);
+                } else {
+                    open.push(true);
+                    if open.len() > MAX_DEPTH {
+                        return fail(s.pos, format!("nesting deeper than {MAX_DEPTH} levels"));
+                    }
+                    member_key(&mut s, sink)?;
+                    continue 'value;
+                }
+            }
+            Some(b'[') => {
+                s.pos += 1;
+                sink.begin(b'[', s.pos - 1);
+                if s.skip_space()? == Some(b']') {
+                    s.pos += 1;
+                    sink.end(b']', s.pos - 1);
+                } else {
+                    open.push(false);
+                    if open.len() > MAX_DEPTH {
+                        return fail(s.pos, format!("nesting deeper than {MAX_DEPTH} levels"));
+                    }
+                    continue 'value;
+                }
+            }
+            Some(b'"') => sink.scalar(s.string()?),
+            Some(b'-' | b'0'..=b'9') => sink.scalar(s.number()?),
+            Some(b't') => sink.scalar(s.literal("true")?),
+            Some(b'f') => sink.scalar(s.literal("false")?),
+            Some(b'n') => sink.scalar(s.literal("null")?),
+            other => return fail(s.pos, format!("expected a value, found {}", describe(other))),
+        }
+        // After a complete value: close containers or move to the next member.
+        loop {
+            let Some(&is_object) = open.last() else {
+                let after = s.skip_space()?;
+                if after.is_some() {
+                    return fail(s.pos, format!("unexpected {} after the document", describe(after)));
+                }
+                return Ok(());
+            };
+            let (close, what) = if is_object {
+                (b'}', "expected ',' or '}' after object member")
+            } else {
+                (b']', "expected ',' or ']' after array element")
+            };
+            match s.skip_space()? {
+                Some(b',') => {
+                    let comma = s.pos;
+                    s.pos += 1;
+                    if s.skip_space()? == Some(close) {
+                        if !s.jsonc {
+                            return fail(comma, "trailing comma (not JSON; use --jsonc to accept it)");
+                        }
+                        s.pos += 1;
+                        open.pop();
+                        sink.end(close, s.pos - 1);
+                        continue;
+                    }
+                    if is_object {
+                        member_key(&mut s, sink)?;
+                    }
+                    continue 'value;
+                }
+                Some(b) if b == close => {
+                    s.pos += 1;
+                    open.pop();
+                    sink.end(close, s.pos - 1);
+                }
+                other => return fail(s.pos, format!("{what}, found {}", describe(other))),
+            }
+        }
+    }
+}
+
+/// Scans `"key" :` and reports the key.
+fn member_key<'a>(s: &mut Scanner<'a>, sink: &mut impl Sink<'a>) -> Result<(), ScanError> {
+    match s.skip_space()? {
+        Some(b'"') => sink.key(s.string()?),
+        other => {
+            return fail(
+                s.pos,
+                format!("expected a string key in double quotes, found {}", describe(other)),
+            );
+        }
+    }
+    match s.skip_space()? {
+        Some(b':') => {
+            s.pos += 1;
+            Ok(())
+        }
+        other => fail(
+            s.pos,
+            format!("expected ':' after object key, found {}", describe(other)),
+        ),
+    }
+}
+
+/// The code points of a raw (quoted, already validated) key, for ordering. Lone
+/// surrogates become U+FFFD: they order as that character, which is deterministic.
+pub(crate) fn decode_key(raw: &str) -> Cow<'_, str> {
+    let inner = &raw[1..raw.len() - 1];
+    if !inner.contains('\\') {
+        return Cow::Borrowed(inner);
+    }
+    let mut units: Vec<u16> = Vec::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            let mut buffer = [0u16; 2];
+            units.extend_from_slice(c.encode_utf16(&mut buffer));
+            continue;
+        }
+        let unit = match chars.next() {
+            Some('b') => 0x08,
+            Some('f') => 0x0c,
+            Some('n') => 0x0a,
+            Some('r') => 0x0d,
+            Some('t') => 0x09,
+            Some('u') => {
+                let hex: String = chars.by_ref().take(4).collect();
+                u16::from_str_radix(&hex, 16).unwrap_or(0xfffd)
+            }
+            Some(other) => other as u16,
+            None => 0xfffd,
+        };
+        units.push(unit);
+    }
+    Cow::Owned(String::from_utf16_lossy(&units))
+}

@@ -1,0 +1,322 @@
+//! The JSON tools (`fmt`, `validate`, `diff`) as requests and reports: the one
+//! place their policy lives, so the CLI and the page give the same answers.
+//! A face reads its inputs (arguments and disk, or the page's editors), calls
+//! these, and renders the result; nothing here touches I/O.
+
+use std::borrow::Cow;
+
+use serde::{Serialize, Serializer};
+
+use crate::json::builtin::builtin;
+use crate::json::diff::{CompareOptions, Comparison, DocumentError, compare, locate};
+use crate::json::format::{FormatOptions, format};
+use crate::json::parse::{JsonParseError, parse_document};
+use crate::json::validate::{
+    CompileOptions, CompiledSchema, SchemaError, SchemaFile, ValidationIssue, compile, validate_text,
+};
+
+// ---- fmt ----
+
+/// The formatted text, and whether it differs from the input (`fmt --check`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Formatted {
+    pub text: String,
+    pub changed: bool,
+}
+
+/// Formats `text`; fails with the first syntax error.
+pub fn format_document(text: &str, options: &FormatOptions) -> Result<Formatted, JsonParseError> {
+    let formatted = format(text, options)?;
+    let changed = formatted != text;
+    Ok(Formatted {
+        text: formatted,
+        changed,
+    })
+}
+
+// ---- validate ----
+
+/// Which schema to validate against.
+#[derive(Debug, Clone)]
+pub enum SchemaChoice<'a> {
+    /// A built-in schema by name (`apcheck validate --builtin list`).
+    Builtin(&'a str),
+    /// A schema file, and the files its `$ref`s may point to.
+    File {
+        main: SchemaFile<'a>,
+        refs: Vec<SchemaFile<'a>>,
+    },
+}
+
+/// Why no schema could be compiled.
+#[derive(Debug, Clone)]
+pub enum SchemaProblem {
+    /// No built-in schema has this name.
+    UnknownBuiltin(String),
+    /// The schema (or a referenced file) is not JSON or not a schema.
+    Invalid(SchemaError),
+}
+
+/// The compiled schema for `choice`: built-ins are compiled once and shared,
+/// unless `formats` asks for a compilation that asserts `format`.
+pub fn load_schema(
+    choice: &SchemaChoice<'_>,
+    options: &CompileOptions,
+) -> Result<Cow<'static, CompiledSchema>, SchemaProblem> {
+    match choice {
+        SchemaChoice::Builtin(name) => {
+            let entry = builtin(name).ok_or_else(|| SchemaProblem::UnknownBuiltin((*name).to_string()))?;
+            if options.formats {
+                // The shared compilation does not assert formats; honour the option with a fresh one.
+                return entry.compile(options).map(Cow::Owned).map_err(SchemaProblem::Invalid);
+            }
+            entry
+                .schema()
+                .map(Cow::Borrowed)
+                .map_err(|e| SchemaProblem::Invalid(e.clone()))
+        }
+        SchemaChoice::File { main, refs } => compile(*main, refs, options)
+            .map(Cow::Owned)
+            .map_err(SchemaProblem::Invalid),
+    }
+}
+
+/// One validated document.
+#[derive(Debug, Clone, Serialize)]
+pub struct DocumentReport {
+    pub file: String,
+    pub valid: bool,
+    /// Set when the document could not be read or is not JSON at all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<DocumentProblem>,
+    /// Set when the document is plainly another kind of file than the built-in
+    /// schema describes (a snapshot checked as `plugin`, say): the errors are
+    /// then noise, and this sentence says what to use instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind_mismatch: Option<String>,
+    pub issues: Vec<ValidationIssue>,
+}
+
+/// Why a document was not validated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DocumentProblem {
+    /// The face could not read it (a missing file, not UTF-8).
+    Unreadable(String),
+    NotJson(JsonParseError),
+}
+
+impl DocumentProblem {
+    pub fn message(&self) -> &str {
+        match self {
+            DocumentProblem::Unreadable(message) => message,
+            DocumentProblem::NotJson(error) => &error.message,
+        }
+    }
+}
+
+/// `{"message", "line", "column"}`; an unreadable document has no position (0, 0).
+impl Serialize for DocumentProblem {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Shape<'a> {
+            message: &'a str,
+            line: usize,
+            column: usize,
+        }
+        let (line, column) = match self {
+            DocumentProblem::Unreadable(_) => (0, 0),
+            DocumentProblem::NotJson(error) => (error.line, error.column),
+        };
+        Shape {
+            message: self.message(),
+            line,
+            column,
+        }
+        .serialize(serializer)
+    }
+}
+
+impl DocumentReport {
+    /// A document the face could not read.
+    pub fn unreadable(file: &str, message: String) -> Self {
+        DocumentReport {
+            file: file.to_string(),
+            valid: false,
+            error: Some(DocumentProblem::Unreadable(message)),
+            kind_mismatch: None,
+            issues: Vec::new(),
+        }
+    }
+
+    pub fn is_unreadable(&self) -> bool {
+        matches!(self.error, Some(DocumentProblem::Unreadable(_)))
+    }
+}
+
+/// Validates the document `text` named `file`; `builtin` is the built-in
+/// schema's name when one was chosen, for the kind-mismatch hint.
+pub fn validate_document(file: &str, text: &str, schema: &CompiledSchema, builtin: Option<&str>) -> DocumentReport {
+    match validate_text(text, schema) {
+        Ok(issues) => {
+            let kind_mismatch = builtin.filter(|_| !issues.is_empty()).and_then(|name| {
+                let value = serde_json::from_str(text).ok()?;
+                crate::json::builtin::kind_mismatch(name, &value)
+            });
+            DocumentReport {
+                file: file.to_string(),
+                valid: issues.is_empty(),
+                error: None,
+                kind_mismatch,
+                issues,
+            }
+        }
+        Err(error) => DocumentReport {
+            file: file.to_string(),
+            valid: false,
+            error: Some(DocumentProblem::NotJson(error)),
+            kind_mismatch: None,
+            issues: Vec::new(),
+        },
+    }
+}
+
+// ---- diff ----
+
+/// Documents larger than this together are diffed without line numbers:
+/// locating needs a span tree of each, which would double the time.
+pub const LOCATE_LIMIT: usize = 32 * 1024 * 1024;
+
+/// Documents larger than this together are refused: their trees would need
+/// about ten times their size in memory, and a diff must never abort.
+pub const DIFF_INPUT_LIMIT: usize = 256 * 1024 * 1024;
+
+/// What a diff should produce besides the changes and the patch.
+#[derive(Debug, Clone, Default)]
+pub struct DiffRequest {
+    pub options: CompareOptions,
+    /// Fill in each change's lines (when the documents are small enough, see [`LOCATE_LIMIT`]).
+    pub lines: bool,
+}
+
+/// Why two documents could not be compared.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DiffProblem {
+    /// Together over [`DIFF_INPUT_LIMIT`] bytes.
+    TooLarge {
+        bytes: usize,
+    },
+    NotJson(DocumentError),
+}
+
+impl std::fmt::Display for DiffProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DiffProblem::TooLarge { bytes } => write!(
+                f,
+                "the two documents are {} MiB together; apcheck diffs up to {} MiB (their trees take about ten times that in memory)",
+                bytes.div_ceil(1 << 20),
+                DIFF_INPUT_LIMIT >> 20
+            ),
+            DiffProblem::NotJson(error) => write!(f, "{:?} is not JSON: {}", error.side, error.error),
+        }
+    }
+}
+
+/// Refuses documents of `bytes` together over [`DIFF_INPUT_LIMIT`]; a face that
+/// knows the sizes before reading (file metadata) asks first.
+pub fn check_diff_size(bytes: usize) -> Result<(), DiffProblem> {
+    if bytes > DIFF_INPUT_LIMIT {
+        return Err(DiffProblem::TooLarge { bytes });
+    }
+    Ok(())
+}
+
+/// Compares `a_text` with `b_text`.
+pub fn diff_documents(a_text: &str, b_text: &str, request: &DiffRequest) -> Result<Comparison, DiffProblem> {
+    let bytes = a_text.len().saturating_add(b_text.len());
+    check_diff_size(bytes)?;
+    let mut comparison = compare(a_text, b_text, &request.options).map_err(DiffProblem::NotJson)?;
+    // Pruned documents no longer match their text's spans.
+    if request.lines && bytes <= LOCATE_LIMIT && request.options.ignore.is_empty() {
+        locate_lines(&mut comparison, a_text, b_text);
+    }
+    Ok(comparison)
+}
+
+fn locate_lines(comparison: &mut Comparison, a_text: &str, b_text: &str) {
+    if let (Ok(a_doc), Ok(b_doc)) = (parse_document(a_text), parse_document(b_text)) {
+        locate(&mut comparison.diff.changes, (a_text, &a_doc), (b_text, &b_doc));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::diff::Side;
+
+    #[test]
+    fn a_document_that_is_not_json_says_where_and_an_unreadable_one_has_no_position() {
+        let schema = load_schema(&SchemaChoice::Builtin("plugin"), &CompileOptions::default()).unwrap();
+        let broken = validate_document("p.json", "{\n  \"name\": }", &schema, Some("plugin"));
+        assert!(!broken.valid && !broken.is_unreadable());
+        let json = serde_json::to_value(&broken).unwrap();
+        assert_eq!(
+            (json["error"]["line"].as_u64(), json["error"]["column"].as_u64()),
+            (Some(2), Some(11))
+        );
+        let missing = DocumentReport::unreadable("gone.json", "cannot read gone.json".into());
+        assert!(missing.is_unreadable());
+        let json = serde_json::to_value(&missing).unwrap();
+        assert_eq!(
+            json["error"],
+            serde_json::json!({"message": "cannot read gone.json", "line": 0, "column": 0})
+        );
+    }
+
+    #[test]
+    fn the_kind_mismatch_hint_comes_with_the_report() {
+        let schema = load_schema(&SchemaChoice::Builtin("plugin"), &CompileOptions::default()).unwrap();
+        let snapshot = r#"{"snapshotVersion": 1, "plugin": {"name": "x"}, "servers": [], "tools": []}"#;
+        let report = validate_document("s.json", snapshot, &schema, Some("plugin"));
+        assert!(!report.valid);
+        let hint = report.kind_mismatch.expect("a snapshot is not a plugin.json");
+        assert!(hint.contains("--builtin"), "{hint}");
+        let unknown = load_schema(&SchemaChoice::Builtin("nope"), &CompileOptions::default());
+        assert!(matches!(unknown, Err(SchemaProblem::UnknownBuiltin(name)) if name == "nope"));
+    }
+
+    #[test]
+    fn diffs_are_located_only_when_asked_and_small_enough() {
+        let request = DiffRequest {
+            lines: true,
+            ..Default::default()
+        };
+        let located = diff_documents("{\n\"a\": 1\n}", "{\n\"a\": 2\n}", &request).unwrap();
+        assert_eq!(located.diff.changes[0].new_line, Some(2));
+        let unlocated = diff_documents("{\n\"a\": 1\n}", "{\n\"a\": 2\n}", &DiffRequest::default()).unwrap();
+        assert_eq!(unlocated.diff.changes[0].new_line, None);
+        let broken = diff_documents("{}", "{", &request).unwrap_err();
+        assert!(matches!(
+            broken,
+            DiffProblem::NotJson(DocumentError { side: Side::B, .. })
+        ));
+    }
+
+    #[test]
+    fn documents_over_the_limit_are_refused_with_their_size() {
+        assert_eq!(check_diff_size(DIFF_INPUT_LIMIT), Ok(()));
+        let problem = check_diff_size(400_000_000).unwrap_err();
+        assert_eq!(problem, DiffProblem::TooLarge { bytes: 400_000_000 });
+        assert_eq!(
+            problem.to_string(),
+            "the two documents are 382 MiB together; apcheck diffs up to 256 MiB (their trees take about ten times that in memory)"
+        );
+    }
+
+    #[test]
+    fn formatting_says_whether_anything_changed() {
+        let options = FormatOptions::default();
+        assert!(!format_document("[\n  1\n]\n", &options).unwrap().changed);
+        assert!(format_document("[1]", &options).unwrap().changed);
+    }
+}

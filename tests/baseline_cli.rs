@@ -1,0 +1,113 @@
+//! Baselines end to end through the real binary: `--baseline-write` records
+//! today's findings, `--baseline` (or `baseline` in apcheck.toml) then fails
+//! only on new ones, moved lines keep their fingerprints, and the summary says
+//! how many the baseline hid.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+const SCHEMA: &str = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
+
+fn apcheck(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_apcheck"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the apcheck binary runs")
+}
+
+fn write_manifest(dir: &Path, text: &str) {
+    fs::create_dir_all(dir.join("p")).unwrap();
+    fs::write(dir.join("p/plugin.json"), text).unwrap();
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn only_findings_new_since_the_baseline_fail() {
+    let dir = tempfile::tempdir().unwrap();
+    // AP209 (an error: the name must be lower case) and AP205 (an unknown field).
+    write_manifest(
+        dir.path(),
+        &format!(r#"{{"$schema": "{SCHEMA}", "name": "Demo", "colour": 1}}"#),
+    );
+    assert_eq!(apcheck(dir.path(), &["check", "p"]).status.code(), Some(1));
+
+    let written = apcheck(dir.path(), &["check", "p", "--baseline-write", "base.json"]);
+    assert_eq!(written.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&written.stderr).contains("recorded 2 findings in base.json"));
+    let recorded = fs::read_to_string(dir.path().join("base.json")).unwrap();
+    assert!(
+        recorded.contains("\"AP209\"") && recorded.contains("\"/colour\""),
+        "{recorded}"
+    );
+
+    // The same findings on other lines and re-indented: all hidden, exit 0.
+    write_manifest(
+        dir.path(),
+        &format!("\n\n{{\n  \"$schema\": \"{SCHEMA}\",\n  \"name\": \"Demo\",\n  \"colour\":  1\n}}\n"),
+    );
+    let clean = apcheck(dir.path(), &["check", "p", "--baseline", "base.json"]);
+    assert_eq!(clean.status.code(), Some(0), "{}", stdout(&clean));
+    assert!(
+        stdout(&clean).contains("(2 hidden by the baseline)"),
+        "{}",
+        stdout(&clean)
+    );
+
+    // A new error is reported and fails; the recorded ones stay hidden.
+    write_manifest(
+        dir.path(),
+        &format!(r#"{{"$schema": "{SCHEMA}", "name": "Demo", "colour": 1, "description": 5}}"#),
+    );
+    let new = apcheck(
+        dir.path(),
+        &["check", "p", "--baseline", "base.json", "--format", "json"],
+    );
+    assert_eq!(new.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&new.stdout).unwrap();
+    let codes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert!(!codes.contains(&"AP209") && !codes.contains(&"AP205"), "{codes:?}");
+    assert!(!codes.is_empty());
+    assert_eq!(report["summary"]["baselined"], 2);
+}
+
+#[test]
+fn the_configuration_names_the_baseline_relative_to_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    write_manifest(dir.path(), &format!(r#"{{"$schema": "{SCHEMA}", "name": "Demo"}}"#));
+    fs::create_dir(dir.path().join("ci")).unwrap();
+    assert_eq!(
+        apcheck(dir.path(), &["check", "p", "--baseline-write", "ci/base.json"])
+            .status
+            .code(),
+        Some(0)
+    );
+    fs::write(dir.path().join("apcheck.toml"), "baseline = \"ci/base.json\"\n").unwrap();
+    let checked = apcheck(&dir.path().join("p"), &["check", "."]);
+    assert_eq!(checked.status.code(), Some(0), "{}", stdout(&checked));
+}
+
+#[test]
+fn a_missing_or_foreign_baseline_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    write_manifest(dir.path(), &format!(r#"{{"$schema": "{SCHEMA}", "name": "demo"}}"#));
+    assert_eq!(
+        apcheck(dir.path(), &["check", "p", "--baseline", "nope.json"])
+            .status
+            .code(),
+        Some(2)
+    );
+    fs::write(dir.path().join("other.json"), "[1, 2]").unwrap();
+    let foreign = apcheck(dir.path(), &["check", "p", "--baseline", "other.json"]);
+    assert_eq!(foreign.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&foreign.stderr).contains("not an apcheck baseline"));
+}

@@ -1,0 +1,58 @@
+// `npm start`'s server compresses as static hosts do: brotli or gzip by the
+// request's Accept-Encoding (brotli first), identity when neither is accepted.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { pickEncoding } from '../../scripts/serve.mjs';
+import { repoRoot, requireBuild, serve } from './harness.mjs';
+
+let server;
+let port;
+before(async () => {
+  requireBuild();
+  ({ server } = await serve());
+  port = server.address().port;
+});
+after(() => server?.close());
+
+function get(path, headers) {
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port, path, headers }, (response) => {
+      const chunks = [];
+      response.on('data', (chunk) => chunks.push(chunk));
+      response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+test('the worker is sent as brotli, gzip or as it is, whichever the browser accepts', async () => {
+  const file = readFileSync(join(repoRoot, 'www/build/worker.js'));
+  const br = await get('/build/worker.js', { 'Accept-Encoding': 'gzip, deflate, br' });
+  assert.equal(br.headers['content-encoding'], 'br');
+  assert.equal(br.headers.vary, 'Accept-Encoding');
+  assert.ok(brotliDecompressSync(br.body).equals(file));
+  assert.ok(br.body.length < file.length);
+  const gzip = await get('/build/worker.js', { 'Accept-Encoding': 'gzip' });
+  assert.equal(gzip.headers['content-encoding'], 'gzip');
+  assert.ok(gunzipSync(gzip.body).equals(file));
+  const plain = await get('/build/worker.js', {});
+  assert.equal(plain.headers['content-encoding'], undefined);
+  assert.ok(plain.body.equals(file));
+  // The page's headers stay on compressed answers.
+  assert.match(br.headers['content-security-policy'], /connect-src 'none'/);
+  assert.equal(Number(br.headers['content-length']), br.body.length);
+});
+
+test('quality values are honoured', () => {
+  assert.equal(pickEncoding('br;q=0, gzip;q=0.5'), 'gzip');
+  assert.equal(pickEncoding('identity'), null);
+  assert.equal(pickEncoding('*'), 'br');
+  assert.equal(pickEncoding('*, br;q=0'), 'gzip');
+  assert.equal(pickEncoding(undefined), null);
+});

@@ -1,0 +1,155 @@
+// The npm package, as a user gets it: `npm pack` in npm/, the tarball
+// installed offline into a temporary project, then:
+// - `apcheck check --format json` on every corpus root, byte-identical to the
+//   Rust CLI's output, with the same exit code; every format once over all roots;
+// - the typed API from TypeScript (`tsc --noEmit --strict`) and at run time.
+// Needs `npm run build:npm` (npm/wasm) and the Rust CLI (APCHECK_BIN, default
+// target/debug/apcheck, which `cargo test` builds).
+import assert from 'node:assert/strict';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const shared = process.env.APCHECK_SHARED ?? join(root, '../shared');
+const corpus = join(shared, 'corpus');
+const rustCli = process.env.APCHECK_BIN ?? join(root, 'target/debug/apcheck');
+let project;
+let npmCli;
+
+before(() => {
+  assert.ok(existsSync(join(root, 'npm/wasm/apcheck_bg.wasm')), 'run `npm run build:npm` first');
+  assert.ok(existsSync(rustCli), `the Rust CLI is missing at ${rustCli} (cargo build)`);
+  project = mkdtempSync(join(tmpdir(), 'apcheck-npm-'));
+  const packed = execFileSync('npm', ['pack', '--json', '--pack-destination', project], {
+    cwd: join(root, 'npm'),
+    encoding: 'utf8',
+  });
+  const tarball = join(project, JSON.parse(packed)[0].filename);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], {
+    cwd: project,
+    stdio: 'inherit',
+  });
+  npmCli = join(project, 'node_modules/.bin/apcheck');
+});
+
+after(() => project && rmSync(project, { recursive: true, force: true }));
+
+/** Every directory of the corpus with a plugin.json entry, as tests/corpus.rs finds them. */
+function corpusRoots() {
+  const roots = [];
+  const pending = [corpus];
+  while (pending.length > 0) {
+    const dir = pending.pop();
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) pending.push(join(dir, entry.name));
+      else if (entry.name === 'plugin.json') roots.push(dir);
+    }
+  }
+  return roots.sort();
+}
+
+/** Like `run`, without blocking, for running several at once. */
+function runAsync(command, args) {
+  return new Promise((resolve, reject) => {
+    execFile(command, args, { cwd: project, encoding: 'utf8', maxBuffer: 1 << 28 }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== 'number') reject(error);
+      else resolve({ stdout, stderr, status: error ? error.code : 0 });
+    });
+  });
+}
+
+function run(command, args) {
+  const result = spawnSync(command, args, { cwd: project, encoding: 'utf8', maxBuffer: 1 << 28 });
+  assert.equal(result.error, undefined);
+  return { stdout: result.stdout, stderr: result.stderr, status: result.status };
+}
+
+test('the tarball holds the package and no native code or install scripts', () => {
+  const manifest = JSON.parse(execFileSync('npm', ['pkg', 'get', 'scripts', 'dependencies'], { cwd: join(project, 'node_modules/apcheck'), encoding: 'utf8' }));
+  assert.deepEqual(manifest, {});
+  const files = readdirSync(join(project, 'node_modules/apcheck'), { recursive: true });
+  assert.ok(files.includes('wasm/apcheck_bg.wasm'));
+  assert.ok(!files.some((file) => file.endsWith('.node')), 'no native addons');
+});
+
+test('apcheck check --format json is byte-identical to the Rust CLI on every corpus root', async () => {
+  const roots = corpusRoots();
+  assert.ok(roots.length > 100, `${roots.length} roots`);
+  // A few processes at a time: each is mostly waiting for Node to start.
+  const queue = [...roots];
+  const worker = async () => {
+    for (let dir = queue.shift(); dir !== undefined; dir = queue.shift()) {
+      const [rust, wasm] = await Promise.all([
+        runAsync(rustCli, ['check', '--format', 'json', dir]),
+        runAsync(npmCli, ['check', '--format', 'json', dir]),
+      ]);
+      assert.equal(wasm.stdout, rust.stdout, dir);
+      assert.equal(wasm.status, rust.status, dir);
+    }
+  };
+  await Promise.all([worker(), worker(), worker()]);
+});
+
+test('npx apcheck check prints every format and exit code as the Rust CLI does', () => {
+  const roots = corpusRoots();
+  for (const format of ['text', 'json', 'sarif', 'github', 'markdown']) {
+    const args = ['check', '--format', format, ...roots];
+    const rust = run(rustCli, args);
+    const wasm = run('npx', ['--offline', '--no-install', 'apcheck', ...args]);
+    assert.equal(wasm.stdout, rust.stdout, format);
+    assert.equal(wasm.status, rust.status, format);
+  }
+  const collection = [join(corpus, 'fixtures')];
+  for (const args of [['check', ...collection], ['check', '--deny', 'warnings', join(corpus, 'real')]]) {
+    const rust = run(rustCli, args);
+    const wasm = run(npmCli, args);
+    assert.equal(wasm.stdout, rust.stdout, args.join(' '));
+    assert.equal(wasm.status, rust.status, args.join(' '));
+  }
+});
+
+test('usage and I/O failures exit 2 as the Rust CLI does', () => {
+  for (const args of [['check'], ['check', '--format', 'html', '.'], ['check', join(project, 'nope')], ['nope']]) {
+    const rust = run(rustCli, args);
+    const wasm = run(npmCli, args);
+    assert.equal(wasm.status, 2, args.join(' '));
+    assert.equal(wasm.status, rust.status, args.join(' '));
+  }
+  const missing = join(project, 'nope');
+  assert.equal(run(npmCli, ['check', missing]).stderr, run(rustCli, ['check', missing]).stderr);
+});
+
+test('the typed API type-checks under tsc --strict and works', async () => {
+  cpSync(join(root, 'tests/npm/typed.ts'), join(project, 'typed.ts'));
+  const tsc = join(root, 'node_modules/.bin/tsc');
+  const compiled = run(tsc, [
+    '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022',
+    'typed.ts',
+  ]);
+  assert.equal(compiled.status, 0, compiled.stdout + compiled.stderr);
+
+  const apcheck = await import(join(project, 'node_modules/apcheck/node.js'));
+  const report = apcheck.checkFiles('demo', {
+    'plugin.json': '{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "Demo"}',
+  });
+  assert.equal(report.plugin.state, 'rejected');
+  const [finding] = report.diagnostics;
+  assert.equal(finding.code, 'AP209');
+  const fixed = apcheck.applyEdits(
+    '{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "Demo"}',
+    finding.fix.edits,
+  );
+  assert.equal(fixed.ok, true);
+  assert.match(fixed.text, /"name": "demo"/);
+  assert.deepEqual(apcheck.format('{"a":1.50}', { indent: 4 }), { ok: true, text: '{\n    "a": 1.50\n}\n' });
+  assert.equal(apcheck.format('{', {}).ok, false);
+  assert.equal(apcheck.validate('{}', { builtin: 'mcp-tool' }).valid, false);
+  assert.equal(apcheck.diff('{"a":1}', '{"a":2}').summary.changed, 1);
+  assert.equal(apcheck.lintSnapshot('s.json', 'not json').valid, false);
+  assert.ok(apcheck.rules().length > 100);
+});

@@ -1,0 +1,143 @@
+//! Issue 9 §1: every command × every format on inputs full of secrets, where
+//! no secret byte may appear in what apcheck prints (stdout or stderr).
+//! `diff` and `fmt` print documents as they are; only their errors are checked.
+
+use std::path::Path;
+use std::process::Command;
+
+/// The secrets, and the substrings of them that must never be printed.
+const GITHUB_TOKEN: &str = "ghp_R4nd0mT0k3nV4lu3Abcdefghijklmnopqrst";
+const URL_PASSWORD: &str = "hunter2hunter2";
+const QUERY_KEY: &str = "8f14e45fceea167a5a36dedd4bea2543a1b2c3d4";
+const FLAG_KEY: &str = "c4ca4238a0b923820dcc509a6f75849b9d3e2a1f";
+const FLAG_TOKEN: &str = "Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lm";
+const BEARER: &str = "0b1c2d3e4f5a6b7c8d9eAbCd";
+
+const SECRETS: [&str; 6] = [GITHUB_TOKEN, URL_PASSWORD, QUERY_KEY, FLAG_KEY, FLAG_TOKEN, BEARER];
+
+fn write(dir: &Path, file: &str, text: &str) {
+    let path = dir.join(file);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// A package whose every secret sits on a line that also has another finding
+/// (an unknown member, a wrong type), so a snippet would quote it.
+fn package(dir: &Path) {
+    write(
+        dir,
+        "plugin/plugin.json",
+        &format!(
+            r#"{{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "leaky", "version": "1.0.0", "description": "token {GITHUB_TOKEN}"}}"#
+        ),
+    );
+    write(
+        dir,
+        "plugin/mcp.json",
+        &format!(
+            r#"{{"$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json", "mcpServers": {{
+"env": {{"type": "stdio", "command": "npx", "env": {{"GITHUB_TOKEN": "{GITHUB_TOKEN}"}}, "cwd": 5}},
+"auth": {{"type": "streamable-http", "url": "https://api.acme.dev/mcp", "headers": {{"Authorization": "Bearer {BEARER}"}}, "extra": 1}},
+"userinfo": {{"type": "streamable-http", "url": "https://bot:{URL_PASSWORD}@git.acme.dev/mcp", "extra": 1}},
+"query": {{"type": "streamable-http", "url": "https://api.acme.dev/mcp?api_key={QUERY_KEY}", "extra": 1}},
+"flags": {{"type": "stdio", "command": "npx", "args": ["--api-key={FLAG_KEY}", "--token", "{FLAG_TOKEN}"], "extra": 1}}
+}}}}"#
+        ),
+    );
+    // A snapshot that quotes the same secrets, with lint errors on their lines.
+    let snapshot = format!(
+        r#"{{"plugin": {{"name": "leaky", "version": "1.0.0", "spec": "1.0.0"}}, "skills": [],
+"mcpServers": [{{"id": "env", "type": "stdio", "status": "up", "url": "https://bot:{URL_PASSWORD}@git.acme.dev/mcp?api_key={QUERY_KEY}"}}],
+"tools": [{{"server": "env", "name": "q", "description": "Authorization: Bearer {BEARER} {GITHUB_TOKEN}", "inputSchema": {{"type": "object", "properties": {{"week": {{"type": "string", "pattern": "^W$"}}}}}}, "bad": ["--token", "{FLAG_TOKEN}", "--api-key={FLAG_KEY}"]}}]}}"#
+    );
+    write(dir, "snapshot.json", &snapshot);
+    write(
+        dir,
+        "snapshot-2.json",
+        &snapshot.replace("\"version\": \"1.0.0\"", "\"version\": \"0.9.0\""),
+    );
+    write(
+        dir,
+        "arguments.json",
+        &format!(r#"{{"week": "{GITHUB_TOKEN}", "token": "--api-key={FLAG_KEY}"}}"#),
+    );
+    write(
+        dir,
+        "broken.json",
+        &format!(r#"{{"url": "https://bot:{URL_PASSWORD}@git.acme.dev/mcp?access_token={QUERY_KEY}", oops}}"#),
+    );
+}
+
+fn run(dir: &Path, args: &[&str]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_apcheck"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("apcheck runs");
+    let code = output.status.code().expect("exited");
+    assert!(code <= 2, "{args:?} exited {code}");
+    String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr)
+}
+
+#[test]
+fn no_command_in_any_format_prints_a_secret() {
+    let dir = tempfile::tempdir().unwrap();
+    package(dir.path());
+    let commands: [&[&str]; 5] = [
+        &["check", "plugin"],
+        &["check-snapshot", "snapshot.json", "--plugin", "plugin"],
+        &["drift", "snapshot.json", "plugin"],
+        &["changes", "snapshot.json", "snapshot-2.json"],
+        &["call", "snapshot.json", "env/q", "arguments.json"],
+    ];
+    let mut leaks = Vec::new();
+    let mut check = |args: Vec<&str>| {
+        let out = run(dir.path(), &args);
+        for secret in SECRETS {
+            if out.contains(secret) {
+                leaks.push(format!("{args:?} prints {secret}:\n{out}"));
+            }
+        }
+        out
+    };
+    for command in commands {
+        for format in ["text", "json", "sarif", "github", "markdown"] {
+            let mut args = command.to_vec();
+            args.extend(["--format", format]);
+            check(args);
+        }
+    }
+    for format in ["text", "json"] {
+        let out = check(vec![
+            "validate",
+            "--builtin",
+            "mcp",
+            "plugin/mcp.json",
+            "--format",
+            format,
+        ]);
+        assert!(out.contains("oneOf"), "{out}");
+    }
+    let fmt = check(vec!["fmt", "broken.json"]);
+    assert!(fmt.contains("broken.json:1:"), "{fmt}");
+    check(vec!["diff", "broken.json", "snapshot.json"]);
+    check(vec!["snapshot", "plugin-missing"]);
+    assert!(leaks.is_empty(), "{}", leaks.join("\n\n"));
+}
+
+#[test]
+fn the_new_secret_shapes_are_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    package(dir.path());
+    let out = run(dir.path(), &["check", "plugin", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let codes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
+    for code in ["AP501", "AP502", "AP504", "AP505", "AP506"] {
+        assert!(codes.contains(&code), "{code} missing from {codes:?}");
+    }
+}

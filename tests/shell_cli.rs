@@ -1,0 +1,67 @@
+//! `apcheck completions SHELL` and `apcheck man [SUBCOMMAND]` through the real
+//! binary: generated from the clap definitions, so every subcommand and flag
+//! the CLI has is in them.
+
+use std::process::{Command, Output};
+
+fn apcheck(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_apcheck"))
+        .args(args)
+        .output()
+        .expect("the apcheck binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
+}
+
+#[test]
+fn completions_name_every_subcommand_in_each_shell() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let output = apcheck(&["completions", shell]);
+        assert_eq!(output.status.code(), Some(0), "{shell}");
+        let script = stdout(&output);
+        for subcommand in [
+            "check",
+            "check-snapshot",
+            "drift",
+            "changes",
+            "lsp",
+            "completions",
+            "man",
+        ] {
+            assert!(script.contains(subcommand), "{shell} completions lack {subcommand}");
+        }
+    }
+    let bash = stdout(&apcheck(&["completions", "bash"]));
+    assert!(
+        bash.contains("--unsafe-fixes") && bash.contains("--connect"),
+        "check's flags complete"
+    );
+}
+
+#[test]
+fn an_unknown_shell_is_a_usage_error() {
+    assert_eq!(apcheck(&["completions", "tcsh"]).status.code(), Some(2));
+}
+
+#[test]
+fn man_pages_for_the_tool_and_for_each_subcommand() {
+    let top = stdout(&apcheck(&["man"]));
+    assert!(top.contains(".TH apcheck 1"), "{top}");
+    assert!(top.contains("check\\-snapshot"), "the top page lists the subcommands");
+
+    let check = apcheck(&["man", "check"]);
+    assert_eq!(check.status.code(), Some(0));
+    let check = stdout(&check);
+    assert!(check.contains(".TH apcheck-check 1"), "{check}");
+    assert!(
+        check.contains("\\fBapcheck check\\fR"),
+        "the synopsis names the full command"
+    );
+    assert!(check.contains("\\-\\-unsafe\\-fixes"), "check's options are documented");
+
+    let unknown = apcheck(&["man", "nope"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("no subcommand `nope`"));
+}

@@ -26,6 +26,9 @@ pub struct ConfigArgs {
     /// Set a rule's severity: `AP205=error`, `AP314=off`.
     #[arg(long, value_name = "CODE=LEVEL")]
     pub severity: Vec<String>,
+    /// The reverse-domain namespace under `extensions` that the unsafe fix moves a vendor `hooks` key to (`com.example.client`).
+    #[arg(long, value_name = "NAMESPACE")]
+    pub extensions_namespace: Option<String>,
 }
 
 /// Settings for one checked path, and the directory its globs are relative to.
@@ -74,6 +77,7 @@ pub fn load(path: &Path, args: &ConfigArgs) -> Result<Loaded, String> {
     };
     let settings = settings
         .with_flags(&args.select, &args.extend_select, &args.ignore, &args.severity)
+        .and_then(|settings| settings.with_extensions_namespace(args.extensions_namespace.as_deref()))
         .map_err(|error| error.to_string())?;
     Ok(Loaded { settings, base })
 }

@@ -239,8 +239,8 @@ impl Settings {
             value: baseline.into_inner(),
         });
         if let Some(namespace) = raw.extensions_namespace {
-            let value = namespace_value(namespace.get_ref())
-                .map_err(|message| place.error(namespace.span(), message))?;
+            let value =
+                namespace_value(namespace.get_ref()).map_err(|message| place.error(namespace.span(), message))?;
             settings.extensions_namespace = Some(Sourced {
                 value,
                 origin: place.origin(namespace.span()),
@@ -345,7 +345,10 @@ impl Settings {
     /// What the check needs from these settings to offer the fixes that need an input.
     pub fn fix_inputs(&self) -> FixInputs {
         FixInputs {
-            extensions_namespace: self.extensions_namespace.as_ref().map(|namespace| namespace.value.clone()),
+            extensions_namespace: self
+                .extensions_namespace
+                .as_ref()
+                .map(|namespace| namespace.value.clone()),
         }
     }
 
@@ -735,7 +738,10 @@ mod tests {
             "apcheck.toml:1:24: `claude` is not a reverse-domain namespace such as `com.example.client` (Agent Plugins §8)"
         );
         let flagged = settings.with_extensions_namespace(Some("dev.acme.cli")).unwrap();
-        assert_eq!(flagged.fix_inputs().extensions_namespace.as_deref(), Some("dev.acme.cli"));
+        assert_eq!(
+            flagged.fix_inputs().extensions_namespace.as_deref(),
+            Some("dev.acme.cli")
+        );
         let bad = Settings::default().with_extensions_namespace(Some("acme")).unwrap_err();
         assert_eq!(bad.origin, Origin::Flag("--extensions-namespace"));
         assert_eq!(Settings::default().fix_inputs(), FixInputs::default());

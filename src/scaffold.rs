@@ -69,7 +69,12 @@ pub fn new_package(request: &NewPackage) -> Result<Vec<(String, String)>, String
         .iter()
         .map(|d| {
             let file = d.file.as_deref().map(|file| path_from_root(&request.name, file));
-            format!("{}: {} {}", file.unwrap_or_else(|| request.name.clone()), d.code, d.message)
+            format!(
+                "{}: {} {}",
+                file.unwrap_or_else(|| request.name.clone()),
+                d.code,
+                d.message
+            )
         })
         .collect();
     Err(format!(
@@ -177,7 +182,10 @@ mod tests {
         assert_eq!(report.summary.skills_discovered, 2);
         assert_eq!(report.summary.servers_valid, 2);
         let mcp: Value = serde_json::from_str(&files[0].1).unwrap();
-        assert_eq!(mcp["mcpServers"]["tools"]["args"], json!(["invoice-tools", "--read-only"]));
+        assert_eq!(
+            mcp["mcpServers"]["tools"]["args"],
+            json!(["invoice-tools", "--read-only"])
+        );
         assert_eq!(mcp["mcpServers"]["remote"]["type"], "streamable-http");
     }
 
@@ -185,7 +193,9 @@ mod tests {
     fn a_plugin_with_nothing_but_a_name_writes_only_its_manifest() {
         let files = new_package(&request("solo", &[], vec![])).unwrap();
         assert_eq!(files.len(), 1);
-        assert!(files[0].1.starts_with("{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\",\n  \"name\": \"solo\""));
+        assert!(files[0].1.starts_with(
+            "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\",\n  \"name\": \"solo\""
+        ));
     }
 
     #[test]
@@ -196,7 +206,12 @@ mod tests {
         assert!(bad_skill.contains("AP308"), "{bad_skill}");
         let twice = new_package(&request("ok", &["a", "a"], vec![])).unwrap_err();
         assert_eq!(twice, "--skill a is given twice");
-        let ids = new_package(&request("ok", &[], vec![stdio("s", "uvx", &[]), stdio("s", "npx", &[])])).unwrap_err();
+        let ids = new_package(&request(
+            "ok",
+            &[],
+            vec![stdio("s", "uvx", &[]), stdio("s", "npx", &[])],
+        ))
+        .unwrap_err();
         assert_eq!(ids, "the server id s is given twice");
     }
 }

@@ -227,7 +227,8 @@ fn a_vendor_hooks_key_moves_under_the_namespace_the_user_names() {
     let bad = apcheck(&["check", "--extensions-namespace", "claude", root]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(
-        String::from_utf8_lossy(&bad.stderr).contains("--extensions-namespace: `claude` is not a reverse-domain namespace"),
+        String::from_utf8_lossy(&bad.stderr)
+            .contains("--extensions-namespace: `claude` is not a reverse-domain namespace"),
         "{}",
         String::from_utf8_lossy(&bad.stderr)
     );
@@ -250,7 +251,12 @@ fn the_namespace_in_the_configuration_is_used_by_the_fix() {
     );
     let root = dir.path().to_str().unwrap();
     let output = apcheck(&["check", "--unsafe-fixes", root]);
-    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     assert_eq!(codes(dir.path()), Vec::<String>::new());
     let fixed = fs::read_to_string(dir.path().join("plugin.json")).unwrap();
     assert_eq!(
@@ -287,5 +293,8 @@ fn yaml_1_1_boolean_like_values_are_quoted_by_the_safe_fix() {
     assert!(stderr.contains("applied 2 fixes in 1 file"), "{stderr}");
     assert_eq!(codes(dir.path()), Vec::<String>::new());
     let skill = fs::read_to_string(dir.path().join("skills/pdf-tools/SKILL.md")).unwrap();
-    assert!(skill.contains("metadata:\n  beta: \"yes\"\n  cache: \"off\"\n---\n"), "{skill}");
+    assert!(
+        skill.contains("metadata:\n  beta: \"yes\"\n  cache: \"off\"\n---\n"),
+        "{skill}"
+    );
 }

@@ -81,7 +81,10 @@ fn a_second_run_refuses_to_overwrite() {
     let again = apcheck(dir.path(), &["new", "demo", "--skill", "extra"]);
     assert_eq!(again.status.code(), Some(2));
     assert!(stderr(&again).contains("never overwrites"), "{}", stderr(&again));
-    assert_eq!(fs::read_to_string(dir.path().join("demo/plugin.json")).unwrap(), manifest);
+    assert_eq!(
+        fs::read_to_string(dir.path().join("demo/plugin.json")).unwrap(),
+        manifest
+    );
     assert!(!dir.path().join("demo/skills").exists());
     // A file in the way is refused as well; an empty directory is used.
     fs::write(dir.path().join("taken"), "x").unwrap();
@@ -96,28 +99,41 @@ fn bad_names_are_usage_errors_that_write_nothing() {
     let cases: &[(&[&str], &str)] = &[
         (&["new", "Invoice_Ops"], "AP209"),
         (&["new", "demo", "--skill", "PDF Tools"], "AP308"),
-        (&["new", "demo", "--skill", "a", "--skill", "a"], "--skill a is given twice"),
         (
-            &["new", "demo", "--stdio-server", "s", "uvx", "--stdio-server", "s", "npx"],
+            &["new", "demo", "--skill", "a", "--skill", "a"],
+            "--skill a is given twice",
+        ),
+        (
+            &[
+                "new",
+                "demo",
+                "--stdio-server",
+                "s",
+                "uvx",
+                "--stdio-server",
+                "s",
+                "npx",
+            ],
             "the server id s is given twice",
         ),
-        (&["new", "demo", "--stdio-server", "s", "uvx 'open"], "not a command line"),
+        (
+            &["new", "demo", "--stdio-server", "s", "uvx 'open"],
+            "not a command line",
+        ),
         (&["new", "demo", "--http-server", "s", "not a url"], "AP4"),
     ];
     for (args, expected) in cases {
         let output = apcheck(dir.path(), args);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {}", stderr(&output));
         assert!(stderr(&output).contains(expected), "{args:?}: {}", stderr(&output));
-        assert_eq!(
-            fs::read_dir(dir.path()).unwrap().count(),
-            0,
-            "{args:?} wrote nothing"
-        );
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "{args:?} wrote nothing");
     }
     // Missing values are clap's usage errors, exit 2 too.
     assert_eq!(apcheck(dir.path(), &["new"]).status.code(), Some(2));
     assert_eq!(
-        apcheck(dir.path(), &["new", "demo", "--stdio-server", "s"]).status.code(),
+        apcheck(dir.path(), &["new", "demo", "--stdio-server", "s"])
+            .status
+            .code(),
         Some(2)
     );
 }

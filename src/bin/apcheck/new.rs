@@ -98,7 +98,9 @@ fn write_new(dir: &Path, files: &[(String, String)]) -> Result<(), String> {
     let shown = dir.display();
     match fs::read_dir(dir).map(|mut entries| entries.next().is_none()) {
         Ok(false) => {
-            return Err(format!("{shown} already exists and is not empty; apcheck new never overwrites"));
+            return Err(format!(
+                "{shown} already exists and is not empty; apcheck new never overwrites"
+            ));
         }
         Ok(true) => {}
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}

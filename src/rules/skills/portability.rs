@@ -88,10 +88,12 @@ pub(super) fn check_yaml11_typing(yaml: &str, fields: &Fields, place: &Place, di
         } else {
             scalar_span(yaml, &pointer)
         };
-        diagnostics.push(match scalar.and_then(|scalar| quote_fix(yaml, scalar, span, &written, &diagnostic)) {
-            Some(fix) => diagnostic.with_fix(fix),
-            None => diagnostic,
-        });
+        diagnostics.push(
+            match scalar.and_then(|scalar| quote_fix(yaml, scalar, span, &written, &diagnostic)) {
+                Some(fix) => diagnostic.with_fix(fix),
+                None => diagnostic,
+            },
+        );
     }
 }
 
@@ -228,7 +230,8 @@ mod tests {
 
     #[test]
     fn the_fix_quotes_exactly_the_plain_scalar_at_any_depth() {
-        let text = skill("name: a\ndescription: Does x. Use when y.\nmetadata:\n  beta: yes\n  count: 1_000\nlicense: no");
+        let text =
+            skill("name: a\ndescription: Does x. Use when y.\nmetadata:\n  beta: yes\n  count: 1_000\nlicense: no");
         let (_, diagnostics) = discover(&[("skills/a/SKILL.md", text.as_str())]);
         assert_eq!(codes(&diagnostics), ["AP316", "AP316"], "{diagnostics:#?}");
         let edits: Vec<Edit> = diagnostics
@@ -241,7 +244,10 @@ mod tests {
             .collect();
         // One finding per top-level field: `count` waits for the re-check.
         let fixed = crate::fix::apply_edits(&text, &edits).unwrap();
-        assert!(fixed.contains("  beta: \"yes\"\n  count: 1_000\nlicense: \"no\"\n"), "{fixed}");
+        assert!(
+            fixed.contains("  beta: \"yes\"\n  count: 1_000\nlicense: \"no\"\n"),
+            "{fixed}"
+        );
         assert!(edits.iter().all(|edit| edit.file == "skills/a/SKILL.md"));
     }
 

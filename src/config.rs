@@ -340,6 +340,7 @@ impl Settings {
             let origin = Origin::Flag("--extensions-namespace");
             let value = namespace_value(namespace).map_err(|message| ConfigError {
                 origin: origin.clone(),
+                span: None,
                 message,
             })?;
             self.extensions_namespace = Some(Sourced { value, origin });

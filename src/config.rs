@@ -89,6 +89,9 @@ impl std::fmt::Display for Origin {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConfigError {
     pub origin: Origin,
+    /// The byte range of the offending text in the configuration file (none for a flag),
+    /// so an editor can underline it.
+    pub span: Option<Range<usize>>,
     pub message: String,
 }
 
@@ -186,7 +189,8 @@ impl Place<'_> {
 
     fn error(&self, span: Range<usize>, message: impl Into<String>) -> ConfigError {
         ConfigError {
-            origin: self.origin(span),
+            origin: self.origin(span.clone()),
+            span: Some(span),
             message: message.into(),
         }
     }
@@ -255,6 +259,7 @@ impl Settings {
     ) -> Result<Settings, ConfigError> {
         let flag_error = |flag: &'static str, message: String| ConfigError {
             origin: Origin::Flag(flag),
+            span: None,
             message,
         };
         let checked = |flag: &'static str, code: &str| -> Result<String, ConfigError> {
@@ -626,6 +631,17 @@ mod tests {
             error("colour = true")
         );
         assert!(error("[severity]\nAP205 = \"loud\"").starts_with("apcheck.toml:2:9: `loud` is not a severity"));
+    }
+
+    #[test]
+    fn errors_carry_the_span_of_the_offending_text() {
+        let text = "ignore = [\"AP314\", \"XX9\"]\n";
+        let error = Settings::parse("apcheck.toml", text).unwrap_err();
+        assert_eq!(&text[error.span.clone().unwrap()], "\"XX9\"");
+        let flag = Settings::default()
+            .with_flags(&[], &[], &["XX9".into()], &[])
+            .unwrap_err();
+        assert_eq!(flag.span, None);
     }
 
     #[test]

@@ -8,13 +8,14 @@
 //! family's `RULES` list; `tests/registry.rs` fails on a rule left out.
 
 use crate::rule::{Example, Rule};
-use crate::rules::{containment, files, layout, manifest, mcp, secrets, skills, unread};
+use crate::rules::{containment, documents, files, layout, manifest, mcp, secrets, skills, unread};
 use crate::snapshot::{call, changes, drift, lint};
 
 /// The families' lists, in code order.
 const FAMILIES: &[&[&Rule]] = &[
     files::RULES,
     unread::RULES,
+    documents::RULES,
     layout::RULES,
     containment::RULES,
     manifest::RULES,
@@ -75,8 +76,12 @@ pub fn explain_text(rule: &Rule) -> String {
                 }
             }
             Example::Described(words) => text.push_str(&format!("  {words}\n")),
-            Example::Snapshot(_) | Example::Drift { .. } | Example::Changes { .. } | Example::Call { .. } => {
-                for (label, contents) in snapshot_example_inputs(example) {
+            Example::Snapshot(_)
+            | Example::Drift { .. }
+            | Example::Changes { .. }
+            | Example::Call { .. }
+            | Example::Validate { .. } => {
+                for (label, contents) in labelled_inputs(example) {
                     text.push_str(&format!("  --- {label}\n"));
                     for line in contents.lines() {
                         text.push_str(&format!("  {line}\n"));
@@ -94,8 +99,8 @@ pub fn explain_text(rule: &Rule) -> String {
     text
 }
 
-/// A snapshot-family example's inputs as `(label, contents)`, in reading order.
-fn snapshot_example_inputs(example: &Example) -> Vec<(&'static str, &'static str)> {
+/// The inputs of an example that is not a package, as `(label, contents)`, in reading order.
+fn labelled_inputs(example: &Example) -> Vec<(&'static str, &'static str)> {
     match example {
         Example::Snapshot(text) => vec![("snapshot.json", text)],
         Example::Drift { snapshot, files } => {
@@ -113,6 +118,7 @@ fn snapshot_example_inputs(example: &Example) -> Vec<(&'static str, &'static str
             ("tool", tool),
             ("arguments.json", arguments),
         ],
+        Example::Validate { schema, document } => vec![("schema.json", schema), ("document.json", document)],
         Example::Package(_) | Example::PackageWithLinks { .. } | Example::Described(_) => Vec::new(),
     }
 }
@@ -152,6 +158,20 @@ mod tests {
                 tool,
                 arguments,
             } => call::check_call("snapshot.json", snapshot, tool, "arguments.json", arguments).diagnostics,
+            Example::Validate { schema, document } => {
+                use crate::json::tools::{SchemaChoice, load_schema, validate_document};
+                use crate::json::validate::{CompileOptions, SchemaFile};
+                let choice = SchemaChoice::File {
+                    main: SchemaFile {
+                        name: "schema.json",
+                        text: schema,
+                    },
+                    refs: Vec::new(),
+                };
+                let schema = load_schema(&choice, &CompileOptions::default()).expect("an example schema compiles");
+                let report = validate_document("document.json", document, &schema, None);
+                documents::validation_diagnostics(&report, document)
+            }
         })
     }
 

@@ -111,7 +111,12 @@ fn the_reference_snapshot_drifts_from_both_negative_packages() {
     let text = read(&fixtures().join("snapshot.json"));
     let rejected = drift("snapshot.json", &text, "bad", &tree("../invoice-ops-bad-name"));
     assert_eq!(rejected.rows[0].code, "AP701");
-    let untyped = drift("snapshot.json", &text, "untyped", &tree("../invoice-ops-untyped-server"));
+    let untyped = drift(
+        "snapshot.json",
+        &text,
+        "untyped",
+        &tree("../invoice-ops-untyped-server"),
+    );
     let codes: Vec<_> = untyped.rows.iter().map(|r| r.code).collect();
     assert_eq!(codes, ["AP708"]);
     // The package finding that explains the row comes along, under the root's name.

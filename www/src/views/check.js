@@ -6,7 +6,8 @@ import { call, request } from '../client.js';
 import { byteToCharOffset, createEditor } from '../editor.js';
 import { entriesFromDrop, entriesFromPicker, entriesFromTexts } from '../files.js';
 import { renderFolder } from '../report.js';
-import { debounce, h, isCancelled, resultArea, toast, withProgress } from '../util.js';
+import { filesFromLink, keep, linkPayload, loadKept } from '../keep.js';
+import { copy, debounce, h, isCancelled, resultArea, toast, withProgress } from '../util.js';
 
 const STARTER_MANIFEST = `{
   "$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
@@ -234,6 +235,7 @@ export function setUpCheckView() {
     onChange: (text) => {
       if (dropped?.viewing) return;
       current.text = text;
+      keepPasted();
       result.changed();
       autoCheck();
     },
@@ -285,7 +287,44 @@ export function setUpCheckView() {
     });
   }
   document.getElementById('check-run').addEventListener('click', checkShown);
-  checkPasted();
+  document.getElementById('check-copy-link').addEventListener('click', copyLink);
+  restorePasted().then(checkPasted);
+}
+
+/** The pasted files by id, as they are kept and shared. */
+function pastedTexts() {
+  return Object.fromEntries(pasted.map((file) => [file.id, file.text]));
+}
+
+function keepPasted() {
+  if (!keep('check', pastedTexts())) toast('This browser did not keep the pasted files (storage is off or full)');
+}
+
+/** Puts a shared link's files, else the files kept on this device, in the tabs. */
+async function restorePasted() {
+  const [, payload] = location.hash.replace(/^#/, '').split('/');
+  const shared = payload ? await filesFromLink(payload) : null;
+  if (payload && !shared) toast('The link holds no readable files; showing the files kept on this device');
+  const files = shared ?? loadKept('check');
+  if (!files) return;
+  for (const file of pasted) if (typeof files[file.id] === 'string') file.text = files[file.id];
+  if (shared) {
+    keepPasted();
+    // The address stops naming the link's files once they can be edited.
+    history.replaceState(null, '', '#check');
+    toast("Opened the link's files");
+  }
+  current = pasted.find((file) => file.text) ?? pasted[0];
+  showPasted(current);
+}
+
+async function copyLink() {
+  try {
+    const link = `${location.href.split('#')[0]}#check/${await linkPayload(pastedTexts())}`;
+    await copy(link, 'Link copied');
+  } catch (error) {
+    toast(`No link: ${error.message}`);
+  }
 }
 
 export const checkView = {

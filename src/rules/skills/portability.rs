@@ -12,9 +12,9 @@ use crate::diag::{Diagnostic, Severity};
 use crate::rule::{Example, Rule, RuleDoc};
 use crate::source::Span;
 
-use super::PLUGIN;
 use super::fields::Place;
 use super::frontmatter::{Fields, Typing, parse_fields_with};
+use super::texts::PLUGIN;
 
 pub static YAML_1_1_TYPING: Rule = Rule {
     code: "AP316",

@@ -94,8 +94,8 @@ mod testing {
 
 #[cfg(test)]
 mod tests {
-    use super::testing::{discover, discover_tree, skill};
     use super::pasted_skill_path;
+    use super::testing::{discover, discover_tree, skill};
     use super::texts::GOOD_SKILL;
     use crate::report::{SkillState, SkillsState};
     use crate::tree::Tree;

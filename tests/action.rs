@@ -97,7 +97,10 @@ fn text(bytes: &[u8]) -> String {
 #[test]
 fn check_writes_sarif_and_fails_on_findings_only_when_asked() {
     let fixture = Fixture::new();
-    let lenient = fixture.step("check", &[("INPUT_PATHS", "plugins"), ("INPUT_FAIL_ON_FINDINGS", "false")]);
+    let lenient = fixture.step(
+        "check",
+        &[("INPUT_PATHS", "plugins"), ("INPUT_FAIL_ON_FINDINGS", "false")],
+    );
     assert_eq!(lenient.status.code(), Some(0), "{}", text(&lenient.stderr));
     assert_eq!(fixture.outputs(), "sarif-file=apcheck.sarif\nexit-code=1\n");
     let log: Value = serde_json::from_str(&fixture.read("apcheck.sarif")).expect("a SARIF log");
@@ -109,7 +112,10 @@ fn check_writes_sarif_and_fails_on_findings_only_when_asked() {
     let _ = fs::remove_file(fixture.path("apcheck.sarif"));
     let strict = fixture.step(
         "check",
-        &[("INPUT_PATHS", "plugins/good\nplugins/bad"), ("INPUT_SARIF_FILE", "out/a.sarif")],
+        &[
+            ("INPUT_PATHS", "plugins/good\nplugins/bad"),
+            ("INPUT_SARIF_FILE", "out/a.sarif"),
+        ],
     );
     assert_eq!(strict.status.code(), Some(1));
     assert!(fixture.outputs().contains("exit-code=1"));
@@ -141,7 +147,10 @@ fn github_format_prints_annotations_and_usage_errors_always_fail() {
     assert!(stdout.contains("::error file=plugins/bad/plugin.json"), "{stdout}");
     assert!(stdout.contains("AP209"), "{stdout}");
 
-    let missing = fixture.step("check", &[("INPUT_PATHS", "no-such-dir"), ("INPUT_FAIL_ON_FINDINGS", "false")]);
+    let missing = fixture.step(
+        "check",
+        &[("INPUT_PATHS", "no-such-dir"), ("INPUT_FAIL_ON_FINDINGS", "false")],
+    );
     assert_eq!(missing.status.code(), Some(2), "exit 2 is never hidden");
     let wrong_format = fixture.step("check", &[("INPUT_FORMAT", "text")]);
     assert_eq!(wrong_format.status.code(), Some(2));
@@ -161,7 +170,17 @@ fn changes_writes_the_markdown_report_and_a_checked_pr_number() {
     );
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     let report = fixture.read("apcheck-changes/report.md");
-    let direct = text(&fixture.apcheck(&["changes", "--format", "markdown", "snapshots/old.json", "snapshots/new.json"]).stdout);
+    let direct = text(
+        &fixture
+            .apcheck(&[
+                "changes",
+                "--format",
+                "markdown",
+                "snapshots/old.json",
+                "snapshots/new.json",
+            ])
+            .stdout,
+    );
     assert_eq!(report, direct, "the report is the CLI's Markdown");
     assert!(report.contains("pdf-tools"), "{report}");
     assert_eq!(fixture.read("apcheck-changes/pr-number"), "42\n");
@@ -180,7 +199,10 @@ fn changes_writes_the_markdown_report_and_a_checked_pr_number() {
     );
     assert_eq!(odd.status.code(), Some(0));
     assert!(!fixture.path("odd/pr-number").exists());
-    let unreadable = fixture.step("changes", &[("INPUT_OLD", "missing.json"), ("INPUT_NEW", "snapshots/new.json")]);
+    let unreadable = fixture.step(
+        "changes",
+        &[("INPUT_OLD", "missing.json"), ("INPUT_NEW", "snapshots/new.json")],
+    );
     assert_eq!(unreadable.status.code(), Some(2));
 }
 
@@ -197,7 +219,11 @@ fn fake_gh(fixture: &Fixture, existing: &str) -> String {
         use std::os::unix::fs::PermissionsExt;
         fs::set_permissions(fixture.path("gh/gh"), fs::Permissions::from_mode(0o755)).unwrap();
     }
-    format!("{}:{}", fixture.path("gh").display(), std::env::var("PATH").unwrap_or_default())
+    format!(
+        "{}:{}",
+        fixture.path("gh").display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
 }
 
 #[test]
@@ -225,15 +251,25 @@ fn post_comments_once_and_then_updates_its_comment() {
     assert!(text(&first.stdout).contains("posted the report on pull request #7"));
     let log = fixture.read("gh/log");
     assert!(log.contains("--paginate repos/acme/plugins/issues/7/comments"), "{log}");
-    assert!(log.contains("--method POST repos/acme/plugins/issues/7/comments"), "{log}");
+    assert!(
+        log.contains("--method POST repos/acme/plugins/issues/7/comments"),
+        "{log}"
+    );
     let body = fixture.read("gh/body");
-    assert_eq!(body, "<!-- apcheck changes report -->\n## Changes\n\n- added `pdf-tools`\n");
+    assert_eq!(
+        body,
+        "<!-- apcheck changes report -->\n## Changes\n\n- added `pdf-tools`\n"
+    );
 
     let _ = fs::remove_file(fixture.path("gh/log"));
     let path = fake_gh(&fixture, "991\n");
     let second = run(&path);
     assert_eq!(second.status.code(), Some(0), "{}", text(&second.stderr));
-    assert!(fixture.read("gh/log").contains("--method PATCH repos/acme/plugins/issues/comments/991"));
+    assert!(
+        fixture
+            .read("gh/log")
+            .contains("--method PATCH repos/acme/plugins/issues/comments/991")
+    );
 
     // The number comes from a workflow that ran pull-request code: only digits are used.
     fixture.write("apcheck-changes/pr-number", "7/../../x\n");
@@ -263,5 +299,9 @@ fn the_cache_key_and_an_installed_binary_are_step_outputs() {
     assert_eq!(install.status.code(), Some(0), "{}", text(&install.stderr));
     assert!(text(&install.stdout).contains("apcheck is cached in"));
     assert_eq!(fixture.read("runner/path"), format!("{}\n", root.join("bin").display()));
-    assert!(fixture.outputs().contains(&format!("apcheck={}", root.join("bin/apcheck").display())));
+    assert!(
+        fixture
+            .outputs()
+            .contains(&format!("apcheck={}", root.join("bin/apcheck").display()))
+    );
 }

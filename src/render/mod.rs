@@ -92,9 +92,16 @@ pub struct Options {
 }
 
 impl Options {
-    pub fn text(&self) -> text::TextOptions {
-        text::TextOptions { color: self.color }
+    pub fn text(&self) -> TextOptions {
+        TextOptions { color: self.color }
     }
+}
+
+/// How the text looks; the edge decides (a TTY without `NO_COLOR` gets colour).
+/// Declared here, beside [`Options`], and used by `text`, so the arrow runs one way.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TextOptions {
+    pub color: bool,
 }
 
 /// Texts found by a function, from the names findings use (files named in
@@ -400,6 +407,7 @@ pub(crate) mod test_support {
                 version: Some("1.0.0".into()),
                 description: None,
                 spec: Some("1.0.0".into()),
+                reason: None,
             },
             skills,
             mcp,

@@ -7,13 +7,13 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::Located;
 use super::lint::check_snapshot;
 use super::model::{ConnectionStatus, Snapshot};
 use crate::diag::{Diagnostic, Severity};
 use crate::json::{JsonDoc, parse::push_token, parse_document};
 use crate::report::{McpState, PackageReport, PluginState, ServerState, SkillState, sort_diagnostics};
 use crate::rule::{Example, Rule, RuleDoc};
+use crate::source::json::JsonSource;
 use crate::tree::Tree;
 
 const PLUGIN_JSON: &str = r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "invoice-ops", "version": "1.2.0"}"#;
@@ -335,7 +335,7 @@ pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
         return report;
     };
     let doc = parse_document(text).expect("linted as JSON above");
-    let located = Located::new(name, text, &doc);
+    let located = JsonSource::new(name, text, doc);
     let package = crate::check_package(root, tree);
     report
         .not_compared
@@ -385,7 +385,7 @@ pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
 }
 
 struct Drift<'a, 'r> {
-    located: &'a Located<'a>,
+    located: &'a JsonSource<'a>,
     /// The plugin root as the caller named it; package files are shown under it.
     root: &'a str,
     report: &'r mut DriftReport,
@@ -410,7 +410,9 @@ impl Drift<'_, '_> {
             package,
             fix,
         });
-        self.report.diagnostics.push(self.located.at(rule, message, pointer));
+        self.report
+            .diagnostics
+            .push(self.located.at_value(rule, pointer, message));
     }
 
     /// Adds the package findings that explain a row (why a skill or server is skipped).
@@ -665,7 +667,8 @@ impl Drift<'_, '_> {
             };
             let Ok(doc) = parse_document(text) else { continue };
             let shown = in_root(self.root, file);
-            let located = Located::new(&shown, text, &doc);
+            let located = JsonSource::new(&shown, text, doc);
+            let doc = &located.doc;
             let mut places: Vec<String> = vec![String::new()];
             let servers = doc.value.get("mcpServers").and_then(Value::as_object);
             if let Some(servers) = servers.filter(|_| file == "mcp.json") {
@@ -676,12 +679,12 @@ impl Drift<'_, '_> {
                 }
             }
             for place in places {
-                self.runtime_members(&located, &doc, file, &place);
+                self.runtime_members(&located, doc, file, &place);
             }
         }
     }
 
-    fn runtime_members(&mut self, located: &Located, doc: &JsonDoc, file: &str, place: &str) {
+    fn runtime_members(&mut self, located: &JsonSource<'_>, doc: &JsonDoc, file: &str, place: &str) {
         let Some(members) = doc.value.pointer(place).and_then(Value::as_object) else {
             return;
         };
@@ -705,7 +708,7 @@ impl Drift<'_, '_> {
             });
             self.report
                 .diagnostics
-                .push(located.at_key(&RUNTIME_STATE_IN_PACKAGING, message, &pointer));
+                .push(located.at_key(&RUNTIME_STATE_IN_PACKAGING, &pointer, message));
         }
     }
 

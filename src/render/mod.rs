@@ -25,6 +25,8 @@ pub mod sarif;
 pub mod snapshot;
 pub mod text;
 
+pub use crate::tree::path_from_root;
+
 use std::borrow::Cow;
 
 use crate::diag::Diagnostic;
@@ -204,17 +206,6 @@ fn line_range(text: &str, line: usize) -> Option<std::ops::Range<usize>> {
     };
     let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
     Some(start..end)
-}
-
-/// `file` as seen from where the check was started: prefixed with the root as
-/// the edge named it, so `plugins/a` + `plugin.json` → `plugins/a/plugin.json`.
-pub fn path_from_root(root: &str, file: &str) -> String {
-    let root = root.trim_end_matches(['/', '\\']);
-    if root.is_empty() || root == "." {
-        file.to_string()
-    } else {
-        format!("{root}/{file}")
-    }
 }
 
 /// The root as shown to people: `.` for the empty root.

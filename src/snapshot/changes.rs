@@ -222,7 +222,12 @@ pub fn compare(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -
         (old_name, old_check.snapshot.is_none()),
         (new_name, new_check.snapshot.is_none()),
     ];
-    let (Some(old), Some(new)) = (old_check.snapshot, new_check.snapshot) else {
+    let (Some(old), Some(new), Some(old_doc), Some(new_doc)) = (
+        old_check.snapshot,
+        new_check.snapshot,
+        old_check.document,
+        new_check.document,
+    ) else {
         let not_compared = invalid
             .into_iter()
             .filter(|(_, invalid)| *invalid)
@@ -241,8 +246,6 @@ pub fn compare(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -
     };
     let changes = snapshot_changes(&old, &new);
     let required = changes.iter().map(|c| c.level).max();
-    let old_doc = crate::json::parse_document(old_text).expect("linted as JSON above");
-    let new_doc = crate::json::parse_document(new_text).expect("linted as JSON above");
     let docs = Docs {
         old: JsonSource::new(old_name, old_text, old_doc),
         new: JsonSource::new(new_name, new_text, new_doc),

@@ -12,7 +12,7 @@ use super::model::{ConnectionStatus, Snapshot};
 use super::schema::{CompiledSchema, snapshot_schema_errors};
 use crate::diag::{Diagnostic, Severity};
 use crate::json::builtin::{DocumentKind, identify};
-use crate::json::{parse::push_token, parse_document};
+use crate::json::{JsonDoc, parse::push_token, parse_document};
 use crate::rule::{Example, Rule, RuleDoc};
 use crate::source::json::JsonSource;
 use crate::source::{LineIndex, Span};
@@ -322,6 +322,9 @@ const BODY_MEMBERS: &[&str] = &["body", "instructions", "content", "markdown", "
 pub struct SnapshotCheck {
     /// The snapshot, when it is JSON of the schema's shape.
     pub snapshot: Option<Snapshot>,
+    /// The parsed text, when it is JSON: `drift` and `changes` place their
+    /// findings with it instead of parsing the text again.
+    pub document: Option<JsonDoc>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -338,6 +341,7 @@ pub fn check_snapshot(file: &str, text: &str, package: Option<&Tree>) -> Snapsho
                 .at_span(text, &index, at);
             return SnapshotCheck {
                 snapshot: None,
+                document: None,
                 diagnostics: vec![diagnostic],
             };
         }
@@ -354,6 +358,7 @@ pub fn check_snapshot(file: &str, text: &str, package: Option<&Tree>) -> Snapsho
         ).with_hint("Check a plugin directory with `apcheck check DIR`; build its snapshot with `apcheck snapshot DIR`."));
         return SnapshotCheck {
             snapshot: None,
+            document: Some(located.doc),
             diagnostics,
         };
     }
@@ -392,7 +397,11 @@ pub fn check_snapshot(file: &str, text: &str, package: Option<&Tree>) -> Snapsho
         check_semantics(&located, snapshot, package, &mut diagnostics);
     }
     crate::report::sort_diagnostics(&mut diagnostics);
-    SnapshotCheck { snapshot, diagnostics }
+    SnapshotCheck {
+        snapshot,
+        document: Some(located.doc),
+        diagnostics,
+    }
 }
 
 /// AP603 on the raw value (before the schema, whose closed objects would only

@@ -213,3 +213,68 @@ fn ignored_keys_are_unnecessary_and_skipped_servers_say_so() {
     );
     client.shutdown();
 }
+
+#[test]
+fn the_configuration_above_the_root_hides_and_re_levels_findings_and_is_reloaded() {
+    // The configuration is found by walking up from the plugin root, as `apcheck check` finds it.
+    let dir = tempfile::tempdir().unwrap();
+    let top = dir.path().canonicalize().unwrap();
+    let root = top.join("plugins/p");
+    let config = top.join("apcheck.toml");
+    let config_uri = uri(&config);
+    // AP209 (§5.5, an invalid name) and AP205 (§5.3, an unknown key, a warning by default).
+    let manifest_text = format!("{{\"$schema\": \"{SCHEMA}\", \"name\": \"P\", \"color\": \"red\"}}");
+    write(&root, "plugin.json", &manifest_text);
+    std::fs::write(&config, "ignore = [\"AP209\"]\n[severity]\nAP205 = \"error\"\n").unwrap();
+    let manifest = uri(&root.join("plugin.json"));
+    let mut client = Client::start(json!({"debounceMs": 0}));
+    let codes_and_severities = |diagnostics: &[Value]| -> Vec<(String, u64)> {
+        diagnostics
+            .iter()
+            .map(|d| (d["code"].as_str().unwrap().to_string(), d["severity"].as_u64().unwrap()))
+            .collect()
+    };
+
+    open(&mut client, &manifest, &manifest_text);
+    let diagnostics = client.diagnostics_for(&manifest);
+    assert_eq!(codes_and_severities(&diagnostics), [("AP205".to_string(), 1)]);
+
+    // Saving the configuration in the editor reloads it.
+    std::fs::write(&config, "[severity]\nAP205 = \"info\"\n").unwrap();
+    client.notify("textDocument/didSave", json!({"textDocument": {"uri": config_uri}}));
+    let mut diagnostics = codes_and_severities(&client.diagnostics_for(&manifest));
+    diagnostics.sort();
+    assert_eq!(diagnostics, [("AP205".to_string(), 3), ("AP209".to_string(), 1)]);
+
+    // A broken configuration changed on disk: shown once, underlined at the bad code, and
+    // the package is checked with the defaults meanwhile.
+    let broken = "ignore = [\"AP314\", \"XX9\"]\n";
+    std::fs::write(&config, broken).unwrap();
+    let changed = json!({"changes": [{"uri": config_uri, "type": 2}]});
+    client.notify("workspace/didChangeWatchedFiles", changed.clone());
+    let message = client.notification("window/showMessage");
+    assert_eq!(message["type"], 1, "{message}");
+    assert!(
+        message["message"]
+            .as_str()
+            .unwrap()
+            .contains("apcheck.toml:1:20: `XX9` is not a rule code or code prefix"),
+        "{message}"
+    );
+    let problems = client.diagnostics_for(&config_uri);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(
+        problems[0]["range"],
+        json!({"start": {"line": 0, "character": 19}, "end": {"line": 0, "character": 24}})
+    );
+    let mut diagnostics = codes_and_severities(&client.diagnostics_for(&manifest));
+    diagnostics.sort();
+    assert_eq!(diagnostics, [("AP205".to_string(), 2), ("AP209".to_string(), 1)]);
+
+    // Fixed: the configuration file's problem is cleared and the configuration applies again.
+    std::fs::write(&config, "ignore = [\"AP2\"]\n").unwrap();
+    client.notify("workspace/didChangeWatchedFiles", changed);
+    assert_eq!(client.diagnostics_for(&config_uri), Vec::<Value>::new());
+    assert_eq!(client.diagnostics_for(&manifest), Vec::<Value>::new());
+    client.shutdown();
+}

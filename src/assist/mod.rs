@@ -134,7 +134,11 @@ pub fn rule_markdown(rule: &Rule) -> String {
                 }
             }
             Example::Described(words) => text.push_str(&format!("\n{words}\n")),
-            Example::Snapshot(_) | Example::Drift { .. } | Example::Changes { .. } | Example::Call { .. } => {
+            Example::Snapshot(_)
+            | Example::Drift { .. }
+            | Example::Changes { .. }
+            | Example::Call { .. }
+            | Example::Validate { .. } => {
                 text.push_str("\nSee `apcheck explain ");
                 text.push_str(rule.code);
                 text.push_str("`.\n");

@@ -91,7 +91,7 @@ pub fn format_streaming(
     Ok(())
 }
 
-fn write_document<'a>(text: &'a str, options: &FormatOptions, writer: &mut Writer<'_>) -> Result<(), JsonParseError> {
+fn write_document(text: &str, options: &FormatOptions, writer: &mut Writer<'_>) -> Result<(), JsonParseError> {
     if options.sort_keys {
         let mut tree = TreeBuilder::default();
         scan(text, options.jsonc, &mut tree).map_err(|e| e.locate(text))?;
@@ -102,12 +102,15 @@ fn write_document<'a>(text: &'a str, options: &FormatOptions, writer: &mut Write
     Ok(())
 }
 
+/// Where a streaming writer hands its chunks.
+type Emit<'e> = &'e mut dyn FnMut(&[u8]);
+
 /// Writes the reported document in the chosen layout.
 struct Writer<'e> {
     /// Only whole `&str` slices and ASCII go in, so it is always UTF-8.
     out: Vec<u8>,
     /// Where full chunks of `out` go when streaming; `None` keeps everything in `out`.
-    emit: Option<&'e mut dyn FnMut(&[u8])>,
+    emit: Option<Emit<'e>>,
     layout: Layout,
     /// `"\n"` followed by enough indentation for the deepest level seen so far.
     newline: String,
@@ -120,7 +123,7 @@ struct Writer<'e> {
 }
 
 impl<'e> Writer<'e> {
-    fn new(layout: Layout, capacity: usize, emit: Option<&'e mut dyn FnMut(&[u8])>) -> Self {
+    fn new(layout: Layout, capacity: usize, emit: Option<Emit<'e>>) -> Self {
         let (unit_text, unit) = match layout {
             Layout::Pretty(Indent::Tab) => ("\t", 1),
             Layout::Pretty(Indent::Spaces(n)) => (" ", usize::from(n)),

@@ -111,6 +111,16 @@ impl Client {
         }
     }
 
+    /// The params of the next notification of `method` from the server.
+    pub fn notification(&mut self, method: &str) -> Value {
+        loop {
+            let message = self.incoming.recv_timeout(WAIT).expect("the notification is sent");
+            if message["method"] == method && message.get("id").is_none() {
+                return message["params"].clone();
+            }
+        }
+    }
+
     /// The diagnostics published for each of `uris`, in whatever order they come.
     pub fn diagnostics_for_all(&mut self, uris: &[&str]) -> Vec<Vec<Value>> {
         let mut found: Vec<Option<Vec<Value>>> = vec![None; uris.len()];

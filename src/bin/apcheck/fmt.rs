@@ -62,7 +62,8 @@ pub fn fmt(args: FmtArgs) -> ExitCode {
         sort_keys: args.sort_keys,
         jsonc: args.jsonc,
     };
-    if !args.check && !(args.write && args.file != "-") {
+    let writes_file = args.write && args.file != "-";
+    if !(args.check || writes_file) {
         return stream_to_stdout(&args.file, &text, &options);
     }
     let formatted = match format_document(&text, &options) {

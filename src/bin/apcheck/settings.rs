@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use apcheck::config::{FILE_NAMES, Settings};
+use apcheck::config::{ConfigError, FILE_NAMES, Settings};
 
 /// The flags every command that checks packages shares.
 #[derive(clap::Args, Clone, Default)]
@@ -26,6 +26,28 @@ pub struct ConfigArgs {
     /// Set a rule's severity: `AP205=error`, `AP314=off`.
     #[arg(long, value_name = "CODE=LEVEL")]
     pub severity: Vec<String>,
+    /// The reverse-domain namespace under `extensions` that the unsafe fix moves a vendor `hooks` key to (`com.example.client`).
+    #[arg(long, value_name = "NAMESPACE")]
+    pub extensions_namespace: Option<String>,
+}
+
+/// Why the settings for a path could not be loaded: exit 2 at the CLI; the
+/// language server shows it, underlining a configuration error in its file.
+#[derive(Debug)]
+pub enum LoadError {
+    /// A file that could not be read, or a `--config` without `[tool.apcheck]`.
+    Unusable(String),
+    /// A configuration (or flag) that does not parse or names no rule, at its place.
+    Invalid(ConfigError),
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoadError::Unusable(message) => f.write_str(message),
+            LoadError::Invalid(error) => error.fmt(f),
+        }
+    }
 }
 
 /// Settings for one checked path, and the directory its globs are relative to.
@@ -57,14 +79,18 @@ impl Loaded {
 }
 
 /// The settings for `path`: the configuration named or found, with the flags on top.
-pub fn load(path: &Path, args: &ConfigArgs) -> Result<Loaded, String> {
+pub fn load(path: &Path, args: &ConfigArgs) -> Result<Loaded, LoadError> {
     let found = match &args.config {
-        Some(file) => Some(read(file)?.ok_or_else(|| format!("{}: has no [tool.apcheck] table", file.display()))?),
+        Some(file) => Some(
+            read(file)?
+                .ok_or_else(|| LoadError::Unusable(format!("{}: has no [tool.apcheck] table", file.display())))?,
+        ),
         None => find_above(path)?,
     };
     let (settings, base) = match found {
         Some((settings, file)) => {
-            let file = fs::canonicalize(&file).map_err(|error| format!("{}: {error}", file.display()))?;
+            let file =
+                fs::canonicalize(&file).map_err(|error| LoadError::Unusable(format!("{}: {error}", file.display())))?;
             (settings, file.parent().map(Path::to_path_buf).unwrap_or_default())
         }
         None => (
@@ -74,12 +100,13 @@ pub fn load(path: &Path, args: &ConfigArgs) -> Result<Loaded, String> {
     };
     let settings = settings
         .with_flags(&args.select, &args.extend_select, &args.ignore, &args.severity)
-        .map_err(|error| error.to_string())?;
+        .and_then(|settings| settings.with_extensions_namespace(args.extensions_namespace.as_deref()))
+        .map_err(LoadError::Invalid)?;
     Ok(Loaded { settings, base })
 }
 
 /// The nearest configuration in `path`'s directory or above it.
-fn find_above(path: &Path) -> Result<Option<(Settings, PathBuf)>, String> {
+fn find_above(path: &Path) -> Result<Option<(Settings, PathBuf)>, LoadError> {
     let start = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     for dir in start.ancestors() {
         for name in FILE_NAMES {
@@ -95,8 +122,8 @@ fn find_above(path: &Path) -> Result<Option<(Settings, PathBuf)>, String> {
 }
 
 /// The settings in `file`, or `None` for a pyproject.toml without `[tool.apcheck]`.
-fn read(file: &Path) -> Result<Option<(Settings, PathBuf)>, String> {
-    let text = fs::read_to_string(file).map_err(|error| format!("{}: {error}", file.display()))?;
-    let settings = Settings::parse(&file.display().to_string(), &text).map_err(|error| error.to_string())?;
+fn read(file: &Path) -> Result<Option<(Settings, PathBuf)>, LoadError> {
+    let text = fs::read_to_string(file).map_err(|error| LoadError::Unusable(format!("{}: {error}", file.display())))?;
+    let settings = Settings::parse(&file.display().to_string(), &text).map_err(LoadError::Invalid)?;
     Ok(settings.map(|settings| (settings, file.to_path_buf())))
 }

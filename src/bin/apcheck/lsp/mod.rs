@@ -7,11 +7,18 @@
 //! package for a re-check after a short debounce, so a burst of keystrokes
 //! costs one check; a request about a package with a pending re-check runs it
 //! first, so answers always match the text the editor holds.
+//!
+//! Findings are shown with the configuration `apcheck check` would use
+//! (`config`). It is loaded again when a configuration file is saved in the
+//! editor or changes on disk (`workspace/didChangeWatchedFiles`, registered
+//! when the client can watch files for the server).
 
+mod config;
 mod features;
 mod packages;
 mod position;
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -19,18 +26,21 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::RecvTimeoutError;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
-    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument, Notification as _,
-    PublishDiagnostics,
+    DidChangeTextDocument, DidChangeWatchedFiles, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
+    Notification as _, PublishDiagnostics, ShowMessage,
 };
-use lsp_types::request::{CodeActionRequest, Completion, HoverRequest, Request as _};
+use lsp_types::request::{CodeActionRequest, Completion, HoverRequest, RegisterCapability, Request as _};
 use lsp_types::{
-    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CompletionOptions, HoverProviderCapability,
-    InitializeParams, PositionEncodingKind, PublishDiagnosticsParams, SaveOptions, ServerCapabilities, ServerInfo,
-    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri,
+    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CompletionOptions,
+    DidChangeWatchedFilesRegistrationOptions, FileSystemWatcher, GlobPattern, HoverProviderCapability,
+    InitializeParams, MessageType, PositionEncodingKind, PublishDiagnosticsParams, Registration, RegistrationParams,
+    SaveOptions, ServerCapabilities, ServerInfo, ShowMessageParams, TextDocumentSyncCapability, TextDocumentSyncKind,
+    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri,
 };
 use serde::Deserialize;
 
 use crate::output::{EXIT_CLEAN, EXIT_FAILURE};
+use crate::settings;
 use packages::Packages;
 use position::{Encoding, path_of};
 
@@ -100,6 +110,16 @@ fn serve(connection: &Connection) -> Result<(), String> {
         "serverInfo": ServerInfo { name: "apcheck".into(), version: Some(env!("CARGO_PKG_VERSION").into()) },
     });
     connection.initialize_finish(id, result).map_err(|e| e.to_string())?;
+    let can_watch = params
+        .capabilities
+        .workspace
+        .as_ref()
+        .and_then(|workspace| workspace.did_change_watched_files.as_ref())
+        .and_then(|watched| watched.dynamic_registration)
+        .unwrap_or(false);
+    if can_watch {
+        watch_config_files(connection);
+    }
 
     let mut server = Server {
         connection,
@@ -107,8 +127,37 @@ fn serve(connection: &Connection) -> Result<(), String> {
         debounce: Duration::from_millis(options.debounce_ms),
         rule_docs: options.rule_docs,
         packages: Packages::default(),
+        config_published: BTreeMap::new(),
+        config_problems_shown: BTreeSet::new(),
     };
     server.run()
+}
+
+/// Asks the client to report changes to configuration files anywhere in the
+/// workspace, including ones created or deleted, since either changes which
+/// configuration applies. Its answer needs no handling.
+fn watch_config_files(connection: &Connection) {
+    let watchers = apcheck::config::FILE_NAMES
+        .iter()
+        .map(|name| FileSystemWatcher {
+            glob_pattern: GlobPattern::String(format!("**/{name}")),
+            kind: None,
+        })
+        .collect();
+    let registration = Registration {
+        id: "apcheck-config-files".into(),
+        method: DidChangeWatchedFiles::METHOD.into(),
+        register_options: serde_json::to_value(DidChangeWatchedFilesRegistrationOptions { watchers }).ok(),
+    };
+    let request = Request::new(
+        "apcheck/watch-config-files".to_string().into(),
+        RegisterCapability::METHOD.into(),
+        RegistrationParams {
+            registrations: vec![registration],
+        },
+    );
+    // The client hung up: the receive loop sees it next and ends.
+    let _ = connection.sender.send(request.into());
 }
 
 fn capabilities(encoding: Encoding) -> ServerCapabilities {
@@ -144,6 +193,10 @@ struct Server<'c> {
     debounce: Duration,
     rule_docs: String,
     packages: Packages,
+    /// The diagnostics published on configuration files, by file.
+    config_published: BTreeMap<PathBuf, Vec<lsp_types::Diagnostic>>,
+    /// The configuration problems shown in a message, so each is shown once until it is fixed.
+    config_problems_shown: BTreeSet<String>,
 }
 
 /// A file of a package: its plugin root and its package-relative path.
@@ -241,6 +294,7 @@ impl Server<'_> {
                     package.overlay.insert(file.relative, params.text_document.text);
                     // A file just opened gets its findings at once.
                     package.due = Some(now);
+                    self.report_config_problems();
                 }
             }
             DidChangeTextDocument::METHOD => {
@@ -263,10 +317,24 @@ impl Server<'_> {
                 else {
                     return;
                 };
-                if let Some(file) = self.package_file(&params.text_document.uri) {
+                if path_of(&params.text_document.uri).is_some_and(|path| config::is_config_file(&path)) {
+                    self.reconfigure();
+                } else if let Some(file) = self.package_file(&params.text_document.uri) {
                     let package = self.packages.open(&file.root);
                     package.reread(&file.root);
                     package.due = Some(now);
+                }
+            }
+            DidChangeWatchedFiles::METHOD => {
+                let Ok(params) = serde_json::from_value::<lsp_types::DidChangeWatchedFilesParams>(notification.params)
+                else {
+                    return;
+                };
+                let is_config = |event: &lsp_types::FileEvent| {
+                    path_of(&event.uri).is_some_and(|path| config::is_config_file(&path))
+                };
+                if params.changes.iter().any(is_config) {
+                    self.reconfigure();
                 }
             }
             DidCloseTextDocument::METHOD => {
@@ -280,6 +348,49 @@ impl Server<'_> {
             }
             _ => {}
         }
+    }
+
+    /// Loads every open package's configuration again and re-checks it: a
+    /// configuration file changed, appeared or went away.
+    fn reconfigure(&mut self) {
+        let now = Instant::now();
+        for (root, package) in &mut self.packages.by_root {
+            package.reconfigure(root);
+            package.due = Some(now);
+        }
+        self.report_config_problems();
+    }
+
+    /// Shows each new configuration problem once, and publishes the
+    /// diagnostics of the configuration files that changed (an empty list
+    /// where a problem was fixed).
+    fn report_config_problems(&mut self) {
+        let problems: Vec<&settings::LoadError> = self
+            .packages
+            .by_root
+            .values()
+            .filter_map(|package| package.config_problem.as_ref())
+            .collect();
+        let messages: BTreeSet<String> = problems.iter().map(|problem| problem.to_string()).collect();
+        for message in messages.difference(&self.config_problems_shown) {
+            let params = ShowMessageParams {
+                typ: MessageType::ERROR,
+                message: format!("apcheck: {message}; checking with the default settings until it is fixed"),
+            };
+            self.send(Notification::new(ShowMessage::METHOD.to_string(), params).into());
+        }
+        self.config_problems_shown = messages;
+        let by_file = config::diagnostics_by_file(problems, self.encoding);
+        let previous = std::mem::take(&mut self.config_published);
+        for file in previous.keys().filter(|file| !by_file.contains_key(*file)) {
+            self.publish(file, Vec::new());
+        }
+        for (file, diagnostics) in &by_file {
+            if previous.get(file) != Some(diagnostics) {
+                self.publish(file, diagnostics.clone());
+            }
+        }
+        self.config_published = by_file;
     }
 
     /// A closed buffer falls back to the disk file; the last closed file of a
@@ -299,6 +410,8 @@ impl Server<'_> {
         for relative in published {
             self.publish(&file.root.join(relative), Vec::new());
         }
+        // Its configuration's problem is no longer the editor's concern.
+        self.report_config_problems();
     }
 
     fn check_due(&mut self, now: Instant) {
@@ -323,7 +436,8 @@ impl Server<'_> {
             return;
         }
         let tree = package.effective_tree();
-        let report = apcheck::check_package(&root.display().to_string(), &tree);
+        let mut report = apcheck::check_package(&root.display().to_string(), &tree);
+        package.configuration.apply(&mut report);
         package.checked = Some((tree, report));
         let by_file = features::diagnostics_by_file(package, self.encoding, &self.rule_docs);
         // Open files and files that had findings get a (possibly empty) list too.

@@ -1,7 +1,8 @@
 //! The packages the editor has files open in: each plugin root's tree as read
 //! from disk, the unsaved buffers laid over it, and the last report. A change
 //! to any buffer re-checks the whole package, so a `plugin.json` edit updates
-//! the findings shown in `mcp.json` and the skills too.
+//! the findings shown in `mcp.json` and the skills too. Each package is
+//! checked with the configuration found above its root.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -10,6 +11,9 @@ use std::time::Instant;
 use apcheck::PackageReport;
 use apcheck::disk::read_tree;
 use apcheck::tree::{Entry, Limits, Tree};
+
+use super::config::Configuration;
+use crate::settings::LoadError;
 
 pub struct Package {
     /// The tree as last read from disk.
@@ -22,17 +26,29 @@ pub struct Package {
     pub published: BTreeSet<String>,
     /// When the pending re-check is due, after the debounce.
     pub due: Option<Instant>,
+    /// The settings its findings are shown with.
+    pub configuration: Configuration,
+    /// Why the configuration above it could not be used, if it could not.
+    pub config_problem: Option<LoadError>,
 }
 
 impl Package {
     pub fn read(root: &Path) -> Package {
+        let (configuration, config_problem) = Configuration::load(root);
         Package {
             disk: read_disk(root),
             overlay: BTreeMap::new(),
             checked: None,
             published: BTreeSet::new(),
             due: None,
+            configuration,
+            config_problem,
         }
+    }
+
+    /// Loads the configuration above `root` again (a configuration file changed).
+    pub fn reconfigure(&mut self, root: &Path) {
+        (self.configuration, self.config_problem) = Configuration::load(root);
     }
 
     /// Reads the disk tree again (after a save, or a change the editor saw on disk).

@@ -1,0 +1,90 @@
+//! The configuration each open package is checked with: the `apcheck.toml`
+//! (or `pyproject.toml` with `[tool.apcheck]`) found by walking up from its
+//! plugin root, loaded by the CLI's own loader (`crate::settings`), so the
+//! editor shows what `apcheck check ROOT` shows. A configuration that cannot
+//! be used is reported to the user (underlined in its file when it has a
+//! place there), and the package is checked with the defaults until it is
+//! fixed, as if there were none: a typo in `apcheck.toml` must not leave the
+//! editor silent.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use apcheck::PackageReport;
+use apcheck::config::{ConfigError, FILE_NAMES, Origin, Settings};
+use lsp_types::{Diagnostic, DiagnosticSeverity};
+
+use super::position::{Encoding, range_of};
+use crate::settings::{self, ConfigArgs, LoadError};
+
+/// The settings of one plugin root.
+#[derive(Default)]
+pub struct Configuration {
+    settings: Settings,
+    /// The plugin root relative to the configuration's directory, for the `[[overrides]]` globs.
+    root: String,
+}
+
+impl Configuration {
+    /// The configuration found above `root`, or the defaults and why it could not be used.
+    pub fn load(root: &Path) -> (Configuration, Option<LoadError>) {
+        match settings::load(root, &ConfigArgs::default()) {
+            Ok(loaded) => {
+                let configuration = Configuration {
+                    root: loaded.relative(root),
+                    settings: loaded.settings,
+                };
+                (configuration, None)
+            }
+            Err(error) => (Configuration::default(), Some(error)),
+        }
+    }
+
+    /// Hides and re-levels `report`'s findings as `apcheck check` does.
+    pub fn apply(&self, report: &mut PackageReport) {
+        self.settings.apply(report, &self.root);
+    }
+}
+
+/// Whether `path` names a configuration file (by name: one that does not exist
+/// yet, or no longer does, changes what applies too).
+pub fn is_config_file(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|name| name.to_str())
+        .is_some_and(|name| FILE_NAMES.contains(&name))
+}
+
+/// The diagnostics of the configuration files the `problems` are placed in,
+/// by file; a problem with no place in a file (an unreadable file) has none.
+pub fn diagnostics_by_file<'p>(
+    problems: impl IntoIterator<Item = &'p LoadError>,
+    encoding: Encoding,
+) -> BTreeMap<PathBuf, Vec<Diagnostic>> {
+    let mut by_file: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
+    for problem in problems {
+        let LoadError::Invalid(ConfigError {
+            origin: Origin::File { path, .. },
+            span,
+            message,
+        }) = problem
+        else {
+            continue;
+        };
+        // The file as it is now: the loader has just read it.
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let span = span.clone().unwrap_or(0..0);
+        let diagnostic = Diagnostic {
+            range: range_of(&text, span.start, span.end, encoding),
+            severity: Some(DiagnosticSeverity::ERROR),
+            source: Some("apcheck".into()),
+            message: format!("{message}; apcheck checks with the default settings until this is fixed"),
+            ..Diagnostic::default()
+        };
+        let diagnostics = by_file.entry(PathBuf::from(path)).or_default();
+        // Packages below one configuration share its problem.
+        if !diagnostics.contains(&diagnostic) {
+            diagnostics.push(diagnostic);
+        }
+    }
+    by_file
+}

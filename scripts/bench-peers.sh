@@ -26,7 +26,9 @@ DATA=$ROOT/target/bench-data
 PEERS=$ROOT/target/bench-peers
 RUNS=${RUNS:-5}
 SLOW_RUNS=${SLOW_RUNS:-1}
-SKILLS=${SKILLS:-50000}
+# Each skill is a folder and its SKILL.md, and the reader stops at 100,000
+# entries by default (an incomplete check is an error), so "50,000 skills" is 49,990.
+SKILLS=${SKILLS:-49990}
 mkdir -p "$DATA" "$PEERS"
 
 fail() {
@@ -170,7 +172,7 @@ print(sum(1 for skill in sorted(root.iterdir()) if validate(skill)))
 EOF
 
 SKILL_ROOT=$DATA/skills-$SKILLS
-if [ ! -f "$SKILL_ROOT/.complete" ]; then
+if [ ! -f "$SKILL_ROOT.complete" ]; then
     echo "== generating a plugin with $SKILLS skills in $SKILL_ROOT" >&2
     rm -rf "$SKILL_ROOT"
     node - "$SKILL_ROOT" "$SKILLS" <<'EOF'
@@ -188,7 +190,7 @@ for (let i = 0; i < count; i++) {
   mkdirSync(`${root}/skills/${name}`);
   writeFileSync(`${root}/skills/${name}/SKILL.md`, `---\nname: ${name}\ndescription: Does task number ${i} when the user asks for it.\n---\n\n# Skill ${i}\n\n${body}`);
 }
-writeFileSync(`${root}/.complete`, "");
+writeFileSync(`${root}.complete`, "");
 EOF
 fi
 

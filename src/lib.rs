@@ -4,10 +4,12 @@
 
 pub mod assist;
 pub mod baseline;
+pub mod collection;
 pub mod config;
 pub mod diag;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod disk;
+pub mod edit;
 pub mod fix;
 pub mod hops;
 pub mod json;

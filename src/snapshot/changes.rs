@@ -11,12 +11,12 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::Located;
 use super::lint::check_snapshot;
 use super::model::{ConnectionStatus, Snapshot, Tool};
 use super::schema_diff::{Level, diff_input_schema, diff_output_schema};
 use crate::diag::{Diagnostic, Severity};
 use crate::rule::{Example, Family, Rule, RuleDoc};
+use crate::source::json::JsonSource;
 
 const OLD: &str = r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"}, "skills": [],
   "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
@@ -188,6 +188,9 @@ pub struct ChangeReport {
     pub required: Option<Level>,
     /// The level of the version bump; `None` when unchanged or not SemVer.
     pub bump: Option<Level>,
+    /// Whether the bump is at least the level the changes need (§10.2): true
+    /// when nothing changed, `None` when the snapshots could not be compared.
+    pub bump_covers_changes: Option<bool>,
     /// Lint findings in either snapshot, then the version verdict.
     pub diagnostics: Vec<Diagnostic>,
     /// The files that could not be read as snapshots (their errors are in
@@ -219,7 +222,12 @@ pub fn compare(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -
         (old_name, old_check.snapshot.is_none()),
         (new_name, new_check.snapshot.is_none()),
     ];
-    let (Some(old), Some(new)) = (old_check.snapshot, new_check.snapshot) else {
+    let (Some(old), Some(new), Some(old_doc), Some(new_doc)) = (
+        old_check.snapshot,
+        new_check.snapshot,
+        old_check.document,
+        new_check.document,
+    ) else {
         let not_compared = invalid
             .into_iter()
             .filter(|(_, invalid)| *invalid)
@@ -231,17 +239,16 @@ pub fn compare(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -
             changes: Vec::new(),
             required: None,
             bump: None,
+            bump_covers_changes: None,
             diagnostics,
             not_compared,
         };
     };
     let changes = snapshot_changes(&old, &new);
     let required = changes.iter().map(|c| c.level).max();
-    let old_doc = crate::json::parse_document(old_text).expect("linted as JSON above");
-    let new_doc = crate::json::parse_document(new_text).expect("linted as JSON above");
     let docs = Docs {
-        old: Located::new(old_name, old_text, &old_doc),
-        new: Located::new(new_name, new_text, &new_doc),
+        old: JsonSource::new(old_name, old_text, old_doc),
+        new: JsonSource::new(new_name, new_text, new_doc),
     };
     let bump = judge_versions(&old, &new, &changes, required, &docs, &mut diagnostics);
     ChangeReport {
@@ -250,21 +257,23 @@ pub fn compare(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -
         changes,
         required,
         bump,
+        // `None` (no SemVer bump) orders below every level.
+        bump_covers_changes: Some(bump >= required),
         diagnostics,
         not_compared: Vec::new(),
     }
 }
 
 struct Docs<'a> {
-    old: Located<'a>,
-    new: Located<'a>,
+    old: JsonSource<'a>,
+    new: JsonSource<'a>,
 }
 
 impl Docs<'_> {
-    fn at(&self, rule: &Rule, message: String, (side, pointer): &(Side, String)) -> Diagnostic {
+    fn at_value(&self, rule: &Rule, (side, pointer): &(Side, String), message: String) -> Diagnostic {
         match side {
-            Side::Old => self.old.at(rule, message, pointer),
-            Side::New => self.new.at(rule, message, pointer),
+            Side::Old => self.old.at_value(rule, pointer, message),
+            Side::New => self.new.at_value(rule, pointer, message),
         }
     }
 }
@@ -293,14 +302,14 @@ fn judge_versions(
                 required.as_str()
             ));
         }
-        out.push(docs.at(&VERSION_NOT_SEMVER, message, &version_at));
+        out.push(docs.at_value(&VERSION_NOT_SEMVER, &version_at, message));
         return None;
     };
     if new_version < old_version {
-        out.push(docs.at(
+        out.push(docs.at_value(
             &VERSION_DECREASED,
-            format!("plugin.version went down from {old_version} to {new_version}"),
             &version_at,
+            format!("plugin.version went down from {old_version} to {new_version}"),
         ));
         return None;
     }
@@ -313,14 +322,14 @@ fn judge_versions(
             Level::Patch if bump.is_none() => &CHANGE_WITHOUT_BUMP,
             _ => continue,
         };
-        out.push(docs.at(
+        out.push(docs.at_value(
             rule,
+            &change.location,
             format!(
                 "{} ({}); plugin.version {old_version} → {new_version} is {shown_bump}",
                 change.detail,
                 change.level.as_str()
             ),
-            &change.location,
         ));
     }
     bump
@@ -650,7 +659,27 @@ mod tests {
         assert_eq!(kinds, ["tool-removed", "tool-added"]);
         assert_eq!(report.required, Some(Level::Major));
         assert_eq!(report.bump, Some(Level::Major));
+        assert_eq!(report.bump_covers_changes, Some(true));
         assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
+    }
+
+    #[test]
+    fn the_report_says_whether_the_bump_covers_the_changes() {
+        // §10.2: a removed tool needs a major bump; 1.2.0 → 1.3.0 is only minor.
+        let new = OLD
+            .replace("\"query_invoices\"", "\"list_invoices\"")
+            .replace("1.2.0", "1.3.0");
+        let report = compare("old.json", OLD, "new.json", &new);
+        assert_eq!(report.required, Some(Level::Major), "{report:#?}");
+        assert_eq!(report.bump_covers_changes, Some(false));
+        assert_eq!(
+            compare("old.json", OLD, "new.json", OLD).bump_covers_changes,
+            Some(true)
+        );
+        assert_eq!(
+            compare("old.json", "not json", "new.json", OLD).bump_covers_changes,
+            None
+        );
     }
 
     #[test]

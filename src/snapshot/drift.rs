@@ -7,14 +7,14 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::Located;
 use super::lint::check_snapshot;
 use super::model::{ConnectionStatus, Snapshot};
 use crate::diag::{Diagnostic, Severity};
 use crate::json::{JsonDoc, parse::push_token, parse_document};
 use crate::report::{McpState, PackageReport, PluginState, ServerState, SkillState, sort_diagnostics};
 use crate::rule::{Example, Rule, RuleDoc};
-use crate::tree::Tree;
+use crate::source::json::JsonSource;
+use crate::tree::{Tree, path_from_root};
 
 const PLUGIN_JSON: &str = r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "invoice-ops", "version": "1.2.0"}"#;
 const MCP_JSON: &str = r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json", "mcpServers": {"invoice-tools": {"type": "streamable-http", "url": "https://billing.example.com/mcp"}}}"#;
@@ -29,222 +29,224 @@ const SNAPSHOT: &str = r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0",
               "path": "skills/write-weekly-summary/SKILL.md", "loaded": "metadata"}],
   "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "not-connected"}], "tools": []}"#;
 
-macro_rules! drift_rule {
-    ($name:ident, $code:literal, $slug:literal, $spec:literal, $summary:literal, $hint:literal, $what:literal, $why:literal, $failing_snapshot:expr, $failing_files:expr) => {
-        pub static $name: Rule = Rule {
-            code: $code,
-            name: $slug,
-            severity: Severity::Error,
-            spec: $spec,
-            summary: $summary,
-            fix_hint: Some($hint),
-            doc: RuleDoc {
-                what: $what,
-                why: $why,
-                failing: Example::Drift {
-                    snapshot: $failing_snapshot,
-                    files: $failing_files,
-                },
-                fixed: Example::Drift {
-                    snapshot: SNAPSHOT,
-                    files: PACKAGE,
-                },
-            },
-        };
-    };
+/// A drift rule's own words and failing example; every drift rule is an
+/// error, and its fixed example is the same snapshot and package: the
+/// consistent pair below.
+struct DriftRule {
+    code: &'static str,
+    name: &'static str,
+    spec: &'static str,
+    summary: &'static str,
+    fix_hint: &'static str,
+    what: &'static str,
+    why: &'static str,
+    failing_snapshot: &'static str,
+    failing_files: &'static [(&'static str, &'static str)],
 }
 
-drift_rule!(
-    PACKAGE_REJECTED,
-    "AP701",
-    "drift-package-rejected",
-    "Agent Plugins §5.2",
-    "The snapshot describes a plugin its package makes clients reject",
-    "Fix plugin.json (see the package findings): no client holds a snapshot of a rejected plugin.",
-    "That the package the snapshot claims to describe loads at all.",
-    "§5.2, §11.3: a manifest violation is fatal; the client discovers and executes nothing, so every line of the snapshot is fiction.",
-    SNAPSHOT,
-    &[
+const fn drift_rule(rule: DriftRule) -> Rule {
+    Rule {
+        code: rule.code,
+        name: rule.name,
+        severity: Severity::Error,
+        spec: rule.spec,
+        summary: rule.summary,
+        fix_hint: Some(rule.fix_hint),
+        doc: RuleDoc {
+            what: rule.what,
+            why: rule.why,
+            failing: Example::Drift {
+                snapshot: rule.failing_snapshot,
+                files: rule.failing_files,
+            },
+            fixed: Example::Drift {
+                snapshot: SNAPSHOT,
+                files: PACKAGE,
+            },
+        },
+    }
+}
+
+pub static PACKAGE_REJECTED: Rule = drift_rule(DriftRule {
+    code: "AP701",
+    name: "drift-package-rejected",
+    spec: "Agent Plugins §5.2",
+    summary: "The snapshot describes a plugin its package makes clients reject",
+    fix_hint: "Fix plugin.json (see the package findings): no client holds a snapshot of a rejected plugin.",
+    what: "That the package the snapshot claims to describe loads at all.",
+    why: "§5.2, §11.3: a manifest violation is fatal; the client discovers and executes nothing, so every line of the snapshot is fiction.",
+    failing_snapshot: SNAPSHOT,
+    failing_files: &[
         (
             "plugin.json",
-            r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "Invoice-Ops", "version": "1.2.0"}"#
+            r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "Invoice-Ops", "version": "1.2.0"}"#,
         ),
         ("mcp.json", MCP_JSON),
         ("skills/write-weekly-summary/SKILL.md", SKILL_MD),
-    ]
-);
+    ],
+});
 
-drift_rule!(
-    IDENTITY_DRIFT,
-    "AP702",
-    "drift-identity",
-    "Agent Plugins §5.3, §5.4, §10.1",
-    "The snapshot's plugin name, version or spec differs from plugin.json",
-    "Rebuild the snapshot with `apcheck snapshot` if plugin.json is right; otherwise fix plugin.json.",
-    "`plugin.name`, `plugin.version` and `plugin.spec` against plugin.json's `name`, `version` and `$schema`.",
-    "Clients use name and version to identify a plugin and decide on updates (§10.2); a fixture with another identity tests another release.",
-    r#"{"plugin": {"name": "invoice-ops", "version": "1.1.0", "spec": "1.0.0"},
+pub static IDENTITY_DRIFT: Rule = drift_rule(DriftRule {
+    code: "AP702",
+    name: "drift-identity",
+    spec: "Agent Plugins §5.3, §5.4, §10.1",
+    summary: "The snapshot's plugin name, version or spec differs from plugin.json",
+    fix_hint: "Rebuild the snapshot with `apcheck snapshot` if plugin.json is right; otherwise fix plugin.json.",
+    what: "`plugin.name`, `plugin.version` and `plugin.spec` against plugin.json's `name`, `version` and `$schema`.",
+    why: "Clients use name and version to identify a plugin and decide on updates (§10.2); a fixture with another identity tests another release.",
+    failing_snapshot: r#"{"plugin": {"name": "invoice-ops", "version": "1.1.0", "spec": "1.0.0"},
   "skills": [{"name": "write-weekly-summary", "description": "Turn invoice query results into the weekly summary.",
               "path": "skills/write-weekly-summary/SKILL.md", "loaded": "metadata"}],
   "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "not-connected"}], "tools": []}"#,
-    PACKAGE
-);
+    failing_files: PACKAGE,
+});
 
-drift_rule!(
-    SKILL_MISSING_FROM_SNAPSHOT,
-    "AP703",
-    "drift-skill-missing-from-snapshot",
-    "Agent Plugins §7.1",
-    "The package discovers a skill the snapshot does not hold",
-    "Rebuild the snapshot with `apcheck snapshot`, or remove the skill directory if it should not ship.",
-    "Every skill the package check discovers appears in the snapshot's `skills`.",
-    "Clients discover every conforming skills/<dir>/SKILL.md (§7.1); a skill missing from the fixture ships untested.",
-    r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"}, "skills": [],
+pub static SKILL_MISSING_FROM_SNAPSHOT: Rule = drift_rule(DriftRule {
+    code: "AP703",
+    name: "drift-skill-missing-from-snapshot",
+    spec: "Agent Plugins §7.1",
+    summary: "The package discovers a skill the snapshot does not hold",
+    fix_hint: "Rebuild the snapshot with `apcheck snapshot`, or remove the skill directory if it should not ship.",
+    what: "Every skill the package check discovers appears in the snapshot's `skills`.",
+    why: "Clients discover every conforming skills/<dir>/SKILL.md (§7.1); a skill missing from the fixture ships untested.",
+    failing_snapshot: r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"}, "skills": [],
   "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "not-connected"}], "tools": []}"#,
-    PACKAGE
-);
+    failing_files: PACKAGE,
+});
 
-drift_rule!(
-    SKILL_NOT_IN_PACKAGE,
-    "AP704",
-    "drift-skill-not-in-package",
-    "Agent Plugins §7.1",
-    "The snapshot holds a skill the package does not have",
-    "Remove the skill from the snapshot (rebuild it), or add skills/<name>/SKILL.md to the package.",
-    "Every snapshot skill has a SKILL.md the package check finds.",
-    "Clients discover skills only from skills/<dir>/SKILL.md (§7.1); a skill only the snapshot knows is never loaded.",
-    r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"},
+pub static SKILL_NOT_IN_PACKAGE: Rule = drift_rule(DriftRule {
+    code: "AP704",
+    name: "drift-skill-not-in-package",
+    spec: "Agent Plugins §7.1",
+    summary: "The snapshot holds a skill the package does not have",
+    fix_hint: "Remove the skill from the snapshot (rebuild it), or add skills/<name>/SKILL.md to the package.",
+    what: "Every snapshot skill has a SKILL.md the package check finds.",
+    why: "Clients discover skills only from skills/<dir>/SKILL.md (§7.1); a skill only the snapshot knows is never loaded.",
+    failing_snapshot: r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"},
   "skills": [{"name": "write-weekly-summary", "description": "Turn invoice query results into the weekly summary.",
               "path": "skills/write-weekly-summary/SKILL.md", "loaded": "metadata"},
              {"name": "close-month", "description": "Close the month.", "path": "skills/close-month/SKILL.md", "loaded": "metadata"}],
   "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "not-connected"}], "tools": []}"#,
-    PACKAGE
-);
+    failing_files: PACKAGE,
+});
 
-drift_rule!(
-    SKILL_SKIPPED_BY_PACKAGE,
-    "AP705",
-    "drift-skill-skipped",
-    "Agent Plugins §7.1",
-    "The snapshot holds a skill that the package check skips",
-    "Fix the skill's SKILL.md (see the package findings): clients skip it.",
-    "Snapshot skills whose SKILL.md the package check finds but skips as non-conforming.",
-    "§7.1: a skill that does not conform to Agent Skills is skipped; the snapshot claims a capability no client has.",
-    SNAPSHOT,
-    &[
+pub static SKILL_SKIPPED_BY_PACKAGE: Rule = drift_rule(DriftRule {
+    code: "AP705",
+    name: "drift-skill-skipped",
+    spec: "Agent Plugins §7.1",
+    summary: "The snapshot holds a skill that the package check skips",
+    fix_hint: "Fix the skill's SKILL.md (see the package findings): clients skip it.",
+    what: "Snapshot skills whose SKILL.md the package check finds but skips as non-conforming.",
+    why: "§7.1: a skill that does not conform to Agent Skills is skipped; the snapshot claims a capability no client has.",
+    failing_snapshot: SNAPSHOT,
+    failing_files: &[
         ("plugin.json", PLUGIN_JSON),
         ("mcp.json", MCP_JSON),
         (
             "skills/write-weekly-summary/SKILL.md",
-            "---\nname: Write Weekly Summary\n---\n# Weekly summary\n"
+            "---\nname: Write Weekly Summary\n---\n# Weekly summary\n",
         ),
-    ]
-);
+    ],
+});
 
-drift_rule!(
-    SKILL_METADATA_DRIFT,
-    "AP706",
-    "drift-skill-metadata",
-    "Agent Plugins §7.1",
-    "A skill's description or path differs between snapshot and SKILL.md",
-    "Rebuild the snapshot with `apcheck snapshot` if SKILL.md is right.",
-    "Each snapshot skill's `description` and `path` against the SKILL.md the package check reads.",
-    "The description is what a model reads to choose a skill; a fixture with another description tests another discovery surface.",
-    r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"},
+pub static SKILL_METADATA_DRIFT: Rule = drift_rule(DriftRule {
+    code: "AP706",
+    name: "drift-skill-metadata",
+    spec: "Agent Plugins §7.1",
+    summary: "A skill's description or path differs between snapshot and SKILL.md",
+    fix_hint: "Rebuild the snapshot with `apcheck snapshot` if SKILL.md is right.",
+    what: "Each snapshot skill's `description` and `path` against the SKILL.md the package check reads.",
+    why: "The description is what a model reads to choose a skill; a fixture with another description tests another discovery surface.",
+    failing_snapshot: r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"},
   "skills": [{"name": "write-weekly-summary", "description": "Summarise invoices.",
               "path": "skills/write-weekly-summary/SKILL.md", "loaded": "metadata"}],
   "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "not-connected"}], "tools": []}"#,
-    PACKAGE
-);
+    failing_files: PACKAGE,
+});
 
-drift_rule!(
-    SERVER_SET_DRIFT,
-    "AP707",
-    "drift-server-set",
-    "Agent Plugins §7.2.1",
-    "The snapshot's servers and mcp.json's servers differ",
-    "Rebuild the snapshot with `apcheck snapshot` if mcp.json is right; otherwise fix mcp.json.",
-    "The ids of `mcpServers` in the snapshot against the server entries of mcp.json.",
-    "Servers come only from mcp.json (§7.2.1); a server on one side only is untested or imaginary.",
-    r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"},
+pub static SERVER_SET_DRIFT: Rule = drift_rule(DriftRule {
+    code: "AP707",
+    name: "drift-server-set",
+    spec: "Agent Plugins §7.2.1",
+    summary: "The snapshot's servers and mcp.json's servers differ",
+    fix_hint: "Rebuild the snapshot with `apcheck snapshot` if mcp.json is right; otherwise fix mcp.json.",
+    what: "The ids of `mcpServers` in the snapshot against the server entries of mcp.json.",
+    why: "Servers come only from mcp.json (§7.2.1); a server on one side only is untested or imaginary.",
+    failing_snapshot: r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"},
   "skills": [{"name": "write-weekly-summary", "description": "Turn invoice query results into the weekly summary.",
               "path": "skills/write-weekly-summary/SKILL.md", "loaded": "metadata"}],
   "mcpServers": [{"id": "billing", "type": "streamable-http", "status": "not-connected"}], "tools": []}"#,
-    PACKAGE
-);
+    failing_files: PACKAGE,
+});
 
-drift_rule!(
-    SERVER_INVALID_IN_PACKAGE,
-    "AP708",
-    "drift-server-invalid",
-    "Agent Plugins §7.2.2",
-    "The snapshot uses a server that mcp.json makes invalid",
-    "Fix the entry in mcp.json (see the package findings): clients skip it.",
-    "Snapshot servers, other than `skipped` ones, whose mcp.json entry is invalid or whose mcp.json is disabled.",
-    "§7.2.2: an invalid entry is skipped alone and an invalid mcp.json disables MCP; the snapshot claims a server no client starts.",
-    SNAPSHOT,
-    &[
+pub static SERVER_INVALID_IN_PACKAGE: Rule = drift_rule(DriftRule {
+    code: "AP708",
+    name: "drift-server-invalid",
+    spec: "Agent Plugins §7.2.2",
+    summary: "The snapshot uses a server that mcp.json makes invalid",
+    fix_hint: "Fix the entry in mcp.json (see the package findings): clients skip it.",
+    what: "Snapshot servers, other than `skipped` ones, whose mcp.json entry is invalid or whose mcp.json is disabled.",
+    why: "§7.2.2: an invalid entry is skipped alone and an invalid mcp.json disables MCP; the snapshot claims a server no client starts.",
+    failing_snapshot: SNAPSHOT,
+    failing_files: &[
         ("plugin.json", PLUGIN_JSON),
         (
             "mcp.json",
-            r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json", "mcpServers": {"invoice-tools": {"url": "https://billing.example.com/mcp"}}}"#
+            r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json", "mcpServers": {"invoice-tools": {"url": "https://billing.example.com/mcp"}}}"#,
         ),
         ("skills/write-weekly-summary/SKILL.md", SKILL_MD),
-    ]
-);
+    ],
+});
 
-drift_rule!(
-    SERVER_TYPE_DRIFT,
-    "AP709",
-    "drift-server-type",
-    "Agent Plugins §7.2.1",
-    "A server's transport differs between snapshot and mcp.json",
-    "Rebuild the snapshot with `apcheck snapshot` if mcp.json is right.",
-    "Each snapshot server's `type` against its mcp.json entry.",
-    "A client uses the declared transport for its first connection (§7.2.1); a fixture with another transport tests another connection.",
-    r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"},
+pub static SERVER_TYPE_DRIFT: Rule = drift_rule(DriftRule {
+    code: "AP709",
+    name: "drift-server-type",
+    spec: "Agent Plugins §7.2.1",
+    summary: "A server's transport differs between snapshot and mcp.json",
+    fix_hint: "Rebuild the snapshot with `apcheck snapshot` if mcp.json is right.",
+    what: "Each snapshot server's `type` against its mcp.json entry.",
+    why: "A client uses the declared transport for its first connection (§7.2.1); a fixture with another transport tests another connection.",
+    failing_snapshot: r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"},
   "skills": [{"name": "write-weekly-summary", "description": "Turn invoice query results into the weekly summary.",
               "path": "skills/write-weekly-summary/SKILL.md", "loaded": "metadata"}],
   "mcpServers": [{"id": "invoice-tools", "type": "sse", "status": "not-connected"}], "tools": []}"#,
-    PACKAGE
-);
+    failing_files: PACKAGE,
+});
 
-drift_rule!(
-    RUNTIME_STATE_IN_PACKAGING,
-    "AP710",
-    "runtime-state-in-packaging",
-    "Agent Plugins §5.2, §7.2.1",
-    "plugin.json or mcp.json holds runtime state (status, tools, schemas)",
-    "Remove it from the packaging: clients learn status and tools at runtime; keep them in the snapshot.",
-    "Members that only a running client knows (`status`, `connected`, `loaded`, `tools`, `inputSchema`, `outputSchema`, `protocolVersion`) at the top of plugin.json or mcp.json or in an mcp.json server entry.",
-    "The manifest is closed (§5.2) and server entries are closed variants (§7.2.1): such members are ignored at best and invalidate the server at worst, and a tool list typed into the manifest is never what the server offers.",
-    SNAPSHOT,
-    &[
+pub static RUNTIME_STATE_IN_PACKAGING: Rule = drift_rule(DriftRule {
+    code: "AP710",
+    name: "runtime-state-in-packaging",
+    spec: "Agent Plugins §5.2, §7.2.1",
+    summary: "plugin.json or mcp.json holds runtime state (status, tools, schemas)",
+    fix_hint: "Remove it from the packaging: clients learn status and tools at runtime; keep them in the snapshot.",
+    what: "Members that only a running client knows (`status`, `connected`, `loaded`, `tools`, `inputSchema`, `outputSchema`, `protocolVersion`) at the top of plugin.json or mcp.json or in an mcp.json server entry.",
+    why: "The manifest is closed (§5.2) and server entries are closed variants (§7.2.1): such members are ignored at best and invalidate the server at worst, and a tool list typed into the manifest is never what the server offers.",
+    failing_snapshot: SNAPSHOT,
+    failing_files: &[
         (
             "plugin.json",
-            r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "invoice-ops", "version": "1.2.0", "tools": [{"name": "query_invoices"}]}"#
+            r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "invoice-ops", "version": "1.2.0", "tools": [{"name": "query_invoices"}]}"#,
         ),
         ("mcp.json", MCP_JSON),
         ("skills/write-weekly-summary/SKILL.md", SKILL_MD),
-    ]
-);
+    ],
+});
 
-drift_rule!(
-    IDENTITY_IN_INPUT_SCHEMA,
-    "AP711",
-    "identity-in-input-schema",
-    "MCP server/tools (Tool.inputSchema)",
-    "A tool's inputSchema holds `name` or `version` members, manifest data pasted into a contract",
-    "Remove `name`/`version` from the schema's top level; describe arguments under `properties`.",
-    "Top-level `name` or `version` members in a snapshot tool's `inputSchema`. They are not JSON Schema keywords, so they constrain nothing.",
-    "The plugin's identity lives in plugin.json; pasted into a tool contract it only shows that manifest and contract were edited by hand together.",
-    r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"},
+pub static IDENTITY_IN_INPUT_SCHEMA: Rule = drift_rule(DriftRule {
+    code: "AP711",
+    name: "identity-in-input-schema",
+    spec: "MCP server/tools (Tool.inputSchema)",
+    summary: "A tool's inputSchema holds `name` or `version` members, manifest data pasted into a contract",
+    fix_hint: "Remove `name`/`version` from the schema's top level; describe arguments under `properties`.",
+    what: "Top-level `name` or `version` members in a snapshot tool's `inputSchema`. They are not JSON Schema keywords, so they constrain nothing.",
+    why: "The plugin's identity lives in plugin.json; pasted into a tool contract it only shows that manifest and contract were edited by hand together.",
+    failing_snapshot: r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"},
   "skills": [{"name": "write-weekly-summary", "description": "Turn invoice query results into the weekly summary.",
               "path": "skills/write-weekly-summary/SKILL.md", "loaded": "metadata"}],
   "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
   "tools": [{"name": "query_invoices", "server": "invoice-tools", "inputSchema": {"type": "object", "name": "invoice-ops", "version": "1.2.0"}}]}"#,
-    PACKAGE
-);
+    failing_files: PACKAGE,
+});
 
 pub static RULES: &[&Rule] = &[
     &PACKAGE_REJECTED,
@@ -313,16 +315,6 @@ impl DriftReport {
 }
 
 /// Compares snapshot `text` (file `name`) with the package in `tree` (root `root`).
-/// `file` of the package as seen from where the check started: under `root`.
-fn in_root(root: &str, file: &str) -> String {
-    let root = root.trim_end_matches('/');
-    if root.is_empty() || root == "." {
-        file.to_string()
-    } else {
-        format!("{root}/{file}")
-    }
-}
-
 pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
     let check = check_snapshot(name, text, Some(tree));
     let mut report = DriftReport {
@@ -330,16 +322,15 @@ pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
         diagnostics: check.diagnostics,
         not_compared: Vec::new(),
     };
-    let Some(snapshot) = check.snapshot else {
+    let (Some(snapshot), Some(doc)) = (check.snapshot, check.document) else {
         report.not_compared.push(name.to_string());
         return report;
     };
-    let doc = parse_document(text).expect("linted as JSON above");
-    let located = Located::new(name, text, &doc);
+    let located = JsonSource::new(name, text, doc);
     let package = crate::check_package(root, tree);
     report
         .not_compared
-        .extend(package.unread.iter().map(|path| in_root(root, path)));
+        .extend(package.unread.iter().map(|path| path_from_root(root, path)));
     let mut drift = Drift {
         located: &located,
         root,
@@ -351,8 +342,8 @@ pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
             .iter()
             .filter(|d| d.severity == Severity::Error)
             .map(|d| match (&d.file, d.line) {
-                (Some(file), Some(line)) => format!("{} in {}:{line}", d.code, in_root(root, file)),
-                (Some(file), None) => format!("{} in {}", d.code, in_root(root, file)),
+                (Some(file), Some(line)) => format!("{} in {}:{line}", d.code, path_from_root(root, file)),
+                (Some(file), None) => format!("{} in {}", d.code, path_from_root(root, file)),
                 _ => d.code.to_string(),
             })
             .collect();
@@ -385,7 +376,7 @@ pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
 }
 
 struct Drift<'a, 'r> {
-    located: &'a Located<'a>,
+    located: &'a JsonSource<'a>,
     /// The plugin root as the caller named it; package files are shown under it.
     root: &'a str,
     report: &'r mut DriftReport,
@@ -410,7 +401,9 @@ impl Drift<'_, '_> {
             package,
             fix,
         });
-        self.report.diagnostics.push(self.located.at(rule, message, pointer));
+        self.report
+            .diagnostics
+            .push(self.located.at_value(rule, pointer, message));
     }
 
     /// Adds the package findings that explain a row (why a skill or server is skipped).
@@ -421,7 +414,7 @@ impl Drift<'_, '_> {
             .filter(|d| keep(d))
             .map(|d| {
                 let mut d = d.clone();
-                d.file = d.file.map(|file| in_root(self.root, &file));
+                d.file = d.file.map(|file| path_from_root(self.root, &file));
                 d
             })
             .collect();
@@ -664,8 +657,9 @@ impl Drift<'_, '_> {
                 continue;
             };
             let Ok(doc) = parse_document(text) else { continue };
-            let shown = in_root(self.root, file);
-            let located = Located::new(&shown, text, &doc);
+            let shown = path_from_root(self.root, file);
+            let located = JsonSource::new(&shown, text, doc);
+            let doc = &located.doc;
             let mut places: Vec<String> = vec![String::new()];
             let servers = doc.value.get("mcpServers").and_then(Value::as_object);
             if let Some(servers) = servers.filter(|_| file == "mcp.json") {
@@ -676,12 +670,12 @@ impl Drift<'_, '_> {
                 }
             }
             for place in places {
-                self.runtime_members(&located, &doc, file, &place);
+                self.runtime_members(&located, doc, file, &place);
             }
         }
     }
 
-    fn runtime_members(&mut self, located: &Located, doc: &JsonDoc, file: &str, place: &str) {
+    fn runtime_members(&mut self, located: &JsonSource<'_>, doc: &JsonDoc, file: &str, place: &str) {
         let Some(members) = doc.value.pointer(place).and_then(Value::as_object) else {
             return;
         };
@@ -705,7 +699,7 @@ impl Drift<'_, '_> {
             });
             self.report
                 .diagnostics
-                .push(located.at_key(&RUNTIME_STATE_IN_PACKAGING, message, &pointer));
+                .push(located.at_key(&RUNTIME_STATE_IN_PACKAGING, &pointer, message));
         }
     }
 

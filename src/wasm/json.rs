@@ -4,7 +4,7 @@
 //! for a user's mistake.
 //!
 //! The policy is the core's ([`crate::json::tools`], which the CLI uses too):
-//! the kind-mismatch hint, [`LOCATE_LIMIT`], schema loading. This face only
+//! the kind-mismatch hint, [`LOCATE_LIMIT`](crate::json::tools::LOCATE_LIMIT), schema loading. This face only
 //! reads arguments and shapes replies. Compiled schemas are kept across calls
 //! (a [`SchemaCache`]), and a diff computes only the parts the page asks for
 //! (`want`), because in the browser the rest costs seconds on big documents.
@@ -23,8 +23,8 @@ use crate::json::diff::{ArrayKey, CompareOptions, IgnorePattern, Side, canonical
 use crate::json::format::{FormatOptions, Indent, Layout};
 use crate::json::parse::JsonParseError;
 use crate::json::tools::{
-    DiffProblem, DiffRequest as CoreDiffRequest, DocumentProblem, LOCATE_LIMIT, SchemaChoice, SchemaProblem,
-    SharedSchema, diff_documents, format_document, load_schema, locates_up_front, validate_batch, validate_document,
+    DiffProblem, DiffRequest as CoreDiffRequest, DocumentProblem, SchemaChoice, SchemaProblem, SharedSchema,
+    diff_documents, format_document, load_schema, locates_up_front, validate_batch, validate_document,
 };
 use crate::json::validate::{CompileOptions, SchemaCache, SchemaError, SchemaFile};
 
@@ -222,7 +222,7 @@ fn schema_for(schema_text: &str, options_json: &str) -> Result<(SharedSchema, Op
 /// Diffs `a` and `b`: `{"ok": true, "equal", "summary", "arrays", ...}` plus
 /// what `want` asks for (all of it when `want` is absent):
 /// - `changes`: the located list (`lines` adds their A and B lines, for
-///   documents up to [`LOCATE_LIMIT`] together; past that the page asks [`locate_json`]);
+///   documents up to [`LOCATE_LIMIT`](crate::json::tools::LOCATE_LIMIT) together; past that the page asks [`locate_json`]);
 /// - `patch` (RFC 6902), `merge` (RFC 7386), `unified` (text diff of the
 ///   canonical forms), `canonical` (the two canonical texts).
 ///
@@ -298,7 +298,7 @@ fn diff_request(a: &str, b: &str, options_json: &str) -> Result<Value, Value> {
 /// The line of each JSON Pointer of `pointers_json` (a JSON array of strings)
 /// in the JSON `text`: `{"ok": true, "lines": [n, ...]}`, each the line of the
 /// value there or of its nearest existing ancestor. One scan for all the
-/// pointers, asked for when a change is clicked in documents past [`LOCATE_LIMIT`].
+/// pointers, asked for when a change is clicked in documents past [`LOCATE_LIMIT`](crate::json::tools::LOCATE_LIMIT).
 #[wasm_bindgen]
 pub fn locate_json(text: JsValue, pointers_json: JsValue) -> String {
     args!(argument_error; string text, string pointers_json);

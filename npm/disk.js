@@ -6,10 +6,7 @@
 import { closeSync, constants, lstatSync, openSync, readSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { Package, limits as defaultLimits } from './api.js';
-
-/** How deep a collection is searched, and what is never searched (as the CLI). */
-const MAX_SEARCH_DEPTH = 12;
-const SKIPPED_DIRS = ['node_modules'];
+import { rootsNamed } from './wasm/apcheck.js';
 
 /** Rust's `io::Error` text for the errors a read can meet: strerror, then the errno. */
 const STRERROR = {
@@ -175,25 +172,11 @@ function hasManifest(dir) {
   }
 }
 
-function searchRoots(dir, relative, depth, found) {
-  if (depth >= MAX_SEARCH_DEPTH) return;
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  // A Dirent does not follow links: a symlinked directory is not searched.
-  const children = entries
-    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && !SKIPPED_DIRS.includes(entry.name))
-    .map((entry) => entry.name)
-    .sort(byBytes);
-  for (const name of children) {
-    const child = relative === '' ? name : `${relative}/${name}`;
-    const path = join(dir, name);
-    if (hasManifest(path)) found.push(child);
-    else searchRoots(path, child, depth + 1, found);
-  }
+/** `dir`'s child directories; a Dirent does not follow links, so a symlinked directory is not one. */
+function childDirs(dir) {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
 }
 
 /**
@@ -212,14 +195,12 @@ export function findRoots(path) {
   if (!stats.isDirectory()) {
     throw new Error(`${shown}: not a directory; give the plugin root, the directory that holds plugin.json`);
   }
-  const single = { roots: [{ dir: path, name: shown }], collection: false };
-  if (hasManifest(path)) return single;
-  const below = [];
-  searchRoots(path, '', 0, below);
-  if (below.length === 0) return single;
+  // Which directories are roots is the core's rule (`collection::roots_named`), as for the CLI and the page.
+  const named = JSON.parse(rootsNamed((dir) => hasManifest(join(path, dir)), (dir) => childDirs(join(path, dir))));
+  if (!named.collection) return { roots: [{ dir: path, name: shown }], collection: false };
   const base = shown.replace(/[/\\]+$/, '');
   return {
-    roots: below.map((relative) => ({
+    roots: named.roots.map((relative) => ({
       dir: join(path, relative),
       name: base === '' || base === '.' ? relative : `${base}/${relative}`,
     })),

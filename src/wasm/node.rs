@@ -87,3 +87,47 @@ impl CheckRun {
         })
     }
 }
+
+/// A folder listed by the npm package's disk edge (`npm/disk.js`), through two
+/// synchronous JS functions: `hasManifest(dir)` → boolean and `childDirs(dir)`
+/// → the names of `dir`'s child directories, not following links. `dir` is
+/// `/`-separated and relative to the folder searched.
+struct JsListing<'f> {
+    has_manifest: &'f js_sys::Function,
+    child_dirs: &'f js_sys::Function,
+}
+
+impl crate::collection::Listing for JsListing<'_> {
+    fn has_manifest(&self, dir: &str) -> bool {
+        self.has_manifest
+            .call1(&JsValue::NULL, &JsValue::from_str(dir))
+            .is_ok_and(|answer| answer.as_bool() == Some(true))
+    }
+
+    fn child_dirs(&self, dir: &str) -> Vec<String> {
+        // A listing that throws is a folder that cannot be listed: nothing below it is searched.
+        let Ok(answer) = self.child_dirs.call1(&JsValue::NULL, &JsValue::from_str(dir)) else {
+            return Vec::new();
+        };
+        js_sys::Array::from(&answer)
+            .iter()
+            .filter_map(|name| name.as_string())
+            .collect()
+    }
+}
+
+/// The plugin roots a folder names, by the core's one rule for the CLI, the page
+/// and the npm package (`collection::roots_named`): `{"collection": false}` for
+/// the folder itself, or `{"collection": true, "roots": ["relative/dir", …]}`.
+#[wasm_bindgen(js_name = rootsNamed)]
+pub fn roots_named(has_manifest: &js_sys::Function, child_dirs: &js_sys::Function) -> String {
+    let listing = JsListing {
+        has_manifest,
+        child_dirs,
+    };
+    match crate::collection::roots_named(&listing) {
+        crate::collection::Roots::Single => serde_json::json!({ "collection": false }),
+        crate::collection::Roots::Collection(roots) => serde_json::json!({ "collection": true, "roots": roots }),
+    }
+    .to_string()
+}

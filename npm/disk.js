@@ -2,10 +2,25 @@
 // and `apcheck check`'s root search): entries are read with `lstat`, links
 // are recorded with `readlink` and never followed, so §4.1 containment is
 // decided inside the core exactly as natively. Error texts are spelled as
-// Rust spells them, so the reports are byte-identical.
-import { closeSync, constants, lstatSync, openSync, readSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
-import { Package, limits as defaultLimits } from './api.js';
+// Rust spells them, so the reports are byte-identical. The configuration is
+// found as `src/bin/apcheck/settings.rs` finds it; the core parses and applies it.
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
+import { Package, Settings, limits as defaultLimits } from './api.js';
+
+/** The configuration file names, in the order they are looked for in each directory (`config::FILE_NAMES`). */
+const CONFIG_FILE_NAMES = ['apcheck.toml', 'pyproject.toml'];
 
 /** How deep a collection is searched, and what is never searched (as the CLI). */
 const MAX_SEARCH_DEPTH = 12;
@@ -62,6 +77,85 @@ function linkTargetInside(root, linkPath, target) {
     }
   }
   return target;
+}
+
+function realpathOr(path) {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** `path` relative to `base`, `/`-separated (as `settings::Loaded::relative`). */
+export function relativeTo(base, path) {
+  const absolute = realpathOr(path);
+  return (stripPrefix(absolute, base) ?? components(absolute)).join('/');
+}
+
+/** The settings in `file`, or `undefined` for a pyproject.toml without `[tool.apcheck]`. */
+function readSettings(file) {
+  let bytes;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    throw new Error(`${file}: ${ioMessage(error)}`);
+  }
+  let text;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new Error(`${file}: stream did not contain valid UTF-8`);
+  }
+  return Settings.parse(file, text);
+}
+
+function isFile(path) {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The nearest configuration in `path`'s directory or above it. */
+function findAbove(path) {
+  for (let dir = realpathOr(path); ; dir = dirname(dir)) {
+    for (const name of CONFIG_FILE_NAMES) {
+      const candidate = join(dir, name);
+      if (!isFile(candidate)) continue;
+      const settings = readSettings(candidate);
+      if (settings !== undefined) return { settings, file: candidate };
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+export function loadSettings(path, { config, select = [], extendSelect = [], ignore = [], severity = [] } = {}) {
+  let found;
+  if (config !== undefined) {
+    const settings = readSettings(config);
+    if (settings === undefined) throw new Error(`${config}: has no [tool.apcheck] table`);
+    found = { settings, file: config };
+  } else {
+    found = findAbove(path);
+  }
+  let base;
+  if (found === undefined) {
+    found = { settings: new Settings() };
+    base = realpathOr(process.cwd());
+  } else {
+    try {
+      base = dirname(realpathSync(found.file));
+    } catch (error) {
+      throw new Error(`${found.file}: ${ioMessage(error)}`);
+    }
+  }
+  try {
+    return { settings: found.settings.withFlags({ select, extendSelect, ignore, severity }), base, file: found.file };
+  } finally {
+    found.settings.free();
+  }
 }
 
 function describeSpecial(stats) {
@@ -175,7 +269,9 @@ function hasManifest(dir) {
   }
 }
 
-function searchRoots(dir, relative, depth, found) {
+const joinRelative = (base, relative) => (base === '' ? relative : relative === '' ? base : `${base}/${relative}`);
+
+function searchRoots(dir, relative, depth, excluded, found) {
   if (depth >= MAX_SEARCH_DEPTH) return;
   let entries;
   try {
@@ -190,9 +286,10 @@ function searchRoots(dir, relative, depth, found) {
     .sort(byBytes);
   for (const name of children) {
     const child = relative === '' ? name : `${relative}/${name}`;
+    if (excluded(child)) continue;
     const path = join(dir, name);
     if (hasManifest(path)) found.push(child);
-    else searchRoots(path, child, depth + 1, found);
+    else searchRoots(path, child, depth + 1, excluded, found);
   }
 }
 
@@ -200,8 +297,9 @@ function searchRoots(dir, relative, depth, found) {
  * The plugin roots `path` names, as `apcheck check` finds them: a directory
  * with its own plugin.json is one root; one without, holding roots below it, is
  * a collection; one with neither is one root (rejected for its missing manifest).
+ * A collection leaves out the directories `loaded`'s `exclude` globs match.
  */
-export function findRoots(path) {
+export function findRoots(path, loaded) {
   const shown = path;
   let stats;
   try {
@@ -215,7 +313,9 @@ export function findRoots(path) {
   const single = { roots: [{ dir: path, name: shown }], collection: false };
   if (hasManifest(path)) return single;
   const below = [];
-  searchRoots(path, '', 0, below);
+  const baseOfStart = loaded === undefined ? '' : relativeTo(loaded.base, path);
+  const excluded = (relative) => loaded !== undefined && loaded.settings.excludes(joinRelative(baseOfStart, relative));
+  searchRoots(path, '', 0, excluded, below);
   if (below.length === 0) return single;
   const base = shown.replace(/[/\\]+$/, '');
   return {

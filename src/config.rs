@@ -13,6 +13,9 @@
 //!   files those globs match (relative to the configuration's directory).
 //! - `exclude = ["vendor/**"]`: plugin roots not looked at in a collection.
 //! - `baseline = "apcheck-baseline.json"`: findings recorded there are hidden.
+//! - `extensions-namespace = "com.example.client"`: where the unsafe fix moves
+//!   a vendor `hooks` (or `commands`, `agents`, `lspServers`) key, under
+//!   `extensions`; without it that fix is not offered.
 //!
 //! Settings never change what a client would do. A rule that decides a spec
 //! state ([`Rule::decides_state`]) can be hidden, but its severity cannot be
@@ -27,6 +30,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::diag::Severity;
+use crate::fix::FixInputs;
 use crate::registry;
 use crate::report::{PackageReport, Summary};
 use crate::rule::Rule;
@@ -136,6 +140,8 @@ pub struct Settings {
     pub exclude: Option<Sourced<Vec<String>>>,
     exclude_matcher: Option<GlobSet>,
     pub baseline: Option<Sourced<String>>,
+    /// The namespace the unsafe fix moves a vendor `hooks` key to, under `extensions`.
+    pub extensions_namespace: Option<Sourced<String>>,
 }
 
 #[derive(Deserialize)]
@@ -147,6 +153,7 @@ struct RawConfig {
     severity: Option<BTreeMap<Spanned<String>, Spanned<String>>>,
     exclude: Option<Spanned<Vec<Spanned<String>>>>,
     baseline: Option<Spanned<String>>,
+    extensions_namespace: Option<Spanned<String>>,
     overrides: Option<Vec<RawOverride>>,
 }
 
@@ -235,6 +242,14 @@ impl Settings {
             origin: place.origin(baseline.span()),
             value: baseline.into_inner(),
         });
+        if let Some(namespace) = raw.extensions_namespace {
+            let value =
+                namespace_value(namespace.get_ref()).map_err(|message| place.error(namespace.span(), message))?;
+            settings.extensions_namespace = Some(Sourced {
+                value,
+                origin: place.origin(namespace.span()),
+            });
+        }
         for raw in raw.overrides.unwrap_or_default() {
             settings.overrides.push(Override {
                 matcher: glob_set(&place, raw.paths.get_ref())?,
@@ -319,6 +334,30 @@ impl Settings {
         Ok(self)
     }
 
+    /// Applies `--extensions-namespace`, which overrides the configuration's.
+    pub fn with_extensions_namespace(mut self, namespace: Option<&str>) -> Result<Settings, ConfigError> {
+        if let Some(namespace) = namespace {
+            let origin = Origin::Flag("--extensions-namespace");
+            let value = namespace_value(namespace).map_err(|message| ConfigError {
+                origin: origin.clone(),
+                span: None,
+                message,
+            })?;
+            self.extensions_namespace = Some(Sourced { value, origin });
+        }
+        Ok(self)
+    }
+
+    /// What the check needs from these settings to offer the fixes that need an input.
+    pub fn fix_inputs(&self) -> FixInputs {
+        FixInputs {
+            extensions_namespace: self
+                .extensions_namespace
+                .as_ref()
+                .map(|namespace| namespace.value.clone()),
+        }
+    }
+
     /// Whether the plugin root at `path` (relative to the configuration's
     /// directory, `/`-separated) is excluded from a collection.
     pub fn excludes(&self, path: &str) -> bool {
@@ -389,6 +428,13 @@ impl Settings {
             Some(baseline) => out.push_str(&format!("baseline = {:?}  # {}\n", baseline.value, baseline.origin)),
             None => out.push_str("# baseline: none  # default\n"),
         }
+        match &self.extensions_namespace {
+            Some(namespace) => out.push_str(&format!(
+                "extensions-namespace = {:?}  # {}\n",
+                namespace.value, namespace.origin
+            )),
+            None => out.push_str("# extensions-namespace: none (no fix moves vendor keys)  # default\n"),
+        }
         for over in &self.overrides {
             out.push_str(&format!(
                 "\n[[overrides]]\npaths = {}  # {}\n",
@@ -458,6 +504,18 @@ impl Selection {
             ));
         }
         out
+    }
+}
+
+/// A namespace for `extensions` as §8 asks for it: reverse-domain, so that
+/// moving data there does not trade one finding (AP210) for another (AP213).
+fn namespace_value(namespace: &str) -> Result<String, String> {
+    if crate::rules::manifest::is_reverse_domain(namespace) {
+        Ok(namespace.to_string())
+    } else {
+        Err(format!(
+            "`{namespace}` is not a reverse-domain namespace such as `com.example.client` (Agent Plugins §8)"
+        ))
     }
 }
 
@@ -678,5 +736,31 @@ mod tests {
             .with_flags(&[], &[], &["XX1".into()], &[])
             .unwrap_err();
         assert_eq!(bad.origin, Origin::Flag("--ignore"));
+    }
+
+    #[test]
+    fn the_extensions_namespace_is_reverse_domain_and_a_flag_overrides_it() {
+        let settings = parse("extensions-namespace = \"com.example.client\"\n");
+        assert_eq!(
+            settings.fix_inputs().extensions_namespace.as_deref(),
+            Some("com.example.client")
+        );
+        assert!(
+            settings
+                .show()
+                .contains("extensions-namespace = \"com.example.client\"  # apcheck.toml:1:24")
+        );
+        assert_eq!(
+            error("extensions-namespace = \"claude\""),
+            "apcheck.toml:1:24: `claude` is not a reverse-domain namespace such as `com.example.client` (Agent Plugins §8)"
+        );
+        let flagged = settings.with_extensions_namespace(Some("dev.acme.cli")).unwrap();
+        assert_eq!(
+            flagged.fix_inputs().extensions_namespace.as_deref(),
+            Some("dev.acme.cli")
+        );
+        let bad = Settings::default().with_extensions_namespace(Some("acme")).unwrap_err();
+        assert_eq!(bad.origin, Origin::Flag("--extensions-namespace"));
+        assert_eq!(Settings::default().fix_inputs(), FixInputs::default());
     }
 }

@@ -104,6 +104,16 @@ impl Fix {
     }
 }
 
+/// What some fixes need from the user because the finding cannot tell: the
+/// check offers those fixes only when it is given. Sans-IO: the edge fills it
+/// from the configuration and flags.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FixInputs {
+    /// The reverse-domain namespace (`com.example.client`) under which vendor
+    /// keys such as a top-level `hooks` are moved into `extensions` (§8.1).
+    pub extensions_namespace: Option<String>,
+}
+
 /// Why edits could not be applied to a text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EditError {

@@ -4,6 +4,7 @@
 //! it (§5.2), a failed component stops only that component (§11.3).
 
 use crate::diag::Diagnostic;
+use crate::fix::FixInputs;
 use crate::report::{
     McpSection, McpState, PackageReport, PluginState, SkillsSection, SkillsState, Summary, sort_diagnostics,
 };
@@ -12,9 +13,15 @@ use crate::tree::Tree;
 
 /// Checks one plugin root exactly as a conformant client would load it.
 pub fn check_package(root: &str, tree: &Tree) -> PackageReport {
+    check_package_with(root, tree, &FixInputs::default())
+}
+
+/// [`check_package`], offering also the fixes that need `inputs` (the
+/// findings are the same whatever `inputs` say).
+pub fn check_package_with(root: &str, tree: &Tree, inputs: &FixInputs) -> PackageReport {
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     rules::files::report_tree_limits(tree, &mut diagnostics);
-    let plugin = rules::manifest::load_manifest(tree, &mut diagnostics);
+    let plugin = rules::manifest::load_manifest(tree, inputs, &mut diagnostics);
     let (skills, mcp) = if plugin.state == PluginState::Loaded {
         (
             rules::skills::discover_skills(tree, &mut diagnostics),

@@ -18,6 +18,8 @@ pub mod render;
 pub mod report;
 pub mod rule;
 pub mod rules;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod scaffold;
 pub mod schemas;
 pub mod snapshot;
 pub mod source;
@@ -27,6 +29,6 @@ pub mod tree;
 pub mod wasm;
 
 pub use diag::{Diagnostic, Severity};
-pub use hops::check_package;
+pub use hops::{check_package, check_package_with};
 pub use report::PackageReport;
 pub use tree::{Entry, Tree};

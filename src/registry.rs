@@ -8,13 +8,14 @@
 //! family's `RULES` list; `tests/registry.rs` fails on a rule left out.
 
 use crate::rule::{Example, Rule};
-use crate::rules::{containment, files, layout, manifest, mcp, secrets, skills, unread};
+use crate::rules::{containment, documents, files, layout, manifest, mcp, secrets, skills, unread};
 use crate::snapshot::{call, changes, drift, lint};
 
 /// The families' lists, in code order.
 const FAMILIES: &[&[&Rule]] = &[
     files::RULES,
     unread::RULES,
+    documents::RULES,
     layout::RULES,
     containment::RULES,
     manifest::RULES,
@@ -85,6 +86,9 @@ pub fn example_parts(example: &Example) -> Vec<Shown> {
             file(&("tool", tool)),
             file(&("arguments.json", arguments)),
         ],
+        Example::Validate { schema, document } => {
+            vec![file(&("schema.json", schema)), file(&("document.json", document))]
+        }
     }
 }
 
@@ -131,8 +135,8 @@ mod tests {
 
     use super::*;
     use crate::diag::Diagnostic;
-    use crate::fix::Applicability;
-    use crate::hops::check_package;
+    use crate::fix::{Applicability, FixInputs};
+    use crate::hops::{check_package, check_package_with};
     use crate::rule::{Family, Severity};
     use crate::tree::{Entry, Tree};
 
@@ -160,6 +164,20 @@ mod tests {
                 tool,
                 arguments,
             } => call::check_call("snapshot.json", snapshot, tool, "arguments.json", arguments).diagnostics,
+            Example::Validate { schema, document } => {
+                use crate::json::tools::{SchemaChoice, load_schema, validate_document};
+                use crate::json::validate::{CompileOptions, SchemaFile};
+                let choice = SchemaChoice::File {
+                    main: SchemaFile {
+                        name: "schema.json",
+                        text: schema,
+                    },
+                    refs: Vec::new(),
+                };
+                let schema = load_schema(&choice, &CompileOptions::default()).expect("an example schema compiles");
+                let report = validate_document("document.json", document, &schema, None);
+                documents::validation_diagnostics(&report, document)
+            }
         })
     }
 
@@ -245,22 +263,37 @@ mod tests {
         }
     }
 
+    /// What the fix test tells the check, so that fixes needing the user's
+    /// input (the namespace a vendor `hooks` moves to) are offered and tested too.
+    fn fix_inputs() -> FixInputs {
+        FixInputs {
+            extensions_namespace: Some("com.example.client".to_string()),
+        }
+    }
+
+    /// Every rule with a fix, each of which its failing example must offer.
+    const FIXABLE: &[&str] = &[
+        "AP203", "AP204", "AP206", "AP209", "AP210", "AP309", "AP316", "AP402", "AP403", "AP411", "AP412",
+    ];
+
     #[test]
     fn every_fix_offered_by_a_failing_example_removes_its_finding_and_adds_none() {
         // Unsafe fixes too: "unsafe" means a person should look, not that the result may be wrong.
+        let inputs = fix_inputs();
+        let check = |tree: &Tree| check_package_with("example", tree, &inputs).diagnostics;
         let mut fixable = Vec::new();
         let mut wrong = Vec::new();
         for rule in all() {
             let Some(tree) = example_tree(&rule.doc.failing) else {
                 continue;
             };
-            let before = check_package("example", &tree).diagnostics;
+            let before = check(&tree);
             if !before.iter().any(|d| d.code == rule.code && d.fix.is_some()) {
                 continue;
             }
             fixable.push(rule.code);
             let only_this_rule = |tree: &Tree| {
-                let mut diagnostics = check_package("example", tree).diagnostics;
+                let mut diagnostics = check(tree);
                 diagnostics.retain(|d| d.code == rule.code);
                 diagnostics
             };
@@ -269,7 +302,7 @@ mod tests {
             for (file, text) in &outcome.changed {
                 fixed.insert(file, Entry::File(text.clone().into_bytes()));
             }
-            let after = check_package("example", &fixed).diagnostics;
+            let after = check(&fixed);
             let key = |d: &Diagnostic| (d.code, d.file.clone(), d.pointer.clone());
             let old: BTreeSet<_> = before.iter().map(key).collect();
             let new: Vec<_> = after
@@ -290,15 +323,33 @@ mod tests {
             }
         }
         assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-        // A rule whose fix stopped being offered by its own example would pass unnoticed.
-        for code in [
-            "AP203", "AP204", "AP206", "AP209", "AP309", "AP402", "AP403", "AP411", "AP412",
-        ] {
-            assert!(
-                fixable.contains(&code),
-                "{code} offers no fix; fixable rules: {fixable:?}"
-            );
-        }
+        // Both ways: a rule whose fix stopped being offered by its own example
+        // would pass unnoticed, and a new fix must be listed (and so tested here).
+        assert_eq!(fixable, FIXABLE, "the rules whose failing example offers a fix");
+    }
+
+    #[test]
+    fn fixes_that_need_an_input_are_offered_only_with_it() {
+        let rule = find("AP210").unwrap();
+        let tree = example_tree(&rule.doc.failing).unwrap();
+        let without = check_package("example", &tree).diagnostics;
+        let with = check_package_with("example", &tree, &fix_inputs()).diagnostics;
+        let keys = |diagnostics: &[Diagnostic]| -> Vec<_> {
+            diagnostics
+                .iter()
+                .map(|d| (d.code, d.line, d.column, d.message.clone()))
+                .collect()
+        };
+        assert_eq!(keys(&without), keys(&with), "the findings do not depend on the inputs");
+        let finding = |diagnostics: &[Diagnostic]| diagnostics.iter().find(|d| d.code == "AP210").cloned().unwrap();
+        assert!(finding(&without).fix.is_none());
+        assert!(
+            finding(&without)
+                .hint
+                .unwrap()
+                .contains("No fix is offered without that namespace")
+        );
+        assert_eq!(finding(&with).fix.unwrap().applicability, Applicability::Unsafe);
     }
 
     #[test]

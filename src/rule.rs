@@ -120,13 +120,14 @@ impl Rule {
                 self.family(),
                 Family::Files | Family::Containment | Family::Manifest | Family::Skills | Family::Mcp
             )
-            && !LOADED_PAST.contains(&self.code)
+            && !DECIDE_NOTHING.contains(&self.code)
     }
 }
 
-/// Package errors that leave the component loaded: a client starts the server
-/// and fails at run time (§7.2.2 rule 5, not rule 3).
-const LOADED_PAST: &[&str] = &["AP423"];
+/// Errors of the package families that decide no state: AP423 leaves its
+/// server loaded (a client starts it and fails at run time, §7.2.2 rule 5, not
+/// rule 3), and AP030 belongs to `apcheck validate`, which loads no package.
+const DECIDE_NOTHING: &[&str] = &["AP030", "AP423"];
 
 /// [`Rule::masks_secrets`] for the rule with `code`, for faces that hold only a
 /// diagnostic's code.
@@ -175,6 +176,11 @@ pub enum Example {
         snapshot: &'static str,
         tool: &'static str,
         arguments: &'static str,
+    },
+    /// A JSON Schema and a document, validated as `apcheck validate` does.
+    Validate {
+        schema: &'static str,
+        document: &'static str,
     },
 }
 

@@ -174,3 +174,127 @@ fn the_json_report_carries_each_fix_as_data() {
         .count();
     assert_eq!(fixes, 2);
 }
+
+#[test]
+fn a_vendor_hooks_key_moves_under_the_namespace_the_user_names() {
+    // §8.1: a client's own data lives under its reverse-domain namespace in `extensions`.
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = format!(
+        "{{\n  \"$schema\": \"{PLUGIN_SCHEMA}\",\n  \"name\": \"demo\",\n  \"hooks\": {{ \"PreToolUse\": [] }},\n  \"commands\": \"./commands\"\n}}\n"
+    );
+    write_files(dir.path(), &[("plugin.json", &manifest)]);
+    let root = dir.path().to_str().unwrap();
+    assert_eq!(codes(dir.path()), ["AP210", "AP210"]);
+
+    // Without a namespace no fix is offered, and the hint says how to give one.
+    let output = apcheck(&["check", "--format", "json", root]);
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let hooks = &report["diagnostics"][0];
+    assert!(hooks.get("fix").is_none_or(Value::is_null), "{hooks}");
+    assert!(
+        hooks["hint"].as_str().unwrap().contains("--extensions-namespace"),
+        "{hooks}"
+    );
+    apcheck(&["check", "--unsafe-fixes", root]);
+    assert_eq!(fs::read_to_string(dir.path().join("plugin.json")).unwrap(), manifest);
+
+    // Unsafe: --fix alone leaves it.
+    apcheck(&["check", "--fix", "--extensions-namespace", "com.example.client", root]);
+    assert_eq!(fs::read_to_string(dir.path().join("plugin.json")).unwrap(), manifest);
+
+    let output = apcheck(&[
+        "check",
+        "--unsafe-fixes",
+        "--extensions-namespace",
+        "com.example.client",
+        root,
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("applied 2 fixes in 1 file"), "{stderr}");
+    assert_eq!(codes(dir.path()), Vec::<String>::new());
+    let fixed: Value = serde_json::from_str(&fs::read_to_string(dir.path().join("plugin.json")).unwrap()).unwrap();
+    assert_eq!(
+        fixed,
+        serde_json::json!({
+            "$schema": PLUGIN_SCHEMA,
+            "name": "demo",
+            "extensions": {"com.example.client": {"commands": "./commands", "hooks": {"PreToolUse": []}}}
+        })
+    );
+
+    // The namespace can come from apcheck.toml too; one that is not reverse-domain is a usage error.
+    let bad = apcheck(&["check", "--extensions-namespace", "claude", root]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&bad.stderr)
+            .contains("--extensions-namespace: `claude` is not a reverse-domain namespace"),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
+}
+
+#[test]
+fn the_namespace_in_the_configuration_is_used_by_the_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[
+            ("apcheck.toml", "extensions-namespace = \"dev.acme.agent\"\n"),
+            (
+                "plugin.json",
+                &format!(
+                    "{{\"$schema\": \"{PLUGIN_SCHEMA}\", \"name\": \"demo\", \"extensions\": {{\"dev.acme.agent\": {{\"theme\": \"dark\"}}}}, \"hooks\": {{}}}}"
+                ),
+            ),
+        ],
+    );
+    let root = dir.path().to_str().unwrap();
+    let output = apcheck(&["check", "--unsafe-fixes", root]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(codes(dir.path()), Vec::<String>::new());
+    let fixed = fs::read_to_string(dir.path().join("plugin.json")).unwrap();
+    assert_eq!(
+        fixed,
+        format!(
+            "{{\"$schema\": \"{PLUGIN_SCHEMA}\", \"name\": \"demo\", \"extensions\": {{\"dev.acme.agent\": {{\"hooks\": {{}}, \"theme\": \"dark\"}}}}}}"
+        )
+    );
+}
+
+#[test]
+fn yaml_1_1_boolean_like_values_are_quoted_by_the_safe_fix() {
+    // AP316: PyYAML reads `yes` and `off` as booleans; quoted, every parser reads the string.
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[
+            (
+                "plugin.json",
+                &format!("{{\"$schema\": \"{PLUGIN_SCHEMA}\", \"name\": \"demo\"}}"),
+            ),
+            (
+                "skills/pdf-tools/SKILL.md",
+                "---\nname: pdf-tools\ndescription: Extracts text from PDF files. Use when the user works with PDFs.\nmetadata:\n  beta: yes\n  cache: off\n---\nBody.\n",
+            ),
+        ],
+    );
+    let root = dir.path().to_str().unwrap();
+    assert_eq!(codes(dir.path()), ["AP316"]);
+    let output = apcheck(&["check", "--fix", root]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    // One finding per field at a time: the re-check finds `cache` once `beta` is quoted.
+    assert!(stderr.contains("applied 2 fixes in 1 file"), "{stderr}");
+    assert_eq!(codes(dir.path()), Vec::<String>::new());
+    let skill = fs::read_to_string(dir.path().join("skills/pdf-tools/SKILL.md")).unwrap();
+    assert!(
+        skill.contains("metadata:\n  beta: \"yes\"\n  cache: \"off\"\n---\n"),
+        "{skill}"
+    );
+}

@@ -96,6 +96,90 @@ fn validate_reports_every_error_with_its_line() {
     assert!(text.contains("bad.json:2:11"), "{text}");
 }
 
+/// Issue 9 §1b: every command has every format. `validate`'s findings are
+/// AP030 per failed keyword, AP008 for a document that is not JSON and AP005
+/// for one that cannot be read, placed at their line and column.
+#[test]
+fn validate_speaks_sarif_github_and_markdown() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "schema.json",
+        r#"{"type": "object", "required": ["name"], "properties": {"size": {"type": "integer"}}}"#,
+    );
+    write(dir.path(), "good.json", r#"{"name": "x", "size": 1}"#);
+    write(
+        dir.path(),
+        "bad.json",
+        "{\n  \"name\": \"x\",\n  \"size\": \"big\"\n}\n",
+    );
+    write(dir.path(), "broken.json", "{\n  \"name\": \"x\",\n}\n");
+    let run = |format: &str, files: &[&str]| {
+        let mut args = vec!["validate", "--schema", "schema.json", "--format", format];
+        args.extend(files);
+        apcheck(&args, dir.path())
+    };
+    let all = ["good.json", "bad.json", "broken.json"];
+
+    let out = run("sarif", &all);
+    assert_eq!(out.status.code(), Some(1));
+    let log: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    let found: Vec<(&str, &str, u64, u64)> = results
+        .iter()
+        .map(|result| {
+            let location = &result["locations"][0]["physicalLocation"];
+            (
+                result["ruleId"].as_str().unwrap(),
+                location["artifactLocation"]["uri"].as_str().unwrap(),
+                location["region"]["startLine"].as_u64().unwrap(),
+                location["region"]["startColumn"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(found, [("AP030", "bad.json", 3, 11), ("AP008", "broken.json", 2, 14)]);
+    let schema_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sarif-schema-2.1.0.json");
+    let sarif_schema: Value = serde_json::from_str(&std::fs::read_to_string(schema_path).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&sarif_schema).unwrap();
+    assert!(validator.is_valid(&log), "{log:#}");
+
+    let out = run("github", &all);
+    assert_eq!(out.status.code(), Some(1));
+    let annotations = stdout(&out);
+    assert!(
+        annotations.starts_with("::error file=bad.json,line=3,col=11,"),
+        "{annotations}"
+    );
+    assert!(annotations.contains("title=AP030::"), "{annotations}");
+    assert!(
+        annotations.contains("help: schema /properties/size/type (type)"),
+        "{annotations}"
+    );
+    assert!(
+        annotations.ends_with("1 of 3 document(s) valid against 2020-12 schema (2 errors, 0 warnings, 0 infos)\n"),
+        "{annotations}"
+    );
+
+    let out = run("markdown", &all);
+    let markdown = stdout(&out);
+    assert!(
+        markdown.starts_with("### apcheck validate: 1 of 3 document(s) valid"),
+        "{markdown}"
+    );
+    assert!(markdown.contains("#### `good.json`\n\nNo findings.\n"), "{markdown}");
+    assert!(markdown.contains("`AP008` `broken.json:2:14`"), "{markdown}");
+
+    // A file that cannot be read is a finding too, and the run exits 2.
+    let out = run("github", &["good.json", "missing.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stdout(&out).contains("::error file=missing.json,title=AP005::"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(run("sarif", &["good.json"]).status.code(), Some(0));
+}
+
 #[test]
 fn validate_refuses_a_bad_schema_and_lists_builtins() {
     let dir = tempfile::tempdir().unwrap();

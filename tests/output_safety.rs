@@ -107,7 +107,7 @@ fn no_command_in_any_format_prints_a_secret() {
             check(args);
         }
     }
-    for format in ["text", "json"] {
+    for format in ["text", "json", "sarif", "github", "markdown"] {
         let out = check(vec![
             "validate",
             "--builtin",

@@ -37,6 +37,34 @@ pub fn insert_first_member(file: &JsonFile, pointer: &str, key: &str, value_json
     }
 }
 
+/// Inserts `"key": value_json` as the last member of the object at `pointer`,
+/// right after the last member's value, led by the whitespace that leads into
+/// that member (so it lines up with it).
+pub fn insert_last_member(file: &JsonFile, pointer: &str, key: &str, value_json: &str) -> Option<Edit> {
+    let object = file.doc.value_span(pointer)?;
+    let member = format!("{}: {value_json}", string_literal(key));
+    let members = file.doc.value.pointer(pointer)?.as_object()?;
+    let last = members
+        .keys()
+        .filter_map(|key| {
+            let mut path = pointer.to_string();
+            crate::json::parse::push_token(&mut path, key);
+            Some((file.doc.key_span(&path)?.start, file.doc.value_span(&path)?.end))
+        })
+        .max();
+    match last {
+        Some((key_start, value_end)) => {
+            let lead_start = skip_whitespace_back(file.text.as_bytes(), key_start);
+            let lead = match &file.text[lead_start..key_start] {
+                "" => " ",
+                lead => lead,
+            };
+            Some(Edit::insert(&file.path, value_end, format!(",{lead}{member}")))
+        }
+        None => Some(Edit::replace(&file.path, object, format!("{{{member}}}"))),
+    }
+}
+
 /// Sets member `key` of the object at `pointer` to `value_json`: replaces its
 /// value when it is there, else inserts it first.
 pub fn set_member(file: &JsonFile, pointer: &str, key: &str, value_json: &str) -> Option<Edit> {
@@ -146,6 +174,19 @@ mod tests {
         let empty = "{\"s\": {}}";
         let out = applied(empty, insert_first_member(&file(empty), "/s", "type", "\"stdio\""));
         assert_eq!(out, "{\"s\": {\"type\": \"stdio\"}}");
+    }
+
+    #[test]
+    fn a_last_member_lines_up_with_the_one_before() {
+        let text = "{\n  \"name\": \"a\",\n  \"x\": [1]\n}\n";
+        let out = applied(text, insert_last_member(&file(text), "", "e", "{}"));
+        assert_eq!(out, "{\n  \"name\": \"a\",\n  \"x\": [1],\n  \"e\": {}\n}\n");
+        let inline = "{\"s\": {\"a\": 1}}";
+        let out = applied(inline, insert_last_member(&file(inline), "/s", "b", "2"));
+        assert_eq!(out, "{\"s\": {\"a\": 1, \"b\": 2}}");
+        let empty = "{\"s\": {}}";
+        let out = applied(empty, insert_last_member(&file(empty), "/s", "b", "2"));
+        assert_eq!(out, "{\"s\": {\"b\": 2}}");
     }
 
     #[test]

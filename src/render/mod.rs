@@ -15,6 +15,7 @@
 //! Every command's findings go through here, so every command has every
 //! [`Format`], and escaping and secret masking live in one place.
 
+pub mod documents;
 pub mod escape;
 pub mod github;
 pub mod json;

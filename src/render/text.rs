@@ -56,7 +56,7 @@ pub fn render_diagnostics(
                     .or_insert_with(|| quotable_text(file, sources.text(file)?, diagnostics))
                     .as_deref()
             });
-        out.push_str(&render_diagnostic(&renderer, root, diagnostic, text));
+        out.push_str(&render_diagnostic(&renderer, options.color, root, diagnostic, text));
         out.push_str("\n\n");
     }
     out
@@ -109,7 +109,13 @@ pub fn totals_line(reports: &[PackageReport]) -> String {
 }
 
 /// `quotable` is the text of the diagnostic's file, masked ([`quotable_text`]), when it may be quoted.
-fn render_diagnostic(renderer: &Renderer, root: &str, diagnostic: &Diagnostic, quotable: Option<&str>) -> String {
+fn render_diagnostic(
+    renderer: &Renderer,
+    color: bool,
+    root: &str,
+    diagnostic: &Diagnostic,
+    quotable: Option<&str>,
+) -> String {
     let level = match diagnostic.severity {
         Severity::Error => Level::ERROR,
         Severity::Warning => Level::WARNING,
@@ -121,6 +127,7 @@ fn render_diagnostic(renderer: &Renderer, root: &str, diagnostic: &Diagnostic, q
     let excerpt = quotable
         .zip(diagnostic.span)
         .and_then(|(text, span)| excerpt(text, span, diagnostic.line));
+    let mut real_origin = None;
     if let Some(file) = &diagnostic.file {
         let path = visible(&path_from_root(root, file)).into_owned();
         group = match &excerpt {
@@ -130,9 +137,14 @@ fn render_diagnostic(renderer: &Renderer, root: &str, diagnostic: &Diagnostic, q
                     .annotation(AnnotationKind::Primary.span(excerpt.span.clone()));
                 match diagnostic.column.filter(|_| excerpt.windowed) {
                     // The renderer would name the window's column: name the real one.
-                    Some(column) => group
-                        .element(Origin::path(path).line(excerpt.first_line).char_column(column))
-                        .element(snippet),
+                    Some(column) => {
+                        real_origin = Some(RealOrigin {
+                            path,
+                            line: excerpt.first_line,
+                            column,
+                        });
+                        group.element(snippet)
+                    }
                     None => group.element(snippet.path(path)),
                 }
             }
@@ -157,7 +169,44 @@ fn render_diagnostic(renderer: &Renderer, root: &str, diagnostic: &Diagnostic, q
         group = group.element(Level::HELP.with_name("fix").message(fix.as_str()));
     }
     group = group.element(Level::NOTE.with_name("spec").message(diagnostic.spec));
-    renderer.render(&[group])
+    match real_origin {
+        Some(origin) => origin.render(renderer, color, group),
+        None => renderer.render(&[group]),
+    }
+}
+
+/// The `-->` line of a snippet that shows a window of a long line. The
+/// renderer names the column inside the window it is given, and an
+/// [`Origin`] element beside a snippet without a path draws an empty
+/// secondary `:::` line, so the group is rendered without a location and the
+/// real one goes in after its title line, as the renderer itself would draw it.
+struct RealOrigin {
+    path: String,
+    line: usize,
+    column: usize,
+}
+
+impl RealOrigin {
+    fn render(&self, renderer: &Renderer, color: bool, group: Group<'_>) -> String {
+        let rendered = renderer.render(&[group]);
+        let Some((title, rest)) = rendered.split_once('\n') else {
+            return rendered;
+        };
+        // The gutter is as wide as the line number, as in the renderer's own `-->` line.
+        let gutter = " ".repeat(self.line.to_string().len());
+        let arrow = if color {
+            let style = Style::new()
+                .fg_color(Some(AnsiColor::BrightBlue.into()))
+                .effects(Effects::BOLD);
+            format!("{style}-->{style:#}")
+        } else {
+            "-->".to_string()
+        };
+        format!(
+            "{title}\n{gutter}{arrow} {}:{}:{}\n{rest}",
+            self.path, self.line, self.column
+        )
+    }
 }
 
 /// The whole lines a span touches, made [`visible`] line by line, and the span
@@ -315,20 +364,23 @@ pub fn snippet(
             .label(label.as_ref()),
     );
     let group = level.primary_title(title.as_ref());
-    // A window's `-->` line would name the window's column: name the real one.
-    let report = &[if shortened {
-        group
-            .element(Origin::path(path.as_ref()).line(at.line).char_column(at.column))
-            .element(snippet)
-    } else {
-        group.element(snippet.path(path.as_ref()))
-    }];
     let renderer = if options.color {
         Renderer::styled()
     } else {
         Renderer::plain()
     };
-    format!("{}\n", renderer.render(report))
+    let rendered = if shortened {
+        // A window's `-->` line would name the window's column: name the real one.
+        let origin = RealOrigin {
+            path: path.into_owned(),
+            line: at.line,
+            column: at.column,
+        };
+        origin.render(&renderer, options.color, group.element(snippet))
+    } else {
+        renderer.render(&[group.element(snippet.path(path.as_ref()))])
+    };
+    format!("{rendered}\n")
 }
 
 fn floor_char_boundary(text: &str, offset: usize) -> usize {
@@ -471,8 +523,29 @@ mod tests {
             },
             TextOptions::default(),
         );
-        assert!(out.contains(&format!("long.json:1:{}", start + 1)), "{out}");
+        // One `-->` line, right under the title, and no empty `:::` one.
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[1], format!(" --> long.json:1:{}", start + 1), "{out}");
+        assert!(!out.contains(":::"), "{out}");
         assert!(out.contains("1, \"x\"]}"), "{out}");
+        let at = Location {
+            line: 1,
+            column: start + 1,
+            offset: start,
+            len: 3,
+        };
+        let out = snippet(
+            Severity::Error,
+            "long.json",
+            &text,
+            at,
+            "boom",
+            "",
+            TextOptions::default(),
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[1], format!(" --> long.json:1:{}", start + 1), "{out}");
+        assert!(!out.contains(":::"), "{out}");
     }
 
     #[test]

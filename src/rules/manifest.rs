@@ -11,11 +11,14 @@ mod name;
 mod schema_id;
 mod version;
 
+pub use members::is_reverse_domain;
+
 use serde_json::Value;
 
 use crate::json::json_type;
 
 use crate::diag::{Diagnostic, Severity};
+use crate::fix::FixInputs;
 use crate::report::{PluginSection, PluginState};
 use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::{Load, read_json_file};
@@ -83,7 +86,7 @@ pub const VENDOR_MANIFESTS: &[(&str, &str)] = &[
 
 /// Loads `plugin.json` as a conformant client does (§5): any error-level
 /// finding here rejects the plugin.
-pub fn load_manifest(tree: &Tree, diagnostics: &mut Vec<Diagnostic>) -> PluginSection {
+pub fn load_manifest(tree: &Tree, inputs: &FixInputs, diagnostics: &mut Vec<Diagnostic>) -> PluginSection {
     let mut section = PluginSection {
         state: PluginState::Rejected,
         name: None,
@@ -121,13 +124,13 @@ pub fn load_manifest(tree: &Tree, diagnostics: &mut Vec<Diagnostic>) -> PluginSe
         if !members.contains_key("$schema") {
             // Manifests without `$schema` are mostly pre-spec or vendor manifests meant for 1.0.0:
             // checking the rest by the 1.0.0 rules shows everything else between them and loading.
-            members::check_members(&file, members, diagnostics);
+            members::check_members(&file, members, inputs, diagnostics);
         }
         return section;
     };
     section.spec = Some(version.to_string());
     let errors_before = count_errors(diagnostics);
-    members::check_members(&file, members, diagnostics);
+    members::check_members(&file, members, inputs, diagnostics);
     if count_errors(diagnostics) == errors_before {
         section.state = PluginState::Loaded;
     }
@@ -160,6 +163,7 @@ fn missing_manifest(tree: &Tree) -> Diagnostic {
 mod testing {
     use super::load_manifest;
     use crate::diag::Diagnostic;
+    use crate::fix::FixInputs;
     use crate::report::PluginSection;
     use crate::tree::Tree;
 
@@ -168,7 +172,7 @@ mod testing {
     pub fn load(text: &str) -> (PluginSection, Vec<Diagnostic>) {
         let tree = Tree::from_files([("plugin.json", text)]);
         let mut diagnostics = Vec::new();
-        let section = load_manifest(&tree, &mut diagnostics);
+        let section = load_manifest(&tree, &FixInputs::default(), &mut diagnostics);
         (section, diagnostics)
     }
 
@@ -212,12 +216,12 @@ mod tests {
         // §4.1 item 2, §5.1.
         let tree = Tree::from_files([(".claude-plugin/plugin.json", "{}")]);
         let mut diagnostics = Vec::new();
-        let section = load_manifest(&tree, &mut diagnostics);
+        let section = load_manifest(&tree, &FixInputs::default(), &mut diagnostics);
         assert_eq!(section.state, PluginState::Rejected);
         assert_eq!(codes(&diagnostics), ["AP201"]);
         assert!(diagnostics[0].message.contains(".claude-plugin/plugin.json"));
         let mut plain = Vec::new();
-        load_manifest(&Tree::new(), &mut plain);
+        load_manifest(&Tree::new(), &FixInputs::default(), &mut plain);
         assert!(!plain[0].message.contains("vendor"));
     }
 

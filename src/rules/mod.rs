@@ -1,6 +1,6 @@
 //! The package rule families, each a module with its checks, its `static Rule`s
 //! and its `RULES` list (the registry, `crate::registry`, gathers them):
-//! - `AP0xx` files and JSON documents
+//! - `AP0xx` files and JSON documents (`documents`: `apcheck validate`'s findings)
 //! - `AP1xx` containment (§4.1)
 //! - `AP2xx` manifest (§5, §8.1, §10)
 //! - `AP3xx` skills (§6, §7.1, Agent Skills)
@@ -10,6 +10,7 @@
 //! The snapshot families (AP6xx-AP9xx) live in `crate::snapshot`.
 
 pub mod containment;
+pub mod documents;
 pub mod files;
 pub mod layout;
 pub mod manifest;

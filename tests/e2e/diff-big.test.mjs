@@ -174,7 +174,11 @@ test('unkeyed arrays of objects: a notice says matching fell back to positions, 
   const rows = (n, shift) => JSON.stringify({ rows: Array.from({ length: n }, (_, i) => ({ sku: `s${i + shift}`, qty: i })) }, null, 2);
   await openBoth(page, { a: rows(20, 0), b: rows(20, 1) });
   const notice = page.locator('#diff-root .array-matching .fallback', { hasText: '/rows' });
-  await notice.waitFor();
+  // Should the notice not come, say what the page shows instead.
+  await notice.waitFor({ timeout: 60_000 }).catch(async (error) => {
+    const shown = await page.locator('#diff-root .diff-results').textContent();
+    throw new Error(`${error.message}\nthe results show: ${shown}\nproblems: ${JSON.stringify(problems)}`);
+  });
   assert.match(await notice.textContent(), /matched by position/);
   await notice.getByRole('button', { name: 'Set a key…' }).click();
   const keys = page.locator('#diff-root input[placeholder="/tools=name"]');

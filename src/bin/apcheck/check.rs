@@ -114,8 +114,9 @@ pub fn run(args: CheckArgs) -> ExitCode {
     }
     // The check as configured: what the report shows, and which fixes are offered.
     let configured = |root: &Root, tree: &Tree| {
-        let mut report = apcheck::check_package(&root.name, tree);
-        loaded[root.settings].settings.apply(&mut report, &root.relative);
+        let settings = &loaded[root.settings].settings;
+        let mut report = apcheck::check_package_with(&root.name, tree, &settings.fix_inputs());
+        settings.apply(&mut report, &root.relative);
         report
     };
 

@@ -17,6 +17,7 @@ mod drift;
 mod fix;
 mod fmt;
 mod lsp;
+mod new;
 mod output;
 mod rules_cmd;
 mod settings;
@@ -63,6 +64,8 @@ enum Command {
     Diff(diff::DiffArgs),
     /// Run the language server over stdio: findings as you type, quick fixes, hover and completion.
     Lsp(lsp::LspArgs),
+    /// Write a new plugin package that checks clean: manifest, skills, mcp.json.
+    New(new::NewArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(shell::CompletionsArgs),
     /// Print the man page, apcheck(1), in roff.
@@ -86,6 +89,7 @@ fn main() -> ExitCode {
         Command::Call(args) => call::run(args),
         Command::Diff(args) => diff::diff(args),
         Command::Lsp(args) => lsp::run(args),
+        Command::New(args) => new::run(args),
         Command::Completions(args) => shell::completions(args),
         Command::Man(args) => shell::man(args),
     }

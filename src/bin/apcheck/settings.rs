@@ -26,6 +26,9 @@ pub struct ConfigArgs {
     /// Set a rule's severity: `AP205=error`, `AP314=off`.
     #[arg(long, value_name = "CODE=LEVEL")]
     pub severity: Vec<String>,
+    /// The reverse-domain namespace under `extensions` that the unsafe fix moves a vendor `hooks` key to (`com.example.client`).
+    #[arg(long, value_name = "NAMESPACE")]
+    pub extensions_namespace: Option<String>,
 }
 
 /// Why the settings for a path could not be loaded: exit 2 at the CLI; the
@@ -97,6 +100,7 @@ pub fn load(path: &Path, args: &ConfigArgs) -> Result<Loaded, LoadError> {
     };
     let settings = settings
         .with_flags(&args.select, &args.extend_select, &args.ignore, &args.severity)
+        .and_then(|settings| settings.with_extensions_namespace(args.extensions_namespace.as_deref()))
         .map_err(LoadError::Invalid)?;
     Ok(Loaded { settings, base })
 }

@@ -10,10 +10,13 @@ use apcheck::json::tools::{
     DocumentProblem, DocumentReport, SchemaChoice, SchemaProblem, load_schema, validate_document,
 };
 use apcheck::json::validate::{CompileOptions, CompiledSchema, SchemaError, SchemaFile, ValidationIssue};
+use apcheck::render::Format;
+use apcheck::render::documents::{ValidatedFile, validation, verdict};
+use apcheck::rules::documents::validation_diagnostics;
 use rayon::prelude::*;
 
 use crate::fmt::{Location, read_input, render_parse_error, render_snippet};
-use crate::output::{EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
+use crate::output::{self, ColorChoice, EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
 
 #[derive(clap::Args)]
 pub struct ValidateArgs {
@@ -29,9 +32,10 @@ pub struct ValidateArgs {
     /// Assert `format` keywords (email, uri, date-time, …); off by default.
     #[arg(long)]
     formats: bool,
-    /// Output: text (with source lines) or json.
-    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
-    format: String,
+    /// `json` keeps each document's report; the others carry the findings
+    /// (AP030 per failed keyword, AP008 for a document that is not JSON).
+    #[arg(long, value_parser = output::format_parser(), default_value = "text")]
+    format: Format,
     /// The JSON documents to check (`-` for standard input).
     #[arg(required_unless_present = "builtin")]
     instances: Vec<String>,
@@ -55,33 +59,30 @@ pub fn validate(args: ValidateArgs) -> ExitCode {
             return ExitCode::from(EXIT_FAILURE);
         }
     };
-    let results: Vec<(DocumentReport, Option<String>)> = args
+    let results: Vec<(ValidatedFile, Option<String>)> = args
         .instances
         .par_iter()
-        .map(|file| check_instance(file, &schema, args.builtin.as_deref(), args.format == "text"))
+        .map(|file| check_instance(file, &schema, args.builtin.as_deref(), args.format))
         .collect();
     let mut any_invalid = false;
     let mut read_failed = false;
-    let mut report = Vec::with_capacity(results.len());
-    for (result, rendered) in results {
-        any_invalid |= !result.valid;
-        read_failed |= result.is_unreadable();
+    let mut files = Vec::with_capacity(results.len());
+    for (file, rendered) in results {
+        any_invalid |= !file.report.valid;
+        read_failed |= file.report.is_unreadable();
         if let Some(text) = rendered {
             print!("{text}");
         }
-        report.push(result);
+        files.push(file);
     }
-    if args.format == "json" {
-        let out = serde_json::json!({"dialect": schema.dialect(), "files": report});
-        println!("{}", serde_json::to_string_pretty(&out).expect("results serialize"));
-    } else {
-        let failed = report.iter().filter(|r| !r.valid).count();
-        eprintln!(
-            "{} of {} document(s) valid against {} schema",
-            report.len() - failed,
-            report.len(),
-            schema.dialect()
-        );
+    match validation(
+        schema.dialect(),
+        &files,
+        args.format,
+        &output::render_options(ColorChoice::Never),
+    ) {
+        Some(out) => print!("{out}"),
+        None => eprintln!("{}", verdict(schema.dialect(), &files)),
     }
     if read_failed {
         ExitCode::from(EXIT_FAILURE)
@@ -157,13 +158,17 @@ fn check_instance(
     file: &str,
     schema: &CompiledSchema,
     builtin_name: Option<&str>,
-    render: bool,
-) -> (DocumentReport, Option<String>) {
+    format: Format,
+) -> (ValidatedFile, Option<String>) {
+    let render = format == Format::Text;
     let text = match read_input(file) {
         Ok(text) => text,
         Err(message) => {
-            let rendered = render.then(|| format!("apcheck: {message}\n"));
-            return (DocumentReport::unreadable(file, message), rendered);
+            // Said on stderr in every format: the run then exits 2.
+            eprintln!("apcheck: {}", apcheck::render::escape::visible(&message));
+            let report = DocumentReport::unreadable(file, message);
+            let diagnostics = validation_diagnostics(&report, "");
+            return (ValidatedFile { report, diagnostics }, None);
         }
     };
     let result = validate_document(file, &text, schema, builtin_name);
@@ -179,7 +184,18 @@ fn check_instance(
                 .collect()
         }
     });
-    (result, rendered)
+    let diagnostics = if render {
+        Vec::new()
+    } else {
+        validation_diagnostics(&result, &text)
+    };
+    (
+        ValidatedFile {
+            report: result,
+            diagnostics,
+        },
+        rendered,
+    )
 }
 
 fn render_issue(file: &str, text: &str, issue: &ValidationIssue) -> String {

@@ -6,7 +6,7 @@
 use serde_json::{Map, Value};
 
 use crate::diag::{Diagnostic, Severity};
-use crate::fix::{Fix, json_edits};
+use crate::fix::{Edit, Fix, FixInputs, json_edits};
 use crate::json::parse::push_token;
 use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::JsonFile;
@@ -116,12 +116,17 @@ pub static INLINE_COMPONENT: Rule = Rule {
                the vendor shapes real packages carry over.",
         why: "plugin.json cannot override the fixed locations or contain inline component configuration \
               (§6.1); MCP servers are read only from mcp.json (§7.2.1). As unknown fields they are ignored \
-              (§5.2), so what they declare never loads.",
+              (§5.2), so what they declare never loads. A client's own data (`hooks`, `commands`, `agents`, \
+              `lspServers`) belongs under its reverse-domain namespace in `extensions` (§8.1): given that \
+              namespace (`--extensions-namespace`), an unsafe fix moves it there.",
         failing: Example::Package(&[(
             "plugin.json",
-            "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"invoice-ops\", \"skills\": \"./skills/\"}",
+            "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"invoice-ops\", \"hooks\": {\"PreToolUse\": []}}",
         )]),
-        fixed: Example::Package(&[("plugin.json", VALID)]),
+        fixed: Example::Package(&[(
+            "plugin.json",
+            "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"invoice-ops\", \"extensions\": {\"com.example.client\": {\"hooks\": {\"PreToolUse\": []}}}}",
+        )]),
     },
 };
 
@@ -201,11 +206,21 @@ const INLINE_COMPONENTS: &[(&str, &str)] = &[
     ),
 ];
 
+/// The inline keys whose data is a client's own, so it can keep it under that
+/// client's namespace in `extensions` (§8.1); the others name Agent Plugins
+/// components, which have fixed locations instead.
+const MOVABLE_TO_EXTENSIONS: &[&str] = &["hooks", "commands", "agents", "lspServers"];
+
 const STRING_FIELDS: &[&str] = &["version", "description", "homepage", "repository", "license"];
 
 const AUTHOR_FIELDS: &[&str] = &["name", "email", "url"];
 
-pub(super) fn check_members(file: &JsonFile, members: &Map<String, Value>, diagnostics: &mut Vec<Diagnostic>) {
+pub(super) fn check_members(
+    file: &JsonFile,
+    members: &Map<String, Value>,
+    inputs: &FixInputs,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
     if !members.contains_key("name") {
         diagnostics.push(file.at_value(&NAME_MISSING, "", format!("plugin.json has no `name`; {REJECTED}")));
     }
@@ -226,26 +241,115 @@ pub(super) fn check_members(file: &JsonFile, members: &Map<String, Value>, diagn
                 Some(_) => {}
                 None => diagnostics.push(wrong_type(file, &pointer, "a string", value)),
             },
-            other => diagnostics.push(unknown_field(file, &pointer, other)),
+            other => diagnostics.push(unknown_field(file, members, &pointer, other, inputs)),
         }
     }
 }
 
-fn unknown_field(file: &JsonFile, pointer: &str, key: &str) -> Diagnostic {
+fn unknown_field(
+    file: &JsonFile,
+    members: &Map<String, Value>,
+    pointer: &str,
+    key: &str,
+    inputs: &FixInputs,
+) -> Diagnostic {
     match INLINE_COMPONENTS.iter().find(|(inline, _)| *inline == key) {
-        Some((_, where_instead)) => file
-            .at_key(
+        Some((_, where_instead)) => {
+            let diagnostic = file.at_key(
                 &INLINE_COMPONENT,
                 pointer,
                 format!("`{key}` in plugin.json is ignored: {where_instead}"),
-            )
-            .with_hint(format!("Remove `{key}` from plugin.json; {where_instead}")),
+            );
+            if !MOVABLE_TO_EXTENSIONS.contains(&key) {
+                return diagnostic.with_hint(format!("Remove `{key}` from plugin.json; {where_instead}"));
+            }
+            match move_to_extensions_fix(file, members, pointer, key, inputs) {
+                Some(fix) => diagnostic
+                    .with_hint(format!("Move `{key}` under its client's namespace in `extensions`"))
+                    .with_fix(fix),
+                None if inputs.extensions_namespace.is_none() => diagnostic.with_hint(format!(
+                    "Move `{key}` under its client's namespace in `extensions` (§8.1), or remove it. No fix \
+                     is offered without that namespace, which only you know: `--unsafe-fixes \
+                     --extensions-namespace com.example.client` (or `extensions-namespace` in apcheck.toml) \
+                     moves it there"
+                )),
+                None => diagnostic.with_hint(format!(
+                    "Move `{key}` under its client's namespace in `extensions` (§8.1) by hand: `extensions` \
+                     is not an object yet, or that namespace already holds a `{key}` or is not an object"
+                )),
+            }
+        }
         None => file.at_key(
             &MANIFEST_UNKNOWN_FIELD,
             pointer,
             format!("`{key}` is not a manifest field; clients report and ignore it (§5.2)"),
         ),
     }
+}
+
+/// Moves the top-level member `key` (at `pointer`) to
+/// `extensions.<namespace>.<key>`, keeping its value's text. Unsafe: the
+/// namespace is the user's guess at which client the data is for. None without
+/// a namespace, or where the move would overwrite or need another fix first
+/// (a non-object `extensions` is AP206's).
+fn move_to_extensions_fix(
+    file: &JsonFile,
+    members: &Map<String, Value>,
+    pointer: &str,
+    key: &str,
+    inputs: &FixInputs,
+) -> Option<Fix> {
+    let namespace = inputs.extensions_namespace.as_deref()?;
+    let value_text = {
+        let span = file.doc.value_span(pointer)?;
+        file.text.get(span.start..span.end)?
+    };
+    let quoted = json_edits::string_literal;
+    let edits = match members.get("extensions") {
+        None => {
+            let extensions = format!("{{{}: {{{}: {value_text}}}}}", quoted(namespace), quoted(key));
+            if members.len() == 1 {
+                let member = json_edits::member_span(file, pointer)?;
+                vec![Edit::replace(
+                    &file.path,
+                    member,
+                    format!("\"extensions\": {extensions}"),
+                )]
+            } else {
+                // Appended last rather than in the member's place, so that two
+                // moved keys insert at one offset, which `fix_tree` never
+                // applies in the same pass: the second then joins the first's
+                // namespace instead of writing a second `extensions`.
+                vec![
+                    json_edits::remove_member(file, pointer)?,
+                    json_edits::insert_last_member(file, "", "extensions", &extensions)?,
+                ]
+            }
+        }
+        Some(Value::Object(namespaces)) => {
+            let mut namespace_pointer = "/extensions".to_string();
+            push_token(&mut namespace_pointer, namespace);
+            let insert = match namespaces.get(namespace) {
+                None => json_edits::insert_first_member(
+                    file,
+                    "/extensions",
+                    namespace,
+                    &format!("{{{}: {value_text}}}", quoted(key)),
+                )?,
+                Some(Value::Object(data)) if !data.contains_key(key) => {
+                    json_edits::insert_first_member(file, &namespace_pointer, key, value_text)?
+                }
+                // Already there, or not an object: which to keep is the author's call.
+                Some(_) => return None,
+            };
+            vec![json_edits::remove_member(file, pointer)?, insert]
+        }
+        Some(_) => return None,
+    };
+    Some(Fix::unsafe_(
+        format!("Move `{key}` to `extensions.{namespace}.{key}`"),
+        edits,
+    ))
 }
 
 fn wrong_type(file: &JsonFile, pointer: &str, expected: &str, value: &Value) -> Diagnostic {
@@ -350,7 +454,7 @@ fn extensions_fix(file: &JsonFile, value: &Value) -> Option<Fix> {
 }
 
 /// Two or more dot-separated labels of ASCII letters, digits and inner hyphens.
-fn is_reverse_domain(namespace: &str) -> bool {
+pub fn is_reverse_domain(namespace: &str) -> bool {
     let label = |part: &str| {
         !part.is_empty()
             && part.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')

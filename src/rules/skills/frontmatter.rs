@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use serde_saphyr::Spanned;
 
@@ -137,23 +137,7 @@ pub fn parse_fields_with(yaml: &str, typing: Typing) -> Result<Fields, YamlError
             span: Span::new(0, 0),
         });
     }
-    let mut options = serde_saphyr::Options::default();
-    options.with_snippet = false;
-    options.budget = serde_saphyr::budget! {
-        max_events: 100_000,
-        max_aliases: 1_000,
-        max_anchors: 1_000,
-        max_depth: 32,
-        max_documents: 1,
-        max_nodes: 50_000,
-        max_total_scalar_bytes: 4 * 1024 * 1024,
-    };
-    options.alias_limits.max_total_replayed_events = 10_000;
-    let core = typing == Typing::Core;
-    options.strict_booleans = core;
-    options.underscored_numbers_as_strings = core;
-    options.legacy_octal_numbers = !core;
-    serde_saphyr::from_str_with_options::<Fields>(yaml, options).map_err(|error| {
+    serde_saphyr::from_str_with_options::<Fields>(yaml, options(typing)).map_err(|error| {
         // Error locations carry line and column (characters) but not always a byte offset.
         let offset = error
             .location()
@@ -179,6 +163,116 @@ pub fn parse_fields_with(yaml: &str, typing: Typing) -> Result<Fields, YamlError
             span: Span::new(offset, offset),
         }
     })
+}
+
+/// serde-saphyr's options for frontmatter: a budget sized for a few dozen
+/// lines, and plain scalars typed by `typing`.
+fn options(typing: Typing) -> serde_saphyr::Options {
+    let mut options = serde_saphyr::Options::default();
+    options.with_snippet = false;
+    options.budget = serde_saphyr::budget! {
+        max_events: 100_000,
+        max_aliases: 1_000,
+        max_anchors: 1_000,
+        max_depth: 32,
+        max_documents: 1,
+        max_nodes: 50_000,
+        max_total_scalar_bytes: 4 * 1024 * 1024,
+    };
+    options.alias_limits.max_total_replayed_events = 10_000;
+    let core = typing == Typing::Core;
+    options.strict_booleans = core;
+    options.underscored_numbers_as_strings = core;
+    options.legacy_octal_numbers = !core;
+    options
+}
+
+/// The span (in `yaml`) of the scalar at the JSON Pointer `pointer` into the
+/// frontmatter mapping, at any depth (`/metadata/beta`); `None` when the
+/// pointer names no scalar. [`Field`] keeps spans of top-level values only;
+/// this parses again, which only a fix needs.
+pub fn scalar_span(yaml: &str, pointer: &str) -> Option<Span> {
+    let root = serde_saphyr::from_str_with_options::<Spanned<Node>>(yaml, options(Typing::Core)).ok()?;
+    let mut node = &root;
+    for token in pointer.strip_prefix('/')?.split('/') {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        node = match &node.value {
+            Node::Map(members) => members.iter().find(|(key, _)| *key == token).map(|(_, value)| value)?,
+            Node::Seq(items) => items.get(token.parse::<usize>().ok()?)?,
+            Node::Scalar => return None,
+        };
+    }
+    match node.value {
+        Node::Scalar => Some(span_of(&node.referenced)),
+        _ => None,
+    }
+}
+
+/// A YAML node's shape, with the span of every nested node (through `Spanned`).
+enum Node {
+    Scalar,
+    Seq(Vec<Spanned<Node>>),
+    Map(Vec<(String, Spanned<Node>)>),
+}
+
+impl<'de> Deserialize<'de> for Node {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(NodeVisitor)
+    }
+}
+
+struct NodeVisitor;
+
+impl<'de> Visitor<'de> for NodeVisitor {
+    type Value = Node;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("a YAML node")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Node, E> {
+        Ok(Node::Scalar)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Node, E> {
+        Ok(Node::Scalar)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Node, E> {
+        Ok(Node::Scalar)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Node, E> {
+        Ok(Node::Scalar)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Node, E> {
+        Ok(Node::Scalar)
+    }
+
+    fn visit_unit<E>(self) -> Result<Node, E> {
+        Ok(Node::Scalar)
+    }
+
+    fn visit_none<E>(self) -> Result<Node, E> {
+        Ok(Node::Scalar)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<Spanned<Node>>()? {
+            items.push(item);
+        }
+        Ok(Node::Seq(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
+        let mut members = Vec::new();
+        while let Some(key) = map.next_key::<String>()? {
+            members.push((key, map.next_value::<Spanned<Node>>()?));
+        }
+        Ok(Node::Map(members))
+    }
 }
 
 fn span_of(location: &serde_saphyr::Location) -> Span {
@@ -258,6 +352,19 @@ mod tests {
         );
         assert!(yaml[description.value_span.start..].starts_with("\"Does PDFs\""));
         assert_eq!(fields.get("metadata").unwrap().value["version"], "1.0");
+    }
+
+    #[test]
+    fn scalars_are_located_at_any_depth() {
+        let yaml = "name: a\nmetadata:\n  tags: [beta, \"yes\", on]\n  nested: {x: 017}\n";
+        let at = |pointer: &str| scalar_span(yaml, pointer).map(|span| &yaml[span.start..span.end]);
+        assert_eq!(at("/name"), Some("a"));
+        assert_eq!(at("/metadata/tags/2"), Some("on"));
+        assert_eq!(at("/metadata/tags/1"), Some("\"yes\""));
+        assert_eq!(at("/metadata/nested/x"), Some("017"));
+        assert_eq!(at("/metadata"), None, "a mapping is not a scalar");
+        assert_eq!(at("/metadata/tags/9"), None);
+        assert_eq!(at("/missing"), None);
     }
 
     #[test]

@@ -9,12 +9,13 @@
 use serde_json::Value;
 
 use crate::diag::{Diagnostic, Severity};
+use crate::fix::{Edit, Fix};
 use crate::rule::{Example, Rule, RuleDoc};
 use crate::source::Span;
 
 use super::PLUGIN;
 use super::fields::Place;
-use super::frontmatter::{Fields, Typing, parse_fields_with};
+use super::frontmatter::{Fields, Typing, parse_fields_with, scalar_span};
 
 pub static YAML_1_1_TYPING: Rule = Rule {
     code: "AP316",
@@ -64,23 +65,58 @@ pub(super) fn check_yaml11_typing(yaml: &str, fields: &Fields, place: &Place, di
             Value::String(text) => text.clone(),
             other => other.to_string(),
         };
-        let (span, shown) = if pointer.matches('/').count() == 1 {
-            (core.value_span, format!("`{}: {written}`", core.key))
+        let top_level = pointer.matches('/').count() == 1;
+        let shown = if top_level {
+            format!("`{}: {written}`", core.key)
         } else {
-            (core.value_span, format!("`{written}` at `{pointer}`"))
+            format!("`{written}` at `{pointer}`")
         };
-        diagnostics.push(place(
+        let span = span_or_key(core.value_span, core.key_span);
+        let diagnostic = place(
             &YAML_1_1_TYPING,
             &pointer,
-            span_or_key(span, core.key_span),
+            span,
             format!(
                 "{shown} is {} in YAML 1.2, but {} for YAML 1.1 parsers (PyYAML, which Python clients use); quote it: some clients read `{written}` as {}",
                 describe(as_core),
                 describe(as_yaml11),
                 kind(as_yaml11)
             ),
-        ));
+        );
+        let scalar = if top_level {
+            Some(core.value_span)
+        } else {
+            scalar_span(yaml, &pointer)
+        };
+        diagnostics.push(
+            match scalar.and_then(|scalar| quote_fix(yaml, scalar, span, &written, &diagnostic)) {
+                Some(fix) => diagnostic.with_fix(fix),
+                None => diagnostic,
+            },
+        );
     }
+}
+
+/// Quotes the plain scalar at `scalar` (a span of `yaml`), which YAML 1.2
+/// reads as the string `written`. Safe: the value apcheck checked, and every
+/// YAML 1.2 parser reads, stays the same; YAML 1.1 parsers now read it too.
+/// `None` unless the span holds exactly that text (a plain scalar is its own
+/// text), so nothing but the scalar is ever replaced.
+fn quote_fix(yaml: &str, scalar: Span, placed: Span, written: &str, diagnostic: &Diagnostic) -> Option<Fix> {
+    if yaml.get(scalar.start..scalar.end)? != written {
+        return None;
+    }
+    // `place` shifted `placed` from the YAML into the file; shift the scalar alike.
+    let shift = diagnostic.span?.start.checked_sub(placed.start)?;
+    let quoted = serde_json::to_string(written).ok()?;
+    Some(Fix::safe(
+        format!("Quote {quoted}, so that every YAML parser reads a string"),
+        vec![Edit::replace(
+            diagnostic.file.clone()?,
+            Span::new(scalar.start + shift, scalar.end + shift),
+            quoted,
+        )],
+    ))
 }
 
 /// The first pair of values that differ, depth first, extending `pointer` to it.
@@ -149,6 +185,7 @@ fn kind(value: &Value) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::super::testing::{codes, discover, skill};
+    use crate::fix::Edit;
     use crate::report::SkillState;
 
     #[test]
@@ -189,6 +226,29 @@ mod tests {
                 .any(|d| d.code == "AP316" && d.message.contains("the number 15")),
             "{diagnostics:#?}"
         );
+    }
+
+    #[test]
+    fn the_fix_quotes_exactly_the_plain_scalar_at_any_depth() {
+        let text =
+            skill("name: a\ndescription: Does x. Use when y.\nmetadata:\n  beta: yes\n  count: 1_000\nlicense: no");
+        let (_, diagnostics) = discover(&[("skills/a/SKILL.md", text.as_str())]);
+        assert_eq!(codes(&diagnostics), ["AP316", "AP316"], "{diagnostics:#?}");
+        let edits: Vec<Edit> = diagnostics
+            .iter()
+            .flat_map(|d| {
+                let fix = d.fix.clone().expect("a fix");
+                assert_eq!(fix.applicability, crate::fix::Applicability::Safe);
+                fix.edits
+            })
+            .collect();
+        // One finding per top-level field: `count` waits for the re-check.
+        let fixed = crate::fix::apply_edits(&text, &edits).unwrap();
+        assert!(
+            fixed.contains("  beta: \"yes\"\n  count: 1_000\nlicense: \"no\"\n"),
+            "{fixed}"
+        );
+        assert!(edits.iter().all(|edit| edit.file == "skills/a/SKILL.md"));
     }
 
     #[test]

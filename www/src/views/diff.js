@@ -183,17 +183,19 @@ async function prettyPrint(side) {
   run();
 }
 
-/** Runs a core job with the progress bar; `null` when cancelled (then the results say so). */
+/**
+ * Runs a core job with the progress bar; `null` when it was cancelled or
+ * failed, and the results then say which (a failure never leaves an older
+ * result on screen as if it were current).
+ */
 async function run_core(labelText, job) {
   const ticket = results.ticket();
   try {
     return await withProgress(labelText, job);
   } catch (error) {
-    if (isCancelled(error)) {
-      results.cancelled(ticket);
-      return null;
-    }
-    throw error;
+    if (isCancelled(error)) results.cancelled(ticket);
+    else results.show(ticket, status('bad', `${labelText} failed: ${error.message}`));
+    return null;
   }
 }
 

@@ -1,0 +1,139 @@
+//! `apcheck new` through the real binary: the package it writes checks clean
+//! with the real `apcheck check`, a second run refuses to overwrite, and names
+//! the rules reject are usage errors that write nothing.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn apcheck(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_apcheck"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("the apcheck binary runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn the_written_package_checks_clean_and_loads_everything_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = apcheck(
+        dir.path(),
+        &[
+            "new",
+            "plugins/invoice-ops",
+            "--skill",
+            "pdf-tools",
+            "--skill",
+            "ledger",
+            "--stdio-server",
+            "tools",
+            "uvx invoice-tools --db 'my ledger.db'",
+            "--http-server",
+            "remote",
+            "https://mcp.example.com/mcp",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let root = dir.path().join("plugins/invoice-ops");
+    for file in [
+        "plugin.json",
+        "mcp.json",
+        "skills/pdf-tools/SKILL.md",
+        "skills/ledger/SKILL.md",
+    ] {
+        assert!(root.join(file).is_file(), "{file} is written");
+    }
+    let manifest: Value = serde_json::from_str(&fs::read_to_string(root.join("plugin.json")).unwrap()).unwrap();
+    assert_eq!(manifest["name"], "invoice-ops", "the last part of the path is the name");
+    let mcp: Value = serde_json::from_str(&fs::read_to_string(root.join("mcp.json")).unwrap()).unwrap();
+    // The command line is split as a shell would: one command token, args with their boundaries (§7.2.1).
+    assert_eq!(mcp["mcpServers"]["tools"]["command"], "uvx");
+    assert_eq!(
+        mcp["mcpServers"]["tools"]["args"],
+        serde_json::json!(["invoice-tools", "--db", "my ledger.db"])
+    );
+    let skill = fs::read_to_string(root.join("skills/pdf-tools/SKILL.md")).unwrap();
+    assert!(skill.starts_with("---\nname: pdf-tools\ndescription: "), "{skill}");
+    assert!(skill.contains("Use when"), "the description says when: {skill}");
+
+    // The real check, every rule on (info level too): nothing.
+    let check = apcheck(dir.path(), &["check", "--format", "json", "plugins/invoice-ops"]);
+    assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
+    let report: Value = serde_json::from_slice(&check.stdout).unwrap();
+    assert_eq!(report["diagnostics"], serde_json::json!([]), "{report}");
+    assert_eq!(report["plugin"]["state"], "loaded");
+    assert_eq!(report["summary"]["skills_discovered"], 2, "{report}");
+    assert_eq!(report["summary"]["servers_valid"], 2, "{report}");
+}
+
+#[test]
+fn a_second_run_refuses_to_overwrite() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(apcheck(dir.path(), &["new", "demo"]).status.code(), Some(0));
+    let manifest = fs::read_to_string(dir.path().join("demo/plugin.json")).unwrap();
+    let again = apcheck(dir.path(), &["new", "demo", "--skill", "extra"]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(stderr(&again).contains("never overwrites"), "{}", stderr(&again));
+    assert_eq!(
+        fs::read_to_string(dir.path().join("demo/plugin.json")).unwrap(),
+        manifest
+    );
+    assert!(!dir.path().join("demo/skills").exists());
+    // A file in the way is refused as well; an empty directory is used.
+    fs::write(dir.path().join("taken"), "x").unwrap();
+    assert_eq!(apcheck(dir.path(), &["new", "taken"]).status.code(), Some(2));
+    fs::create_dir(dir.path().join("empty")).unwrap();
+    assert_eq!(apcheck(dir.path(), &["new", "empty"]).status.code(), Some(0));
+}
+
+#[test]
+fn bad_names_are_usage_errors_that_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (&["new", "Invoice_Ops"], "AP209"),
+        (&["new", "demo", "--skill", "PDF Tools"], "AP308"),
+        (
+            &["new", "demo", "--skill", "a", "--skill", "a"],
+            "--skill a is given twice",
+        ),
+        (
+            &[
+                "new",
+                "demo",
+                "--stdio-server",
+                "s",
+                "uvx",
+                "--stdio-server",
+                "s",
+                "npx",
+            ],
+            "the server id s is given twice",
+        ),
+        (
+            &["new", "demo", "--stdio-server", "s", "uvx 'open"],
+            "not a command line",
+        ),
+        (&["new", "demo", "--http-server", "s", "not a url"], "AP4"),
+    ];
+    for (args, expected) in cases {
+        let output = apcheck(dir.path(), args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", stderr(&output));
+        assert!(stderr(&output).contains(expected), "{args:?}: {}", stderr(&output));
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "{args:?} wrote nothing");
+    }
+    // Missing values are clap's usage errors, exit 2 too.
+    assert_eq!(apcheck(dir.path(), &["new"]).status.code(), Some(2));
+    assert_eq!(
+        apcheck(dir.path(), &["new", "demo", "--stdio-server", "s"])
+            .status
+            .code(),
+        Some(2)
+    );
+}

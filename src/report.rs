@@ -31,6 +31,8 @@ pub struct PluginSection {
     pub description: Option<String>,
     /// The Agent Plugins version selected by `$schema` (`"1.0.0"`), if supported.
     pub spec: Option<String>,
+    /// Why the manifest is rejected, in one line: its first error. `None` when loaded.
+    pub reason: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

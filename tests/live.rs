@@ -581,7 +581,7 @@ fn check_connect_adds_each_server_to_the_report_in_every_format() {
 
 #[test]
 fn the_invoice_ops_remote_server_fails_with_a_reason_offline() {
-    let root = repo().join("tests/fixtures/invoice-ops/plugin");
+    let root = repo().join("tests/fixtures/invoice-ops");
     let output = apcheck(
         &["snapshot", root.to_str().unwrap(), "--connect", "--timeout", "5"],
         &[],

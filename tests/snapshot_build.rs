@@ -49,14 +49,14 @@ fn build(name: &str, with_tools: bool) -> Result<Snapshot, BuildError> {
 /// diffs cleanly in git: a change to the output order shows up here.
 #[test]
 fn invoice_ops_builds_the_reference_snapshot_byte_for_byte() {
-    let snapshot = build("plugin", true).unwrap();
+    let snapshot = build(".", true).unwrap();
     assert_eq!(snapshot.to_pretty_json(), read(&fixtures().join("snapshot.json")));
 }
 
 /// Agent Plugins §7.2.2: a package alone gives valid servers `not-connected` and no tools.
 #[test]
 fn without_tools_servers_are_not_connected() {
-    let snapshot = build("plugin", false).unwrap();
+    let snapshot = build(".", false).unwrap();
     assert_eq!(snapshot.servers[0].status, ConnectionStatus::NotConnected);
     assert!(snapshot.tools.is_empty());
     assert_eq!(snapshot.skills[0].name, "write-weekly-summary");
@@ -65,12 +65,12 @@ fn without_tools_servers_are_not_connected() {
 /// Agent Plugins §7.2.2 rule 5: a connection failure is recorded on that server alone.
 #[test]
 fn a_failed_connection_is_recorded_with_its_reason() {
-    let mut snapshot = build("plugin", false).unwrap();
+    let mut snapshot = build(".", false).unwrap();
     mark_failed(&mut snapshot, "invoice-tools", "401 Unauthorized").unwrap();
     assert_eq!(snapshot.servers[0].status, ConnectionStatus::Failed);
-    let check = check_snapshot("snapshot.json", &snapshot.to_pretty_json(), Some(&tree("plugin")));
+    let check = check_snapshot("snapshot.json", &snapshot.to_pretty_json(), Some(&tree(".")));
     assert!(check.diagnostics.is_empty(), "{:#?}", check.diagnostics);
-    let mut connected = build("plugin", true).unwrap();
+    let mut connected = build(".", true).unwrap();
     assert!(mark_failed(&mut connected, "invoice-tools", "x").is_err());
     assert!(mark_failed(&mut snapshot, "billing", "x").is_err());
 }
@@ -78,21 +78,21 @@ fn a_failed_connection_is_recorded_with_its_reason() {
 /// Agent Plugins §5.5, §5.2: `Invoice-Ops` rejects the whole package; no snapshot exists.
 #[test]
 fn an_uppercase_name_rejects_the_package() {
-    let report = check_package("bad", &tree("plugin-bad-name"));
+    let report = check_package("bad", &tree("../invoice-ops-bad-name"));
     assert_eq!(report.plugin.state, PluginState::Rejected);
-    assert_eq!(build("plugin-bad-name", false), Err(BuildError::Rejected));
+    assert_eq!(build("../invoice-ops-bad-name", false), Err(BuildError::Rejected));
 }
 
 /// Agent Plugins §7.2.1, §7.2.2 rule 3: a server without `type` is skipped alone.
 #[test]
 fn a_server_without_type_is_skipped_alone() {
-    let snapshot = build("plugin-untyped-server", false).unwrap();
+    let snapshot = build("../invoice-ops-untyped-server", false).unwrap();
     assert_eq!(snapshot.skills.len(), 1);
     assert_eq!(snapshot.servers[0].status, ConnectionStatus::Skipped);
     assert_eq!(snapshot.servers[0].transport, None);
     assert!(snapshot.servers[0].reason.is_some());
     assert!(matches!(
-        build("plugin-untyped-server", true),
+        build("../invoice-ops-untyped-server", true),
         Err(BuildError::UnknownServer { .. })
     ));
 }
@@ -100,18 +100,23 @@ fn a_server_without_type_is_skipped_alone() {
 #[test]
 fn the_reference_snapshot_lints_clean_and_matches_its_package() {
     let text = read(&fixtures().join("snapshot.json"));
-    let check = check_snapshot("snapshot.json", &text, Some(&tree("plugin")));
+    let check = check_snapshot("snapshot.json", &text, Some(&tree(".")));
     assert!(check.diagnostics.is_empty(), "{:#?}", check.diagnostics);
-    let report = drift("snapshot.json", &text, "plugin", &tree("plugin"));
+    let report = drift("snapshot.json", &text, "invoice-ops", &tree("."));
     assert!(!report.has_drift(), "{:#?}", report.rows);
 }
 
 #[test]
 fn the_reference_snapshot_drifts_from_both_negative_packages() {
     let text = read(&fixtures().join("snapshot.json"));
-    let rejected = drift("snapshot.json", &text, "bad", &tree("plugin-bad-name"));
+    let rejected = drift("snapshot.json", &text, "bad", &tree("../invoice-ops-bad-name"));
     assert_eq!(rejected.rows[0].code, "AP701");
-    let untyped = drift("snapshot.json", &text, "untyped", &tree("plugin-untyped-server"));
+    let untyped = drift(
+        "snapshot.json",
+        &text,
+        "untyped",
+        &tree("../invoice-ops-untyped-server"),
+    );
     let codes: Vec<_> = untyped.rows.iter().map(|r| r.code).collect();
     assert_eq!(codes, ["AP708"]);
     // The package finding that explains the row comes along, under the root's name.

@@ -32,7 +32,7 @@ fn temp_file(dir: &tempfile::TempDir, name: &str, contents: &str) -> String {
 
 #[test]
 fn snapshot_prints_the_reference_snapshot() {
-    let output = apcheck(&["snapshot", "plugin", "--tools", "invoice-tools=tools-list.json"]);
+    let output = apcheck(&["snapshot", ".", "--tools", "invoice-tools=tools-list.json"]);
     assert_eq!(code(&output), 0, "{}", String::from_utf8_lossy(&output.stderr));
     assert_eq!(
         stdout(&output),
@@ -42,12 +42,12 @@ fn snapshot_prints_the_reference_snapshot() {
 
 #[test]
 fn snapshot_of_a_rejected_plugin_exits_1_and_bad_usage_exits_2() {
-    let rejected = apcheck(&["snapshot", "plugin-bad-name"]);
+    let rejected = apcheck(&["snapshot", "../invoice-ops-bad-name"]);
     assert_eq!(code(&rejected), 1);
     assert!(String::from_utf8_lossy(&rejected.stderr).contains("AP209"));
-    assert_eq!(code(&apcheck(&["snapshot", "plugin", "--tools", "tools-list.json"])), 2);
+    assert_eq!(code(&apcheck(&["snapshot", ".", "--tools", "tools-list.json"])), 2);
     assert_eq!(
-        code(&apcheck(&["snapshot", "plugin", "--tools", "billing=tools-list.json"])),
+        code(&apcheck(&["snapshot", ".", "--tools", "billing=tools-list.json"])),
         2
     );
     assert_eq!(code(&apcheck(&["snapshot", "no-such-dir"])), 2);
@@ -56,9 +56,9 @@ fn snapshot_of_a_rejected_plugin_exits_1_and_bad_usage_exits_2() {
 #[test]
 fn check_snapshot_exit_codes() {
     assert_eq!(code(&apcheck(&["check-snapshot", "snapshot.json"])), 0);
-    assert_eq!(code(&apcheck(&["check-snapshot", "plugin/plugin.json"])), 1);
+    assert_eq!(code(&apcheck(&["check-snapshot", "plugin.json"])), 1);
     assert_eq!(code(&apcheck(&["check-snapshot", "missing.json"])), 2);
-    let json = apcheck(&["check-snapshot", "snapshot.json", "plugin/mcp.json", "--format", "json"]);
+    let json = apcheck(&["check-snapshot", "snapshot.json", "mcp.json", "--format", "json"]);
     assert_eq!(code(&json), 1);
     let value: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
     assert_eq!(value[0]["valid"], true);
@@ -67,11 +67,11 @@ fn check_snapshot_exit_codes() {
 
 #[test]
 fn drift_exits_1_on_drift_and_names_the_side_to_fix() {
-    assert_eq!(code(&apcheck(&["drift", "snapshot.json", "plugin"])), 0);
+    assert_eq!(code(&apcheck(&["drift", "snapshot.json", "."])), 0);
     let output = apcheck(&[
         "drift",
         "snapshot.json",
-        "plugin-untyped-server",
+        "../invoice-ops-untyped-server",
         "--format",
         "markdown",
     ]);
@@ -132,7 +132,7 @@ fn changes_and_drift_on_a_file_that_is_not_json_say_nothing_was_compared() {
         let out = stdout(&changes);
         assert!(!out.contains("No changes"), "{out}");
         assert!(out.contains("Not compared") && out.contains("notes.txt"), "{out}");
-        let drift = apcheck(&["drift", &not_json, "plugin", "--format", format]);
+        let drift = apcheck(&["drift", &not_json, ".", "--format", format]);
         assert_eq!(code(&drift), 1);
         let out = stdout(&drift);
         assert!(!out.contains("No drift"), "{out}");
@@ -154,10 +154,10 @@ fn every_snapshot_command_has_every_format() {
         &old.replace("\"paid\",\n", "").replace("1.2.0", "1.3.0"),
     );
     let commands: [Vec<&str>; 4] = [
-        vec!["check-snapshot", "plugin/plugin.json"],
-        vec!["drift", "snapshot.json", "plugin-bad-name"],
+        vec!["check-snapshot", "plugin.json"],
+        vec!["drift", "snapshot.json", "../invoice-ops-bad-name"],
         vec!["changes", "snapshot.json", &minor],
-        vec!["call", "snapshot.json", "query_invoices", "plugin/plugin.json"],
+        vec!["call", "snapshot.json", "query_invoices", "plugin.json"],
     ];
     for command in &commands {
         let text_code = code(&apcheck(command));

@@ -9,9 +9,9 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-const PLUGIN: &str = include_str!("fixtures/invoice-ops/plugin/plugin.json");
-const MCP: &str = include_str!("fixtures/invoice-ops/plugin/mcp.json");
-const SKILL: &str = include_str!("fixtures/invoice-ops/plugin/skills/write-weekly-summary/SKILL.md");
+const PLUGIN: &str = include_str!("fixtures/invoice-ops/plugin.json");
+const MCP: &str = include_str!("fixtures/invoice-ops/mcp.json");
+const SKILL: &str = include_str!("fixtures/invoice-ops/skills/write-weekly-summary/SKILL.md");
 const TOOLS: &str = include_str!("fixtures/invoice-ops/tools-list.json");
 const SNAPSHOT: &str = include_str!("fixtures/invoice-ops/snapshot.json");
 const ARGUMENTS: &str = include_str!("fixtures/invoice-ops/arguments.json");

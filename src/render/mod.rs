@@ -400,6 +400,7 @@ pub(crate) mod test_support {
                 version: Some("1.0.0".into()),
                 description: None,
                 spec: Some("1.0.0".into()),
+                reason: None,
             },
             skills,
             mcp,

@@ -85,14 +85,27 @@ pub const VENDOR_MANIFESTS: &[(&str, &str)] = &[
 ];
 
 /// Loads `plugin.json` as a conformant client does (§5): any error-level
-/// finding here rejects the plugin.
+/// finding here rejects the plugin, and the first one is the reason given.
 pub fn load_manifest(tree: &Tree, inputs: &FixInputs, diagnostics: &mut Vec<Diagnostic>) -> PluginSection {
+    let before = diagnostics.len();
+    let mut section = judge_manifest(tree, inputs, diagnostics);
+    if section.state == PluginState::Rejected {
+        section.reason = diagnostics[before..]
+            .iter()
+            .find(|d| d.severity == Severity::Error)
+            .map(|d| d.message.clone());
+    }
+    section
+}
+
+fn judge_manifest(tree: &Tree, inputs: &FixInputs, diagnostics: &mut Vec<Diagnostic>) -> PluginSection {
     let mut section = PluginSection {
         state: PluginState::Rejected,
         name: None,
         version: None,
         description: None,
         spec: None,
+        reason: None,
     };
     let file = match read_json_file(tree, "plugin.json", REJECTED, diagnostics) {
         Load::Loaded(file) => file,
@@ -194,6 +207,19 @@ mod tests {
         assert_eq!(section.spec.as_deref(), Some("1.0.0"));
         assert_eq!(section.name.as_deref(), Some("minimal-plugin"));
         assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        assert_eq!(section.reason, None);
+    }
+
+    #[test]
+    fn a_rejected_manifest_gives_its_first_error_as_the_reason() {
+        // §5.3: an invalid required field rejects the plugin; the report says which, not a guess.
+        let (section, diagnostics) = load(&format!("{{{SCHEMA}, \"name\": \"Bad Name\"}}"));
+        assert_eq!(section.state, PluginState::Rejected);
+        let first_error = diagnostics
+            .iter()
+            .find(|d| d.severity == Severity::Error)
+            .expect("an error");
+        assert_eq!(section.reason.as_deref(), Some(first_error.message.as_str()));
     }
 
     #[test]

@@ -148,6 +148,7 @@ mod test_support {
             version: None,
             description: None,
             spec: Some("1.0.0".into()),
+            reason: None,
         }
     }
 

@@ -46,6 +46,31 @@ pub static RULES: &[&Rule] = &[
     &portability::YAML_1_1_TYPING,
 ];
 
+/// Where a `SKILL.md` given on its own (pasted into the page) sits in a
+/// package: `skills/<its frontmatter name>/SKILL.md`, the directory Agent
+/// Skills names after the skill. The name is taken as the frontmatter parser
+/// reads it, even when it breaks the naming rules, so the check reports that
+/// rather than a made-up directory hiding it; a name that cannot be one
+/// directory (none, not a string, empty, `.`/`..`, holding `/` or `\`) gives
+/// `skills/unnamed-skill/SKILL.md`.
+pub fn pasted_skill_path(text: &str) -> String {
+    let start = if text.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    };
+    let name = frontmatter::split(text, start)
+        .ok()
+        .and_then(|parts| frontmatter::parse_fields(&text[parts.yaml.start..parts.yaml.end]).ok())
+        .and_then(|fields| {
+            fields
+                .get("name")
+                .and_then(|field| field.value.as_str().map(str::to_string))
+        })
+        .filter(|name| !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\']));
+    format!("skills/{}/SKILL.md", name.as_deref().unwrap_or("unnamed-skill"))
+}
+
 /// Bytes / 4, rounded up.
 fn estimate_tokens(text: &str) -> usize {
     text.len().div_ceil(4)
@@ -114,5 +139,41 @@ mod tests {
         let (section, diagnostics) = discover_tree(&Tree::from_files(files));
         assert_eq!(section.entries.len(), 500);
         assert!(diagnostics.is_empty());
+    }
+
+    #[test]
+    fn a_pasted_skill_goes_under_the_name_its_frontmatter_gives() {
+        assert_eq!(
+            pasted_skill_path(&skill("name: weekly-report\ndescription: d")),
+            "skills/weekly-report/SKILL.md"
+        );
+        // The whole YAML value, not its first word: the naming rule then reports it (Agent Skills `name`).
+        assert_eq!(
+            pasted_skill_path(&skill("name: Weekly Summary\ndescription: d")),
+            "skills/Weekly Summary/SKILL.md"
+        );
+        assert_eq!(
+            pasted_skill_path(&skill("name: \"quoted-name\" # a comment")),
+            "skills/quoted-name/SKILL.md"
+        );
+        assert_eq!(
+            pasted_skill_path(&format!("\u{feff}{}", skill("name: bom-skill"))),
+            "skills/bom-skill/SKILL.md"
+        );
+        for unusable in [
+            "description: no name",
+            "name: ../up",
+            "name: 12",
+            "name: ''",
+            "name: ..",
+            "name: [a]",
+        ] {
+            assert_eq!(
+                pasted_skill_path(&skill(unusable)),
+                "skills/unnamed-skill/SKILL.md",
+                "{unusable}"
+            );
+        }
+        assert_eq!(pasted_skill_path("# no frontmatter"), "skills/unnamed-skill/SKILL.md");
     }
 }

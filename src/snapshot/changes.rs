@@ -188,6 +188,9 @@ pub struct ChangeReport {
     pub required: Option<Level>,
     /// The level of the version bump; `None` when unchanged or not SemVer.
     pub bump: Option<Level>,
+    /// Whether the bump is at least the level the changes need (§10.2): true
+    /// when nothing changed, `None` when the snapshots could not be compared.
+    pub bump_covers_changes: Option<bool>,
     /// Lint findings in either snapshot, then the version verdict.
     pub diagnostics: Vec<Diagnostic>,
     /// The files that could not be read as snapshots (their errors are in
@@ -231,6 +234,7 @@ pub fn compare(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -
             changes: Vec::new(),
             required: None,
             bump: None,
+            bump_covers_changes: None,
             diagnostics,
             not_compared,
         };
@@ -250,6 +254,8 @@ pub fn compare(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -
         changes,
         required,
         bump,
+        // `None` (no SemVer bump) orders below every level.
+        bump_covers_changes: Some(bump >= required),
         diagnostics,
         not_compared: Vec::new(),
     }
@@ -650,7 +656,27 @@ mod tests {
         assert_eq!(kinds, ["tool-removed", "tool-added"]);
         assert_eq!(report.required, Some(Level::Major));
         assert_eq!(report.bump, Some(Level::Major));
+        assert_eq!(report.bump_covers_changes, Some(true));
         assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
+    }
+
+    #[test]
+    fn the_report_says_whether_the_bump_covers_the_changes() {
+        // §10.2: a removed tool needs a major bump; 1.2.0 → 1.3.0 is only minor.
+        let new = OLD
+            .replace("\"query_invoices\"", "\"list_invoices\"")
+            .replace("1.2.0", "1.3.0");
+        let report = compare("old.json", OLD, "new.json", &new);
+        assert_eq!(report.required, Some(Level::Major), "{report:#?}");
+        assert_eq!(report.bump_covers_changes, Some(false));
+        assert_eq!(
+            compare("old.json", OLD, "new.json", OLD).bump_covers_changes,
+            Some(true)
+        );
+        assert_eq!(
+            compare("old.json", "not json", "new.json", OLD).bump_covers_changes,
+            None
+        );
     }
 
     #[test]

@@ -25,7 +25,14 @@ pub fn start() {
 #[derive(Default)]
 pub struct PackageTree {
     tree: Tree,
-    report: Option<crate::report::PackageReport>,
+    checked: Option<Checked>,
+}
+
+/// What the last check found, kept for [`PackageTree::render`].
+struct Checked {
+    reports: Vec<crate::report::PackageReport>,
+    /// Whether the folder was a collection: the CLI then prints a JSON array.
+    collection: bool,
 }
 
 #[wasm_bindgen]
@@ -73,12 +80,16 @@ impl PackageTree {
     }
 
     /// Runs the package check; returns the `PackageReport` as JSON text, and keeps
-    /// the report for [`PackageTree::render`].
+    /// the report for [`PackageTree::render`]. (The page checks
+    /// folders with [`PackageTree::check_folder`].)
     pub fn check(&mut self, root_name: JsValue) -> String {
         args!(error_reply; string root_name);
         let report = crate::check_package(&root_name, &self.tree);
         let text = serde_json::to_string(&report).expect("a report always serializes");
-        self.report = Some(report);
+        self.checked = Some(Checked {
+            reports: vec![report],
+            collection: false,
+        });
         text
     }
 
@@ -107,26 +118,49 @@ impl PackageTree {
         serde_json::json!({ "applied": outcome.applied, "changed": changed }).to_string()
     }
 
-    /// The last check's report rendered the way the CLI renders it, for a
-    /// download: `format` is `sarif` (SARIF 2.1.0, without a base URI: a browser
-    /// does not know where the folder lives) or `markdown`. Returns
-    /// `{"ok":true,"text":".."}` or `{"ok":false,"error":{"message":".."}}`.
-    /// Rendering waits for the download: a check runs on every keystroke, and
-    /// nobody reads most of its SARIF and Markdown.
+    /// Checks the folder as `apcheck check` does (one root, or every root of a
+    /// collection, `apcheck::collection`); returns `{"reports": [PackageReport],
+    /// "collection": bool}` and keeps the reports for [`PackageTree::render`].
+    #[wasm_bindgen(js_name = checkFolder)]
+    pub fn check_folder(&mut self, root_name: JsValue) -> String {
+        args!(error_reply; string root_name);
+        let (reports, roots) = crate::collection::check_folder(&root_name, &self.tree);
+        let collection = matches!(roots, crate::collection::Roots::Collection(_));
+        let text = serde_json::json!({ "reports": reports, "collection": collection }).to_string();
+        self.checked = Some(Checked { reports, collection });
+        text
+    }
+
+    /// The last check's reports rendered exactly as `apcheck check --format
+    /// FORMAT` prints them for the folder, for a download: `format` is `json`,
+    /// `sarif` (SARIF 2.1.0, without a base URI: a browser does not know where
+    /// the folder lives) or `markdown`. Returns `{"ok":true,"text":".."}` or
+    /// `{"ok":false,"error":{"message":".."}}`. Rendering waits for the
+    /// download: a check runs on every keystroke, and nobody reads most of its
+    /// SARIF and Markdown.
     pub fn render(&self, format: JsValue) -> String {
+        use crate::render::{Format, Options, json::Shape, packages};
         args!(error_reply; string format);
-        let Some(report) = &self.report else {
+        let Some(checked) = &self.checked else {
             return error_reply("nothing has been checked yet");
         };
-        let reports = std::slice::from_ref(report);
-        let text = match format.as_str() {
-            "sarif" => {
-                let log = crate::render::sarif::render(reports, None);
-                serde_json::to_string_pretty(&log).expect("a SARIF log always serializes")
-            }
-            "markdown" => crate::render::markdown::render(reports),
-            other => return error_reply(&format!("unknown report format {other:?} (sarif, markdown)")),
+        let format = match format.as_str() {
+            "json" => Format::Json,
+            "sarif" => Format::Sarif,
+            "markdown" => Format::Markdown,
+            other => return error_reply(&format!("unknown report format {other:?} (json, sarif, markdown)")),
         };
+        let shape = if checked.collection {
+            Shape::Array
+        } else {
+            Shape::Object
+        };
+        let options = Options {
+            color: false,
+            source_root: None,
+        };
+        // These formats quote no source lines, so no files are needed.
+        let text = packages::render(&checked.reports, &[], format, &options, shape);
         serde_json::json!({ "ok": true, "text": text }).to_string()
     }
 }
@@ -160,6 +194,13 @@ pub fn limits() -> String {
         "max_total_bytes": limits.max_total_bytes,
     })
     .to_string()
+}
+
+/// Where the page puts a pasted `SKILL.md` in the package it checks, decided by
+/// the core's frontmatter parser: `{"path": "skills/<name>/SKILL.md"}`.
+#[wasm_bindgen]
+pub fn pasted_skill_path(text: &str) -> String {
+    serde_json::json!({ "path": crate::rules::skills::pasted_skill_path(text) }).to_string()
 }
 
 /// The rule registry as JSON: every rule with its code, severity, spec section,

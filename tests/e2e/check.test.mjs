@@ -102,7 +102,7 @@ test('the telnyx root (1,800+ entries) checks in under 2 s without freezing the 
   assert.ok(elapsed < 2000, `result after ${Math.round(elapsed)} ms`);
   console.log(`telnyx drop → verdict: ${Math.round(elapsed)} ms, longest main-thread gap ${Math.round(longestGap)} ms`);
   assert.ok(longestGap < 250, `the page froze for ${Math.round(longestGap)} ms`);
-  assert.match(await page.locator('#check-result .hop').first().textContent(), /entries read/);
+  assert.match(await page.locator('#check-result .hop').first().textContent(), /files read/);
   await screenshot(page, 'check-telnyx');
   assert.deepEqual(problems, []);
   assert.deepEqual(foreignRequests(requests, isOwnAsset), []);
@@ -134,6 +134,35 @@ test('a pasted SKILL.md is checked under skills/<its name>/ beside the manifest'
   await skills.filter({ hasText: 'weekly-report' }).waitFor();
   assert.match(await skills.textContent(), /discovered/);
   await screenshot(page, 'check-skill');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+// nearmiss holds 6 packages; atlassian's has only vendor manifests (.claude-plugin/, .cursor-plugin/),
+// which no Agent Plugins client reads, so the search finds 5 roots, as `apcheck check nearmiss` does.
+test('a folder of several plugins (nearmiss) gets one report per plugin and a summary table', async () => {
+  const { context, page, problems } = await openPage(browser, `${origin}/#check`);
+  await waitReady(page);
+  await dropFolder(page, '#check-drop', 'nearmiss', readFolder(join(shared, 'corpus/nearmiss')));
+  await page.waitForFunction(() => document.querySelector('#check-result .folder')?.dataset.root === 'nearmiss');
+  assert.equal(await page.locator('#check-result table.summary tbody tr').count(), 5);
+  assert.equal(await page.locator('#check-result details.plugin-report').count(), 5);
+  assert.match(await page.locator('#check-result .verdict-title').first().textContent(), /collection of 5 plugins/);
+  await screenshot(page, 'check-collection');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a pasted SKILL.md named "Weekly Summary" is placed by the core, and its skipped state is the badge', async () => {
+  const { context, page, problems } = await openPage(browser, `${origin}/#check`);
+  await waitReady(page);
+  await page.getByRole('tab', { name: 'SKILL.md' }).click();
+  await page.locator('#check-editor .cm-content').click();
+  await page.keyboard.insertText('---\nname: Weekly Summary\ndescription: Writes the weekly summary. Use when asked for one.\n---\n\n# Weekly\n');
+  const skills = page.locator('#check-result .hop[data-hop="Skills"]');
+  await skills.filter({ hasText: 'Weekly Summary' }).waitFor();
+  assert.doesNotMatch(await page.locator('#check-result').textContent(), /skills\/Weekly\/SKILL\.md/);
+  assert.match(await skills.locator('.state').first().textContent(), /every skill skipped/);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -48,7 +48,7 @@ test('build, drift, changes and call on the invoice-ops fixtures', async () => {
 
   // Build: folder + tools/list capture → the reference snapshot, downloadable.
   await task(page, 'build');
-  await dropFolder(page, '#snapshot-drop', 'invoice-ops', readFolder(join(fixtures, 'plugin')));
+  await dropFolder(page, '#snapshot-drop', 'invoice-ops', readFolder(fixtures));
   await page.fill('#snapshot-root input[aria-label="Server id of the tools/list capture"]', 'invoice-tools');
   await typeInto(page, 'tools/list capture', await readFile(join(fixtures, 'tools-list.json'), 'utf8'));
   await page.getByRole('button', { name: 'Run', exact: true }).click();

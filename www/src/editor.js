@@ -44,6 +44,8 @@ const theme = EditorView.theme({
   '.cm-cursor': { borderLeftColor: 'var(--fg)' },
   '&.cm-focused .cm-selectionBackground, .cm-selectionBackground': { backgroundColor: 'var(--selection)' },
   '.cm-panels': { backgroundColor: 'var(--panel)', color: 'var(--fg)' },
+  // CodeMirror's own grey is too faint on white (WCAG AA).
+  '.cm-placeholder': { color: 'var(--muted)' },
 });
 
 // Token colours from CSS variables, so light and dark follow the system like the rest of the page.
@@ -76,6 +78,8 @@ export function baseExtensions(language = 'json') {
     highlightActiveLine(),
     highlightSelectionMatches(),
     search({ top: true }),
+    // Long lines wrap: no pane scrolls sideways (a scroller keyboard users could not reach), on narrow screens least of all.
+    EditorView.lineWrapping,
     syntaxHighlighting(highlightStyle),
     // Lets CodeMirror's own parts (merge view, panels) pick their dark colours.
     EditorView.darkTheme.of(prefersDark()),

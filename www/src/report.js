@@ -1,6 +1,6 @@
 // Rendering a PackageReport (the JSON of `apcheck check --format json`): the
 // verdict as loading hops, the components with their states, the findings.
-// The SARIF and Markdown downloads are rendered by the core, as the CLI's are.
+// The JSON, SARIF and Markdown downloads are rendered by the core, as the CLI's are.
 
 import { ruleByCode } from './rules.js';
 import { request } from './client.js';
@@ -20,8 +20,16 @@ const STATES = {
   skipped: ['bad', 'skipped'],
 };
 
-function stateBadge(state) {
-  const [tone, words] = STATES[state] ?? ['none', state];
+/** The skills hop's badge: a usable skills/ whose every skill is skipped loads nothing, and says so. */
+function skillsState(report) {
+  const { skills_discovered: discovered, skills_skipped: skipped } = report.summary;
+  if (report.skills.state === 'valid' && discovered === 0 && skipped > 0) return ['bad', 'every skill skipped'];
+  if (report.skills.state === 'valid' && skipped > 0) return ['warn', 'loaded, some skipped'];
+  return null;
+}
+
+function stateBadge(state, override = null) {
+  const [tone, words] = override ?? STATES[state] ?? ['none', state];
   return h(`span.state.${tone}`, { 'data-state': state }, words);
 }
 
@@ -71,7 +79,7 @@ function diagnosticItem(diagnostic, onOpen) {
   );
 }
 
-function verdictLine(report) {
+function verdictLine(report, linksUnseen) {
   const { summary, plugin } = report;
   const counts = [plural(summary.errors, 'error'), plural(summary.warnings, 'warning'), plural(summary.infos, 'info', 'infos')].join(', ');
   if (plugin.state === 'rejected') {
@@ -79,9 +87,11 @@ function verdictLine(report) {
   }
   const name = [plugin.name, plugin.version].filter(Boolean).join(' ');
   const partly = summary.skills_skipped + summary.servers_invalid > 0 || report.mcp.state === 'disabled';
+  // A browser hides symlinks: a folder's containment (§4.1) was not checked, so the verdict is not a plain "Loaded".
+  const caveat = linksUnseen ? ', symlinks not checked here' : '';
   return {
-    tone: summary.errors ? 'bad' : partly || summary.warnings ? 'warn' : 'ok',
-    title: `Loaded ${name}${partly ? ', with parts skipped' : ''}`,
+    tone: summary.errors ? 'bad' : partly || summary.warnings || linksUnseen ? 'warn' : 'ok',
+    title: `Loaded ${name}${partly ? ', with parts skipped' : ''}${caveat}`,
     counts,
   };
 }
@@ -140,7 +150,8 @@ function serversTable(servers) {
 }
 
 function hop(number, title, state, detail, ...extra) {
-  return h('li.hop', { 'data-hop': title }, h('div.hop-head', {}, h('span.hop-n', {}, number), h('strong', {}, title), stateBadge(state)), detail ? h('p.muted', {}, detail) : null, extra);
+  const [badge, override] = Array.isArray(state) ? state : [state, null];
+  return h('li.hop', { 'data-hop': title }, h('div.hop-head', {}, h('span.hop-n', {}, number), h('strong', {}, title), stateBadge(badge, override)), detail ? h('p.muted', {}, detail) : null, extra);
 }
 
 function skillsDetail(report) {
@@ -160,15 +171,88 @@ function mcpDetail(report) {
 }
 
 /**
- * The whole verdict. `source` says where the package came from ('drop' shows
- * the symlink note); `onOpen(diagnostic)` jumps to a finding.
+ * The download buttons of a checked folder. The core renders each format when
+ * it is asked for, from the reports of check `reportId` (as the CLI prints
+ * them for the folder), not on every keystroke.
  */
-export function renderReport({ report, reportId }, { source, entryCount, onOpen, fileBase = 'apcheck-report' }) {
-  // The core renders SARIF and Markdown when one is asked for, from this very report.
+function downloads(reportId, fileBase) {
   const rendered = (format) => request('render', { format, reportId });
-  const verdict = verdictLine(report);
+  return h(
+    'div.row.actions',
+    {},
+    downloadButton('JSON', `${fileBase}.json`, () => rendered('json')),
+    downloadButton('SARIF', `${fileBase}.sarif`, () => rendered('sarif'), 'application/sarif+json'),
+    downloadButton('Markdown', `${fileBase}.md`, () => rendered('markdown'), 'text/markdown'),
+    copyButton('Copy Markdown', () => rendered('markdown'), 'Report copied'),
+    copyButton('Copy JSON', () => rendered('json'), 'Report copied'),
+  );
+}
+
+/**
+ * The verdict on a folder, as the core's `checkFolder` gives it: one root's
+ * report, or for a collection (a marketplace repository) a summary table and
+ * one report per plugin. `onOpen(diagnostic)` gets file paths relative to the
+ * folder given.
+ */
+export function renderFolder({ reports, collection, reportId }, { root, source, entryCount, onOpen, fileBase }) {
+  if (!collection) {
+    return h('div.folder', { dataset: { root } }, renderReport(reports[0], { source, entryCount, onOpen, reportId, fileBase }));
+  }
+  const dirOf = (report) => report.root.slice(root.length + 1);
+  const failing = reports.filter((report) => report.summary.errors > 0).length;
+  return h(
+    'div.folder',
+    { dataset: { root } },
+    h(
+      `div.verdict.${failing ? 'bad' : 'ok'}`,
+      {},
+      h('p.verdict-title', {}, `${root}: a collection of ${plural(reports.length, 'plugin')}`),
+      h('p.verdict-counts', {}, `${failing} with errors. Every directory with its own plugin.json is checked as its own root, as \`apcheck check\` does (hidden directories and node_modules are skipped).`),
+    ),
+    downloads(reportId, fileBase),
+    h(
+      'table.components.summary',
+      {},
+      h('thead', {}, h('tr', {}, ['Plugin root', 'verdict', 'errors', 'warnings', 'skills', 'servers'].map((t) => h('th', { scope: 'col' }, t)))),
+      h(
+        'tbody',
+        {},
+        reports.map((report) =>
+          h(
+            'tr',
+            {},
+            h('td', {}, h('a', { href: `#check-root-${encodeURIComponent(dirOf(report))}`, onclick: (event) => (event.preventDefault(), document.getElementById(`check-root-${dirOf(report)}`)?.scrollIntoView()) }, h('code', {}, dirOf(report)))),
+            h('td', {}, stateBadge(report.plugin.state)),
+            h('td.num', {}, String(report.summary.errors)),
+            h('td.num', {}, String(report.summary.warnings)),
+            h('td.num', {}, String(report.summary.skills_discovered)),
+            h('td.num', {}, String(report.summary.servers_valid)),
+          ),
+        ),
+      ),
+    ),
+    reports.map((report) =>
+      h(
+        'details.plugin-report',
+        { id: `check-root-${dirOf(report)}`, open: report.summary.errors > 0 || reports.length <= 3 },
+        h('summary', {}, h('code', {}, dirOf(report)), ' ', stateBadge(report.plugin.state)),
+        renderReport(report, { source, onOpen: (diagnostic) => onOpen?.({ ...diagnostic, file: diagnostic.file && `${dirOf(report)}/${diagnostic.file}` }) }),
+      ),
+    ),
+  );
+}
+
+/**
+ * One root's whole verdict. `source` says where the package came from ('drop'
+ * shows the symlink note); `onOpen(diagnostic)` jumps to a finding;
+ * `reportId` (the check it came from) adds the download buttons.
+ */
+export function renderReport(report, { source, entryCount, onOpen, reportId, fileBase = 'apcheck-report' }) {
+  // A folder read by the browser: its symlinks were followed or left out unseen (a zip's are read from the archive).
+  const linksUnseen = source === 'drop';
+  const verdict = verdictLine(report, linksUnseen);
   const manifestReason = report.plugin.state === 'rejected'
-    ? report.diagnostics.find((d) => d.severity === 'error' && (d.file === 'plugin.json' || d.file === null))?.message ?? 'plugin.json is missing or invalid.'
+    ? report.plugin.reason
     : `${report.plugin.name ?? ''} ${report.plugin.version ?? ''} · Agent Plugins ${report.plugin.spec ?? '?'}`;
   return h(
     'div.report',
@@ -180,29 +264,21 @@ export function renderReport({ report, reportId }, { source, entryCount, onOpen,
       h('p.verdict-counts', {}, verdict.counts),
       report.plugin.description ? h('p.muted', {}, report.plugin.description) : null,
     ),
-    h(
-      'div.row.actions',
-      {},
-      downloadButton('JSON', `${fileBase}.json`, () => JSON.stringify(report, null, 2)),
-      downloadButton('SARIF', `${fileBase}.sarif`, () => rendered('sarif'), 'application/sarif+json'),
-      downloadButton('Markdown', `${fileBase}.md`, () => rendered('markdown'), 'text/markdown'),
-      copyButton('Copy Markdown', () => rendered('markdown'), 'Report copied'),
-      copyButton('Copy JSON', () => JSON.stringify(report, null, 2), 'Report copied'),
-    ),
+    reportId ? downloads(reportId, fileBase) : null,
     h(
       'ol.hops',
       { 'aria-label': 'Loading hops' },
       hop(
         1,
         'Root',
-        'loaded',
-        `${report.root}${entryCount !== undefined ? ` · ${plural(entryCount, 'entry', 'entries')} read` : ''}`,
+        linksUnseen ? ['loaded', ['warn', 'read, symlinks not seen']] : 'loaded',
+        `${report.root}${entryCount !== undefined ? ` · ${plural(entryCount, 'file')} read` : ''}`,
         source === 'drop'
-          ? h('p.note', {}, 'A browser cannot see symlinks: a dropped or picked folder has them followed or left out silently, so §4.1 containment is not checked here. Run ', h('code', {}, `apcheck check ${report.root}`), ' for that.')
+          ? h('p.note', {}, 'A browser cannot see symlinks: a dropped or picked folder has them followed or left out silently, so §4.1 containment is not checked here. Run ', h('code', {}, 'apcheck check DIR'), ' on the folder for that.')
           : null,
       ),
       hop(2, 'Manifest (plugin.json)', report.plugin.state, manifestReason),
-      hop(3, 'Skills', report.skills.state, skillsDetail(report), skillsTable(report.skills.entries)),
+      hop(3, 'Skills', [report.skills.state, skillsState(report)], skillsDetail(report), skillsTable(report.skills.entries)),
       hop(4, 'MCP servers (mcp.json)', report.mcp.state, mcpDetail(report), serversTable(report.mcp.servers)),
     ),
     h('h2.findings-title', {}, `Findings (${report.diagnostics.length})`),

@@ -21,7 +21,18 @@ export function h(tag, attributes = {}, ...children) {
   for (const child of children.flat(Infinity)) {
     if (child !== null && child !== undefined && child !== false) element.append(child);
   }
+  if (name === 'table' && element.classList.contains('components')) labelCells(element);
   return element;
+}
+
+/** Labels each cell with its column's header: narrow screens show a component table's rows as labelled blocks. */
+function labelCells(table) {
+  const headers = [...table.querySelectorAll('thead th')].map((th) => th.textContent);
+  for (const row of table.querySelectorAll('tbody tr')) {
+    [...row.children].forEach((cell, index) => {
+      if (headers[index]) cell.dataset.label = headers[index];
+    });
+  }
 }
 
 export function download(filename, text, type = 'application/json') {

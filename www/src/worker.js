@@ -6,11 +6,11 @@
 // where a browser may refuse workers from blob URLs): there it only defines
 // `globalThis.apcheckInProcess` and waits to be asked.
 
-import { unzipSync } from 'fflate';
 import { XzReadableStream } from 'xz-decompress';
 import initWasm, * as core from '../pkg/apcheck.js';
 // Base64 of the wasm compressed with xz, put in by scripts/build-web.mjs.
 import wasmXzBase64 from 'embedded:apcheck-wasm';
+import { readZip, ZipError } from './zip.js';
 
 let ready;
 
@@ -45,30 +45,37 @@ const TEXT_EXPORTS = [
   'snapshot_lint',
   'snapshot_changes',
   'snapshot_call',
+  'pasted_skill_path',
 ];
 
 const READ_BATCH = 64;
 
-/**
- * A zip's entries as plugin-root entries. A zip holding one top folder (how
- * "compress folder" makes them) is unwrapped to that folder.
- */
-async function entriesFromZip(zipFile) {
-  const files = unzipSync(new Uint8Array(await zipFile.arrayBuffer()));
-  const paths = Object.keys(files);
-  const top = paths[0]?.split('/')[0];
-  const wrapped = top && paths.every((path) => path.startsWith(`${top}/`));
-  return paths
-    .map((path) => ({ path: (wrapped ? path.slice(top.length + 1) : path).replace(/\/$/, ''), data: files[path], dir: path.endsWith('/') }))
-    .filter(({ path }) => path !== '')
-    .map(({ path, data, dir }) => (dir ? { path, kind: 'dir' } : { path, kind: 'file', bytes: data }));
+/** A zip's entries, read with the limits applied as it inflates (see zip.js). */
+async function entriesFromZip(zipFile, limits) {
+  try {
+    return await readZip(zipFile, limits);
+  } catch (error) {
+    if (error instanceof ZipError) throw new Error(`${zipFile.name} cannot be read as a zip: ${error.message}`);
+    throw error;
+  }
 }
 
 /** Builds the package tree of a drop, a pick or a zip, reporting progress while reading. */
 async function buildTree({ entries, zip }, progress) {
-  if (zip) entries = await entriesFromZip(zip);
   const limits = JSON.parse(core.limits());
   const tree = new core.PackageTree();
+  if (zip) {
+    progress({ phase: 'opening the zip', done: 0 });
+    let read;
+    try {
+      read = await entriesFromZip(zip, limits);
+    } catch (error) {
+      tree.free();
+      throw error;
+    }
+    entries = read.entries;
+    for (const { path, reason } of read.omitted) tree.markOmitted(path, reason);
+  }
   let totalBytes = 0;
   let done = 0;
   for (let start = 0; start < entries.length; start += READ_BATCH) {
@@ -98,14 +105,14 @@ async function buildTree({ entries, zip }, progress) {
 
 // What can be asked of a package tree, beyond the check.
 const PACKAGE_ACTIONS = {
-  check: (tree, { root }) => `{"report":${tree.check(root)},"reportId":"${WORKER_RUN}:${++lastReportId}"}`,
+  check: (tree, { root }) => `{"folder":${tree.checkFolder(root)},"reportId":"${WORKER_RUN}:${++lastReportId}"}`,
   build: (tree, { root, tools }) => tree.buildSnapshot(root, JSON.stringify(tools ?? {})),
   drift: (tree, { root, snapshotName, snapshotText }) => tree.driftSnapshot(root, snapshotName, snapshotText),
   lint: (tree, { snapshotName, snapshotText }) => tree.checkSnapshot(snapshotName, snapshotText),
 };
 
-// The tree of the last check, kept so that its report is rendered (SARIF,
-// Markdown) only when a download asks for it; the id says which report it is.
+// The tree of the last check, kept so that its reports are rendered (JSON,
+// SARIF, Markdown) only when a download asks for them; the id says which check it is.
 // A restarted worker counts from 0 again: the run token keeps ids apart.
 let lastChecked = null;
 let lastReportId = 0;
@@ -128,7 +135,7 @@ async function withPackage(args, progress) {
   }
 }
 
-/** The last check's report as `format` (sarif, markdown): the text, or an Error. */
+/** The last check's reports as `format` (json, sarif, markdown): the text, or an Error. */
 function renderLast({ format, reportId }) {
   // A cancel ends the worker, and the report with it; a newer check replaces it.
   if (!lastChecked || reportId !== `${WORKER_RUN}:${lastReportId}`) throw new Error('This report is no longer in memory (a newer check or a cancel replaced it): check again.');

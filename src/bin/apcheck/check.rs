@@ -2,17 +2,9 @@
 //! checks them in parallel, renders the reports in a stable order and sets the
 //! exit code.
 //!
-//! Which roots a PATH names:
-//! - a directory with a root `plugin.json` (of any kind: a broken link or a
-//!   directory there is still that root's manifest to judge) is one root;
-//! - a directory without one that holds plugin roots below it is a
-//!   collection (a marketplace repository): every directory at any depth with
-//!   its own `plugin.json` is a root, skipping hidden directories (`.git`,
-//!   vendor folders like `.claude-plugin/`, whose `plugin.json` no Agent
-//!   Plugins client reads) and `node_modules`, and not looking inside a root;
-//!   symlinked directories are not followed;
-//! - a directory with no `plugin.json` anywhere is one root, which is then
-//!   rejected for its missing manifest (§4.1, §5.1).
+//! Which roots a PATH names is `apcheck::collection`'s answer (the page asks
+//! it the same question about a dropped folder); this edge only lists the
+//! directories on disk for it.
 //!
 //! With `--connect`, each loaded root's servers are then tried one root at a
 //! time (each root's servers in parallel), and what came of each is added to
@@ -23,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use apcheck::PackageReport;
+use apcheck::collection::{Listing, Roots, roots_named};
 use apcheck::disk::read_tree;
 use apcheck::fix::{Applicability, FixOutcome, fix_tree};
 use apcheck::render::{self, Format, Sources, count, json};
@@ -70,13 +63,6 @@ pub struct CheckArgs {
 enum Deny {
     Warnings,
 }
-
-/// Directories never searched for plugin roots, besides hidden ones.
-const SKIPPED_DIRS: &[&str] = &["node_modules"];
-
-/// How deep a collection is searched: deeper than any real marketplace, and a
-/// bound on a pathological tree.
-const MAX_SEARCH_DEPTH: usize = 12;
 
 /// One plugin root to check.
 struct Root {
@@ -293,13 +279,10 @@ fn roots_named_by(path: &Path, settings: &settings::Loaded) -> Result<(Vec<(Path
         ));
     }
     let single = || (path.to_path_buf(), shown.clone());
-    if has_manifest(path) {
-        return Ok((vec![single()], false));
-    }
-    let below = find_roots(path, settings);
-    if below.is_empty() {
-        return Ok((vec![single()], false));
-    }
+    let below = match roots_named(&Disk { start: path, settings }) {
+        Roots::Single => return Ok((vec![single()], false)),
+        Roots::Collection(below) => below,
+    };
     let base = shown.trim_end_matches(['/', '\\']);
     let roots = below
         .into_iter()
@@ -315,54 +298,41 @@ fn roots_named_by(path: &Path, settings: &settings::Loaded) -> Result<(Vec<(Path
     Ok((roots, true))
 }
 
-fn has_manifest(dir: &Path) -> bool {
-    fs::symlink_metadata(dir.join("plugin.json")).is_ok()
+/// A directory on disk as the root search sees it: `.gitignore`-aware (with
+/// `.ignore` files, as ripgrep reads them), not following symlinks, without
+/// what the configuration's `exclude` globs name. Which of these directories
+/// are roots is `apcheck::collection`'s rule.
+struct Disk<'a> {
+    start: &'a Path,
+    settings: &'a settings::Loaded,
 }
 
-/// Every directory below `start` with its own `plugin.json`, as `/`-separated
-/// paths relative to it, in name order. The walk honours `.gitignore` files,
-/// skips hidden directories, `node_modules`, symlinked directories, the
-/// configuration's `exclude` globs and the inside of every root found.
-fn find_roots(start: &Path, settings: &settings::Loaded) -> Vec<String> {
-    let exclude = settings.settings.clone();
-    let base_of_start = settings.relative(start);
-    let excluded_start = start.to_path_buf();
-    let walker = ignore::WalkBuilder::new(start)
-        .standard_filters(true)
-        .require_git(false)
-        .git_global(false)
-        .follow_links(false)
-        .max_depth(Some(MAX_SEARCH_DEPTH))
-        .sort_by_file_name(|a, b| a.cmp(b))
-        .filter_entry(move |entry| {
-            let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
-            let skipped = entry
-                .file_name()
-                .to_str()
-                .is_some_and(|name| SKIPPED_DIRS.contains(&name));
-            // Nothing inside a root is searched: its parent is that root.
-            let inside_root = entry.depth() > 1 && entry.path().parent().is_some_and(has_manifest);
-            let relative = relative_to(&excluded_start, entry.path());
-            let for_globs = join(&base_of_start, &relative);
-            let excluded = entry.depth() > 0 && exclude.excludes(&for_globs);
-            is_dir && !skipped && !inside_root && !excluded
-        })
-        .build();
-    walker
-        .filter_map(Result::ok)
-        .filter(|entry| entry.depth() > 0 && has_manifest(entry.path()))
-        .map(|entry| relative_to(start, entry.path()))
-        .collect()
-}
+impl Listing for Disk<'_> {
+    fn has_manifest(&self, dir: &str) -> bool {
+        fs::symlink_metadata(self.start.join(dir).join("plugin.json")).is_ok()
+    }
 
-/// `path` below `start`, `/`-separated.
-fn relative_to(start: &Path, path: &Path) -> String {
-    let below = path.strip_prefix(start).unwrap_or(path);
-    below
-        .components()
-        .map(|part| part.as_os_str().to_string_lossy())
-        .collect::<Vec<_>>()
-        .join("/")
+    fn child_dirs(&self, dir: &str) -> Vec<String> {
+        // One level at a time, so the core decides where the search goes; the
+        // walker still reads the ignore files of every parent directory.
+        let base_of_start = self.settings.relative(self.start);
+        ignore::WalkBuilder::new(self.start.join(dir))
+            .standard_filters(true)
+            .require_git(false)
+            .git_global(false)
+            .follow_links(false)
+            .max_depth(Some(1))
+            .build()
+            .filter_map(Result::ok)
+            // `file_type` does not follow links: a symlinked directory is not searched.
+            .filter(|entry| entry.depth() == 1 && entry.file_type().is_some_and(|kind| kind.is_dir()))
+            .filter_map(|entry| entry.file_name().to_str().map(str::to_string))
+            .filter(|name| {
+                let relative = join(dir, name);
+                !self.settings.settings.excludes(&join(&base_of_start, &relative))
+            })
+            .collect()
+    }
 }
 
 fn join(base: &str, relative: &str) -> String {

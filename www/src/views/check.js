@@ -2,10 +2,10 @@
 // mcp.json and a SKILL.md pasted — checked by the core exactly as a
 // conformant client would load it, and shown hop by hop.
 
-import { request } from '../client.js';
+import { call, request } from '../client.js';
 import { byteToCharOffset, createEditor } from '../editor.js';
 import { entriesFromDrop, entriesFromPicker, entriesFromTexts } from '../files.js';
-import { renderReport } from '../report.js';
+import { renderFolder } from '../report.js';
 import { debounce, h, isCancelled, resultArea, toast, withProgress } from '../util.js';
 
 const STARTER_MANIFEST = `{
@@ -16,7 +16,7 @@ const STARTER_MANIFEST = `{
 }
 `;
 
-// Pasted files, in tab order. A pasted SKILL.md goes under skills/<its name>/.
+// Pasted files, in tab order. A pasted SKILL.md goes where the core places it (skills/<its name>/).
 const pasted = [
   { id: 'plugin', label: 'plugin.json', language: 'json', text: STARTER_MANIFEST },
   { id: 'mcp', label: 'mcp.json', language: 'json', text: '' },
@@ -32,14 +32,11 @@ let lastReport = null;
 let given = null;
 let result;
 
-function skillDir(text) {
-  const name = text.match(/^---\s*\n[\s\S]*?^name:\s*["']?([^\s"'#]+)/m)?.[1];
-  return name ?? 'my-skill';
-}
+/** Where the pasted SKILL.md was placed for the last check: the core decides (`pasted_skill_path`). */
+let skillPath = 'skills/unnamed-skill/SKILL.md';
 
 function pastedPath(file) {
-  if (file.id === 'skill') return `skills/${skillDir(file.text)}/SKILL.md`;
-  return file.label;
+  return file.id === 'skill' ? skillPath : file.label;
 }
 
 function pastedFiles() {
@@ -141,12 +138,15 @@ async function openDiagnostic(diagnostic) {
 async function runCheck(job, { source, label }) {
   const ticket = result.ticket();
   try {
-    const rendered = await withProgress(label, (progress) => request('check', job, progress));
-    const { report } = rendered;
-    const entryCount = job.entries?.length;
+    const { folder, reportId } = await withProgress(label, (progress) => request('check', job, progress));
+    // Files only: a drop lists directories too, a picked folder does not, and the two must agree.
+    const entryCount = job.entries?.filter((entry) => entry.kind === 'file').length;
     // Inputs changed meanwhile: a newer run is on its way, and its result wins.
-    if (!result.show(ticket, renderReport(rendered, { source, entryCount, onOpen: openDiagnostic, fileBase: `apcheck-${report.root.replace(/[^\w.-]+/g, '_')}` }))) return;
-    lastReport = report;
+    const view = renderFolder({ ...folder, reportId }, { root: job.root, source, entryCount, onOpen: openDiagnostic, fileBase: `apcheck-${job.root.replace(/[^\w.-]+/g, '_')}` });
+    if (!result.show(ticket, view)) return;
+    // Findings by their path in the folder given (a collection's roots lie below it).
+    const prefix = (report) => (folder.collection ? `${report.root.slice(job.root.length + 1)}/` : '');
+    lastReport = { diagnostics: folder.reports.flatMap((report) => report.diagnostics.map((d) => ({ ...d, file: d.file && prefix(report) + d.file }))) };
     if (!dropped) markFile(pastedPath(current), current.text);
     // A dropped package: show its manifest with the findings marked, read-only.
     else if (dropped.files.has('plugin.json')) await openFile('plugin.json');
@@ -156,11 +156,13 @@ async function runCheck(job, { source, label }) {
   }
 }
 
-function checkPasted() {
+async function checkPasted() {
   dropped = null;
   given = null;
   lastReport = null;
   renderTabs();
+  const skill = pasted.find((file) => file.id === 'skill');
+  if (skill.text) ({ path: skillPath } = await call('pasted_skill_path', skill.text));
   return runCheck({ root: 'pasted', entries: entriesFromTexts(pastedFiles()) }, { source: 'paste', label: 'Checking pasted files' });
 }
 
@@ -174,7 +176,8 @@ async function checkGiven(package_, source) {
     dropped.files = new Map();
   }
   renderTabs();
-  await runCheck(given, { source, label: `Checking ${given.root}` });
+  // A zip's symlinks are read from the archive; a folder's are hidden by the browser.
+  await runCheck(given, { source: given.zip ? 'zip' : source, label: `Checking ${given.root}` });
 }
 
 /** Whether a drop is a folder or a zip (a package), not a file to paste. */

@@ -347,7 +347,7 @@ function outputBlock(title, filename, type, part, body) {
 async function patchBody(part) {
   const answer = await request('diffPart', { id: shown.id, part, preview: PATCH_SHOWN_BYTES });
   if (answer.text !== undefined) {
-    return [answer.lossy?.length ? status('warn', `A merge patch cannot set a value to null; it would delete instead: ${answer.lossy.join(', ')}. Use the JSON Patch.`) : null, h('pre.block', {}, answer.text)];
+    return [answer.lossy?.length ? status('warn', `A merge patch cannot set a value to null; it would delete instead: ${answer.lossy.join(', ')}. Use the JSON Patch.`) : null, h('pre.block', { tabindex: '0' }, answer.text)];
   }
   const id = shown.id;
   return [
@@ -359,7 +359,8 @@ async function patchBody(part) {
 function unifiedBody(unified) {
   return h(
     'pre.block.unified',
-    {},
+    // Scrollable: keyboard users reach it (axe's scrollable-region-focusable).
+    { tabindex: '0' },
     unified.hunks.map((hunk) => [
       h('span.hunk', {}, `${hunk.header}\n`),
       hunk.lines.map((line) => h(`span.line${line.tag === '+' ? '.add' : line.tag === '-' ? '.del' : ''}`, {}, line.tag, line.segments.map((segment) => (segment.emphasized ? h('mark', {}, segment.text) : segment.text)), '\n')),

@@ -65,11 +65,10 @@ function markdownActions(markdown, filename) {
 const LEVEL_TONE = { major: 'bad', minor: 'warn', patch: 'ok' };
 
 function bumpVerdict(report) {
-  const { required, bump, old_version: from, new_version: to } = report;
+  const { required, bump, old_version: from, new_version: to, bump_covers_changes: enough } = report;
   const versions = `${from ?? '?'} → ${to ?? '?'}`;
+  if (enough === null) return status('bad', 'The snapshots could not be compared: see the findings.');
   if (!required) return status('ok', `No changes between the snapshots (${versions}).`);
-  const order = ['patch', 'minor', 'major'];
-  const enough = bump && order.indexOf(bump) >= order.indexOf(required);
   return status(enough ? 'ok' : 'bad', `The changes need a ${required.toUpperCase()} bump; the version went ${versions} (${bump ? `a ${bump} bump` : 'no SemVer bump'}): ${enough ? 'enough' : 'not enough'}.`);
 }
 
@@ -165,7 +164,7 @@ async function runBuild(show) {
       copyButton('Copy', () => built.text, 'Snapshot copied'),
       h('button', { type: 'button', class: 'small', onclick: () => ((newEditor.text = built.text), pickTask('drift')) }, 'Use as the snapshot'),
     ),
-    h('pre.block', {}, built.text),
+    h('pre.block', { tabindex: '0', 'aria-label': 'The built snapshot' }, built.text),
   );
 }
 
@@ -257,7 +256,7 @@ function pickTask(name) {
 async function takePackage(given) {
   packageGiven = given;
   result.changed();
-  packageLabel.textContent = `Package: ${given.root} (${given.entries ? plural(given.entries.length, 'entry', 'entries') : 'zip'})`;
+  packageLabel.textContent = `Package: ${given.root} (${given.entries ? plural(given.entries.filter((entry) => entry.kind === 'file').length, 'file') : 'zip'})`;
   if (task === 'changes' || task === 'call') pickTask('drift');
   else run();
 }
@@ -280,6 +279,12 @@ export function setUpSnapshotView() {
     packageLabel,
     h('div.row', {}, ...fileButtonFolder()),
   );
+  // The drop zone takes focus: Enter or Space opens the folder picker, as in the Check view.
+  drop.addEventListener('keydown', (event) => {
+    if (event.target !== drop || (event.key !== 'Enter' && event.key !== ' ')) return;
+    event.preventDefault();
+    document.getElementById('snapshot-pick-folder').click();
+  });
   drop.addEventListener('dragover', (event) => (event.preventDefault(), drop.classList.add('over')));
   drop.addEventListener('dragleave', () => drop.classList.remove('over'));
   drop.addEventListener('drop', async (event) => {
@@ -356,10 +361,18 @@ async function takeSnapshots(files) {
   }
 }
 
+/** The folder and zip pickers; an empty picked folder is still what was picked, and is taken as such. */
 function fileButtonFolder() {
   const folder = h('input', { type: 'file', webkitdirectory: true, multiple: true, id: 'snapshot-pick-folder', class: 'visually-hidden' });
-  folder.addEventListener('change', () => folder.files.length && takePackage(entriesFromPicker(folder.files)));
-  return [h('label.button', { for: 'snapshot-pick-folder' }, 'Choose folder…'), folder];
+  const zip = h('input', { type: 'file', accept: '.zip,application/zip', id: 'snapshot-pick-zip', class: 'visually-hidden' });
+  for (const input of [folder, zip]) {
+    input.addEventListener('change', () => {
+      const picked = entriesFromPicker(input.files);
+      input.value = '';
+      takePackage(picked);
+    });
+  }
+  return [h('label.button', { for: 'snapshot-pick-folder' }, 'Choose folder…'), folder, h('label.button', { for: 'snapshot-pick-zip' }, 'Choose .zip…'), zip];
 }
 
 export const snapshotView = { run: () => run() };

@@ -1,0 +1,65 @@
+// Every view, light and dark, at 1400 px and 400 px: a screenshot of each
+// (into target/e2e-screens/, to look at), axe-core with no serious or critical
+// violation, and no pane scrolling sideways at 400 px. axe-core is injected by
+// the test through the DevTools protocol; the page never ships or loads it.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { test } from 'node:test';
+import { join } from 'node:path';
+import { dropFolder, openPage, readFolder, screenshot, servePageForEachFile, shared, waitReady } from './harness.mjs';
+
+let browser;
+let origin;
+servePageForEachFile((served) => ({ browser, origin } = served));
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const VIEWS = ['check', 'snapshot', 'format', 'schema', 'diff', 'rules'];
+
+async function seriousViolations(page) {
+  await page.evaluate(axeSource);
+  const results = await page.evaluate(() => globalThis.axe.run(document, { resultTypes: ['violations'] }));
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+/** Elements inside the visible view that are wider than their scroll container (a sideways scroll). */
+async function sidewaysScrollers(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('.view:not([hidden]) .pane, .view:not([hidden]) .result-pane, main')]
+      .filter((element) => element.scrollWidth > element.clientWidth + 1 && getComputedStyle(element).overflowX !== 'visible')
+      .map((element) => `${element.tagName.toLowerCase()}#${element.id}.${[...element.classList].join('.')} ${element.scrollWidth}>${element.clientWidth}`),
+  );
+}
+
+for (const colorScheme of ['light', 'dark']) {
+  for (const width of [1400, 400]) {
+    test(`every view in ${colorScheme} at ${width} px: screenshot, axe, no sideways scroll`, { timeout: 120_000 }, async () => {
+      const { context, page, problems } = await openPage(browser, `${origin}/#check`, { colorScheme, viewport: { width, height: 900 } });
+      await waitReady(page);
+      const findings = [];
+      for (const view of VIEWS) {
+        await page.evaluate((view) => (location.hash = view), view);
+        await page.waitForSelector(`#view-${view}:not([hidden])`);
+        if (view === 'check') {
+          // A collection: the summary table, and every report's hops and component tables.
+          await dropFolder(page, '#check-drop', 'nearmiss', readFolder(join(shared, 'corpus/nearmiss')));
+          await page.waitForFunction(() => document.querySelector('#check-result .folder')?.dataset.root === 'nearmiss');
+        }
+        await page.waitForTimeout(300);
+        await screenshot(page, `${view}-${colorScheme}-${width}`);
+        if (view === 'check') {
+          await page.locator('#check-result table.summary').scrollIntoViewIfNeeded();
+          await screenshot(page, `${view}-${colorScheme}-${width}-result`);
+        }
+        for (const violation of await seriousViolations(page)) findings.push(`${view}: ${violation}`);
+        if (width === 400) for (const scroller of await sidewaysScrollers(page)) findings.push(`${view}: scrolls sideways: ${scroller}`);
+      }
+      assert.deepEqual(findings, []);
+      assert.deepEqual(problems, []);
+      await context.close();
+    });
+  }
+}

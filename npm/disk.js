@@ -3,7 +3,8 @@
 // are recorded with `readlink` and never followed, so §4.1 containment is
 // decided inside the core exactly as natively. Error texts are spelled as
 // Rust spells them, so the reports are byte-identical. The configuration is
-// found as `src/bin/apcheck/settings.rs` finds it; the core parses and applies it.
+// found as `src/bin/apcheck/settings.rs` finds it; the core parses and applies
+// it, and decides which directories of a folder are plugin roots.
 import {
   closeSync,
   constants,
@@ -18,13 +19,10 @@ import {
 } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { Package, Settings, limits as defaultLimits } from './api.js';
+import { rootsNamed } from './wasm/apcheck.js';
 
 /** The configuration file names, in the order they are looked for in each directory (`config::FILE_NAMES`). */
 const CONFIG_FILE_NAMES = ['apcheck.toml', 'pyproject.toml'];
-
-/** How deep a collection is searched, and what is never searched (as the CLI). */
-const MAX_SEARCH_DEPTH = 12;
-const SKIPPED_DIRS = ['node_modules'];
 
 /** Rust's `io::Error` text for the errors a read can meet: strerror, then the errno. */
 const STRERROR = {
@@ -271,25 +269,14 @@ function hasManifest(dir) {
 
 const joinRelative = (base, relative) => (base === '' ? relative : relative === '' ? base : `${base}/${relative}`);
 
-function searchRoots(dir, relative, depth, excluded, found) {
-  if (depth >= MAX_SEARCH_DEPTH) return;
-  let entries;
+/** The names of `dir`'s child directories; a Dirent does not follow links, so a symlinked one is not listed. */
+function childDirs(dir) {
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
   } catch {
-    return;
-  }
-  // A Dirent does not follow links: a symlinked directory is not searched.
-  const children = entries
-    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && !SKIPPED_DIRS.includes(entry.name))
-    .map((entry) => entry.name)
-    .sort(byBytes);
-  for (const name of children) {
-    const child = relative === '' ? name : `${relative}/${name}`;
-    if (excluded(child)) continue;
-    const path = join(dir, name);
-    if (hasManifest(path)) found.push(child);
-    else searchRoots(path, child, depth + 1, excluded, found);
+    return [];
   }
 }
 
@@ -310,13 +297,14 @@ export function findRoots(path, loaded) {
   if (!stats.isDirectory()) {
     throw new Error(`${shown}: not a directory; give the plugin root, the directory that holds plugin.json`);
   }
-  const single = { roots: [{ dir: path, name: shown }], collection: false };
-  if (hasManifest(path)) return single;
-  const below = [];
   const baseOfStart = loaded === undefined ? '' : relativeTo(loaded.base, path);
   const excluded = (relative) => loaded !== undefined && loaded.settings.excludes(joinRelative(baseOfStart, relative));
-  searchRoots(path, '', 0, excluded, below);
-  if (below.length === 0) return single;
+  // Which directories are roots is the core's rule (`collection::roots_named`), as in the CLI.
+  const below = rootsNamed(
+    (dir) => hasManifest(join(path, dir)),
+    (dir) => childDirs(join(path, dir)).filter((name) => !excluded(joinRelative(dir, name))),
+  );
+  if (below === undefined) return { roots: [{ dir: path, name: shown }], collection: false };
   const base = shown.replace(/[/\\]+$/, '');
   return {
     roots: below.map((relative) => ({

@@ -2,15 +2,19 @@
 //! turned on by `npm run build:npm` only, so the page's wasm does not grow):
 //! the entry kinds a disk read produces besides files, directories and links,
 //! the configuration (`apcheck.toml`, parsed and merged with the flags by the
-//! CLI's core, `config::Settings`; finding the file is the JS edge's job), and
+//! CLI's core, `config::Settings`; finding the file is the JS edge's job), the
+//! root search over a folder the JS edge lists (`collection::roots_named`), and
 //! `apcheck check`'s output for several roots in every format, rendered by
 //! the same core function as the CLI's (`render::packages::render`).
 
+use js_sys::{Array, Function};
+use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use super::PackageTree;
 use super::args::{args, thrown};
 use crate::baseline::Baseline;
+use crate::collection::{Listing, Roots, roots_named};
 use crate::config::Settings;
 use crate::render::{Format, Options, Sources, json::Shape, packages};
 use crate::report::PackageReport;
@@ -33,6 +37,52 @@ impl PackageTree {
         self.tree.insert(&path, Entry::Unreadable(reason));
         Ok(())
     }
+}
+
+/// A folder on disk as the JS edge lists it: `dir` is relative to the folder.
+struct JsListing {
+    has_manifest: Function,
+    child_dirs: Function,
+}
+
+impl Listing for JsListing {
+    fn has_manifest(&self, dir: &str) -> bool {
+        self.has_manifest
+            .call1(&JsValue::NULL, &JsValue::from_str(dir))
+            .is_ok_and(|answer| answer.is_truthy())
+    }
+
+    /// A listing that throws or answers with something else has no directories.
+    fn child_dirs(&self, dir: &str) -> Vec<String> {
+        let Ok(answer) = self.child_dirs.call1(&JsValue::NULL, &JsValue::from_str(dir)) else {
+            return Vec::new();
+        };
+        answer
+            .dyn_ref::<Array>()
+            .map(|names| names.iter().filter_map(|name| name.as_string()).collect())
+            .unwrap_or_default()
+    }
+}
+
+/// `apcheck check`'s root search over a folder: `has_manifest(dir)` says whether
+/// `dir` holds an entry named `plugin.json`, `child_dirs(dir)` names its child
+/// directories (links not followed, excluded ones left out). The roots' paths
+/// for a collection, `undefined` when the folder is one root.
+#[wasm_bindgen(js_name = rootsNamed)]
+pub fn roots_named_by(has_manifest: JsValue, child_dirs: JsValue) -> Result<Option<Vec<String>>, JsError> {
+    let function = |value: JsValue, name: &str| {
+        value
+            .dyn_into::<Function>()
+            .map_err(|_| JsError::new(&format!("`{name}` must be a function")))
+    };
+    let listing = JsListing {
+        has_manifest: function(has_manifest, "has_manifest")?,
+        child_dirs: function(child_dirs, "child_dirs")?,
+    };
+    Ok(match roots_named(&listing) {
+        Roots::Single => None,
+        Roots::Collection(roots) => Some(roots),
+    })
 }
 
 /// The settings of one checked path: a configuration file's, or the defaults,

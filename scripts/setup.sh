@@ -12,10 +12,21 @@ missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 command -v xz >/dev/null 2>&1 || missing+=(xz-utils)
+command -v git >/dev/null 2>&1 || missing+=(git)
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
-    echo "== apt: ${missing[*]} (headless browser tests, wasm embedding)"
+    echo "== apt: ${missing[*]} (headless browser tests, wasm embedding, the pre-commit test)"
     apt-get update -q
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+fi
+
+# The pre-commit hook's test (scripts/test-pre-commit.sh) runs the real
+# pre-commit from PyPI, in a virtual environment inside the clone.
+pre_commit_version=4.7.0
+if [ "$(.tools/venv/bin/pre-commit --version 2>/dev/null)" != "pre-commit $pre_commit_version" ]; then
+    echo "== pip install pre-commit $pre_commit_version into .tools/venv"
+    python3 -m venv .tools/venv
+    .tools/venv/bin/pip install --quiet --disable-pip-version-check "pre-commit==$pre_commit_version"
 fi
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test apcheck has, in the order a failure is cheapest to see:
-# formatting and lints, native tests (unit, rules, corpus, CLI), the wasm
+# formatting and lints, native tests (unit, rules, corpus, CLI, the GitHub
+# Action's script), the pre-commit hook through the real pre-commit, the wasm
 # build with its size, the wasm exports in headless Chromium, the page end to
 # end in headless Chromium, the npm package (build, parity with the CLI, types),
 # the VS Code extension's build, a fuzz smoke run, and the benchmarks' figures.
@@ -21,6 +22,8 @@ step() {
 step "format" cargo fmt --all -- --check
 step "clippy" cargo clippy --all-targets --locked -- -D warnings
 step "native tests" cargo test --locked
+step "pre-commit hook with the real pre-commit (try-repo: a rejected plugin fails, the fixed one passes)" \
+    bash scripts/test-pre-commit.sh
 step "web build (wasm + page, sizes)" npm run build
 step "wasm exports in headless Chromium" env \
     CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \

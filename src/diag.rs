@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::fix::Fix;
+use crate::edit::Fix;
 pub use crate::rule::Severity;
 use crate::rule::{self, Family, Rule};
 use crate::source::{LineIndex, Span};

@@ -9,6 +9,7 @@ pub mod config;
 pub mod diag;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod disk;
+pub mod edit;
 pub mod fix;
 pub mod hops;
 pub mod json;

@@ -28,7 +28,7 @@ const FAMILIES: &[&[&Rule]] = &[
     call::RULES,
     // The page never connects, so its registry (and its size) leaves these out.
     #[cfg(not(target_arch = "wasm32"))]
-    crate::live::RULES,
+    crate::rules::live::RULES,
 ];
 
 /// Every rule, in code order.

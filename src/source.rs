@@ -6,6 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod json;
+
 /// A half-open byte range `start..end` into one file's text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct Span {

@@ -425,6 +425,18 @@ fn clean_relative(path: &str) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join("/"))
 }
 
+/// `file` of a package as seen from where the command started: prefixed with
+/// the root as the edge named it (the one such function: renderers, `drift`
+/// and the CLI all name package files this way), so `plugins/a` + `plugin.json` → `plugins/a/plugin.json`.
+pub fn path_from_root(root: &str, file: &str) -> String {
+    let root = root.trim_end_matches(['/', '\\']);
+    if root.is_empty() || root == "." {
+        file.to_string()
+    } else {
+        format!("{root}/{file}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,5 +1,5 @@
-//! Architecture guards over the source itself: every declared rule is
-//! registered, and the module import graph has no cycle (faces → core → leaves).
+//! A guard over the source itself: every declared rule is registered. (The
+//! import graph has its own guard, `tests/architecture.rs`.)
 //!
 //! A source scan because linkme's distributed slices do not work on
 //! `wasm32-unknown-unknown` (dtolnay/linkme#86), where the page runs the same registry.

@@ -6,6 +6,7 @@
 
 pub mod cursor;
 pub mod schema_help;
+mod spec_note;
 #[cfg(not(target_arch = "wasm32"))]
 mod spec_text;
 
@@ -13,6 +14,8 @@ use crate::diag::Diagnostic;
 use crate::registry::{self, Shown};
 use crate::report::{PackageReport, ServerState, SkillState};
 use crate::rule::Rule;
+
+pub use spec_note::SpecNote;
 
 /// A package file the editor checks as it is typed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,24 +47,6 @@ pub fn locate_in_package(path: &str) -> Option<(&str, &str, EditedFile)> {
         dir
     };
     Some((root, &path[root.len() + 1..], kind))
-}
-
-/// A piece of spec text about a key: the section and its words.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SpecNote {
-    pub section: &'static str,
-    pub text: String,
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn spec_notes(place: schema_help::Place, key: &str) -> Vec<SpecNote> {
-    spec_text::notes(place, key)
-}
-
-/// The wasm build carries no spec text (size): hovers there show the schema only.
-#[cfg(target_arch = "wasm32")]
-fn spec_notes(_place: schema_help::Place, _key: &str) -> Vec<SpecNote> {
-    Vec::new()
 }
 
 /// Rules whose finding is input a client reports and then ignores, so an

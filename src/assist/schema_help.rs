@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 use super::cursor::{Cursor, Slot, cursor_at};
+use super::spec_note::{Place, SpecNote};
 use crate::schemas::{MCP_SCHEMA, PLUGIN_SCHEMA};
 use crate::source::Span;
 
@@ -41,26 +42,26 @@ impl JsonDocument {
     }
 }
 
-/// Which object of the documents a key belongs to, for the spec's words about it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Place {
-    ManifestRoot,
-    Author,
-    McpRoot,
-    /// A server entry of `mcpServers`, of any transport.
-    Server,
+/// The object of `document` at `path` whose keys the spec describes, if any.
+fn place_of(document: JsonDocument, path: &[String]) -> Option<Place> {
+    match (document, path) {
+        (JsonDocument::Manifest, []) => Some(Place::ManifestRoot),
+        (JsonDocument::Manifest, [author]) if author == "author" => Some(Place::Author),
+        (JsonDocument::McpConfig, []) => Some(Place::McpRoot),
+        (JsonDocument::McpConfig, [servers, _]) if servers == "mcpServers" => Some(Place::Server),
+        _ => None,
+    }
 }
 
-impl Place {
-    fn of(document: JsonDocument, path: &[String]) -> Option<Self> {
-        match (document, path) {
-            (JsonDocument::Manifest, []) => Some(Place::ManifestRoot),
-            (JsonDocument::Manifest, [author]) if author == "author" => Some(Place::Author),
-            (JsonDocument::McpConfig, []) => Some(Place::McpRoot),
-            (JsonDocument::McpConfig, [servers, _]) if servers == "mcpServers" => Some(Place::Server),
-            _ => None,
-        }
-    }
+#[cfg(not(target_arch = "wasm32"))]
+fn spec_notes(place: Place, key: &str) -> Vec<SpecNote> {
+    super::spec_text::notes(place, key)
+}
+
+/// The wasm build carries no spec text (size): hovers there show the schema only.
+#[cfg(target_arch = "wasm32")]
+fn spec_notes(_place: Place, _key: &str) -> Vec<SpecNote> {
+    Vec::new()
 }
 
 /// What may be typed at a cursor.
@@ -160,7 +161,7 @@ pub struct KeyDoc {
     /// The schema's `description`, when it has one.
     pub description: Option<String>,
     /// What the spec text says, section by section (empty in the wasm build).
-    pub spec: Vec<super::SpecNote>,
+    pub spec: Vec<SpecNote>,
 }
 
 impl KeyDoc {
@@ -225,8 +226,8 @@ fn key_docs(document: JsonDocument, cursor: &Cursor) -> Vec<KeyDoc> {
                 required: required.contains(&key.as_str()),
                 detail: type_summary(document, property),
                 description: property.get("description").and_then(Value::as_str).map(str::to_string),
-                spec: Place::of(document, &cursor.path)
-                    .map(|place| super::spec_notes(place, key))
+                spec: place_of(document, &cursor.path)
+                    .map(|place| spec_notes(place, key))
                     .unwrap_or_default(),
             });
         }

@@ -4,8 +4,7 @@
 //! spec's field tables and the paragraphs that constrain a field are what an
 //! author needs in a hover.
 
-use super::SpecNote;
-use super::schema_help::Place;
+use super::spec_note::{Place, SpecNote};
 
 /// Agent Plugins 1.0.0 (CC BY 4.0, see `reference/agent-plugins-1.0.0/NOTICE.md`).
 static SPEC: &str = include_str!("../../reference/agent-plugins-1.0.0/spec.md");

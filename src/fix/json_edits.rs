@@ -144,7 +144,7 @@ mod tests {
     fn file(text: &str) -> JsonFile {
         JsonFile {
             path: "plugin.json".into(),
-            text: text.into(),
+            text: text.to_string().into(),
             index: LineIndex::new(text),
             doc: parse_document(text).unwrap(),
         }

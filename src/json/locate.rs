@@ -10,8 +10,8 @@
 
 use std::collections::HashMap;
 
-use crate::json::parse::{JsonParseError, pointer_tokens, push_token};
-use crate::json::scan::{Sink, decode_key, scan};
+use crate::json::pointer::{pointer_tokens, push_token};
+use crate::json::scan::{JsonParseError, Sink, decode_key, scan};
 use crate::source::Span;
 
 /// Above this many members an object is indexed by key; below, a scan is faster.

@@ -6,6 +6,7 @@ pub mod diff;
 pub mod format;
 pub mod locate;
 pub mod parse;
+pub mod pointer;
 pub mod scan;
 pub mod tools;
 pub mod validate;

@@ -10,6 +10,8 @@ use serde_json::Value;
 
 pub use crate::json::locate::DuplicateKey;
 use crate::json::locate::SpanTree;
+pub use crate::json::pointer::{pointer_tokens, push_token};
+pub use crate::json::scan::JsonParseError;
 use crate::source::{ColumnUnit, Span, offset_at};
 
 /// A parsed document: the value, the span of every node, and the duplicate keys.
@@ -20,24 +22,6 @@ pub struct JsonDoc {
     /// Object members whose key appeared earlier in the same object. serde_json
     /// keeps the last value; other parsers keep the first, so this is reported.
     pub duplicate_keys: Vec<DuplicateKey>,
-}
-
-/// Why a text is not JSON, and where.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct JsonParseError {
-    /// What was expected or found, without the position.
-    pub message: String,
-    /// 1-based line and column of the error.
-    pub line: usize,
-    pub column: usize,
-    /// Byte offset of the error.
-    pub offset: usize,
-}
-
-impl std::fmt::Display for JsonParseError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} at line {} column {}", self.message, self.line, self.column)
-    }
 }
 
 /// Parses `text` as strict JSON (no comments, no trailing commas) with spans.
@@ -70,30 +54,6 @@ fn serde_error(text: &str, error: &serde_json::Error) -> JsonParseError {
         column,
         offset,
     }
-}
-
-/// Appends `/token` to `pointer`, escaped per RFC 6901.
-pub fn push_token(pointer: &mut String, token: &str) {
-    pointer.push('/');
-    for c in token.chars() {
-        match c {
-            '~' => pointer.push_str("~0"),
-            '/' => pointer.push_str("~1"),
-            c => pointer.push(c),
-        }
-    }
-}
-
-/// `pointer` split into unescaped tokens; `None` if it is not a valid RFC 6901 pointer.
-pub fn pointer_tokens(pointer: &str) -> Option<Vec<String>> {
-    if pointer.is_empty() {
-        return Some(Vec::new());
-    }
-    pointer
-        .strip_prefix('/')?
-        .split('/')
-        .map(|t| Some(t.replace("~1", "/").replace("~0", "~")))
-        .collect()
 }
 
 impl JsonDoc {

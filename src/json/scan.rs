@@ -9,8 +9,25 @@
 
 use std::borrow::Cow;
 
-use crate::json::parse::JsonParseError;
 use crate::source::LineIndex;
+
+/// Why a text is not JSON, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsonParseError {
+    /// What was expected or found, without the position.
+    pub message: String,
+    /// 1-based line and column of the error.
+    pub line: usize,
+    pub column: usize,
+    /// Byte offset of the error.
+    pub offset: usize,
+}
+
+impl std::fmt::Display for JsonParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} at line {} column {}", self.message, self.line, self.column)
+    }
+}
 
 /// The deepest nesting accepted. Real documents stay far below it; serde_json stops at 128.
 pub const MAX_DEPTH: usize = 1000;

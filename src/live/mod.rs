@@ -3,13 +3,13 @@
 //! processes or opens connections. Each valid server of `mcp.json` is
 //! launched (stdio) or contacted (streamable-http, legacy sse), handshaken
 //! and listed, all in parallel, each bounded by its own timeout; what comes
-//! back is data ([`Attempt`]) that the core turns into a snapshot
-//! (`snapshot::build::build_connected`) or findings ([`diagnostics`]).
+//! back is data ([`Attempt`], declared in the core's `rules::live`) that the
+//! core turns into a snapshot (`snapshot::build::build_connected`) or
+//! findings ([`diagnostics`]).
 
 mod plan;
 mod raw;
 mod remote;
-mod rules;
 mod session;
 mod sse;
 mod stdio;
@@ -24,12 +24,10 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use serde_json::{Map, Value};
 use tokio::sync::watch;
 
+pub use crate::rules::live::{Attempt, Listed, RULES, diagnostics, milliseconds};
 pub use plan::{BASE_ENV_ALLOW_LIST, Places};
-pub use rules::{RULES, diagnostics, milliseconds};
-pub use session::Listed;
 
 use crate::report::{PackageReport, ServerState};
-use crate::snapshot::build::Connection;
 use crate::tree::Tree;
 
 /// How long a server has, by default, to start, finish the handshake and list its tools.
@@ -42,32 +40,6 @@ pub struct Options {
     pub inherit_env: bool,
     /// Only these server ids; all valid servers when empty.
     pub servers: Vec<String>,
-}
-
-/// One server tried, and what came of it.
-#[derive(Debug, Clone)]
-pub struct Attempt {
-    pub id: String,
-    pub transport: String,
-    pub outcome: Result<Listed, String>,
-    pub elapsed: Duration,
-    /// The tail of a stdio server's stderr, secrets masked.
-    pub stderr: String,
-}
-
-impl Attempt {
-    /// The attempt as the data the snapshot build takes.
-    pub fn connection(&self) -> (String, Connection) {
-        let connection = match &self.outcome {
-            Ok(listed) => Connection::Connected {
-                protocol_version: listed.protocol_version.clone(),
-                server_info: listed.server_info.clone(),
-                tools: listed.tools.clone(),
-            },
-            Err(reason) => Connection::Failed { reason: reason.clone() },
-        };
-        (self.id.clone(), connection)
-    }
 }
 
 /// What [`connect`] reports while it runs.

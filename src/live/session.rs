@@ -21,20 +21,13 @@ use rmcp::model::{
 use rmcp::service::{PeerRequestOptions, RunningService};
 use rmcp::transport::IntoTransport;
 use rmcp::{ClientLifecycleMode, RoleClient, serve_client_with_lifecycle};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::raw::RawPages;
+use crate::rules::live::Listed;
 
 /// A server that sends more pages than this is not going to stop.
 const MAX_PAGES: usize = 1000;
-
-/// What a completed connection established.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Listed {
-    pub protocol_version: String,
-    pub server_info: Option<Value>,
-    pub tools: Vec<Map<String, Value>>,
-}
 
 /// What apcheck says about itself in the handshake.
 pub fn client_info() -> ClientConfig {

@@ -25,6 +25,8 @@ pub mod sarif;
 pub mod snapshot;
 pub mod text;
 
+pub use crate::tree::path_from_root;
+
 use std::borrow::Cow;
 
 use crate::diag::Diagnostic;
@@ -92,9 +94,16 @@ pub struct Options {
 }
 
 impl Options {
-    pub fn text(&self) -> text::TextOptions {
-        text::TextOptions { color: self.color }
+    pub fn text(&self) -> TextOptions {
+        TextOptions { color: self.color }
     }
+}
+
+/// How the text looks; the edge decides (a TTY without `NO_COLOR` gets colour).
+/// Declared here, beside [`Options`], and used by `text`, so the arrow runs one way.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TextOptions {
+    pub color: bool,
 }
 
 /// Texts found by a function, from the names findings use (files named in
@@ -197,17 +206,6 @@ fn line_range(text: &str, line: usize) -> Option<std::ops::Range<usize>> {
     };
     let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
     Some(start..end)
-}
-
-/// `file` as seen from where the check was started: prefixed with the root as
-/// the edge named it, so `plugins/a` + `plugin.json` → `plugins/a/plugin.json`.
-pub fn path_from_root(root: &str, file: &str) -> String {
-    let root = root.trim_end_matches(['/', '\\']);
-    if root.is_empty() || root == "." {
-        file.to_string()
-    } else {
-        format!("{root}/{file}")
-    }
 }
 
 /// The root as shown to people: `.` for the empty root.

@@ -14,11 +14,7 @@ use crate::diag::{Diagnostic, Severity};
 use crate::report::{PackageReport, PluginState};
 use crate::source::Span;
 
-/// How the text looks; the edge decides (a TTY without `NO_COLOR` gets colour).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct TextOptions {
-    pub color: bool,
-}
+pub use super::TextOptions;
 
 /// Every diagnostic of `report` with snippets from `sources`, then its summary line.
 pub fn render_report(report: &PackageReport, sources: &dyn Sources, options: TextOptions) -> String {

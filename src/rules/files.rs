@@ -12,9 +12,10 @@
 //! skipped (see the skills rules), since YAML allows one at the stream start.
 
 use crate::diag::{Diagnostic, Severity};
-use crate::json::{JsonDoc, parse_document};
+use crate::json::parse_document;
 use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::containment::{Resolution, resolve_within_root};
+use crate::source::json::JsonSource;
 use crate::source::{LineIndex, Span};
 use crate::tree::{Entry, Tree};
 
@@ -230,38 +231,9 @@ pub struct TextFile {
     pub index: LineIndex,
 }
 
-/// A package file parsed as strict JSON, with spans for every pointer.
-#[derive(Debug, Clone)]
-pub struct JsonFile {
-    pub path: String,
-    pub text: String,
-    pub index: LineIndex,
-    pub doc: JsonDoc,
-}
-
-impl JsonFile {
-    /// A diagnostic for `rule` placed on the value at `pointer` (or its nearest
-    /// existing ancestor, for a missing member).
-    pub fn at_value(&self, rule: &Rule, pointer: &str, message: impl Into<String>) -> Diagnostic {
-        let span = self.doc.nearest_span(pointer);
-        Diagnostic::new(rule, message)
-            .in_file(&self.path)
-            .at_pointer(pointer)
-            .at_span(&self.text, &self.index, span)
-    }
-
-    /// A diagnostic for `rule` placed on the member name at `pointer`.
-    pub fn at_key(&self, rule: &Rule, pointer: &str, message: impl Into<String>) -> Diagnostic {
-        let span = self
-            .doc
-            .key_span(pointer)
-            .unwrap_or_else(|| self.doc.nearest_span(pointer));
-        Diagnostic::new(rule, message)
-            .in_file(&self.path)
-            .at_pointer(pointer)
-            .at_span(&self.text, &self.index, span)
-    }
-}
+/// A package file parsed as strict JSON, with spans for every pointer: the
+/// one JSON source type, owning its text because it outlives the read.
+pub type JsonFile = JsonSource<'static>;
 
 /// Reads `path` as UTF-8 text: containment (§4.1), then the kind of entry,
 /// then the bytes (cut by a limit, not UTF-8, NUL). A leading BOM is kept in
@@ -385,9 +357,9 @@ pub fn read_json_file(tree: &Tree, path: &str, consequence: &str, diagnostics: &
             return Load::Failed;
         }
     };
-    let json = JsonFile {
+    let json = JsonSource {
         path: file.path,
-        text: file.text,
+        text: file.text.into(),
         index: file.index,
         doc,
     };

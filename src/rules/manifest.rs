@@ -9,6 +9,7 @@
 mod members;
 mod name;
 mod schema_id;
+mod texts;
 mod version;
 
 pub use members::is_reverse_domain;
@@ -23,8 +24,7 @@ use crate::report::{PluginSection, PluginState};
 use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::{Load, read_json_file};
 use crate::tree::Tree;
-
-const VALID: &str = "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\",\n  \"name\": \"invoice-ops\"\n}\n";
+use texts::{REJECTED, VALID};
 
 pub static MANIFEST_MISSING: Rule = Rule {
     code: "AP201",
@@ -73,8 +73,6 @@ pub static RULES: &[&Rule] = &[
     &version::VERSION_NOT_SEMVER,
     &members::EXTENSION_NAMESPACE,
 ];
-
-const REJECTED: &str = "the plugin is rejected and none of its components are loaded (§5.2)";
 
 /// Vendor manifests found where a portable one is missing, and whose they are.
 pub const VENDOR_MANIFESTS: &[(&str, &str)] = &[

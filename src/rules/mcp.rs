@@ -21,23 +21,21 @@ macro_rules! example_mcp_json {
 mod command;
 mod cwd;
 mod document;
+mod entry;
 mod env;
 mod headers;
 mod package_path;
 mod placeholders;
 mod server;
+mod text;
 mod url;
 
 use crate::diag::Diagnostic;
-use crate::json::json_type;
 use crate::report::{McpSection, McpState, PluginSection};
 use crate::rule::Rule;
 use crate::rules::files::{Load, read_json_file};
 use crate::tree::Tree;
-
-/// The `plugin.json` every rule example ships beside its `mcp.json`.
-const EXAMPLE_PLUGIN_JSON: &str =
-    "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\",\n  \"name\": \"demo\"\n}\n";
+use text::DISABLED;
 
 /// The MCP configuration path, fixed by §6.1 and §7.2.1.
 pub const MCP_PATH: &str = "mcp.json";
@@ -53,8 +51,8 @@ pub static RULES: &[&Rule] = &[
     &server::MCP_SERVER_TYPE_UNKNOWN,
     &server::MCP_SERVER_UNKNOWN_FIELD,
     &server::MCP_SERVER_FOREIGN_FIELD,
-    &server::MCP_SERVER_FIELD_MISSING,
-    &server::MCP_SERVER_FIELD_TYPE,
+    &entry::MCP_SERVER_FIELD_MISSING,
+    &entry::MCP_SERVER_FIELD_TYPE,
     &server::MCP_SSE_DEPRECATED,
     &command::MCP_COMMAND_NOT_A_TOKEN,
     &package_path::MCP_PATH_MISSING,
@@ -101,38 +99,6 @@ pub fn load_mcp(tree: &Tree, plugin: &PluginSection, diagnostics: &mut Vec<Diagn
             .map(|(id, value)| server::check_server(&file, tree, id, value, diagnostics))
             .collect(),
     }
-}
-
-/// What a client does about a document-level failure, completing each such message.
-const DISABLED: &str = "MCP is disabled for this plugin (§7.2.2)";
-
-/// `parent` extended by the member `token`, escaped per RFC 6901.
-fn child_pointer(parent: &str, token: &str) -> String {
-    let mut pointer = parent.to_string();
-    crate::json::parse::push_token(&mut pointer, token);
-    pointer
-}
-
-/// Quotes a name for a message; names are short and never secrets (values may be).
-fn quoted(name: &str) -> String {
-    format!("{name:?}")
-}
-
-/// Configuration text for a message: quoted, cut when long, masked when it holds a credential.
-fn excerpt(text: &str) -> String {
-    const MAX_CHARS: usize = 80;
-    if let Some(masked) = crate::rules::secrets::masked_if_secret(text) {
-        return masked;
-    }
-    match text.char_indices().nth(MAX_CHARS) {
-        Some((cut, _)) => format!("{:?}…", &text[..cut]),
-        None => format!("{text:?}"),
-    }
-}
-
-/// Whether configuration text may be repeated verbatim in a fix hint.
-fn echoable(text: &str) -> bool {
-    text.chars().count() <= 120 && crate::rules::secrets::masked_if_secret(text).is_none()
 }
 
 #[cfg(test)]

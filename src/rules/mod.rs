@@ -5,6 +5,7 @@
 //! - `AP2xx` manifest (§5, §8.1, §10)
 //! - `AP3xx` skills (§6, §7.1, Agent Skills)
 //! - `AP4xx` MCP configuration (§7.2, §9)
+//! - `AP45x` live connections (`--connect`, §7.2.2 rule 5)
 //! - `AP5xx` secrets in packaging (§7.2.1, §9.2)
 //!
 //! The snapshot families (AP6xx-AP9xx) live in `crate::snapshot`.
@@ -13,6 +14,9 @@ pub mod containment;
 pub mod documents;
 pub mod files;
 pub mod layout;
+// What `--connect` found: the page never connects, so it leaves these out.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod live;
 pub mod manifest;
 pub mod mcp;
 pub mod secrets;

@@ -15,17 +15,11 @@ mod frontmatter;
 mod hints;
 mod portability;
 mod skill_md;
+mod texts;
 
 use crate::rule::Rule;
 
 pub use discovery::discover_skills;
-
-/// A manifest and a conforming skill, for the rule examples.
-const PLUGIN: &str =
-    "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"demo\"}";
-const GOOD_SKILL: &str = "---\nname: pdf-tools\ndescription: Extracts text and tables from PDF files. Use when the user works with PDFs.\n---\n# PDF tools\n";
-const SKILLS_INVALID: &str = "no skill of this plugin loads; other components still do (§6.2)";
-const SKIPPED: &str = "the skill is skipped; other skills still load (§7.1)";
 
 pub static RULES: &[&Rule] = &[
     &discovery::SKILLS_NOT_DIRECTORY,
@@ -71,11 +65,6 @@ pub fn pasted_skill_path(text: &str) -> String {
     format!("skills/{}/SKILL.md", name.as_deref().unwrap_or("unnamed-skill"))
 }
 
-/// Bytes / 4, rounded up.
-fn estimate_tokens(text: &str) -> usize {
-    text.len().div_ceil(4)
-}
-
 /// Helpers shared by the submodules' tests.
 #[cfg(test)]
 mod testing {
@@ -105,8 +94,9 @@ mod testing {
 
 #[cfg(test)]
 mod tests {
+    use super::pasted_skill_path;
     use super::testing::{discover, discover_tree, skill};
-    use super::*;
+    use super::texts::GOOD_SKILL;
     use crate::report::{SkillState, SkillsState};
     use crate::tree::Tree;
 

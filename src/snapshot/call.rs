@@ -4,13 +4,13 @@
 
 use serde_json::Value;
 
-use super::Located;
 use super::lint::check_snapshot;
 use super::model::Tool;
 use super::schema::CompiledSchema;
 use crate::diag::{Diagnostic, Severity};
 use crate::json::parse_document;
 use crate::rule::{Example, Rule, RuleDoc};
+use crate::source::json::JsonSource;
 use crate::source::{LineIndex, Span};
 
 const SNAPSHOT: &str = r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"}, "skills": [],
@@ -147,15 +147,16 @@ pub fn check_call(
             return report;
         }
     };
-    let located = Located::new(arguments_name, arguments_text, &doc);
+    let located = JsonSource::new(arguments_name, arguments_text, doc);
+    let doc = &located.doc;
     if !doc.value.is_object() {
-        report.diagnostics.push(located.at(
+        report.diagnostics.push(located.at_value(
             &ARGUMENTS_NOT_OBJECT,
+            "",
             format!(
                 "the arguments are {}, not an object",
                 crate::json::json_type(&doc.value)
             ),
-            "",
         ));
         return report;
     }
@@ -172,10 +173,10 @@ pub fn check_call(
             .in_file(snapshot_name),
         ),
         Ok(compiled) => {
-            for error in compiled.errors(arguments_text, &doc) {
+            for error in compiled.errors(arguments_text, doc) {
                 report
                     .diagnostics
-                    .push(located.at(&ARGUMENTS_INVALID, error.message, &error.pointer));
+                    .push(located.at_value(&ARGUMENTS_INVALID, &error.pointer, error.message));
             }
         }
     }

@@ -11,12 +11,12 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::Located;
 use super::lint::check_snapshot;
 use super::model::{ConnectionStatus, Snapshot, Tool};
 use super::schema_diff::{Level, diff_input_schema, diff_output_schema};
 use crate::diag::{Diagnostic, Severity};
 use crate::rule::{Example, Family, Rule, RuleDoc};
+use crate::source::json::JsonSource;
 
 const OLD: &str = r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"}, "skills": [],
   "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
@@ -222,7 +222,12 @@ pub fn compare(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -
         (old_name, old_check.snapshot.is_none()),
         (new_name, new_check.snapshot.is_none()),
     ];
-    let (Some(old), Some(new)) = (old_check.snapshot, new_check.snapshot) else {
+    let (Some(old), Some(new), Some(old_doc), Some(new_doc)) = (
+        old_check.snapshot,
+        new_check.snapshot,
+        old_check.document,
+        new_check.document,
+    ) else {
         let not_compared = invalid
             .into_iter()
             .filter(|(_, invalid)| *invalid)
@@ -241,11 +246,9 @@ pub fn compare(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -
     };
     let changes = snapshot_changes(&old, &new);
     let required = changes.iter().map(|c| c.level).max();
-    let old_doc = crate::json::parse_document(old_text).expect("linted as JSON above");
-    let new_doc = crate::json::parse_document(new_text).expect("linted as JSON above");
     let docs = Docs {
-        old: Located::new(old_name, old_text, &old_doc),
-        new: Located::new(new_name, new_text, &new_doc),
+        old: JsonSource::new(old_name, old_text, old_doc),
+        new: JsonSource::new(new_name, new_text, new_doc),
     };
     let bump = judge_versions(&old, &new, &changes, required, &docs, &mut diagnostics);
     ChangeReport {
@@ -262,15 +265,15 @@ pub fn compare(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -
 }
 
 struct Docs<'a> {
-    old: Located<'a>,
-    new: Located<'a>,
+    old: JsonSource<'a>,
+    new: JsonSource<'a>,
 }
 
 impl Docs<'_> {
-    fn at(&self, rule: &Rule, message: String, (side, pointer): &(Side, String)) -> Diagnostic {
+    fn at_value(&self, rule: &Rule, (side, pointer): &(Side, String), message: String) -> Diagnostic {
         match side {
-            Side::Old => self.old.at(rule, message, pointer),
-            Side::New => self.new.at(rule, message, pointer),
+            Side::Old => self.old.at_value(rule, pointer, message),
+            Side::New => self.new.at_value(rule, pointer, message),
         }
     }
 }
@@ -299,14 +302,14 @@ fn judge_versions(
                 required.as_str()
             ));
         }
-        out.push(docs.at(&VERSION_NOT_SEMVER, message, &version_at));
+        out.push(docs.at_value(&VERSION_NOT_SEMVER, &version_at, message));
         return None;
     };
     if new_version < old_version {
-        out.push(docs.at(
+        out.push(docs.at_value(
             &VERSION_DECREASED,
-            format!("plugin.version went down from {old_version} to {new_version}"),
             &version_at,
+            format!("plugin.version went down from {old_version} to {new_version}"),
         ));
         return None;
     }
@@ -319,14 +322,14 @@ fn judge_versions(
             Level::Patch if bump.is_none() => &CHANGE_WITHOUT_BUMP,
             _ => continue,
         };
-        out.push(docs.at(
+        out.push(docs.at_value(
             rule,
+            &change.location,
             format!(
                 "{} ({}); plugin.version {old_version} → {new_version} is {shown_bump}",
                 change.detail,
                 change.level.as_str()
             ),
-            &change.location,
         ));
     }
     bump

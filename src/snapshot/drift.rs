@@ -7,14 +7,14 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::Located;
 use super::lint::check_snapshot;
 use super::model::{ConnectionStatus, Snapshot};
 use crate::diag::{Diagnostic, Severity};
 use crate::json::{JsonDoc, parse::push_token, parse_document};
 use crate::report::{McpState, PackageReport, PluginState, ServerState, SkillState, sort_diagnostics};
 use crate::rule::{Example, Rule, RuleDoc};
-use crate::tree::Tree;
+use crate::source::json::JsonSource;
+use crate::tree::{Tree, path_from_root};
 
 const PLUGIN_JSON: &str = r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "invoice-ops", "version": "1.2.0"}"#;
 const MCP_JSON: &str = r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json", "mcpServers": {"invoice-tools": {"type": "streamable-http", "url": "https://billing.example.com/mcp"}}}"#;
@@ -313,16 +313,6 @@ impl DriftReport {
 }
 
 /// Compares snapshot `text` (file `name`) with the package in `tree` (root `root`).
-/// `file` of the package as seen from where the check started: under `root`.
-fn in_root(root: &str, file: &str) -> String {
-    let root = root.trim_end_matches('/');
-    if root.is_empty() || root == "." {
-        file.to_string()
-    } else {
-        format!("{root}/{file}")
-    }
-}
-
 pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
     let check = check_snapshot(name, text, Some(tree));
     let mut report = DriftReport {
@@ -330,16 +320,15 @@ pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
         diagnostics: check.diagnostics,
         not_compared: Vec::new(),
     };
-    let Some(snapshot) = check.snapshot else {
+    let (Some(snapshot), Some(doc)) = (check.snapshot, check.document) else {
         report.not_compared.push(name.to_string());
         return report;
     };
-    let doc = parse_document(text).expect("linted as JSON above");
-    let located = Located::new(name, text, &doc);
+    let located = JsonSource::new(name, text, doc);
     let package = crate::check_package(root, tree);
     report
         .not_compared
-        .extend(package.unread.iter().map(|path| in_root(root, path)));
+        .extend(package.unread.iter().map(|path| path_from_root(root, path)));
     let mut drift = Drift {
         located: &located,
         root,
@@ -351,8 +340,8 @@ pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
             .iter()
             .filter(|d| d.severity == Severity::Error)
             .map(|d| match (&d.file, d.line) {
-                (Some(file), Some(line)) => format!("{} in {}:{line}", d.code, in_root(root, file)),
-                (Some(file), None) => format!("{} in {}", d.code, in_root(root, file)),
+                (Some(file), Some(line)) => format!("{} in {}:{line}", d.code, path_from_root(root, file)),
+                (Some(file), None) => format!("{} in {}", d.code, path_from_root(root, file)),
                 _ => d.code.to_string(),
             })
             .collect();
@@ -385,7 +374,7 @@ pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
 }
 
 struct Drift<'a, 'r> {
-    located: &'a Located<'a>,
+    located: &'a JsonSource<'a>,
     /// The plugin root as the caller named it; package files are shown under it.
     root: &'a str,
     report: &'r mut DriftReport,
@@ -410,7 +399,9 @@ impl Drift<'_, '_> {
             package,
             fix,
         });
-        self.report.diagnostics.push(self.located.at(rule, message, pointer));
+        self.report
+            .diagnostics
+            .push(self.located.at_value(rule, pointer, message));
     }
 
     /// Adds the package findings that explain a row (why a skill or server is skipped).
@@ -421,7 +412,7 @@ impl Drift<'_, '_> {
             .filter(|d| keep(d))
             .map(|d| {
                 let mut d = d.clone();
-                d.file = d.file.map(|file| in_root(self.root, &file));
+                d.file = d.file.map(|file| path_from_root(self.root, &file));
                 d
             })
             .collect();
@@ -664,8 +655,9 @@ impl Drift<'_, '_> {
                 continue;
             };
             let Ok(doc) = parse_document(text) else { continue };
-            let shown = in_root(self.root, file);
-            let located = Located::new(&shown, text, &doc);
+            let shown = path_from_root(self.root, file);
+            let located = JsonSource::new(&shown, text, doc);
+            let doc = &located.doc;
             let mut places: Vec<String> = vec![String::new()];
             let servers = doc.value.get("mcpServers").and_then(Value::as_object);
             if let Some(servers) = servers.filter(|_| file == "mcp.json") {
@@ -676,12 +668,12 @@ impl Drift<'_, '_> {
                 }
             }
             for place in places {
-                self.runtime_members(&located, &doc, file, &place);
+                self.runtime_members(&located, doc, file, &place);
             }
         }
     }
 
-    fn runtime_members(&mut self, located: &Located, doc: &JsonDoc, file: &str, place: &str) {
+    fn runtime_members(&mut self, located: &JsonSource<'_>, doc: &JsonDoc, file: &str, place: &str) {
         let Some(members) = doc.value.pointer(place).and_then(Value::as_object) else {
             return;
         };
@@ -705,7 +697,7 @@ impl Drift<'_, '_> {
             });
             self.report
                 .diagnostics
-                .push(located.at_key(&RUNTIME_STATE_IN_PACKAGING, message, &pointer));
+                .push(located.at_key(&RUNTIME_STATE_IN_PACKAGING, &pointer, message));
         }
     }
 

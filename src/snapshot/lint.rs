@@ -8,13 +8,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::Located;
 use super::model::{ConnectionStatus, Snapshot};
 use super::schema::{CompiledSchema, snapshot_schema_errors};
 use crate::diag::{Diagnostic, Severity};
 use crate::json::builtin::{DocumentKind, identify};
-use crate::json::{parse::push_token, parse_document};
+use crate::json::{JsonDoc, parse::push_token, parse_document};
 use crate::rule::{Example, Rule, RuleDoc};
+use crate::source::json::JsonSource;
 use crate::source::{LineIndex, Span};
 use crate::tree::{Entry, Tree};
 
@@ -322,6 +322,9 @@ const BODY_MEMBERS: &[&str] = &["body", "instructions", "content", "markdown", "
 pub struct SnapshotCheck {
     /// The snapshot, when it is JSON of the schema's shape.
     pub snapshot: Option<Snapshot>,
+    /// The parsed text, when it is JSON: `drift` and `changes` place their
+    /// findings with it instead of parsing the text again.
+    pub document: Option<JsonDoc>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -338,21 +341,24 @@ pub fn check_snapshot(file: &str, text: &str, package: Option<&Tree>) -> Snapsho
                 .at_span(text, &index, at);
             return SnapshotCheck {
                 snapshot: None,
+                document: None,
                 diagnostics: vec![diagnostic],
             };
         }
     };
-    let located = Located::new(file, text, &doc);
+    let located = JsonSource::new(file, text, doc);
+    let doc = &located.doc;
     let mut diagnostics = Vec::new();
     let kind = identify(&doc.value);
     if matches!(kind, DocumentKind::PluginManifest | DocumentKind::McpConfig) {
-        diagnostics.push(located.at(
+        diagnostics.push(located.at_value(
             &SNAPSHOT_SCHEMA_VIOLATION,
-            format!("{file} is {}, not a capability snapshot", kind.describe()),
             "",
+            format!("{file} is {}, not a capability snapshot", kind.describe()),
         ).with_hint("Check a plugin directory with `apcheck check DIR`; build its snapshot with `apcheck snapshot DIR`."));
         return SnapshotCheck {
             snapshot: None,
+            document: Some(located.doc),
             diagnostics,
         };
     }
@@ -361,10 +367,10 @@ pub fn check_snapshot(file: &str, text: &str, package: Option<&Tree>) -> Snapsho
             "`{}` is given twice in one object; the later value is used",
             duplicate.pointer
         );
-        diagnostics.push(located.at_span(&DUPLICATE_KEY, message, &duplicate.pointer, duplicate.key_span));
+        diagnostics.push(located.at_span(&DUPLICATE_KEY, &duplicate.pointer, duplicate.key_span, message));
     }
     let body_pointers = check_skill_bodies(&located, &mut diagnostics);
-    let schema_errors: Vec<_> = snapshot_schema_errors(text, &doc)
+    let schema_errors: Vec<_> = snapshot_schema_errors(text, doc)
         .into_iter()
         .filter(|e| {
             !body_pointers
@@ -374,13 +380,13 @@ pub fn check_snapshot(file: &str, text: &str, package: Option<&Tree>) -> Snapsho
         .collect();
     let shape_ok = schema_errors.is_empty() && body_pointers.is_empty();
     for error in schema_errors {
-        diagnostics.push(located.at(&SNAPSHOT_SCHEMA_VIOLATION, error.message, &error.pointer));
+        diagnostics.push(located.at_value(&SNAPSHOT_SCHEMA_VIOLATION, &error.pointer, error.message));
     }
     let snapshot = if shape_ok {
         match serde_json::from_value::<Snapshot>(doc.value.clone()) {
             Ok(snapshot) => Some(snapshot),
             Err(error) => {
-                diagnostics.push(located.at(&SNAPSHOT_SCHEMA_VIOLATION, error.to_string(), ""));
+                diagnostics.push(located.at_value(&SNAPSHOT_SCHEMA_VIOLATION, "", error.to_string()));
                 None
             }
         }
@@ -391,12 +397,16 @@ pub fn check_snapshot(file: &str, text: &str, package: Option<&Tree>) -> Snapsho
         check_semantics(&located, snapshot, package, &mut diagnostics);
     }
     crate::report::sort_diagnostics(&mut diagnostics);
-    SnapshotCheck { snapshot, diagnostics }
+    SnapshotCheck {
+        snapshot,
+        document: Some(located.doc),
+        diagnostics,
+    }
 }
 
 /// AP603 on the raw value (before the schema, whose closed objects would only
 /// say "unexpected member"). Returns the pointers of the skills it flagged.
-fn check_skill_bodies(located: &Located, diagnostics: &mut Vec<Diagnostic>) -> Vec<String> {
+fn check_skill_bodies(located: &JsonSource<'_>, diagnostics: &mut Vec<Diagnostic>) -> Vec<String> {
     let mut flagged = Vec::new();
     let Some(skills) = located.doc.value.get("skills").and_then(Value::as_array) else {
         return flagged;
@@ -407,10 +417,10 @@ fn check_skill_bodies(located: &Located, diagnostics: &mut Vec<Diagnostic>) -> V
         let name = members.get("name").and_then(Value::as_str).unwrap_or("?");
         let before = diagnostics.len();
         if let Some(loaded) = members.get("loaded").filter(|l| l.as_str() != Some("metadata")) {
-            diagnostics.push(located.at(
+            diagnostics.push(located.at_value(
                 &SKILL_BODY_IN_SNAPSHOT,
-                format!("skill `{name}` is held as `loaded: {loaded}`; a client holds only its metadata"),
                 &format!("{pointer}/loaded"),
+                format!("skill `{name}` is held as `loaded: {loaded}`; a client holds only its metadata"),
             ));
         }
         for (key, value) in members {
@@ -419,14 +429,14 @@ fn check_skill_bodies(located: &Located, diagnostics: &mut Vec<Diagnostic>) -> V
             if BODY_MEMBERS.contains(&key.as_str()) {
                 diagnostics.push(located.at_key(
                     &SKILL_BODY_IN_SNAPSHOT,
-                    format!("skill `{name}` carries its body in `{key}`"),
                     &member,
+                    format!("skill `{name}` carries its body in `{key}`"),
                 ));
             } else if let Some(found) = find_skill_text(value, &mut member) {
-                diagnostics.push(located.at(
+                diagnostics.push(located.at_value(
                     &SKILL_BODY_IN_SNAPSHOT,
-                    format!("skill `{name}` holds SKILL.md text in `{found}`"),
                     &found,
+                    format!("skill `{name}` holds SKILL.md text in `{found}`"),
                 ));
             }
         }
@@ -470,38 +480,38 @@ fn looks_like_skill_md(text: &str) -> bool {
         .any(|line| line.starts_with("name:") || line.starts_with("description:"))
 }
 
-fn check_semantics(located: &Located, snapshot: &Snapshot, package: Option<&Tree>, out: &mut Vec<Diagnostic>) {
+fn check_semantics(located: &JsonSource<'_>, snapshot: &Snapshot, package: Option<&Tree>, out: &mut Vec<Diagnostic>) {
     check_duplicates(located, snapshot, out);
     let mut tools_per_server: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, tool) in snapshot.tools.iter().enumerate() {
         let pointer = format!("/tools/{i}");
         *tools_per_server.entry(tool.server.as_str()).or_default() += 1;
         match snapshot.server(&tool.server) {
-            None => out.push(located.at(
+            None => out.push(located.at_value(
                 &TOOL_SERVER_UNKNOWN,
+                &format!("{pointer}/server"),
                 format!(
                     "tool `{}` names server `{}`, which mcpServers does not list",
                     tool.name, tool.server
                 ),
-                &format!("{pointer}/server"),
             )),
-            Some(server) if server.status != ConnectionStatus::Connected => out.push(located.at(
+            Some(server) if server.status != ConnectionStatus::Connected => out.push(located.at_value(
                 &TOOLS_FROM_UNCONNECTED_SERVER,
+                &format!("{pointer}/server"),
                 format!(
                     "tool `{}` is listed for server `{}`, whose status is `{}`",
                     tool.name,
                     tool.server,
                     server.status.as_str()
                 ),
-                &format!("{pointer}/server"),
             )),
             Some(_) => {}
         }
         if !is_valid_tool_name(&tool.name) {
-            out.push(located.at(
+            out.push(located.at_value(
                 &TOOL_NAME_INVALID,
-                format!("tool name `{}` is not 1-128 characters of A-Z a-z 0-9 _ - .", tool.name),
                 &format!("{pointer}/name"),
+                format!("tool name `{}` is not 1-128 characters of A-Z a-z 0-9 _ - .", tool.name),
             ));
         }
         let protocol = snapshot
@@ -517,34 +527,34 @@ fn check_semantics(located: &Located, snapshot: &Snapshot, package: Option<&Tree
     }
     for (i, server) in snapshot.servers.iter().enumerate() {
         if server.status == ConnectionStatus::Connected && !tools_per_server.contains_key(server.id.as_str()) {
-            out.push(located.at(
+            out.push(located.at_value(
                 &CONNECTED_SERVER_WITHOUT_TOOLS,
-                format!("server `{}` is connected and offers no tools", server.id),
                 &format!("/mcpServers/{i}"),
+                format!("server `{}` is connected and offers no tools", server.id),
             ));
         }
     }
     if snapshot.skills.is_empty() && skills_expected(snapshot, package) {
-        out.push(located.at(&NO_SKILLS, "no skill was discovered", "/skills"));
+        out.push(located.at_value(&NO_SKILLS, "/skills", "no skill was discovered"));
     }
     if let Some(tree) = package {
         let scripts = skill_scripts(tree);
         for (i, tool) in snapshot.tools.iter().enumerate() {
             if let Some(path) = scripts.get(tool.name.as_str()) {
-                out.push(located.at(
+                out.push(located.at_value(
                     &TOOL_IS_SKILL_SCRIPT,
-                    format!("tool `{}` has the name of the skill script `{path}`", tool.name),
                     &format!("/tools/{i}/name"),
+                    format!("tool `{}` has the name of the skill script `{path}`", tool.name),
                 ));
             }
         }
     }
 }
 
-fn check_duplicates(located: &Located, snapshot: &Snapshot, out: &mut Vec<Diagnostic>) {
+fn check_duplicates(located: &JsonSource<'_>, snapshot: &Snapshot, out: &mut Vec<Diagnostic>) {
     let mut report = |seen: &mut BTreeSet<String>, key: String, what: String, pointer: String| {
         if !seen.insert(key) {
-            out.push(located.at(&DUPLICATE_ENTRY, what, &pointer));
+            out.push(located.at_value(&DUPLICATE_ENTRY, &pointer, what));
         }
     };
     let mut seen = BTreeSet::new();
@@ -606,7 +616,7 @@ fn output_schema_must_be_object(protocol_version: Option<&str>) -> bool {
 }
 
 fn check_tool_schema(
-    located: &Located,
+    located: &JsonSource<'_>,
     tool: &str,
     schema: &Value,
     pointer: &str,
@@ -615,17 +625,17 @@ fn check_tool_schema(
 ) {
     let member = pointer.rsplit('/').next().unwrap_or(pointer);
     if must_be_object && schema.get("type").and_then(Value::as_str) != Some("object") {
-        out.push(located.at(
+        out.push(located.at_value(
             &INPUT_SCHEMA_NOT_OBJECT,
-            format!("the {member} of tool `{tool}` does not declare `\"type\": \"object\"`"),
             pointer,
+            format!("the {member} of tool `{tool}` does not declare `\"type\": \"object\"`"),
         ));
     }
     if let Err(reason) = CompiledSchema::compile(schema) {
-        out.push(located.at(
+        out.push(located.at_value(
             &TOOL_SCHEMA_INVALID,
-            format!("the {member} of tool `{tool}` is not a valid JSON Schema: {reason}"),
             pointer,
+            format!("the {member} of tool `{tool}` is not a valid JSON Schema: {reason}"),
         ));
     }
 }

@@ -138,6 +138,13 @@ export function createEditor(parent, { doc = '', language = 'json', readOnly = f
       }));
       view.dispatch(setDiagnostics(view.state, clamped));
     },
+    /**
+     * Applies `changes` ([{from, to, insert}] in UTF-16 offsets of the current
+     * text, not overlapping) as one transaction: one Ctrl+Z undoes all of them.
+     */
+    apply(changes, userEvent = 'input') {
+      view.dispatch({ changes, userEvent });
+    },
     /** Selects a range, scrolls it into view and focuses the editor. */
     reveal(from, to = from) {
       const length = view.state.doc.length;

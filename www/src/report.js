@@ -51,15 +51,23 @@ function location(diagnostic) {
 
 /**
  * The findings as a list; `onOpen(diagnostic)` runs when a location is clicked
- * (it reveals the span in an editor).
+ * (it reveals the span in an editor). With `onFix(diagnostic)`, a finding whose
+ * rule offers a fix (the core's edits, `diagnostic.fix`) gets an "Apply fix" button.
  */
-export function diagnosticsList(diagnostics, onOpen) {
+export function diagnosticsList(diagnostics, onOpen, onFix) {
   if (diagnostics.length === 0) return h('p.clean', {}, 'No findings.');
   // Hundreds of findings (a monorepo's stray SKILL.md files) would hold up the page: show the rest on request.
-  return longList('ol.diagnostics', diagnostics, (diagnostic) => diagnosticItem(diagnostic, onOpen), { first: 100, what: 'more findings' });
+  return longList('ol.diagnostics', diagnostics, (diagnostic) => diagnosticItem(diagnostic, onOpen, onFix), { first: 100, what: 'more findings' });
 }
 
-function diagnosticItem(diagnostic, onOpen) {
+function fixButton(diagnostic, onFix) {
+  const { message, applicability } = diagnostic.fix;
+  // An unsafe fix guesses what was meant (as `--unsafe-fixes` says): the button says so.
+  const label = applicability === 'safe' ? 'Apply fix' : 'Apply fix (unsafe: review it)';
+  return h('p.fix', {}, h('button.small', { type: 'button', 'data-action': 'apply-fix', title: message, onclick: () => onFix(diagnostic) }, label), ' ', h('span.muted', {}, message));
+}
+
+function diagnosticItem(diagnostic, onOpen, onFix) {
   return h(
     `li.diag.${diagnostic.severity}`,
     {},
@@ -75,6 +83,7 @@ function diagnosticItem(diagnostic, onOpen) {
     ),
     h('p.message', {}, diagnostic.message),
     diagnostic.hint ? h('p.hint', {}, 'Fix: ', diagnostic.hint) : null,
+    diagnostic.fix && onFix ? fixButton(diagnostic, onFix) : null,
     diagnostic.spec ? h('p.spec', {}, diagnostic.spec) : null,
   );
 }
@@ -194,9 +203,9 @@ function downloads(reportId, fileBase) {
  * one report per plugin. `onOpen(diagnostic)` gets file paths relative to the
  * folder given.
  */
-export function renderFolder({ reports, collection, reportId }, { root, source, entryCount, onOpen, fileBase }) {
+export function renderFolder({ reports, collection, reportId }, { root, source, entryCount, onOpen, onFix, fileBase }) {
   if (!collection) {
-    return h('div.folder', { dataset: { root } }, renderReport(reports[0], { source, entryCount, onOpen, reportId, fileBase }));
+    return h('div.folder', { dataset: { root } }, renderReport(reports[0], { source, entryCount, onOpen, onFix, reportId, fileBase }));
   }
   const dirOf = (report) => report.root.slice(root.length + 1);
   const failing = reports.filter((report) => report.summary.errors > 0).length;
@@ -245,9 +254,11 @@ export function renderFolder({ reports, collection, reportId }, { root, source, 
 /**
  * One root's whole verdict. `source` says where the package came from ('drop'
  * shows the symlink note); `onOpen(diagnostic)` jumps to a finding;
+ * `onFix(diagnostic)` applies a finding's fix (pasted files only: a dropped
+ * package is shown read-only);
  * `reportId` (the check it came from) adds the download buttons.
  */
-export function renderReport(report, { source, entryCount, onOpen, reportId, fileBase = 'apcheck-report' }) {
+export function renderReport(report, { source, entryCount, onOpen, onFix, reportId, fileBase = 'apcheck-report' }) {
   // A folder read by the browser: its symlinks were followed or left out unseen (a zip's are read from the archive).
   const linksUnseen = source === 'drop';
   const verdict = verdictLine(report, linksUnseen);
@@ -282,6 +293,6 @@ export function renderReport(report, { source, entryCount, onOpen, reportId, fil
       hop(4, 'MCP servers (mcp.json)', report.mcp.state, mcpDetail(report), serversTable(report.mcp.servers)),
     ),
     h('h2.findings-title', {}, `Findings (${report.diagnostics.length})`),
-    diagnosticsList(report.diagnostics, onOpen),
+    diagnosticsList(report.diagnostics, onOpen, onFix),
   );
 }

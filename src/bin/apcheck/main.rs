@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 mod call;
 mod changes;
@@ -90,7 +90,7 @@ fn main() -> ExitCode {
         Command::Diff(args) => diff::diff(args),
         Command::Lsp(args) => lsp::run(args),
         Command::New(args) => new::run(args),
-        Command::Completions(args) => shell::completions(args),
-        Command::Man(args) => shell::man(args),
+        Command::Completions(args) => shell::completions(args, Cli::command()),
+        Command::Man(args) => shell::man(args, Cli::command()),
     }
 }

@@ -4,10 +4,9 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::{Args, CommandFactory};
+use clap::{Args, Command};
 use clap_complete::Shell;
 
-use crate::Cli;
 use crate::output::{EXIT_CLEAN, EXIT_FAILURE};
 
 #[derive(Args)]
@@ -22,9 +21,9 @@ pub struct ManArgs {
     subcommand: Option<String>,
 }
 
-/// Writes the completion script for `args.shell` to stdout.
-pub fn completions(args: CompletionsArgs) -> ExitCode {
-    let mut command = Cli::command();
+/// Writes the completion script for `args.shell` to stdout. `command` is the
+/// whole CLI's definition, passed down by `main`, which owns it.
+pub fn completions(args: CompletionsArgs, mut command: Command) -> ExitCode {
     // Into a buffer first: clap_complete panics when its writer fails (`| head`).
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut command, "apcheck", &mut script);
@@ -32,8 +31,7 @@ pub fn completions(args: CompletionsArgs) -> ExitCode {
 }
 
 /// Writes the roff man page `apcheck(1)`, or `apcheck-SUBCOMMAND(1)`, to stdout.
-pub fn man(args: ManArgs) -> ExitCode {
-    let top = Cli::command();
+pub fn man(args: ManArgs, top: Command) -> ExitCode {
     let command = match &args.subcommand {
         None => top,
         Some(name) => match top.find_subcommand(name) {

@@ -10,7 +10,7 @@ use apcheck::disk::read_tree;
 use apcheck::render::{self, FnSources};
 use apcheck::snapshot::build::{BuildError, build_connected, build_snapshot, mark_failed};
 use apcheck::snapshot::tools_list::{ToolsList, read_tools_list};
-use apcheck::tree::{Limits, Tree};
+use apcheck::tree::{Limits, Tree, path_from_root};
 
 use crate::connect::ConnectArgs;
 use crate::output::{ColorChoice, EXIT_CLEAN, EXIT_FINDINGS, emit, fail, render_options};
@@ -44,17 +44,9 @@ pub fn read_package(path: &Path) -> Result<Tree, String> {
     read_tree(path, Limits::default()).map_err(|e| format!("cannot read plugin root {}: {e}", path.display()))
 }
 
-/// `file` of a package as seen from where the command ran: under `root`.
-pub fn in_root(root: &str, file: &str) -> String {
-    match root.trim_end_matches('/') {
-        "" | "." => file.to_string(),
-        root => format!("{root}/{file}"),
-    }
-}
-
-/// The texts of a package's files by the names [`in_root`] gives them.
+/// The texts of a package's files by the names [`path_from_root`] gives them.
 pub fn package_sources<'t>(tree: &'t Tree, root: &str) -> impl Fn(&str) -> Option<&'t str> + 't {
-    let prefix = in_root(root, "");
+    let prefix = path_from_root(root, "");
     move |file: &str| {
         let relative = file.strip_prefix(prefix.as_str())?;
         tree.read(relative).and_then(|bytes| std::str::from_utf8(bytes).ok())
@@ -112,7 +104,7 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
         Err(error @ BuildError::Rejected) => {
             let mut findings = report.diagnostics.clone();
             for finding in &mut findings {
-                finding.file = finding.file.take().map(|file| in_root(&root, &file));
+                finding.file = finding.file.take().map(|file| path_from_root(&root, &file));
             }
             let package = package_sources(&tree, &root);
             let options = render_options(ColorChoice::Auto);

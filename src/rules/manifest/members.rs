@@ -11,7 +11,9 @@ use crate::json::parse::push_token;
 use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::JsonFile;
 
-use super::{REJECTED, VALID, json_type, name, version};
+use super::texts::{REJECTED, VALID};
+use super::{name, version};
+use crate::json::json_type;
 
 pub static MANIFEST_UNKNOWN_FIELD: Rule = Rule {
     code: "AP205",

@@ -6,7 +6,7 @@ use crate::fix::{Applicability, Fix, json_edits};
 use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::JsonFile;
 
-use super::{REJECTED, VALID};
+use super::texts::{REJECTED, VALID};
 
 pub static MANIFEST_NAME_INVALID: Rule = Rule {
     code: "AP209",

@@ -9,7 +9,8 @@ use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::JsonFile;
 use crate::schemas::{MCP_SCHEMA_ID, PLUGIN_SCHEMA_ID, SUPPORTED_SPEC_VERSIONS};
 
-use super::{REJECTED, VALID, json_type};
+use super::texts::{REJECTED, VALID};
+use crate::json::json_type;
 
 pub static SCHEMA_MISSING: Rule = Rule {
     code: "AP203",

@@ -2,12 +2,12 @@
 
 use serde_json::Value;
 
+use super::entry::{MCP_SERVER_FIELD_MISSING, ServerCheck};
 use super::package_path::{Wanted, check_in_root};
-use super::server::{MCP_SERVER_FIELD_MISSING, ServerCheck};
 use crate::diag::Severity;
 use crate::rule::{Example, Rule, RuleDoc};
 
-const PLUGIN_JSON: &str = super::EXAMPLE_PLUGIN_JSON;
+const PLUGIN_JSON: &str = super::text::EXAMPLE_PLUGIN_JSON;
 
 pub static MCP_COMMAND_NOT_A_TOKEN: Rule = Rule {
     code: "AP420",
@@ -85,7 +85,7 @@ pub(super) fn check_command(check: &mut ServerCheck<'_>, command: Option<&Value>
 
 /// Why `command` (not starting with `./`) is not a bare executable name, with a fix.
 fn form_problem(command: &str) -> Option<(String, Option<String>)> {
-    let shown = super::excerpt(command);
+    let shown = super::text::excerpt(command);
     if command.is_empty() {
         return Some((
             "`command` is empty".into(),
@@ -95,7 +95,7 @@ fn form_problem(command: &str) -> Option<(String, Option<String>)> {
     for placeholder in ["${PLUGIN_ROOT}", "${PLUGIN_DATA}"] {
         if let Some(rest) = command.strip_prefix(placeholder) {
             let hint = match rest.strip_prefix('/') {
-                Some(inside) if placeholder == "${PLUGIN_ROOT}" && super::echoable(inside) => {
+                Some(inside) if placeholder == "${PLUGIN_ROOT}" && super::text::echoable(inside) => {
                     format!("write \"./{inside}\"")
                 }
                 _ => "bundle the executable in the package and use a `./` path".to_string(),
@@ -137,7 +137,7 @@ fn form_problem(command: &str) -> Option<(String, Option<String>)> {
             Some("name only the executable in \"command\" and pass arguments in \"args\"".into()),
         ));
     }
-    if let Some(windows_relative) = command.strip_prefix(".\\").filter(|rest| super::echoable(rest)) {
+    if let Some(windows_relative) = command.strip_prefix(".\\").filter(|rest| super::text::echoable(rest)) {
         return Some((
             format!("`command` {shown} uses a backslash; plugin-relative paths begin with `./`"),
             Some(format!("write \"./{}\"", windows_relative.replace('\\', "/"))),
@@ -146,7 +146,7 @@ fn form_problem(command: &str) -> Option<(String, Option<String>)> {
     if command.contains(['/', '\\']) {
         return Some((
             format!("`command` {shown} is a path that does not begin with `./` (§4.1)"),
-            Some(if super::echoable(command) {
+            Some(if super::text::echoable(command) {
                 format!("write \"./{command}\" for a file in the package")
             } else {
                 "a file in the package is named with a `./` path".to_string()

@@ -2,12 +2,12 @@
 
 use serde_json::Value;
 
+use super::entry::ServerCheck;
 use super::package_path::{Wanted, check_in_root, climbs_out};
-use super::server::ServerCheck;
 use crate::diag::Severity;
 use crate::rule::{Example, Rule, RuleDoc};
 
-const PLUGIN_JSON: &str = super::EXAMPLE_PLUGIN_JSON;
+const PLUGIN_JSON: &str = super::text::EXAMPLE_PLUGIN_JSON;
 
 pub static MCP_CWD_FORM: Rule = Rule {
     code: "AP424",
@@ -93,14 +93,17 @@ pub(super) fn check_cwd(check: &mut ServerCheck<'_>, cwd: &Value) {
     } else if let Some(relative) = under(cwd, DATA) {
         // The data directory is not in the package: only its `..` steps can be judged.
         if climbs_out(relative) {
-            let message = format!("`cwd` {} climbs above the plugin data directory", super::excerpt(cwd));
+            let message = format!(
+                "`cwd` {} climbs above the plugin data directory",
+                super::text::excerpt(cwd)
+            );
             check.reject(check.file.at_value(&MCP_CWD_ESCAPES_DATA, &pointer, message));
         }
     } else {
         let hint = form_hint(cwd);
         let message = format!(
             "`cwd` {} must begin with `./`, `${{PLUGIN_ROOT}}` or `${{PLUGIN_DATA}}`",
-            super::excerpt(cwd)
+            super::text::excerpt(cwd)
         );
         check.reject(check.file.at_value(&MCP_CWD_FORM, &pointer, message).with_hint(hint));
         return;
@@ -125,7 +128,7 @@ fn form_hint(cwd: &str) -> String {
     if cwd.starts_with('/') || cwd.starts_with('~') || cwd.starts_with('$') || cwd.contains(':') {
         return "a plugin cannot rely on places outside its root; use `${PLUGIN_DATA}/…` for writable state".into();
     }
-    if !cwd.starts_with('.') && !cwd.is_empty() && super::echoable(cwd) {
+    if !cwd.starts_with('.') && !cwd.is_empty() && super::text::echoable(cwd) {
         return format!("write \"./{cwd}\" for a directory in the package");
     }
     "use `./dir`, `${PLUGIN_ROOT}/dir` or `${PLUGIN_DATA}/dir`".into()

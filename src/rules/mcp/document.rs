@@ -3,9 +3,10 @@
 
 use serde_json::{Map, Value};
 
-use super::{child_pointer, excerpt, json_type, quoted};
+use super::text::{child_pointer, excerpt, quoted};
 use crate::diag::{Diagnostic, Severity};
 use crate::fix::{Applicability, Fix, json_edits};
+use crate::json::json_type;
 use crate::report::PluginSection;
 use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::JsonFile;
@@ -14,7 +15,7 @@ use crate::schemas::{MCP_SCHEMA_ID, PLUGIN_SCHEMA_ID};
 /// MCP configuration schemas this build implements, with the Agent Plugins version each targets.
 const SUPPORTED_MCP_SCHEMAS: &[(&str, &str)] = &[(MCP_SCHEMA_ID, "1.0.0")];
 
-const PLUGIN_JSON: &str = super::EXAMPLE_PLUGIN_JSON;
+const PLUGIN_JSON: &str = super::text::EXAMPLE_PLUGIN_JSON;
 
 pub static MCP_CONFIG_NOT_OBJECT: Rule = Rule {
     code: "AP401",
@@ -204,7 +205,7 @@ pub(super) fn check_document<'f>(
         if let Some(last) = diagnostics.last_mut() {
             // Say once, on the last document-level finding, what the client does about all of them.
             last.message.push_str("; ");
-            last.message.push_str(super::DISABLED);
+            last.message.push_str(super::text::DISABLED);
         }
         return None;
     }
@@ -386,7 +387,7 @@ mod tests {
             let (section, diagnostics) = load(text, &[]);
             assert_eq!(section.state, McpState::Disabled);
             assert_eq!(codes(&diagnostics), ["AP405"]);
-            assert!(diagnostics[0].message.ends_with(super::super::DISABLED));
+            assert!(diagnostics[0].message.ends_with(super::super::text::DISABLED));
         }
     }
 

@@ -3,13 +3,13 @@
 
 use serde_json::Value;
 
-use super::server::ServerCheck;
-use super::{child_pointer, quoted};
+use super::entry::ServerCheck;
+use super::text::{child_pointer, quoted};
 use crate::diag::Severity;
 use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::secrets::{self, Field};
 
-const PLUGIN_JSON: &str = super::EXAMPLE_PLUGIN_JSON;
+const PLUGIN_JSON: &str = super::text::EXAMPLE_PLUGIN_JSON;
 
 pub static MCP_ENV_RESERVED: Rule = Rule {
     code: "AP425",

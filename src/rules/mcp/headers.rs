@@ -6,13 +6,13 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::server::ServerCheck;
-use super::{child_pointer, quoted};
+use super::entry::ServerCheck;
+use super::text::{child_pointer, quoted};
 use crate::diag::Severity;
 use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::secrets::{self, Field};
 
-const PLUGIN_JSON: &str = super::EXAMPLE_PLUGIN_JSON;
+const PLUGIN_JSON: &str = super::text::EXAMPLE_PLUGIN_JSON;
 
 pub static MCP_HEADER_NAME_INVALID: Rule = Rule {
     code: "AP434",
@@ -181,7 +181,10 @@ pub(super) fn check_headers(check: &mut ServerCheck<'_>, headers: &Value) {
             .strip_prefix(&prefix)
             .filter(|rest| !rest.contains('/'))
         {
-            let message = format!("header {} appears more than once", super::excerpt(&unescape(name)));
+            let message = format!(
+                "header {} appears more than once",
+                super::text::excerpt(&unescape(name))
+            );
             check.reject(file.at_key(&MCP_HEADER_DUPLICATE, &duplicate.pointer, message));
         }
     }
@@ -206,7 +209,7 @@ pub(super) fn check_headers(check: &mut ServerCheck<'_>, headers: &Value) {
         if let Some(problem) = name_problem(name) {
             let message = format!(
                 "header name {} is not a valid HTTP field name: {problem}",
-                super::excerpt(name)
+                super::text::excerpt(name)
             );
             check.reject(file.at_key(&MCP_HEADER_NAME_INVALID, &entry_pointer, message));
         }

@@ -1,13 +1,13 @@
 //! A `command` or `cwd` that names a place in the package or the plugin data
 //! directory, resolved the way the client's filesystem would (§4.1, §7.2.1).
 
-use super::server::ServerCheck;
+use super::entry::ServerCheck;
 use crate::diag::{Diagnostic, Severity};
 use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::containment::{PATH_ESCAPES_ROOT, unresolved_diagnostic};
 use crate::tree::{Entry, Resolved, Unresolved};
 
-const PLUGIN_JSON: &str = super::EXAMPLE_PLUGIN_JSON;
+const PLUGIN_JSON: &str = super::text::EXAMPLE_PLUGIN_JSON;
 
 pub static MCP_PATH_MISSING: Rule = Rule {
     code: "AP422",
@@ -116,7 +116,7 @@ pub(super) fn check_in_root(
             } else {
                 String::new()
             };
-            let message = format!("{what} {} is {found}{target}", super::excerpt(shown));
+            let message = format!("{what} {} is {found}{target}", super::text::excerpt(shown));
             check.report(file.at_value(&MCP_PATH_WRONG_KIND, pointer, message));
             return;
         }
@@ -127,7 +127,7 @@ pub(super) fn check_in_root(
         Err(Unresolved::Missing) => {
             let message = format!(
                 "{what} {} does not exist in the package; the client will fail to start this server",
-                super::excerpt(shown)
+                super::text::excerpt(shown)
             );
             check.report(file.at_value(&MCP_PATH_MISSING, pointer, message));
             return;
@@ -140,7 +140,7 @@ pub(super) fn check_in_root(
         Unresolved::Escapes { link } if check.tree.entry(link).is_none_or(|e| !matches!(e, Entry::Symlink(_))) => {
             let message = format!(
                 "{what} {} climbs above the plugin root with `..`; {consequence}",
-                super::excerpt(shown)
+                super::text::excerpt(shown)
             );
             Some(
                 Diagnostic::new(&PATH_ESCAPES_ROOT, message)

@@ -3,11 +3,11 @@
 //! values and `cwd`. Only identifier-like names are ever quoted back, so a
 //! value's other text (possibly a secret) never reaches a message.
 
-use super::server::ServerCheck;
+use super::entry::ServerCheck;
 use crate::diag::Severity;
 use crate::rule::{Example, Rule, RuleDoc};
 
-const PLUGIN_JSON: &str = super::EXAMPLE_PLUGIN_JSON;
+const PLUGIN_JSON: &str = super::text::EXAMPLE_PLUGIN_JSON;
 
 pub static MCP_PLACEHOLDER_LITERAL: Rule = Rule {
     code: "AP440",

@@ -4,15 +4,17 @@
 
 use serde_json::{Map, Value};
 
-use super::{child_pointer, json_type, quoted};
+use super::entry::ServerCheck;
+use super::text::{child_pointer, quoted};
 use crate::diag::{Diagnostic, Severity};
 use crate::fix::{Applicability, Fix, json_edits};
+use crate::json::json_type;
 use crate::report::{ServerEntry, ServerState};
 use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::JsonFile;
 use crate::tree::Tree;
 
-const PLUGIN_JSON: &str = super::EXAMPLE_PLUGIN_JSON;
+const PLUGIN_JSON: &str = super::text::EXAMPLE_PLUGIN_JSON;
 
 pub static MCP_SERVER_NOT_OBJECT: Rule = Rule {
     code: "AP410",
@@ -165,69 +167,6 @@ pub static MCP_SERVER_FOREIGN_FIELD: Rule = Rule {
     },
 };
 
-pub static MCP_SERVER_FIELD_MISSING: Rule = Rule {
-    code: "AP415",
-    name: "mcp-server-field-missing",
-    severity: Severity::Error,
-    spec: "Agent Plugins §7.2.1, §7.2.2",
-    summary: "A server lacks the field its transport requires (`command` for stdio, `url` for HTTP); that server is skipped",
-    fix_hint: None,
-    doc: RuleDoc {
-        what: "Whether a `stdio` server has `command` and a `streamable-http` or `sse` server has `url`.",
-        why: "§7.2.1: those fields are required by their variants; without one the entry is invalid and \
-              skipped (§7.2.2 rule 3).",
-        failing: Example::Package(&[
-            ("plugin.json", PLUGIN_JSON),
-            (
-                "mcp.json",
-                example_mcp_json!("    \"events\": {\"type\": \"streamable-http\"}"),
-            ),
-        ]),
-        fixed: Example::Package(&[
-            ("plugin.json", PLUGIN_JSON),
-            (
-                "mcp.json",
-                example_mcp_json!(
-                    "    \"events\": {\"type\": \"streamable-http\", \"url\": \"https://events.example.com/mcp\"}"
-                ),
-            ),
-        ]),
-    },
-};
-
-pub static MCP_SERVER_FIELD_TYPE: Rule = Rule {
-    code: "AP416",
-    name: "mcp-server-field-type",
-    severity: Severity::Error,
-    spec: "Agent Plugins §7.2.1, §7.2.2",
-    summary: "A server field has the wrong JSON type; that server is skipped",
-    fix_hint: None,
-    doc: RuleDoc {
-        what: "The JSON types of server fields: `command`, `cwd` and `url` are strings; `args` is an array of \
-               strings; `env` and `headers` are objects whose values are strings. Each wrong item is named.",
-        why: "§7.2.1 gives each field a type; a number in `env` or a single string for `args` makes the entry \
-              invalid, and the client skips it (§7.2.2 rule 3).",
-        failing: Example::Package(&[
-            ("plugin.json", PLUGIN_JSON),
-            (
-                "mcp.json",
-                example_mcp_json!(
-                    "    \"tools\": {\"type\": \"stdio\", \"command\": \"uvx\", \"args\": \"tools-server\", \"env\": {\"RETRIES\": 3}}"
-                ),
-            ),
-        ]),
-        fixed: Example::Package(&[
-            ("plugin.json", PLUGIN_JSON),
-            (
-                "mcp.json",
-                example_mcp_json!(
-                    "    \"tools\": {\"type\": \"stdio\", \"command\": \"uvx\", \"args\": [\"tools-server\"], \"env\": {\"RETRIES\": \"3\"}}"
-                ),
-            ),
-        ]),
-    },
-};
-
 pub static MCP_SSE_DEPRECATED: Rule = Rule {
     code: "AP417",
     name: "mcp-sse-deprecated",
@@ -307,50 +246,6 @@ impl Variant {
     }
 }
 
-/// The findings of one server entry, and whether any of them invalidates it.
-pub(super) struct ServerCheck<'f> {
-    pub file: &'f JsonFile,
-    pub tree: &'f Tree,
-    /// Pointer of the server object, `/mcpServers/<id>`.
-    pub pointer: String,
-    diagnostics: Vec<Diagnostic>,
-    /// Messages of the findings that make the entry invalid, in order.
-    reasons: Vec<String>,
-}
-
-impl ServerCheck<'_> {
-    /// The pointer of the server's member `name`.
-    pub fn field(&self, name: &str) -> String {
-        child_pointer(&self.pointer, name)
-    }
-
-    /// Records a finding that makes the entry invalid (§7.2.2 rule 3).
-    pub fn reject(&mut self, diagnostic: Diagnostic) {
-        self.reasons.push(diagnostic.message.clone());
-        self.diagnostics.push(diagnostic);
-    }
-
-    /// Records a finding that leaves the entry loadable.
-    pub fn report(&mut self, diagnostic: Diagnostic) {
-        self.diagnostics.push(diagnostic);
-    }
-
-    /// Places a finding made elsewhere (a containment diagnostic) at `pointer` in `mcp.json`.
-    pub fn place(&self, diagnostic: Diagnostic, pointer: &str) -> Diagnostic {
-        let span = self.file.doc.nearest_span(pointer);
-        diagnostic
-            .in_file(&self.file.path)
-            .at_pointer(pointer)
-            .at_span(&self.file.text, &self.file.index, span)
-    }
-
-    /// Rejects a wrong JSON type at `pointer`.
-    pub fn reject_type(&mut self, pointer: &str, what: &str, expected: &str, found: &Value) {
-        let message = format!("{what} must be {expected}, not {}", json_type(found));
-        self.reject(self.file.at_value(&MCP_SERVER_FIELD_TYPE, pointer, message));
-    }
-}
-
 /// Checks the server `id` and says whether a client would load it.
 pub(super) fn check_server(
     file: &JsonFile,
@@ -359,13 +254,7 @@ pub(super) fn check_server(
     value: &Value,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> ServerEntry {
-    let mut check = ServerCheck {
-        file,
-        tree,
-        pointer: child_pointer("/mcpServers", id),
-        diagnostics: Vec::new(),
-        reasons: Vec::new(),
-    };
+    let mut check = ServerCheck::new(file, tree, child_pointer("/mcpServers", id));
     let mut entry = ServerEntry {
         id: id.to_string(),
         transport: None,
@@ -384,14 +273,15 @@ pub(super) fn check_server(
             check.reject(file.at_value(&MCP_SERVER_NOT_OBJECT, &check.pointer, message));
         }
     }
-    if let Some(first) = check.reasons.first() {
+    let (mut found, reasons) = check.into_findings();
+    if let Some(first) = reasons.first() {
         entry.state = ServerState::Invalid;
-        entry.reason = Some(match check.reasons.len() {
+        entry.reason = Some(match reasons.len() {
             1 => first.clone(),
             n => format!("{first} (and {} more)", n - 1),
         });
     }
-    diagnostics.append(&mut check.diagnostics);
+    diagnostics.append(&mut found);
     entry
 }
 
@@ -485,7 +375,7 @@ fn check_type(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Value>
         Some(Value::String(name)) => Variant::from_type(name).or_else(|| {
             let message = format!(
                 "unknown transport type {} in server {}: Agent Plugins 1.0.0 defines {}",
-                super::excerpt(name),
+                super::text::excerpt(name),
                 quoted(id),
                 "stdio, streamable-http and sse"
             );

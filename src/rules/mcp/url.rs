@@ -9,11 +9,11 @@ use fluent_uri::component::Host;
 use fluent_uri::{Iri, IriRef};
 use serde_json::Value;
 
-use super::server::{MCP_SERVER_FIELD_MISSING, ServerCheck};
+use super::entry::{MCP_SERVER_FIELD_MISSING, ServerCheck};
 use crate::diag::Severity;
 use crate::rule::{Example, Rule, RuleDoc};
 
-const PLUGIN_JSON: &str = super::EXAMPLE_PLUGIN_JSON;
+const PLUGIN_JSON: &str = super::text::EXAMPLE_PLUGIN_JSON;
 
 pub static MCP_URL_INVALID: Rule = Rule {
     code: "AP430",

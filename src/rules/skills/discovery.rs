@@ -13,7 +13,8 @@ use crate::rules::containment::{Resolution, resolve_within_root};
 use crate::rules::files::{Load, describe, read_text_file};
 use crate::tree::{Entry, Tree};
 
-use super::{GOOD_SKILL, PLUGIN, SKILLS_INVALID, SKIPPED, skill_md};
+use super::skill_md;
+use super::texts::{GOOD_SKILL, PLUGIN, SKILLS_INVALID, SKIPPED};
 
 /// How many paths the stray summary names before "and N more".
 const NAMED_PATHS: usize = 3;

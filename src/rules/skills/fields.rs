@@ -13,7 +13,8 @@ use crate::rule::{Example, Rule, RuleDoc};
 use crate::source::Span;
 
 use super::frontmatter::Fields;
-use super::{GOOD_SKILL, PLUGIN, SKIPPED, hints};
+use super::hints;
+use super::texts::{GOOD_SKILL, PLUGIN, SKIPPED};
 
 pub static SKILL_NAME_INVALID: Rule = Rule {
     code: "AP308",

@@ -6,7 +6,7 @@ use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::TextFile;
 use crate::source::Span;
 
-use super::{GOOD_SKILL, PLUGIN};
+use super::texts::{GOOD_SKILL, PLUGIN};
 
 const BODY_TOKEN_BUDGET: usize = 5000;
 const BODY_LINE_BUDGET: usize = 500;

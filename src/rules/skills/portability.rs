@@ -13,9 +13,9 @@ use crate::fix::{Edit, Fix};
 use crate::rule::{Example, Rule, RuleDoc};
 use crate::source::Span;
 
-use super::PLUGIN;
 use super::fields::Place;
 use super::frontmatter::{Fields, Typing, parse_fields_with, scalar_span};
+use super::texts::PLUGIN;
 
 pub static YAML_1_1_TYPING: Rule = Rule {
     code: "AP316",

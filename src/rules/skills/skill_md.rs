@@ -9,7 +9,8 @@ use crate::rules::files::TextFile;
 use crate::source::Span;
 
 use super::frontmatter::{self, SplitError};
-use super::{GOOD_SKILL, PLUGIN, SKIPPED, estimate_tokens, fields, hints, portability};
+use super::texts::{GOOD_SKILL, PLUGIN, SKIPPED};
+use super::{fields, hints, portability};
 
 pub static SKILL_BYTE_ORDER_MARK: Rule = Rule {
     code: "AP305",
@@ -144,6 +145,11 @@ pub(super) fn check_skill_file(file: &TextFile, dir: &str, entry: &mut SkillEntr
     entry.tokens.metadata = estimate_tokens(entry.name.as_deref().unwrap_or_default())
         + estimate_tokens(entry.description.as_deref().unwrap_or_default());
     hints::check_body(file, parts.body, entry.tokens.body, diagnostics);
+}
+
+/// Bytes / 4, rounded up (the estimate `skills.rs` documents).
+fn estimate_tokens(text: &str) -> usize {
+    text.len().div_ceil(4)
 }
 
 #[cfg(test)]

@@ -6,7 +6,8 @@ import { call, request } from '../client.js';
 import { byteToCharOffset, createEditor } from '../editor.js';
 import { entriesFromDrop, entriesFromPicker, entriesFromTexts } from '../files.js';
 import { renderFolder } from '../report.js';
-import { debounce, h, isCancelled, resultArea, toast, withProgress } from '../util.js';
+import { filesFromLink, keep, linkPayload, loadKept } from '../keep.js';
+import { copy, debounce, h, isCancelled, resultArea, toast, withProgress } from '../util.js';
 
 const STARTER_MANIFEST = `{
   "$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
@@ -135,14 +136,43 @@ async function openDiagnostic(diagnostic) {
   editor.reveal(from, to);
 }
 
-async function runCheck(job, { source, label }) {
+/**
+ * Applies a finding's fix (the core's edits, byte spans in the texts checked)
+ * to the pasted files, one undoable editor transaction per file, and the edit
+ * re-checks as typing does. `checked` maps each path to the text the check saw:
+ * a file changed since then gets no edits (the re-check offers the fix anew).
+ */
+function applyFix(diagnostic, checked) {
+  const byFile = new Map();
+  for (const edit of diagnostic.fix.edits) byFile.set(edit.file, [...(byFile.get(edit.file) ?? []), edit]);
+  const targets = [...byFile.keys()].map((path) => [path, pasted.find((file) => pastedPath(file) === path)]);
+  const stale = targets.find(([path, file]) => !file || file.text !== checked.get(path));
+  if (stale) {
+    toast(`${stale[0]} changed since this check: wait for the re-check, then apply the fix again`);
+    return;
+  }
+  for (const [path, file] of targets) {
+    if (file !== current || dropped?.viewing) showPasted(file);
+    const changes = byFile.get(path).map((edit) => ({
+      from: byteToCharOffset(file.text, edit.span.start),
+      to: byteToCharOffset(file.text, edit.span.end),
+      insert: edit.replacement,
+    }));
+    editor.apply(changes, 'input.fix');
+  }
+  toast(`Applied: ${diagnostic.fix.message}`);
+}
+
+async function runCheck(job, { source, label, checkedTexts }) {
   const ticket = result.ticket();
   try {
     const { folder, reportId } = await withProgress(label, (progress) => request('check', job, progress));
     // Files only: a drop lists directories too, a picked folder does not, and the two must agree.
     const entryCount = job.entries?.filter((entry) => entry.kind === 'file').length;
     // Inputs changed meanwhile: a newer run is on its way, and its result wins.
-    const view = renderFolder({ ...folder, reportId }, { root: job.root, source, entryCount, onOpen: openDiagnostic, fileBase: `apcheck-${job.root.replace(/[^\w.-]+/g, '_')}` });
+    // Pasted files can take a fix; a dropped package is shown read-only.
+    const onFix = checkedTexts ? (diagnostic) => applyFix(diagnostic, checkedTexts) : undefined;
+    const view = renderFolder({ ...folder, reportId }, { root: job.root, source, entryCount, onOpen: openDiagnostic, onFix, fileBase: `apcheck-${job.root.replace(/[^\w.-]+/g, '_')}` });
     if (!result.show(ticket, view)) return;
     // Findings by their path in the folder given (a collection's roots lie below it).
     const prefix = (report) => (folder.collection ? `${report.root.slice(job.root.length + 1)}/` : '');
@@ -163,7 +193,9 @@ async function checkPasted() {
   renderTabs();
   const skill = pasted.find((file) => file.id === 'skill');
   if (skill.text) ({ path: skillPath } = await call('pasted_skill_path', skill.text));
-  return runCheck({ root: 'pasted', entries: entriesFromTexts(pastedFiles()) }, { source: 'paste', label: 'Checking pasted files' });
+  const files = pastedFiles();
+  const checkedTexts = new Map(files.map((file) => [file.path, file.text]));
+  return runCheck({ root: 'pasted', entries: entriesFromTexts(files) }, { source: 'paste', label: 'Checking pasted files', checkedTexts });
 }
 
 async function checkGiven(package_, source) {
@@ -203,6 +235,7 @@ export function setUpCheckView() {
     onChange: (text) => {
       if (dropped?.viewing) return;
       current.text = text;
+      keepPasted();
       result.changed();
       autoCheck();
     },
@@ -254,7 +287,44 @@ export function setUpCheckView() {
     });
   }
   document.getElementById('check-run').addEventListener('click', checkShown);
-  checkPasted();
+  document.getElementById('check-copy-link').addEventListener('click', copyLink);
+  restorePasted().then(checkPasted);
+}
+
+/** The pasted files by id, as they are kept and shared. */
+function pastedTexts() {
+  return Object.fromEntries(pasted.map((file) => [file.id, file.text]));
+}
+
+function keepPasted() {
+  if (!keep('check', pastedTexts())) toast('This browser did not keep the pasted files (storage is off or full)');
+}
+
+/** Puts a shared link's files, else the files kept on this device, in the tabs. */
+async function restorePasted() {
+  const [, payload] = location.hash.replace(/^#/, '').split('/');
+  const shared = payload ? await filesFromLink(payload) : null;
+  if (payload && !shared) toast('The link holds no readable files; showing the files kept on this device');
+  const files = shared ?? loadKept('check');
+  if (!files) return;
+  for (const file of pasted) if (typeof files[file.id] === 'string') file.text = files[file.id];
+  if (shared) {
+    keepPasted();
+    // The address stops naming the link's files once they can be edited.
+    history.replaceState(null, '', '#check');
+    toast("Opened the link's files");
+  }
+  current = pasted.find((file) => file.text) ?? pasted[0];
+  showPasted(current);
+}
+
+async function copyLink() {
+  try {
+    const link = `${location.href.split('#')[0]}#check/${await linkPayload(pastedTexts())}`;
+    await copy(link, 'Link copied');
+  } catch (error) {
+    toast(`No link: ${error.message}`);
+  }
 }
 
 export const checkView = {

@@ -1,19 +1,217 @@
-//! Matching the elements of two arrays: by key with moves, or by a longest
-//! common subsequence of element hashes.
+//! The walk of two documents that yields both the changes and the patch.
+//! Objects match members by name; arrays match their elements by key with
+//! moves, or by a longest common subsequence of element hashes. One file,
+//! because the walk and the array matching call each other.
 
 use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 use similar::DiffOp;
 
+use super::model::{ArrayKey, ArrayMatch, Change, ChangeKind, Diff, DiffOptions, Matching};
+use super::patch::PatchOp;
 use super::sequence::myers_ops;
-use super::{ArrayKey, ChangeKind, Matching, PatchOp, Paths, Walker, value};
+use super::value;
+use crate::json::parse::push_token;
+
+/// Compares `a` with `b`.
+pub fn diff(a: &Value, b: &Value, options: &DiffOptions) -> Diff {
+    let mut walker = Walker {
+        options,
+        diff: Diff::default(),
+    };
+    walker.walk(a, b, &mut Paths::default());
+    walker.diff
+}
+
+/// One step of the walk from the root.
+#[derive(Debug, Clone)]
+enum Segment<'v> {
+    Member(&'v str),
+    /// An array element: its index in A (none for an added one) and in B, and
+    /// for keyed arrays the label that names it (`[name=echo]`).
+    Element {
+        a: Option<usize>,
+        b: usize,
+        key: Option<String>,
+    },
+}
+
+/// Where the walk is, as a stack of steps; pointers are rendered only when a
+/// change is recorded, so walking equal parts allocates nothing.
+#[derive(Debug, Default)]
+struct Paths<'v> {
+    segments: Vec<Segment<'v>>,
+}
+
+impl<'v> Paths<'v> {
+    fn push_member(&mut self, key: &'v str) {
+        self.segments.push(Segment::Member(key));
+    }
+
+    fn push_element(&mut self, a: Option<usize>, b: usize, key: Option<String>) {
+        self.segments.push(Segment::Element { a, b, key });
+    }
+
+    fn pop(&mut self) {
+        self.segments.pop();
+    }
+
+    /// The pointer in B, which is also where the patch finds the value.
+    fn b(&self) -> String {
+        self.render(|out, segment| match segment {
+            Segment::Member(key) => push_token(out, key),
+            Segment::Element { b, .. } => push_index(out, *b),
+        })
+    }
+
+    /// The pointer in A (B's index for an element A does not have).
+    fn a(&self) -> String {
+        self.render(|out, segment| match segment {
+            Segment::Member(key) => push_token(out, key),
+            Segment::Element { a, b, .. } => push_index(out, a.unwrap_or(*b)),
+        })
+    }
+
+    fn label(&self) -> String {
+        self.render(|out, segment| match segment {
+            Segment::Member(key) => push_token(out, key),
+            Segment::Element { key: Some(key), .. } => out.push_str(key),
+            Segment::Element { b, .. } => push_index(out, *b),
+        })
+    }
+
+    fn render(&self, mut step: impl FnMut(&mut String, &Segment<'v>)) -> String {
+        let mut out = String::new();
+        for segment in &self.segments {
+            step(&mut out, segment);
+        }
+        out
+    }
+
+    /// The B pointer with every element index as `*`.
+    fn pattern(&self) -> String {
+        self.render(|out, segment| match segment {
+            Segment::Member(key) => push_token(out, key),
+            Segment::Element { .. } => out.push_str("/*"),
+        })
+    }
+
+    /// Whether the B pointer matches `pattern`, whose tokens may be `*`.
+    fn matches(&self, pattern: &[String]) -> bool {
+        pattern.len() == self.segments.len()
+            && pattern
+                .iter()
+                .zip(&self.segments)
+                .all(|(token, segment)| match segment {
+                    _ if token == "*" => true,
+                    Segment::Member(key) => token == key,
+                    Segment::Element { b, .. } => token.parse::<usize>().is_ok_and(|i| i == *b),
+                })
+    }
+}
+
+fn push_index(out: &mut String, index: usize) {
+    out.push('/');
+    out.push_str(&index.to_string());
+}
+
+struct Walker<'o> {
+    options: &'o DiffOptions,
+    diff: Diff,
+}
+
+impl Walker<'_> {
+    /// Counts one array at `at` matched `by` (`key`: the members, for `Key`).
+    fn note_matching(&mut self, at: &Paths<'_>, by: Matching, key: &[String]) {
+        let path = at.pattern();
+        match self
+            .diff
+            .arrays
+            .iter_mut()
+            .find(|m| m.path == path && m.by == by && m.key == key)
+        {
+            Some(seen) => seen.count += 1,
+            None => self.diff.arrays.push(ArrayMatch {
+                path,
+                by,
+                key: key.to_vec(),
+                count: 1,
+            }),
+        }
+    }
+
+    fn walk<'v>(&mut self, a: &'v Value, b: &'v Value, at: &mut Paths<'v>) {
+        match (a, b) {
+            (Value::Object(left), Value::Object(right)) => {
+                for (key, old) in left {
+                    at.push_member(key);
+                    match right.get(key) {
+                        Some(new) => self.walk(old, new, at),
+                        None => self.removed(at, old),
+                    }
+                    at.pop();
+                }
+                for (key, new) in right.iter().filter(|(key, _)| !left.contains_key(*key)) {
+                    at.push_member(key);
+                    self.added(at, new);
+                    at.pop();
+                }
+            }
+            (Value::Array(left), Value::Array(right)) => diff_arrays(self, left, right, at),
+            _ if value::equal(a, b) => {}
+            _ => {
+                self.diff.patch.push(PatchOp::replace(at.b(), b));
+                self.record(ChangeKind::Changed, at, Some(a), Some(b));
+            }
+        }
+    }
+
+    fn added(&mut self, at: &Paths<'_>, new: &Value) {
+        self.diff.patch.push(PatchOp::add(at.b(), new));
+        self.record(ChangeKind::Added, at, None, Some(new));
+    }
+
+    /// A removed object member (array elements are removed by index, see `arrays`).
+    fn removed(&mut self, at: &Paths<'_>, old: &Value) {
+        self.diff.patch.push(PatchOp::remove(at.b()));
+        self.record_removal(at, old);
+    }
+
+    fn record_removal(&mut self, at: &Paths<'_>, old: &Value) {
+        self.diff.changes.push(Change {
+            kind: ChangeKind::Removed,
+            path: at.a(),
+            old_path: None,
+            label: at.label(),
+            old: Some(old.clone()),
+            new: None,
+            old_line: None,
+            new_line: None,
+        });
+    }
+
+    fn record(&mut self, kind: ChangeKind, at: &Paths<'_>, old: Option<&Value>, new: Option<&Value>) {
+        let path = at.b();
+        let old_path = Some(at.a()).filter(|a| *a != path && kind != ChangeKind::Added);
+        self.diff.changes.push(Change {
+            kind,
+            path,
+            old_path,
+            label: at.label(),
+            old: old.cloned(),
+            new: new.cloned(),
+            old_line: None,
+            new_line: None,
+        });
+    }
+}
 
 /// Above this many element pairs, unkeyed arrays pair by position: Myers' diff
 /// of two large, mostly different arrays is quadratic, and a diff must not hang.
 const SEQUENCE_PAIR_LIMIT: usize = 100_000_000;
 
-pub(super) fn diff_arrays<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], at: &mut Paths<'v>) {
+fn diff_arrays<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], at: &mut Paths<'v>) {
     let keyed = walker
         .options
         .array_keys

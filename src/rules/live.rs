@@ -1,17 +1,55 @@
 //! AP45x: what `--connect` found, as findings of the package report, so every
-//! output format shows them. Their examples are in words: they need a server
+//! output format shows them. The face (`crate::live`) connects and hands back
+//! one [`Attempt`] per server; the rules, and the data they read, sit here in
+//! the core, below the registry. Their examples are in words: they need a server
 //! that starts, or one that does not, and the offline example runner starts
 //! nothing. The unit tests below build each from attempts.
 
 use std::time::Duration;
 
-use super::Attempt;
+use serde_json::{Map, Value};
+
 use crate::diag::{Diagnostic, Severity};
 use crate::json::parse_document;
 use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::mcp::MCP_PATH;
-use crate::snapshot::Located;
+use crate::snapshot::build::Connection;
+use crate::source::json::JsonSource;
 use crate::tree::Tree;
+
+/// What a completed connection established.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Listed {
+    pub protocol_version: String,
+    pub server_info: Option<Value>,
+    pub tools: Vec<Map<String, Value>>,
+}
+
+/// One server tried, and what came of it.
+#[derive(Debug, Clone)]
+pub struct Attempt {
+    pub id: String,
+    pub transport: String,
+    pub outcome: Result<Listed, String>,
+    pub elapsed: Duration,
+    /// The tail of a stdio server's stderr, secrets masked.
+    pub stderr: String,
+}
+
+impl Attempt {
+    /// The attempt as the data the snapshot build takes.
+    pub fn connection(&self) -> (String, Connection) {
+        let connection = match &self.outcome {
+            Ok(listed) => Connection::Connected {
+                protocol_version: listed.protocol_version.clone(),
+                server_info: listed.server_info.clone(),
+                tools: listed.tools.clone(),
+            },
+            Err(reason) => Connection::Failed { reason: reason.clone() },
+        };
+        (self.id.clone(), connection)
+    }
+}
 
 pub static LIVE_SERVER_FAILED: Rule = Rule {
     code: "AP450",
@@ -72,7 +110,9 @@ pub fn diagnostics(tree: &Tree, attempts: &[Attempt]) -> Vec<Diagnostic> {
         .read(MCP_PATH)
         .and_then(|bytes| std::str::from_utf8(bytes).ok())
         .unwrap_or_default();
-    let doc = parse_document(text).ok();
+    let source = parse_document(text)
+        .ok()
+        .map(|doc| JsonSource::new(MCP_PATH, text, doc));
     attempts
         .iter()
         .map(|attempt| {
@@ -104,8 +144,8 @@ pub fn diagnostics(tree: &Tree, attempts: &[Attempt]) -> Vec<Diagnostic> {
             };
             let mut pointer = String::from("/mcpServers");
             crate::json::parse::push_token(&mut pointer, &attempt.id);
-            match &doc {
-                Some(doc) => Located::new(MCP_PATH, text, doc).at_key(rule, message, &pointer),
+            match &source {
+                Some(source) => source.at_key(rule, &pointer, message),
                 None => Diagnostic::new(rule, message).in_file(MCP_PATH).at_pointer(pointer),
             }
         })
@@ -120,7 +160,6 @@ pub fn milliseconds(elapsed: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::live::Listed;
 
     const MCP_JSON: &str = "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n    \"tools\": {\"type\": \"stdio\", \"command\": \"tools-server\"},\n    \"api\": {\"type\": \"streamable-http\", \"url\": \"http://127.0.0.1:9/mcp\"}\n  }\n}\n";
 

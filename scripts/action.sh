@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# The shell logic of action.yml, the composite GitHub Action, kept in one
+# script so that CI runs it here (tests/action.rs, on a fixture repository).
+#
+#   action.sh cache-key   the cache key of an apcheck built from this checkout
+#   action.sh install     cargo install apcheck from this checkout into $APCHECK_ROOT
+#   action.sh check       apcheck check $INPUT_PATHS: SARIF to $INPUT_SARIF_FILE, or annotations
+#   action.sh changes     the `changes` Markdown report of $INPUT_OLD -> $INPUT_NEW, for a PR comment
+#   action.sh post        (the trusted workflow only) post that report as a PR comment
+#
+# Inputs come as INPUT_* variables (action.yml's `env:`), outputs are appended
+# to $GITHUB_OUTPUT and reports to $GITHUB_STEP_SUMMARY, as on a runner.
+# `check` and `changes` run on untrusted pull-request code and need no token;
+# only `post`, run by a `workflow_run` workflow that checks out no pull-request
+# code, uses one (see the README, "Use in CI").
+set -euo pipefail
+
+action_dir=$(cd "$(dirname "$0")/.." && pwd)
+apcheck=${APCHECK_BIN:-apcheck}
+# The first line of every comment `post` writes, to find it again and update it.
+marker="<!-- apcheck changes report -->"
+# GitHub refuses comment bodies over 65,536 characters.
+max_comment=60000
+
+output() { echo "$1=$2" >> "${GITHUB_OUTPUT:-/dev/null}"; }
+
+# Splits a multi-line or space-separated input into the array named $1.
+words() {
+    local -n into=$1
+    read -r -d '' -a into <<< "${2:-}" || true
+}
+
+cache_key() {
+    # Everything the binary is built from; the action's checkout may not be a git repository.
+    local sources
+    sources=$(cd "$action_dir" && find Cargo.toml Cargo.lock build.rs src schemas -type f -print0 \
+        | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
+    output key "apcheck-${RUNNER_OS:-$(uname -s)}-$(rustc --version | tr -c 'a-zA-Z0-9.\n' '-')-$sources"
+}
+
+install() {
+    local root=${APCHECK_ROOT:?APCHECK_ROOT names the install root}
+    if [ -x "$root/bin/apcheck" ]; then
+        echo "apcheck is cached in $root"
+    else
+        cargo install --locked --path "$action_dir" --root "$root"
+    fi
+    echo "$root/bin" >> "${GITHUB_PATH:-/dev/null}"
+    output apcheck "$root/bin/apcheck"
+}
+
+check() {
+    local paths args status=0
+    words paths "${INPUT_PATHS:-.}"
+    words args "${INPUT_ARGS:-}"
+    case "${INPUT_FORMAT:-sarif}" in
+        sarif)
+            local file=${INPUT_SARIF_FILE:-apcheck.sarif}
+            mkdir -p "$(dirname "$file")"
+            "$apcheck" check --format sarif "${args[@]}" -- "${paths[@]}" > "$file" || status=$?
+            output sarif-file "$file"
+            echo "apcheck: SARIF written to $file (exit code $status)"
+            ;;
+        github)
+            # Workflow commands on stdout: the runner turns them into annotations.
+            "$apcheck" check --format github "${args[@]}" -- "${paths[@]}" || status=$?
+            ;;
+        *)
+            echo "::error::format must be sarif or github, not ${INPUT_FORMAT}"
+            return 2
+            ;;
+    esac
+    output exit-code "$status"
+    # 2 is a usage or I/O failure: never hidden. Findings fail the step only if asked.
+    if [ "$status" -eq 2 ] || { [ "$status" -ne 0 ] && [ "${INPUT_FAIL_ON_FINDINGS:-true}" = true ]; }; then
+        return "$status"
+    fi
+}
+
+changes() {
+    local dir=${INPUT_REPORT_DIR:-apcheck-changes} status=0
+    : "${INPUT_OLD:?the old snapshot}" "${INPUT_NEW:?the new snapshot}"
+    mkdir -p "$dir"
+    "$apcheck" changes --format markdown -- "$INPUT_OLD" "$INPUT_NEW" > "$dir/report.md" || status=$?
+    if [ "$status" -eq 2 ]; then
+        return 2
+    fi
+    # The trusted workflow reads the number back, so it is written only when it is one.
+    if [[ "${INPUT_PR_NUMBER:-}" =~ ^[0-9]+$ ]]; then
+        echo "$INPUT_PR_NUMBER" > "$dir/pr-number"
+    fi
+    cat "$dir/report.md" >> "${GITHUB_STEP_SUMMARY:-/dev/null}"
+    output report-dir "$dir"
+    output changes-exit-code "$status"
+}
+
+post() {
+    # Everything in the report directory came from a workflow that ran
+    # pull-request code: the number must be a number, and the body is only text.
+    local dir=${INPUT_REPORT_DIR:-apcheck-changes} pr body existing
+    : "${GITHUB_REPOSITORY:?owner/name}" "${GH_TOKEN:?a token with pull-requests: write}"
+    pr=$(head -c 20 "$dir/pr-number" 2>/dev/null | tr -d '[:space:]') || true
+    if [[ ! "$pr" =~ ^[0-9]+$ ]]; then
+        echo "apcheck: $dir/pr-number holds no pull request number; nothing to post"
+        return 0
+    fi
+    body=$(mktemp)
+    { echo "$marker"; head -c "$max_comment" "$dir/report.md"; } > "$body"
+    existing=$(gh api --paginate "repos/$GITHUB_REPOSITORY/issues/$pr/comments" \
+        --jq ".[] | select(.body | startswith(\"$marker\")) | .id" | head -n 1)
+    if [ -n "$existing" ]; then
+        gh api --method PATCH "repos/$GITHUB_REPOSITORY/issues/comments/$existing" -F "body=@$body" > /dev/null
+        echo "apcheck: updated the report on pull request #$pr"
+    else
+        gh api --method POST "repos/$GITHUB_REPOSITORY/issues/$pr/comments" -F "body=@$body" > /dev/null
+        echo "apcheck: posted the report on pull request #$pr"
+    fi
+    rm -f "$body"
+}
+
+case "${1:-}" in
+    cache-key) cache_key ;;
+    install) install ;;
+    check) check ;;
+    changes) changes ;;
+    post) post ;;
+    *)
+        echo "usage: action.sh cache-key|install|check|changes|post" >&2
+        exit 2
+        ;;
+esac

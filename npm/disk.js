@@ -299,15 +299,17 @@ export function findRoots(path, loaded) {
   }
   const baseOfStart = loaded === undefined ? '' : relativeTo(loaded.base, path);
   const excluded = (relative) => loaded !== undefined && loaded.settings.excludes(joinRelative(baseOfStart, relative));
-  // Which directories are roots is the core's rule (`collection::roots_named`), as in the CLI.
-  const below = rootsNamed(
-    (dir) => hasManifest(join(path, dir)),
-    (dir) => childDirs(join(path, dir)).filter((name) => !excluded(joinRelative(dir, name))),
+  // Which directories are roots is the core's rule (`collection::roots_named`), as for the CLI and the page.
+  const named = JSON.parse(
+    rootsNamed(
+      (dir) => hasManifest(join(path, dir)),
+      (dir) => childDirs(join(path, dir)).filter((name) => !excluded(joinRelative(dir, name))),
+    ),
   );
-  if (below === undefined) return { roots: [{ dir: path, name: shown }], collection: false };
+  if (!named.collection) return { roots: [{ dir: path, name: shown }], collection: false };
   const base = shown.replace(/[/\\]+$/, '');
   return {
-    roots: below.map((relative) => ({
+    roots: named.roots.map((relative) => ({
       dir: join(path, relative),
       name: base === '' || base === '.' ? relative : `${base}/${relative}`,
     })),

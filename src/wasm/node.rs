@@ -7,14 +7,11 @@
 //! `apcheck check`'s output for several roots in every format, rendered by
 //! the same core function as the CLI's (`render::packages::render`).
 
-use js_sys::{Array, Function};
-use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use super::PackageTree;
 use super::args::{args, thrown};
 use crate::baseline::Baseline;
-use crate::collection::{Listing, Roots, roots_named};
 use crate::config::Settings;
 use crate::render::{Format, Options, Sources, json::Shape, packages};
 use crate::report::PackageReport;
@@ -37,52 +34,6 @@ impl PackageTree {
         self.tree.insert(&path, Entry::Unreadable(reason));
         Ok(())
     }
-}
-
-/// A folder on disk as the JS edge lists it: `dir` is relative to the folder.
-struct JsListing {
-    has_manifest: Function,
-    child_dirs: Function,
-}
-
-impl Listing for JsListing {
-    fn has_manifest(&self, dir: &str) -> bool {
-        self.has_manifest
-            .call1(&JsValue::NULL, &JsValue::from_str(dir))
-            .is_ok_and(|answer| answer.is_truthy())
-    }
-
-    /// A listing that throws or answers with something else has no directories.
-    fn child_dirs(&self, dir: &str) -> Vec<String> {
-        let Ok(answer) = self.child_dirs.call1(&JsValue::NULL, &JsValue::from_str(dir)) else {
-            return Vec::new();
-        };
-        answer
-            .dyn_ref::<Array>()
-            .map(|names| names.iter().filter_map(|name| name.as_string()).collect())
-            .unwrap_or_default()
-    }
-}
-
-/// `apcheck check`'s root search over a folder: `has_manifest(dir)` says whether
-/// `dir` holds an entry named `plugin.json`, `child_dirs(dir)` names its child
-/// directories (links not followed, excluded ones left out). The roots' paths
-/// for a collection, `undefined` when the folder is one root.
-#[wasm_bindgen(js_name = rootsNamed)]
-pub fn roots_named_by(has_manifest: JsValue, child_dirs: JsValue) -> Result<Option<Vec<String>>, JsError> {
-    let function = |value: JsValue, name: &str| {
-        value
-            .dyn_into::<Function>()
-            .map_err(|_| JsError::new(&format!("`{name}` must be a function")))
-    };
-    let listing = JsListing {
-        has_manifest: function(has_manifest, "has_manifest")?,
-        child_dirs: function(child_dirs, "child_dirs")?,
-    };
-    Ok(match roots_named(&listing) {
-        Roots::Single => None,
-        Roots::Collection(roots) => Some(roots),
-    })
 }
 
 /// The settings of one checked path: a configuration file's, or the defaults,
@@ -232,4 +183,48 @@ impl CheckRun {
             summary.errors > 0 || (deny_warnings && summary.warnings > 0)
         })
     }
+}
+
+/// A folder listed by the npm package's disk edge (`npm/disk.js`), through two
+/// synchronous JS functions: `hasManifest(dir)` → boolean and `childDirs(dir)`
+/// → the names of `dir`'s child directories, not following links. `dir` is
+/// `/`-separated and relative to the folder searched.
+struct JsListing<'f> {
+    has_manifest: &'f js_sys::Function,
+    child_dirs: &'f js_sys::Function,
+}
+
+impl crate::collection::Listing for JsListing<'_> {
+    fn has_manifest(&self, dir: &str) -> bool {
+        self.has_manifest
+            .call1(&JsValue::NULL, &JsValue::from_str(dir))
+            .is_ok_and(|answer| answer.as_bool() == Some(true))
+    }
+
+    fn child_dirs(&self, dir: &str) -> Vec<String> {
+        // A listing that throws is a folder that cannot be listed: nothing below it is searched.
+        let Ok(answer) = self.child_dirs.call1(&JsValue::NULL, &JsValue::from_str(dir)) else {
+            return Vec::new();
+        };
+        js_sys::Array::from(&answer)
+            .iter()
+            .filter_map(|name| name.as_string())
+            .collect()
+    }
+}
+
+/// The plugin roots a folder names, by the core's one rule for the CLI, the page
+/// and the npm package (`collection::roots_named`): `{"collection": false}` for
+/// the folder itself, or `{"collection": true, "roots": ["relative/dir", …]}`.
+#[wasm_bindgen(js_name = rootsNamed)]
+pub fn roots_named(has_manifest: &js_sys::Function, child_dirs: &js_sys::Function) -> String {
+    let listing = JsListing {
+        has_manifest,
+        child_dirs,
+    };
+    match crate::collection::roots_named(&listing) {
+        crate::collection::Roots::Single => serde_json::json!({ "collection": false }),
+        crate::collection::Roots::Collection(roots) => serde_json::json!({ "collection": true, "roots": roots }),
+    }
+    .to_string()
 }

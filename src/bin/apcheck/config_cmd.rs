@@ -21,7 +21,9 @@ pub struct ConfigCmdArgs {
 
 pub fn run(args: ConfigCmdArgs) -> ExitCode {
     match settings::load(&args.path, &args.config) {
-        Ok(loaded) => output::print(&loaded.settings.show()).map_or_else(|code| code, |()| ExitCode::SUCCESS),
+        Ok(loaded) => {
+            output::print(&loaded.settings.show()).map_or_else(|code| code, |()| ExitCode::from(output::EXIT_CLEAN))
+        }
         Err(message) => output::fail(message),
     }
 }

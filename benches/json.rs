@@ -3,6 +3,8 @@
 //! Writes its inputs to `target/bench-data/` (or the directory after `--data-dir`)
 //! so `scripts/bench-peers.sh` runs jq, ajv and jsondiffpatch on the same files:
 //! - `big.json`: a ~100 MB minified document (format throughput);
+//! - `big-50mb.json` and `records.schema.json`: a ~50 MB document of the same
+//!   records and a schema for them (validating one big document);
 //! - `small/`: 10,000 small `plugin.json` manifests (validation against the built-in schema);
 //! - `tools-a.json`, `tools-b.json`: two snapshots of 10,000 tools with input schemas
 //!   (~12 MB each); B has 1% of tools edited, 5 inserted, 5 deleted, 5 moved.
@@ -16,7 +18,7 @@ use apcheck::json::builtin::builtin;
 use apcheck::json::diff::{CompareOptions, compare};
 use apcheck::json::format::{FormatOptions, Layout, format};
 use apcheck::json::scan::check_syntax;
-use apcheck::json::validate::validate_text;
+use apcheck::json::validate::{CompileOptions, SchemaFile, compile, validate_text};
 use serde_json::{Value, json};
 
 /// A small deterministic generator (xorshift64*), so every run sees the same data.
@@ -250,7 +252,56 @@ fn bench_format(dir: &Path, random: &mut Random) {
     result("format-minify", minified);
 }
 
+/// A schema for [`big_document`]'s records, which every record meets.
+const RECORDS_SCHEMA: &str = r#"{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "type": "array",
+  "items": {
+    "type": "object",
+    "required": ["id", "price", "active", "name", "tags", "nested"],
+    "properties": {
+      "id": {"type": "integer", "minimum": 0},
+      "price": {"type": "number"},
+      "active": {"type": "boolean"},
+      "note": {"type": "null"},
+      "name": {"type": "string", "minLength": 1},
+      "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 8},
+      "nested": {
+        "type": "object",
+        "required": ["a", "b"],
+        "properties": {"a": {"type": "integer"}, "b": {"type": "array", "items": {"type": "number"}}, "c": {"type": "string"}}
+      }
+    }
+  }
+}
+"#;
+
 fn bench_validate(dir: &Path, random: &mut Random) {
+    // Its own generator, so the small documents below stay the ones earlier runs measured.
+    let big = big_document(&mut Random(0x50_0000_5eed), 50 * 1024 * 1024);
+    write(&dir.join("big-50mb.json"), &big);
+    write(&dir.join("records.schema.json"), RECORDS_SCHEMA);
+    let records = compile(
+        SchemaFile {
+            name: "records.schema.json",
+            text: RECORDS_SCHEMA,
+        },
+        &[],
+        &CompileOptions::default(),
+    )
+    .expect("the records schema compiles");
+    let one = time(3, || validate_text(&big, &records).expect("JSON").len());
+    assert!(
+        validate_text(&big, &records).expect("JSON").is_empty(),
+        "every record meets the schema"
+    );
+    println!(
+        "validate one {:.0} MB document (records schema)  median {one:>10.1?}",
+        big.len() as f64 / (1024.0 * 1024.0)
+    );
+    result("validate-50mb", one);
+    drop(big);
+
     let manifests: Vec<String> = (0..10_000).map(|i| manifest(random, i)).collect();
     for (i, text) in manifests.iter().enumerate() {
         write(&dir.join(format!("small/{i:05}.json")), text);

@@ -72,6 +72,9 @@ try {
   const a = readFileSync(join(data, 'tools-a.json'), 'utf8');
   const b = readFileSync(join(data, 'tools-b.json'), 'utf8');
   const diff = await page.evaluate((input) => window.bench.benchDiff(input), { a, b, runs });
+  // The same snapshots minified (one line each), as issue 14's "Open A… / Open B…" row loads them.
+  const [aLine, bLine] = [a, b].map((text) => JSON.stringify(JSON.parse(text)));
+  const minified = await page.evaluate((input) => window.bench.benchDiff(input), { a: aLine, b: bLine, runs });
 
   const ms = (n) => (Number.isFinite(n) ? `${n.toFixed(1)} ms` : '—').padStart(11);
   const ratio = (ours, other) => (other ? `${(ours / other).toFixed(2)}×` : 'n/a').padStart(8);
@@ -79,10 +82,12 @@ try {
   console.log(`  ${'row'.padEnd(64)} ${'apcheck'.padStart(11)} ${'peer'.padStart(11)} ${'÷ peer'.padStart(8)} ${'native'.padStart(11)} ${'÷ native'.padStart(8)}`);
   console.log(`  ${`validate ${documents.length} small documents (ajv)`.padEnd(64)} ${ms(validation.ours)} ${ms(validation.peer)} ${ratio(validation.ours, validation.peer)} ${ms(native['validate-10k'] ?? NaN)} ${ratio(validation.ours, native['validate-10k'])}`);
   console.log(`  ${`keyed diff of two ${(a.length / 2 ** 20).toFixed(1)} MB 10,000-tool snapshots (jsondiffpatch)`.padEnd(64)} ${ms(diff.ours)} ${ms(diff.peer)} ${ratio(diff.ours, diff.peer)} ${ms(native['diff-10k-tools'] ?? NaN)} ${ratio(diff.ours, native['diff-10k-tools'])}`);
+  console.log(`  ${`the same, minified: two ${(aLine.length / 2 ** 20).toFixed(1)} MB one-line documents (jsondiffpatch)`.padEnd(64)} ${ms(minified.ours)} ${ms(minified.peer)} ${ratio(minified.ours, minified.peer)}`);
   console.log(`  apcheck diff: ${diff.changes} changes ${JSON.stringify(diff.summary)}`);
 
   if (validation.oursValid !== validation.peerValid) fail(`verdicts differ: apcheck finds ${validation.oursValid} valid documents, ajv ${validation.peerValid}`);
   if (!diff.peerDiffers || diff.changes === 0) fail('one side found no difference between the two snapshots');
+  if (JSON.stringify(minified.summary) !== JSON.stringify(diff.summary)) fail(`minifying changed the diff: ${JSON.stringify(minified.summary)} against ${JSON.stringify(diff.summary)}`);
   if (outside.length) fail(`requests outside the benchmark page: ${outside.join(', ')}`);
 } finally {
   await browser.close();

@@ -174,7 +174,12 @@ mod tests {
                     },
                     refs: Vec::new(),
                 };
-                let schema = load_schema(&choice, &CompileOptions::default()).expect("an example schema compiles");
+                let schema = load_schema(
+                    &choice,
+                    &CompileOptions::default(),
+                    &mut crate::json::validate::SchemaCache::new(1),
+                )
+                .expect("an example schema compiles");
                 let report = validate_document("document.json", document, &schema, None);
                 documents::validation_diagnostics(&report, document)
             }

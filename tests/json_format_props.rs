@@ -1,7 +1,8 @@
 //! Properties of `apcheck fmt`: idempotent, value-preserving, and as strict as
 //! serde_json (a strict RFC 8259 parser) on near-JSON input.
 
-use apcheck::json::format::{FormatOptions, Indent, Layout, format};
+use apcheck::json::format::{FormatOptions, Indent, Layout, format, format_streaming};
+use apcheck::json::locate::{SpanTree, nearest_spans};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -51,7 +52,50 @@ fn layouts() -> impl Strategy<Value = FormatOptions> {
     })
 }
 
+/// Every pointer of `value`, and under each a member that is not there.
+fn pointers(value: &Value, at: String, out: &mut Vec<String>) {
+    out.push(format!("{at}/missing"));
+    match value {
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                pointers(item, format!("{at}/{i}"), out);
+            }
+            out.push(format!("{at}/{}", items.len()));
+        }
+        Value::Object(members) => {
+            for (key, member) in members {
+                pointers(
+                    member,
+                    format!("{at}/{}", key.replace('~', "~0").replace('/', "~1")),
+                    out,
+                );
+            }
+        }
+        _ => {}
+    }
+    out.push(at);
+}
+
 proptest! {
+    #[test]
+    fn streaming_gives_what_format_returns(text in json_text(), options in layouts()) {
+        let mut streamed = Vec::new();
+        format_streaming(&text, &options, &mut |chunk: &[u8]| streamed.extend_from_slice(chunk)).unwrap();
+        prop_assert_eq!(String::from_utf8(streamed).unwrap(), format(&text, &options).unwrap());
+    }
+
+    /// The one-scan locator and the span tree agree on every pointer, including
+    /// duplicate keys (the generator's keys are short, so they repeat) and missing ones.
+    #[test]
+    fn one_scan_locates_as_the_span_tree_does(text in json_text()) {
+        let mut wanted = Vec::new();
+        pointers(&serde_json::from_str(&text).unwrap(), String::new(), &mut wanted);
+        let wanted: Vec<&str> = wanted.iter().map(String::as_str).collect();
+        let tree = SpanTree::parse(&text).unwrap();
+        let expected: Vec<_> = wanted.iter().map(|pointer| tree.nearest_span(pointer)).collect();
+        prop_assert_eq!(nearest_spans(&text, &wanted).unwrap(), expected);
+    }
+
     #[test]
     fn formatting_is_idempotent_and_keeps_the_value(text in json_text(), options in layouts()) {
         let original: Value = serde_json::from_str(&text).unwrap();

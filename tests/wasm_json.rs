@@ -51,6 +51,27 @@ fn validate_against_a_builtin_and_a_given_schema() {
 }
 
 #[wasm_bindgen_test]
+fn validate_names_a_document_of_another_kind_as_the_cli_does() {
+    let snapshot = r#"{"snapshotVersion": 1, "plugin": {"name": "x"}, "servers": [], "tools": []}"#;
+    let out = parsed(validate_json(
+        snapshot.into(),
+        "".into(),
+        r#"{"builtin": "plugin"}"#.into(),
+    ));
+    assert_eq!(out["valid"], false);
+    assert!(
+        out["kind_mismatch"].as_str().unwrap().contains("--builtin snapshot"),
+        "{out}"
+    );
+    let batch = parsed(validate_json_batch(
+        strings(&[snapshot]),
+        "".into(),
+        r#"{"builtin": "plugin"}"#.into(),
+    ));
+    assert!(batch["failures"][0]["kind_mismatch"].is_string(), "{batch}");
+}
+
+#[wasm_bindgen_test]
 fn diff_returns_every_form() {
     let out = parsed(diff_json(
         r#"{"tools": [{"name": "a"}]}"#.into(),
@@ -69,9 +90,15 @@ fn a_batch_is_validated_against_one_compilation() {
     for _ in 0..2 {
         let out = parsed(validate_json_batch(strings(&documents), schema.into(), "".into()));
         assert_eq!((out["valid"].as_u64(), out["invalid"].as_u64()), (Some(1), Some(2)));
-        assert_eq!(out["results"][0]["valid"], true);
-        assert_eq!(out["results"][1]["issues"][0]["instance_pointer"], "/n");
-        assert_eq!(out["results"][2]["error"]["line"], 1);
+        // Only the failures are listed, by position (issue 14: a compact reply).
+        let failures = out["failures"].as_array().unwrap();
+        assert_eq!(failures.len(), 2);
+        assert_eq!(failures[0]["index"], 1);
+        assert_eq!(failures[0]["issues"][0]["instance_pointer"], "/n");
+        assert_eq!(
+            (failures[1]["index"].as_u64(), failures[1]["error"]["line"].as_u64()),
+            (Some(2), Some(1))
+        );
     }
     let builtin = parsed(validate_json_batch(
         strings(&[r#"{"name": "x"}"#]),

@@ -46,7 +46,8 @@ pub(crate) trait Sink<'a> {
     fn scalar(&mut self, raw: &'a str);
 }
 
-struct Discard;
+/// A sink that keeps nothing: the scan only validates.
+pub(crate) struct Discard;
 
 impl<'a> Sink<'a> for Discard {
     fn begin(&mut self, _: u8, _: usize) {}

@@ -3,16 +3,16 @@
 //! A face reads its inputs (arguments and disk, or the page's editors), calls
 //! these, and renders the result; nothing here touches I/O.
 
-use std::borrow::Cow;
+use std::sync::Arc;
 
 use serde::{Serialize, Serializer};
 
 use crate::json::builtin::builtin;
 use crate::json::diff::{CompareOptions, Comparison, DocumentError, compare, locate};
 use crate::json::format::{FormatOptions, format};
-use crate::json::parse::{JsonParseError, parse_document};
+use crate::json::parse::JsonParseError;
 use crate::json::validate::{
-    CompileOptions, CompiledSchema, SchemaError, SchemaFile, ValidationIssue, compile, validate_text,
+    CacheKey, CompileOptions, CompiledSchema, SchemaCache, SchemaError, SchemaFile, ValidationIssue, validate_text,
 };
 
 // ---- fmt ----
@@ -57,26 +57,60 @@ pub enum SchemaProblem {
     Invalid(SchemaError),
 }
 
-/// The compiled schema for `choice`: built-ins are compiled once and shared,
-/// unless `formats` asks for a compilation that asserts `format`.
+/// A compiled schema, shared with the built-in table or with a [`SchemaCache`].
+#[derive(Debug, Clone)]
+pub enum SharedSchema {
+    Builtin(&'static CompiledSchema),
+    Cached(Arc<CompiledSchema>),
+}
+
+impl std::ops::Deref for SharedSchema {
+    type Target = CompiledSchema;
+
+    fn deref(&self) -> &CompiledSchema {
+        match self {
+            SharedSchema::Builtin(schema) => schema,
+            SharedSchema::Cached(schema) => schema,
+        }
+    }
+}
+
+/// The compiled schema for `choice`. Built-ins are compiled once and shared;
+/// a schema file, or a built-in asserting `formats`, comes from `cache` when it
+/// was compiled before (the page keeps one cache across calls, the CLI
+/// compiles once per run).
 pub fn load_schema(
     choice: &SchemaChoice<'_>,
     options: &CompileOptions,
-) -> Result<Cow<'static, CompiledSchema>, SchemaProblem> {
+    cache: &mut SchemaCache,
+) -> Result<SharedSchema, SchemaProblem> {
     match choice {
         SchemaChoice::Builtin(name) => {
             let entry = builtin(name).ok_or_else(|| SchemaProblem::UnknownBuiltin((*name).to_string()))?;
-            if options.formats {
-                // The shared compilation does not assert formats; honour the option with a fresh one.
-                return entry.compile(options).map(Cow::Owned).map_err(SchemaProblem::Invalid);
+            if !options.formats {
+                return entry
+                    .schema()
+                    .map(SharedSchema::Builtin)
+                    .map_err(|e| SchemaProblem::Invalid(e.clone()));
             }
-            entry
-                .schema()
-                .map(Cow::Borrowed)
-                .map_err(|e| SchemaProblem::Invalid(e.clone()))
+            // The shared compilation does not assert formats; honour the option with another one.
+            let name = format!("<builtin {}>", entry.name);
+            let key = CacheKey::of(
+                SchemaFile {
+                    name: &name,
+                    text: entry.text(),
+                },
+                &[],
+                options,
+            );
+            cache
+                .get_or_compile(key, || entry.compile(options))
+                .map(SharedSchema::Cached)
+                .map_err(SchemaProblem::Invalid)
         }
-        SchemaChoice::File { main, refs } => compile(*main, refs, options)
-            .map(Cow::Owned)
+        SchemaChoice::File { main, refs } => cache
+            .compile(*main, refs, options)
+            .map(SharedSchema::Cached)
             .map_err(SchemaProblem::Invalid),
     }
 }
@@ -180,10 +214,59 @@ pub fn validate_document(file: &str, text: &str, schema: &CompiledSchema, builti
     }
 }
 
+/// A batch of documents validated against one schema: the counts, and only
+/// the documents that failed, by position. Passing documents cost nothing in
+/// the report, so 10,000 small manifests answer in a few hundred bytes.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct BatchReport {
+    pub valid: usize,
+    pub invalid: usize,
+    pub failures: Vec<BatchFailure>,
+}
+
+/// One failed document of a batch, by its position in the batch.
+#[derive(Debug, Clone, Serialize)]
+pub struct BatchFailure {
+    pub index: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<DocumentProblem>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind_mismatch: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub issues: Vec<ValidationIssue>,
+}
+
+/// Validates every text against `schema` (compiled once by the caller);
+/// `builtin` as for [`validate_document`].
+pub fn validate_batch<'t>(
+    texts: impl IntoIterator<Item = &'t str>,
+    schema: &CompiledSchema,
+    builtin: Option<&str>,
+) -> BatchReport {
+    let mut report = BatchReport::default();
+    for (index, text) in texts.into_iter().enumerate() {
+        let document = validate_document("", text, schema, builtin);
+        if document.valid {
+            report.valid += 1;
+            continue;
+        }
+        report.invalid += 1;
+        report.failures.push(BatchFailure {
+            index,
+            error: document.error,
+            kind_mismatch: document.kind_mismatch,
+            issues: document.issues,
+        });
+    }
+    report
+}
+
 // ---- diff ----
 
-/// Documents larger than this together are diffed without line numbers:
-/// locating needs a span tree of each, which would double the time.
+/// Documents larger than this together are diffed without line numbers, in the
+/// CLI and in the page alike: locating scans each text once more
+/// ([`crate::json::locate::nearest_spans`], no tree), which past this size is
+/// seconds in the browser. The page locates a clicked change on request instead.
 pub const LOCATE_LIMIT: usize = 32 * 1024 * 1024;
 
 /// Documents larger than this together are refused: their trees would need
@@ -236,17 +319,18 @@ pub fn diff_documents(a_text: &str, b_text: &str, request: &DiffRequest) -> Resu
     let bytes = a_text.len().saturating_add(b_text.len());
     check_diff_size(bytes)?;
     let mut comparison = compare(a_text, b_text, &request.options).map_err(DiffProblem::NotJson)?;
-    // Pruned documents no longer match their text's spans.
-    if request.lines && bytes <= LOCATE_LIMIT && request.options.ignore.is_empty() {
-        locate_lines(&mut comparison, a_text, b_text);
+    if locates_up_front(bytes, request) {
+        // Both texts were just parsed, so neither scan fails; if one did, `locate`
+        // would leave every change without lines rather than with wrong ones.
+        locate(&mut comparison.diff.changes, a_text, b_text).ok();
     }
     Ok(comparison)
 }
 
-fn locate_lines(comparison: &mut Comparison, a_text: &str, b_text: &str) {
-    if let (Ok(a_doc), Ok(b_doc)) = (parse_document(a_text), parse_document(b_text)) {
-        locate(&mut comparison.diff.changes, (a_text, &a_doc), (b_text, &b_doc));
-    }
+/// Whether a diff of `bytes` of documents together gets its lines up front.
+/// Pruned documents (`ignore`) no longer match their texts.
+pub fn locates_up_front(bytes: usize, request: &DiffRequest) -> bool {
+    request.lines && bytes <= LOCATE_LIMIT && request.options.ignore.is_empty()
 }
 
 #[cfg(test)]
@@ -256,7 +340,12 @@ mod tests {
 
     #[test]
     fn a_document_that_is_not_json_says_where_and_an_unreadable_one_has_no_position() {
-        let schema = load_schema(&SchemaChoice::Builtin("plugin"), &CompileOptions::default()).unwrap();
+        let schema = load_schema(
+            &SchemaChoice::Builtin("plugin"),
+            &CompileOptions::default(),
+            &mut SchemaCache::new(1),
+        )
+        .unwrap();
         let broken = validate_document("p.json", "{\n  \"name\": }", &schema, Some("plugin"));
         assert!(!broken.valid && !broken.is_unreadable());
         let json = serde_json::to_value(&broken).unwrap();
@@ -275,13 +364,22 @@ mod tests {
 
     #[test]
     fn the_kind_mismatch_hint_comes_with_the_report() {
-        let schema = load_schema(&SchemaChoice::Builtin("plugin"), &CompileOptions::default()).unwrap();
+        let schema = load_schema(
+            &SchemaChoice::Builtin("plugin"),
+            &CompileOptions::default(),
+            &mut SchemaCache::new(1),
+        )
+        .unwrap();
         let snapshot = r#"{"snapshotVersion": 1, "plugin": {"name": "x"}, "servers": [], "tools": []}"#;
         let report = validate_document("s.json", snapshot, &schema, Some("plugin"));
         assert!(!report.valid);
         let hint = report.kind_mismatch.expect("a snapshot is not a plugin.json");
         assert!(hint.contains("--builtin"), "{hint}");
-        let unknown = load_schema(&SchemaChoice::Builtin("nope"), &CompileOptions::default());
+        let unknown = load_schema(
+            &SchemaChoice::Builtin("nope"),
+            &CompileOptions::default(),
+            &mut SchemaCache::new(1),
+        );
         assert!(matches!(unknown, Err(SchemaProblem::UnknownBuiltin(name)) if name == "nope"));
     }
 

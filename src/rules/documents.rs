@@ -104,7 +104,12 @@ mod tests {
                 refs: Vec::new(),
             },
         };
-        let schema = load_schema(&choice, &CompileOptions::default()).expect("the schema compiles");
+        let schema = load_schema(
+            &choice,
+            &CompileOptions::default(),
+            &mut crate::json::validate::SchemaCache::new(1),
+        )
+        .expect("the schema compiles");
         validation_diagnostics(&validate_document("doc.json", document, &schema, builtin), document)
     }
 

@@ -3,12 +3,13 @@
 //! `{"ok": true, ...}`, or `{"ok": false, "error": {message, line, column, ...}}`
 //! for a user's mistake.
 //!
-//! Compiled schemas are kept across calls ([`SchemaCache`]), and a diff computes
-//! only the parts the page asks for (`want`), because in the browser the rest
-//! costs seconds on big documents.
+//! The policy is the core's ([`crate::json::tools`], which the CLI uses too):
+//! the kind-mismatch hint, [`LOCATE_LIMIT`](crate::json::tools::LOCATE_LIMIT), schema loading. This face only
+//! reads arguments and shapes replies. Compiled schemas are kept across calls
+//! (a [`SchemaCache`]), and a diff computes only the parts the page asks for
+//! (`want`), because in the browser the rest costs seconds on big documents.
 
 use std::cell::RefCell;
-use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -16,17 +17,16 @@ use wasm_bindgen::prelude::*;
 
 use super::args::args;
 
-use crate::json::builtin::{BUILTINS, Builtin, builtin};
+use crate::json::builtin::BUILTINS;
 use crate::json::diff::unified::unified;
-use crate::json::diff::{
-    ArrayKey, Change, ChangeKind, CompareOptions, IgnorePattern, Side, canonical_text, compare, merge::merge_patch,
+use crate::json::diff::{ArrayKey, CompareOptions, IgnorePattern, Side, canonical_text, lines_of, merge::merge_patch};
+use crate::json::format::{FormatOptions, Indent, Layout};
+use crate::json::parse::JsonParseError;
+use crate::json::tools::{
+    DiffProblem, DiffRequest as CoreDiffRequest, DocumentProblem, SchemaChoice, SchemaProblem, SharedSchema,
+    diff_documents, format_document, load_schema, locates_up_front, validate_batch, validate_document,
 };
-use crate::json::format::{FormatOptions, Indent, Layout, format};
-use crate::json::locate::SpanTree;
-use crate::json::parse::{JsonDoc, JsonParseError, parse_document};
-use crate::json::validate::{
-    CacheKey, CompileOptions, CompiledSchema, SchemaCache, SchemaError, SchemaFile, validate, validate_text,
-};
+use crate::json::validate::{CompileOptions, SchemaCache, SchemaError, SchemaFile};
 
 /// Distinct schemas kept compiled: the page's editor, a few built-ins, `--ref` sets.
 const SCHEMAS_KEPT: usize = 8;
@@ -136,12 +136,14 @@ fn format_request(text: &str, options_json: &str) -> Result<Value, Value> {
         sort_keys: request.sort_keys,
         jsonc: request.jsonc,
     };
-    let formatted = format(text, &options).map_err(|e| parse_error(&e, "input"))?;
-    Ok(json!({ "text": formatted }))
+    let formatted = format_document(text, &options).map_err(|e| parse_error(&e, "input"))?;
+    Ok(json!({ "text": formatted.text }))
 }
 
 /// Validates `instance_text` against `schema_text` or a built-in:
-/// `{"ok": true, "valid", "dialect", "issues": [...]}`.
+/// `{"ok": true, "valid", "dialect", "issues": [...]}`, plus `kind_mismatch`
+/// (as the CLI's note) when the document is plainly another kind of file than
+/// the built-in describes.
 #[wasm_bindgen]
 pub fn validate_json(instance_text: JsValue, schema_text: JsValue, options_json: JsValue) -> String {
     args!(argument_error; string instance_text, string schema_text, string options_json);
@@ -149,53 +151,48 @@ pub fn validate_json(instance_text: JsValue, schema_text: JsValue, options_json:
 }
 
 fn validate_request(instance_text: &str, schema_text: &str, options_json: &str) -> Result<Value, Value> {
-    let schema = schema_for(schema_text, options_json)?;
-    let document = parse_document(instance_text).map_err(|e| parse_error(&e, "instance"))?;
-    let issues = validate(instance_text, &document, &schema);
-    Ok(json!({"valid": issues.is_empty(), "dialect": schema.dialect(), "issues": issues}))
+    let (schema, builtin) = schema_for(schema_text, options_json)?;
+    let report = validate_document("instance", instance_text, &schema, builtin.as_deref());
+    match report.error {
+        Some(DocumentProblem::NotJson(error)) => Err(parse_error(&error, "instance")),
+        Some(DocumentProblem::Unreadable(message)) => Err(usage(&message)),
+        None => {
+            let mut answer = json!({"valid": report.valid, "dialect": schema.dialect(), "issues": report.issues});
+            if let Some(note) = report.kind_mismatch {
+                answer["kind_mismatch"] = Value::String(note);
+            }
+            Ok(answer)
+        }
+    }
 }
 
 /// Validates every text of `documents` against one schema, compiled once:
-/// `{"ok": true, "dialect", "valid": count, "invalid": count, "results": [r, ...]}`,
-/// where `r` is `{"valid": true}`, `{"valid": false, "issues": [...]}` or, for a
-/// text that is not JSON, `{"valid": false, "error": {message, line, column}}`.
+/// `{"ok": true, "dialect", "valid": count, "invalid": count, "failures": [f, ...]}`,
+/// where only the documents that failed are listed, each `f` being
+/// `{"index", "issues": [...]}` (and `kind_mismatch` as for [`validate_json`])
+/// or, for a text that is not JSON, `{"index", "error": {message, line, column}}`.
 #[wasm_bindgen]
 pub fn validate_json_batch(documents: JsValue, schema_text: JsValue, options_json: JsValue) -> String {
     args!(argument_error; strings documents, string schema_text, string options_json);
-    reply(validate_batch(&documents, &schema_text, &options_json))
+    reply(batch_request(&documents, &schema_text, &options_json))
 }
 
-fn validate_batch(documents: &[String], schema_text: &str, options_json: &str) -> Result<Value, Value> {
-    let schema = schema_for(schema_text, options_json)?;
-    let mut valid = 0;
-    let results: Vec<Value> = documents
-        .iter()
-        .map(|text| match validate_text(text, &schema) {
-            Ok(issues) if issues.is_empty() => {
-                valid += 1;
-                json!({"valid": true})
-            }
-            Ok(issues) => json!({"valid": false, "issues": issues}),
-            Err(error) => json!({"valid": false, "error": parse_error(&error, "instance")}),
-        })
-        .collect();
-    Ok(json!({
-        "dialect": schema.dialect(), "valid": valid, "invalid": documents.len() - valid, "results": results,
-    }))
+fn batch_request(documents: &[String], schema_text: &str, options_json: &str) -> Result<Value, Value> {
+    let (schema, builtin) = schema_for(schema_text, options_json)?;
+    let report = validate_batch(documents.iter().map(String::as_str), &schema, builtin.as_deref());
+    let mut answer = serde_json::to_value(report).map_err(|e| usage(&e.to_string()))?;
+    answer["dialect"] = Value::String(schema.dialect().to_string());
+    Ok(answer)
 }
 
-/// The compiled schema a validate request names: a built-in, or `schema_text`
-/// with its `refs`; from the cache when it was compiled before.
-fn schema_for(schema_text: &str, options_json: &str) -> Result<SchemaRef, Value> {
+/// The compiled schema a validate request names (a built-in, or `schema_text`
+/// with its `refs`, from the cache when compiled before), and the built-in's name.
+fn schema_for(schema_text: &str, options_json: &str) -> Result<(SharedSchema, Option<String>), Value> {
     let request: ValidateRequest = options(options_json)?;
     let compile_options = CompileOptions {
         formats: request.formats,
     };
-    if let Some(name) = &request.builtin {
-        let entry = builtin(name).ok_or_else(|| usage(&format!("no built-in schema `{name}`")))?;
-        return builtin_schema(entry, &compile_options);
-    }
-    let siblings: Vec<SchemaFile<'_>> = request
+    let refs: Vec<SchemaFile<'_>> = request
         .refs
         .iter()
         .map(|r| SchemaFile {
@@ -203,57 +200,29 @@ fn schema_for(schema_text: &str, options_json: &str) -> Result<SchemaRef, Value>
             text: &r.text,
         })
         .collect();
-    let main = SchemaFile {
-        name: "schema",
-        text: schema_text,
-    };
-    SCHEMAS
-        .with_borrow_mut(|cache| cache.compile(main, &siblings, &compile_options))
-        .map(SchemaRef::Cached)
-        .map_err(|e| schema_error(&e))
-}
-
-/// A built-in: the shared compilation, or with other options a cached one.
-fn builtin_schema(entry: &'static Builtin, options: &CompileOptions) -> Result<SchemaRef, Value> {
-    if !options.formats {
-        return entry.schema().map(SchemaRef::Builtin).map_err(schema_error);
-    }
-    let name = format!("<builtin {}>", entry.name);
-    let key = CacheKey::of(
-        SchemaFile {
-            name: &name,
-            text: entry.text(),
+    let choice = match &request.builtin {
+        Some(name) => SchemaChoice::Builtin(name),
+        None => SchemaChoice::File {
+            main: SchemaFile {
+                name: "schema",
+                text: schema_text,
+            },
+            refs,
         },
-        &[],
-        options,
-    );
-    SCHEMAS
-        .with_borrow_mut(|cache| cache.get_or_compile(key, || entry.compile(options)))
-        .map(SchemaRef::Cached)
-        .map_err(|e| schema_error(&e))
-}
-
-/// A compiled schema, shared with the built-in table or the cache.
-enum SchemaRef {
-    Builtin(&'static CompiledSchema),
-    Cached(Arc<CompiledSchema>),
-}
-
-impl std::ops::Deref for SchemaRef {
-    type Target = CompiledSchema;
-
-    fn deref(&self) -> &CompiledSchema {
-        match self {
-            SchemaRef::Builtin(schema) => schema,
-            SchemaRef::Cached(schema) => schema,
-        }
-    }
+    };
+    let schema = SCHEMAS
+        .with_borrow_mut(|cache| load_schema(&choice, &compile_options, cache))
+        .map_err(|problem| match problem {
+            SchemaProblem::UnknownBuiltin(name) => usage(&format!("no built-in schema `{name}`")),
+            SchemaProblem::Invalid(error) => schema_error(&error),
+        })?;
+    Ok((schema, request.builtin))
 }
 
 /// Diffs `a` and `b`: `{"ok": true, "equal", "summary", "arrays", ...}` plus
 /// what `want` asks for (all of it when `want` is absent):
 /// - `changes`: the located list (`lines` adds their A and B lines, for
-///   documents up to [`LOCATE_ALL_BYTES`]; past that the page asks [`locate_json`]);
+///   documents up to [`LOCATE_LIMIT`](crate::json::tools::LOCATE_LIMIT) together; past that the page asks [`locate_json`]);
 /// - `patch` (RFC 6902), `merge` (RFC 7386), `unified` (text diff of the
 ///   canonical forms), `canonical` (the two canonical texts).
 ///
@@ -265,33 +234,33 @@ pub fn diff_json(a: JsValue, b: JsValue, options_json: JsValue) -> String {
     reply(diff_request(&a, &b, &options_json))
 }
 
-/// Past this many bytes in A and B together, changes are not located up front:
-/// the span trees of two big documents cost seconds and ten times their size.
-pub const LOCATE_ALL_BYTES: usize = 2 << 20;
-
 fn diff_request(a: &str, b: &str, options_json: &str) -> Result<Value, Value> {
     let request: DiffRequest = options(options_json)?;
     let wants = |part: &str| request.want.as_ref().is_none_or(|want| want.iter().any(|w| w == part));
-    let compare_options = CompareOptions {
-        array_keys: request
-            .array_keys
-            .iter()
-            .map(|spec| ArrayKey::parse(spec))
-            .collect::<Result<_, _>>()
-            .map_err(|m| usage(&format!("arrayKeys: {m}")))?,
-        no_default_keys: request.no_default_keys,
-        ignore: request
-            .ignore
-            .iter()
-            .map(|pattern| IgnorePattern::parse(pattern))
-            .collect::<Result<_, _>>()
-            .map_err(|m| usage(&format!("ignore: {m}")))?,
+    let core_request = CoreDiffRequest {
+        options: CompareOptions {
+            array_keys: request
+                .array_keys
+                .iter()
+                .map(|spec| ArrayKey::parse(spec))
+                .collect::<Result<_, _>>()
+                .map_err(|m| usage(&format!("arrayKeys: {m}")))?,
+            no_default_keys: request.no_default_keys,
+            ignore: request
+                .ignore
+                .iter()
+                .map(|pattern| IgnorePattern::parse(pattern))
+                .collect::<Result<_, _>>()
+                .map_err(|m| usage(&format!("ignore: {m}")))?,
+        },
+        lines: wants("changes") && wants("lines"),
     };
-    let mut comparison = compare(a, b, &compare_options).map_err(|e| match e.side {
-        Side::A => parse_error(&e.error, "a"),
-        Side::B => parse_error(&e.error, "b"),
+    let comparison = diff_documents(a, b, &core_request).map_err(|problem| match problem {
+        DiffProblem::NotJson(e) if e.side == Side::A => parse_error(&e.error, "a"),
+        DiffProblem::NotJson(e) => parse_error(&e.error, "b"),
+        too_large => usage(&too_large.to_string()),
     })?;
-    let pruned = !compare_options.ignore.is_empty();
+    let pruned = !core_request.options.ignore.is_empty();
     let [added, removed, changed, moved] = comparison.diff.counts();
     let mut answer = json!({
         "equal": comparison.diff.is_empty(),
@@ -300,11 +269,10 @@ fn diff_request(a: &str, b: &str, options_json: &str) -> Result<Value, Value> {
     });
     let mut put = |key: &str, value: Value| answer[key] = value;
     if wants("changes") {
-        let located = wants("lines") && !pruned && a.len() + b.len() <= LOCATE_ALL_BYTES;
-        if located && let (Ok(a_doc), Ok(b_doc)) = (parse_document(a), parse_document(b)) {
-            fill_lines(&mut comparison.diff.changes, (a, &a_doc), (b, &b_doc));
-        }
-        put("located", Value::Bool(located));
+        put(
+            "located",
+            Value::Bool(locates_up_front(a.len() + b.len(), &core_request)),
+        );
         put("changes", json!(comparison.diff.changes));
     }
     if wants("patch") {
@@ -327,46 +295,10 @@ fn diff_request(a: &str, b: &str, options_json: &str) -> Result<Value, Value> {
     Ok(answer)
 }
 
-/// The 1-based line of each byte offset of a text, by binary search over its
-/// newlines. Lines only: the page scrolls to lines, and a column would mean
-/// counting characters along a minified document's one line.
-struct Lines(Vec<usize>);
-
-impl Lines {
-    fn new(text: &str) -> Self {
-        Lines(
-            text.bytes()
-                .enumerate()
-                .filter(|(_, b)| *b == b'\n')
-                .map(|(i, _)| i)
-                .collect(),
-        )
-    }
-
-    fn line(&self, offset: usize) -> usize {
-        self.0.partition_point(|&newline| newline < offset) + 1
-    }
-}
-
-/// Fills in the A and B lines of every change (as `diff::locate`, lines only).
-fn fill_lines(changes: &mut [Change], a: (&str, &JsonDoc), b: (&str, &JsonDoc)) {
-    let (a_lines, b_lines) = (Lines::new(a.0), Lines::new(b.0));
-    for change in changes {
-        let old_pointer = match change.kind {
-            ChangeKind::Removed => Some(change.path.as_str()),
-            ChangeKind::Added => None,
-            _ => Some(change.old_path.as_deref().unwrap_or(&change.path)),
-        };
-        change.old_line = old_pointer.map(|p| a_lines.line(a.1.nearest_span(p).start));
-        change.new_line =
-            (change.kind != ChangeKind::Removed).then(|| b_lines.line(b.1.nearest_span(&change.path).start));
-    }
-}
-
 /// The line of each JSON Pointer of `pointers_json` (a JSON array of strings)
 /// in the JSON `text`: `{"ok": true, "lines": [n, ...]}`, each the line of the
-/// value there or of its nearest existing ancestor. One span tree for all the
-/// pointers, built only when a change is clicked in a document too big to locate up front.
+/// value there or of its nearest existing ancestor. One scan for all the
+/// pointers, asked for when a change is clicked in documents past [`LOCATE_LIMIT`](crate::json::tools::LOCATE_LIMIT).
 #[wasm_bindgen]
 pub fn locate_json(text: JsValue, pointers_json: JsValue) -> String {
     args!(argument_error; string text, string pointers_json);
@@ -375,16 +307,9 @@ pub fn locate_json(text: JsValue, pointers_json: JsValue) -> String {
 
 fn locate_request(text: &str, pointers_json: &str) -> Result<Value, Value> {
     let pointers: Vec<String> = serde_json::from_str(pointers_json).map_err(|e| usage(&format!("pointers: {e}")))?;
-    let lines = Lines::new(text);
     // Documents that do not parse locate nothing; every change then points at line 1.
-    let located: Vec<usize> = match SpanTree::parse(text) {
-        Ok(tree) => pointers
-            .iter()
-            .map(|pointer| lines.line(tree.nearest_span(pointer).start))
-            .collect(),
-        Err(_) => vec![1; pointers.len()],
-    };
-    Ok(json!({ "lines": located }))
+    let lines = lines_of(text, pointers.iter().map(String::as_str)).unwrap_or_else(|_| vec![1; pointers.len()]);
+    Ok(json!({ "lines": lines }))
 }
 
 /// The built-in schemas: `{"ok": true, "schemas": [{name, description}]}`.

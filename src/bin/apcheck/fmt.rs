@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use apcheck::diag::Severity;
 use apcheck::json::JsonParseError;
-use apcheck::json::format::{FormatOptions, Indent, Layout};
+use apcheck::json::format::{FormatOptions, Indent, Layout, format_streaming};
 use apcheck::json::tools::format_document;
 use apcheck::render::text::TextOptions;
 
@@ -62,6 +62,10 @@ pub fn fmt(args: FmtArgs) -> ExitCode {
         sort_keys: args.sort_keys,
         jsonc: args.jsonc,
     };
+    let writes_file = args.write && args.file != "-";
+    if !(args.check || writes_file) {
+        return stream_to_stdout(&args.file, &text, &options);
+    }
     let formatted = match format_document(&text, &options) {
         Ok(formatted) => formatted,
         Err(error) => {
@@ -76,19 +80,37 @@ pub fn fmt(args: FmtArgs) -> ExitCode {
         eprintln!("{}: not formatted", apcheck::render::escape::visible(&args.file));
         return ExitCode::from(EXIT_FINDINGS);
     }
-    let formatted = formatted.text;
-    let written = if args.write && args.file != "-" {
-        std::fs::write(&args.file, formatted.as_bytes()).map_err(|e| format!("cannot write {}: {e}", args.file))
-    } else {
-        std::io::stdout()
-            .lock()
-            .write_all(formatted.as_bytes())
-            .map_err(|e| format!("cannot write output: {e}"))
-    };
-    match written {
+    match std::fs::write(&args.file, formatted.text.as_bytes()) {
         Ok(()) => ExitCode::from(EXIT_CLEAN),
-        Err(message) => {
-            eprintln!("apcheck: {message}");
+        Err(e) => {
+            eprintln!("apcheck: cannot write {}: {e}", args.file);
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}
+
+/// Writes the formatted document to standard output as it is produced, in
+/// chunks, so the output is never held whole (a 100 MB document would be
+/// 300 MB more in memory). The core checks the text first: a syntax error
+/// prints nothing on standard output.
+fn stream_to_stdout(file: &str, text: &str, options: &FormatOptions) -> ExitCode {
+    let mut stdout = std::io::stdout().lock();
+    let mut write_error: Option<std::io::Error> = None;
+    let formatted = format_streaming(text, options, &mut |chunk: &[u8]| {
+        if write_error.is_none()
+            && let Err(e) = stdout.write_all(chunk)
+        {
+            write_error = Some(e);
+        }
+    });
+    if let Err(error) = formatted {
+        eprint!("{}", render_parse_error(file, text, &error));
+        return ExitCode::from(EXIT_FINDINGS);
+    }
+    match write_error.map_or_else(|| stdout.flush().err(), Some) {
+        None => ExitCode::from(EXIT_CLEAN),
+        Some(e) => {
+            eprintln!("apcheck: cannot write output: {e}");
             ExitCode::from(EXIT_FAILURE)
         }
     }

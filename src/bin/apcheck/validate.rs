@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use apcheck::diag::Severity;
 use apcheck::json::builtin::BUILTINS;
 use apcheck::json::tools::{
-    DocumentProblem, DocumentReport, SchemaChoice, SchemaProblem, load_schema, validate_document,
+    DocumentProblem, DocumentReport, SchemaChoice, SchemaProblem, SharedSchema, load_schema, validate_document,
 };
-use apcheck::json::validate::{CompileOptions, CompiledSchema, SchemaError, SchemaFile, ValidationIssue};
+use apcheck::json::validate::{CompileOptions, CompiledSchema, SchemaCache, SchemaError, SchemaFile, ValidationIssue};
 use apcheck::render::Format;
 use apcheck::render::documents::{ValidatedFile, validation, verdict};
 use apcheck::rules::documents::validation_diagnostics;
@@ -94,11 +94,13 @@ pub fn validate(args: ValidateArgs) -> ExitCode {
 }
 
 /// Reads the schema files the arguments name and compiles them (or picks the built-in).
-fn load(args: &ValidateArgs) -> Result<std::borrow::Cow<'static, CompiledSchema>, String> {
+fn load(args: &ValidateArgs) -> Result<SharedSchema, String> {
     let options = CompileOptions { formats: args.formats };
+    // One compilation per run, so a cache of one.
+    let cache = &mut SchemaCache::new(1);
     if let Some(name) = &args.builtin {
         let text = apcheck::json::builtin::builtin(name).map_or("", |entry| entry.text());
-        return load_schema(&SchemaChoice::Builtin(name), &options)
+        return load_schema(&SchemaChoice::Builtin(name), &options, cache)
             .map_err(|problem| render_problem(problem, |_| text));
     }
     let path = args.schema.as_deref().unwrap_or("-");
@@ -119,7 +121,7 @@ fn load(args: &ValidateArgs) -> Result<std::borrow::Cow<'static, CompiledSchema>
             .map(|(name, text)| SchemaFile { name, text })
             .collect(),
     };
-    load_schema(&choice, &options).map_err(|problem| {
+    load_schema(&choice, &options, cache).map_err(|problem| {
         render_problem(problem, |file| {
             if file == path {
                 text.as_str()

@@ -26,9 +26,9 @@ use serde_json::Value;
 use std::borrow::Cow;
 
 use crate::json::format::{FormatOptions, format};
-use crate::json::parse::{JsonDoc, JsonParseError, parse_document};
+use crate::json::locate::nearest_spans;
+use crate::json::parse::{JsonParseError, parse_document};
 use crate::json::scan::check_syntax;
-use crate::source::LineIndex;
 
 pub use ignore::{IgnorePattern, prune};
 pub use model::{ArrayKey, ArrayMatch, Change, ChangeKind, Diff, DiffOptions, Matching, default_array_keys};
@@ -125,23 +125,53 @@ pub fn canonical_text(text: &str, value: &Value, pruned: bool) -> String {
     format(&source, &options).unwrap_or_else(|_| value.to_string())
 }
 
-/// Fills in the lines of every change from the two documents' spans.
-pub fn locate(changes: &mut [Change], a: (&str, &JsonDoc), b: (&str, &JsonDoc)) {
-    let (a_text, a_doc) = a;
-    let (b_text, b_doc) = b;
-    let a_index = LineIndex::new(a_text);
-    let b_index = LineIndex::new(b_text);
-    for change in changes {
-        let old_pointer = match change.kind {
+/// Fills in the lines of every change, located in the two texts by one scan
+/// each ([`nearest_spans`]): no tree of either document is built, and no
+/// column is counted (a column would count characters from the line start,
+/// which on a minified document is the whole text).
+pub fn locate(changes: &mut [Change], a_text: &str, b_text: &str) -> Result<(), JsonParseError> {
+    fn old_pointer(change: &Change) -> Option<&str> {
+        match change.kind {
             ChangeKind::Removed => Some(change.path.as_str()),
             ChangeKind::Added => None,
             _ => Some(change.old_path.as_deref().unwrap_or(&change.path)),
-        };
-        // Lines only: a column would count characters from the line start.
-        change.old_line = old_pointer.map(|p| a_index.line(a_doc.nearest_span(p).start));
-        change.new_line =
-            (change.kind != ChangeKind::Removed).then(|| b_index.line(b_doc.nearest_span(&change.path).start));
+        }
     }
+    fn new_pointer(change: &Change) -> Option<&str> {
+        (change.kind != ChangeKind::Removed).then_some(change.path.as_str())
+    }
+    let old_lines = lines_of(a_text, changes.iter().filter_map(old_pointer))?;
+    let new_lines = lines_of(b_text, changes.iter().filter_map(new_pointer))?;
+    let (mut old_lines, mut new_lines) = (old_lines.into_iter(), new_lines.into_iter());
+    for change in changes.iter_mut() {
+        change.old_line = old_pointer(change).and_then(|_| old_lines.next());
+        change.new_line = new_pointer(change).and_then(|_| new_lines.next());
+    }
+    Ok(())
+}
+
+/// The 1-based line of the value at each pointer (or its nearest ancestor) in `text`.
+pub fn lines_of<'p>(text: &str, pointers: impl Iterator<Item = &'p str>) -> Result<Vec<usize>, JsonParseError> {
+    let pointers: Vec<&str> = pointers.collect();
+    let spans = nearest_spans(text, &pointers)?;
+    Ok(lines_at(text, spans.iter().map(|span| span.start)))
+}
+
+/// The 1-based line of each byte offset, counting newlines once up to the last
+/// offset (in offset order), so many offsets cost one pass over the text.
+fn lines_at(text: &str, offsets: impl Iterator<Item = usize>) -> Vec<usize> {
+    let mut order: Vec<(usize, usize)> = offsets.enumerate().map(|(i, offset)| (offset, i)).collect();
+    order.sort_unstable();
+    let bytes = text.as_bytes();
+    let mut lines = vec![1; order.len()];
+    let (mut at, mut line) = (0, 1);
+    for (offset, i) in order {
+        let offset = offset.min(bytes.len());
+        line += bytes[at..offset].iter().filter(|&&b| b == b'\n').count();
+        at = offset;
+        lines[i] = line;
+    }
+    lines
 }
 
 #[cfg(test)]

@@ -93,6 +93,8 @@ async function run() {
     answer.valid
       ? status('ok', `Valid against ${options.builtin ?? 'your schema'} (${answer.dialect}).`)
       : status('bad', `${answer.issues.length} ${answer.issues.length === 1 ? 'failure' : 'failures'} against ${options.builtin ?? 'your schema'} (${answer.dialect}).`),
+    // The core's note, as the CLI prints it, when the document is another kind of file.
+    answer.kind_mismatch ? h('p.muted.kind-mismatch', {}, `Note: ${answer.kind_mismatch}.`) : '',
     answer.issues.length ? issueList(instance, answer.issues) : '',
     answer.issues.length ? h('div.row', {}, copyButton('Copy failures as JSON', () => JSON.stringify(answer.issues, null, 2), 'Failures copied')) : '',
   );

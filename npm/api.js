@@ -77,10 +77,55 @@ export function checkFiles(rootName, files) {
   }
 }
 
+/**
+ * Which findings a check shows, and at what severity: an `apcheck.toml` (or
+ * `[tool.apcheck]`) parsed by the same core as the Rust CLI's, with the
+ * command line's flags on top. `new Settings()` is the defaults.
+ */
+export class Settings {
+  /** @internal */
+  inner;
+
+  constructor(inner = new wasm.CheckSettings()) {
+    this.inner = inner;
+  }
+  static parse(file, text) {
+    const inner = wasm.CheckSettings.parse(file, text);
+    return inner === undefined ? undefined : new Settings(inner);
+  }
+  withFlags({ select = [], extendSelect = [], ignore = [], severity = [] } = {}) {
+    return new Settings(this.inner.withFlags(select, extendSelect, ignore, severity));
+  }
+  excludes(path) {
+    return this.inner.excludes(path);
+  }
+  get baseline() {
+    return this.inner.baseline;
+  }
+  show() {
+    return this.inner.show();
+  }
+  free() {
+    this.inner.free();
+  }
+}
+
 export function renderCheck(roots, options) {
   const run = new wasm.CheckRun();
+  const defaults = new wasm.CheckSettings();
   try {
-    const reports = roots.map(({ name, package: pkg }) => JSON.parse(run.add(name, pkg.tree)));
+    for (const { name, package: pkg, settings, relativeRoot = '' } of roots) {
+      run.add(name, pkg.tree, settings?.inner ?? defaults, relativeRoot);
+    }
+    roots.forEach(({ baseline, relativeRoot = '' }, index) => {
+      if (baseline === undefined) return;
+      try {
+        run.applyBaseline(index, baseline.text, relativeRoot);
+      } catch (error) {
+        throw baseline.file === undefined ? error : new Error(`${baseline.file}: ${error.message}`);
+      }
+    });
+    const reports = roots.map((_, index) => JSON.parse(run.report(index)));
     const output = run.render(
       options.format,
       options.single ?? roots.length === 1,
@@ -90,6 +135,7 @@ export function renderCheck(roots, options) {
     if (output === undefined) throw new TypeError(`unknown format ${JSON.stringify(options.format)}`);
     return { output, reports, fails: run.fails(options.denyWarnings ?? false) };
   } finally {
+    defaults.free();
     run.free();
   }
 }

@@ -2,11 +2,27 @@
 // and `apcheck check`'s root search): entries are read with `lstat`, links
 // are recorded with `readlink` and never followed, so §4.1 containment is
 // decided inside the core exactly as natively. Error texts are spelled as
-// Rust spells them, so the reports are byte-identical.
-import { closeSync, constants, lstatSync, openSync, readSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
-import { Package, limits as defaultLimits } from './api.js';
+// Rust spells them, so the reports are byte-identical. The configuration is
+// found as `src/bin/apcheck/settings.rs` finds it; the core parses and applies
+// it, and decides which directories of a folder are plugin roots.
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
+import { Package, Settings, limits as defaultLimits } from './api.js';
 import { rootsNamed } from './wasm/apcheck.js';
+
+/** The configuration file names, in the order they are looked for in each directory (`config::FILE_NAMES`). */
+const CONFIG_FILE_NAMES = ['apcheck.toml', 'pyproject.toml'];
 
 /** Rust's `io::Error` text for the errors a read can meet: strerror, then the errno. */
 const STRERROR = {
@@ -59,6 +75,85 @@ function linkTargetInside(root, linkPath, target) {
     }
   }
   return target;
+}
+
+function realpathOr(path) {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** `path` relative to `base`, `/`-separated (as `settings::Loaded::relative`). */
+export function relativeTo(base, path) {
+  const absolute = realpathOr(path);
+  return (stripPrefix(absolute, base) ?? components(absolute)).join('/');
+}
+
+/** The settings in `file`, or `undefined` for a pyproject.toml without `[tool.apcheck]`. */
+function readSettings(file) {
+  let bytes;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    throw new Error(`${file}: ${ioMessage(error)}`);
+  }
+  let text;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new Error(`${file}: stream did not contain valid UTF-8`);
+  }
+  return Settings.parse(file, text);
+}
+
+function isFile(path) {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The nearest configuration in `path`'s directory or above it. */
+function findAbove(path) {
+  for (let dir = realpathOr(path); ; dir = dirname(dir)) {
+    for (const name of CONFIG_FILE_NAMES) {
+      const candidate = join(dir, name);
+      if (!isFile(candidate)) continue;
+      const settings = readSettings(candidate);
+      if (settings !== undefined) return { settings, file: candidate };
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+export function loadSettings(path, { config, select = [], extendSelect = [], ignore = [], severity = [] } = {}) {
+  let found;
+  if (config !== undefined) {
+    const settings = readSettings(config);
+    if (settings === undefined) throw new Error(`${config}: has no [tool.apcheck] table`);
+    found = { settings, file: config };
+  } else {
+    found = findAbove(path);
+  }
+  let base;
+  if (found === undefined) {
+    found = { settings: new Settings() };
+    base = realpathOr(process.cwd());
+  } else {
+    try {
+      base = dirname(realpathSync(found.file));
+    } catch (error) {
+      throw new Error(`${found.file}: ${ioMessage(error)}`);
+    }
+  }
+  try {
+    return { settings: found.settings.withFlags({ select, extendSelect, ignore, severity }), base, file: found.file };
+  } finally {
+    found.settings.free();
+  }
 }
 
 function describeSpecial(stats) {
@@ -172,19 +267,26 @@ function hasManifest(dir) {
   }
 }
 
-/** `dir`'s child directories; a Dirent does not follow links, so a symlinked directory is not one. */
+const joinRelative = (base, relative) => (base === '' ? relative : relative === '' ? base : `${base}/${relative}`);
+
+/** The names of `dir`'s child directories; a Dirent does not follow links, so a symlinked one is not listed. */
 function childDirs(dir) {
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name);
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+  } catch {
+    return [];
+  }
 }
 
 /**
  * The plugin roots `path` names, as `apcheck check` finds them: a directory
  * with its own plugin.json is one root; one without, holding roots below it, is
  * a collection; one with neither is one root (rejected for its missing manifest).
+ * A collection leaves out the directories `loaded`'s `exclude` globs match.
  */
-export function findRoots(path) {
+export function findRoots(path, loaded) {
   const shown = path;
   let stats;
   try {
@@ -195,8 +297,15 @@ export function findRoots(path) {
   if (!stats.isDirectory()) {
     throw new Error(`${shown}: not a directory; give the plugin root, the directory that holds plugin.json`);
   }
+  const baseOfStart = loaded === undefined ? '' : relativeTo(loaded.base, path);
+  const excluded = (relative) => loaded !== undefined && loaded.settings.excludes(joinRelative(baseOfStart, relative));
   // Which directories are roots is the core's rule (`collection::roots_named`), as for the CLI and the page.
-  const named = JSON.parse(rootsNamed((dir) => hasManifest(join(path, dir)), (dir) => childDirs(join(path, dir))));
+  const named = JSON.parse(
+    rootsNamed(
+      (dir) => hasManifest(join(path, dir)),
+      (dir) => childDirs(join(path, dir)).filter((name) => !excluded(joinRelative(dir, name))),
+    ),
+  );
   if (!named.collection) return { roots: [{ dir: path, name: shown }], collection: false };
   const base = shown.replace(/[/\\]+$/, '');
   return {

@@ -100,6 +100,10 @@ export interface PackageReport {
     skills_skipped: number;
     servers_valid: number;
     servers_invalid: number;
+    /** Findings the settings hid (`ignore`, `severity = "off"`); not counted above. */
+    ignored: number;
+    /** Findings hidden because the baseline records them; not counted above. */
+    baselined: number;
   };
 }
 
@@ -158,9 +162,59 @@ export interface RenderOptions {
   denyWarnings?: boolean;
 }
 
+/** The command line's rule flags, as `apcheck check` takes them. */
+export interface RuleFlags {
+  /** Show only these rules, by code or prefix (`['AP2', 'AP314']`); replaces the configuration's `select`. */
+  select?: string[];
+  /** Show these rules too. */
+  extendSelect?: string[];
+  /** Hide these rules. */
+  ignore?: string[];
+  /** Re-level rules: `['AP205=error', 'AP314=off']`. */
+  severity?: string[];
+}
+
+/**
+ * Which findings a check shows, and at what severity: an `apcheck.toml` (or
+ * `[tool.apcheck]` in `pyproject.toml`) with the rule flags on top, parsed
+ * and merged by the same core as the Rust CLI's. `new Settings()` is the defaults.
+ */
+export class Settings {
+  constructor();
+  /**
+   * The settings of the configuration `text`, read from `file` (used in error
+   * messages, and to tell `pyproject.toml` apart): `undefined` for a
+   * `pyproject.toml` without `[tool.apcheck]`. Throws an `Error` whose message
+   * is `file:line:col: what is wrong`.
+   */
+  static parse(file: string, text: string): Settings | undefined;
+  /** New settings with the flags on top; throws for a code that names no rule. */
+  withFlags(flags: RuleFlags): Settings;
+  /** Whether a collection leaves out the root at `path`, relative to the configuration's directory. */
+  excludes(path: string): boolean;
+  /** The configuration's `baseline` file, relative to the configuration's directory. */
+  readonly baseline: string | undefined;
+  /** The merged settings with where each value came from (`apcheck config --show`). */
+  show(): string;
+  /** Frees the wasm memory now rather than when the object is collected. */
+  free(): void;
+}
+
+/** One root for `renderCheck`. */
+export interface CheckRoot {
+  name: string;
+  package: Package;
+  /** What is shown and how (default: every rule at its own severity). */
+  settings?: Settings;
+  /** The root relative to the configuration's directory, `/`-separated, for its `[[overrides]]` globs. Default `''`. */
+  relativeRoot?: string;
+  /** A baseline (`apcheck check --baseline-write`): the findings it records are hidden. `file` names it in errors. */
+  baseline?: { text: string; file?: string };
+}
+
 /** Checks each root and renders them together, exactly as `apcheck check --format …` prints them. */
 export function renderCheck(
-  roots: Array<{ name: string; package: Package }>,
+  roots: CheckRoot[],
   options: RenderOptions,
 ): { output: string; reports: PackageReport[]; fails: boolean };
 
@@ -340,5 +394,27 @@ export function limits(): Limits;
 export function readPackage(root: string, limits?: Limits): Package;
 /** Reads and checks a plugin root. Node only. */
 export function checkDirectory(root: string, name?: string): PackageReport;
-/** The plugin roots a path names (one root, or a collection such as a marketplace repository). Node only. */
-export function findRoots(path: string): { roots: Array<{ dir: string; name: string }>; collection: boolean };
+/** The settings a check of `path` uses, and the directory the configuration's paths are relative to. */
+export interface LoadedSettings {
+  settings: Settings;
+  /** The configuration file's directory (real path); the working directory without one. */
+  base: string;
+  /** The configuration file used, if any. */
+  file?: string;
+}
+/**
+ * The settings `apcheck check PATH` uses: the `apcheck.toml` or `pyproject.toml`
+ * (with `[tool.apcheck]`) found by walking up from `path`, or `config` instead,
+ * with the rule flags on top. Throws the CLI's message for an unreadable or bad one. Node only.
+ */
+export function loadSettings(path: string, flags?: RuleFlags & { config?: string }): LoadedSettings;
+/** `path` relative to `base` (both resolved), `/`-separated: a root's `relativeRoot`. Node only. */
+export function relativeTo(base: string, path: string): string;
+/**
+ * The plugin roots a path names (one root, or a collection such as a
+ * marketplace repository), leaving out what `loaded`'s `exclude` globs match. Node only.
+ */
+export function findRoots(
+  path: string,
+  loaded?: LoadedSettings,
+): { roots: Array<{ dir: string; name: string }>; collection: boolean };

@@ -43,6 +43,55 @@ pub fn find(code_or_name: &str) -> Option<&'static Rule> {
     all().find(|rule| rule.code.eq_ignore_ascii_case(code_or_name) || rule.name == code_or_name)
 }
 
+/// What the docs say about a rule that decides a spec state, under "Configuration".
+pub const DECIDES_STATE_NOTE: &str = "This rule decides what a client loads. `ignore` or `severity = \"off\"` hides \
+     its findings, but the verdict stays (rejected, skipped, invalid), and its severity cannot be lowered.";
+
+/// One thing a doc example shows, in reading order; each face lays it out its own way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    /// A file (or an input of the snapshot family), by its label.
+    File {
+        label: &'static str,
+        contents: &'static str,
+    },
+    /// A symlink of a package example.
+    Link { path: &'static str, target: &'static str },
+    /// An example told in words.
+    Words(&'static str),
+}
+
+/// What `example` shows: its files, then its links; or the snapshot family's inputs; or its words.
+pub fn example_parts(example: &Example) -> Vec<Shown> {
+    let file = |&(label, contents): &(&'static str, &'static str)| Shown::File { label, contents };
+    match example {
+        Example::Package(files) => files.iter().map(file).collect(),
+        Example::PackageWithLinks { files, links } => files
+            .iter()
+            .map(file)
+            .chain(links.iter().map(|&(path, target)| Shown::Link { path, target }))
+            .collect(),
+        Example::Described(words) => vec![Shown::Words(words)],
+        Example::Snapshot(text) => vec![file(&("snapshot.json", text))],
+        Example::Drift { snapshot, files } => std::iter::once(file(&("snapshot.json", snapshot)))
+            .chain(files.iter().map(file))
+            .collect(),
+        Example::Changes { old, new } => vec![file(&("old.json", old)), file(&("new.json", new))],
+        Example::Call {
+            snapshot,
+            tool,
+            arguments,
+        } => vec![
+            file(&("snapshot.json", snapshot)),
+            file(&("tool", tool)),
+            file(&("arguments.json", arguments)),
+        ],
+        Example::Validate { schema, document } => {
+            vec![file(&("schema.json", schema)), file(&("document.json", document))]
+        }
+    }
+}
+
 /// The doc of `rule` as plain text: what `apcheck explain` prints.
 pub fn explain_text(rule: &Rule) -> String {
     let mut text = format!(
@@ -58,69 +107,26 @@ pub fn explain_text(rule: &Rule) -> String {
         rule.doc.what, rule.doc.why
     ));
     if rule.decides_state() {
-        text.push_str(
-            "Configuration\n  This rule decides what a client loads. `ignore` or `severity = \"off\"` hides its \
-             findings, but the verdict stays (rejected, skipped, invalid), and its severity cannot be lowered.\n\n",
-        );
+        text.push_str(&format!("Configuration\n  {DECIDES_STATE_NOTE}\n\n"));
     }
     for (title, example) in [("Example (fails)", &rule.doc.failing), ("Fixed", &rule.doc.fixed)] {
         text.push_str(title);
         text.push('\n');
-        match example {
-            Example::Package(files) | Example::PackageWithLinks { files, .. } => {
-                for (path, contents) in *files {
-                    text.push_str(&format!("  --- {path}\n"));
-                    for line in contents.lines() {
-                        text.push_str(&format!("  {line}\n"));
-                    }
-                }
-            }
-            Example::Described(words) => text.push_str(&format!("  {words}\n")),
-            Example::Snapshot(_)
-            | Example::Drift { .. }
-            | Example::Changes { .. }
-            | Example::Call { .. }
-            | Example::Validate { .. } => {
-                for (label, contents) in labelled_inputs(example) {
+        for part in example_parts(example) {
+            match part {
+                Shown::File { label, contents } => {
                     text.push_str(&format!("  --- {label}\n"));
                     for line in contents.lines() {
                         text.push_str(&format!("  {line}\n"));
                     }
                 }
-            }
-        }
-        if let Example::PackageWithLinks { links, .. } = example {
-            for (path, target) in *links {
-                text.push_str(&format!("  --- {path} -> {target} (symlink)\n"));
+                Shown::Link { path, target } => text.push_str(&format!("  --- {path} -> {target} (symlink)\n")),
+                Shown::Words(words) => text.push_str(&format!("  {words}\n")),
             }
         }
         text.push('\n');
     }
     text
-}
-
-/// The inputs of an example that is not a package, as `(label, contents)`, in reading order.
-fn labelled_inputs(example: &Example) -> Vec<(&'static str, &'static str)> {
-    match example {
-        Example::Snapshot(text) => vec![("snapshot.json", text)],
-        Example::Drift { snapshot, files } => {
-            let mut all = vec![("snapshot.json", *snapshot)];
-            all.extend(files.iter().copied());
-            all
-        }
-        Example::Changes { old, new } => vec![("old.json", old), ("new.json", new)],
-        Example::Call {
-            snapshot,
-            tool,
-            arguments,
-        } => vec![
-            ("snapshot.json", snapshot),
-            ("tool", tool),
-            ("arguments.json", arguments),
-        ],
-        Example::Validate { schema, document } => vec![("schema.json", schema), ("document.json", document)],
-        Example::Package(_) | Example::PackageWithLinks { .. } | Example::Described(_) => Vec::new(),
-    }
 }
 
 #[cfg(test)]

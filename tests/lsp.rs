@@ -1,6 +1,7 @@
 //! `apcheck lsp` end to end: the real binary over stdio, driven by a small
 //! JSON-RPC client, as an editor would: initialize, open a broken
-//! `plugin.json`, fix it, hover, completion, a quick fix, shutdown.
+//! `plugin.json`, fix it, hover, completion, a quick fix, the configuration
+//! found above the root (and reloaded), shutdown.
 
 #[path = "support/lsp_client.rs"]
 mod lsp_client;
@@ -275,6 +276,38 @@ fn the_configuration_above_the_root_hides_and_re_levels_findings_and_is_reloaded
     std::fs::write(&config, "ignore = [\"AP2\"]\n").unwrap();
     client.notify("workspace/didChangeWatchedFiles", changed);
     assert_eq!(client.diagnostics_for(&config_uri), Vec::<Value>::new());
+    assert_eq!(client.diagnostics_for(&manifest), Vec::<Value>::new());
+    client.shutdown();
+}
+
+#[test]
+fn a_client_that_watches_files_is_asked_to_watch_the_configuration_files_and_a_save_rereads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let manifest_text = format!("{{\"$schema\": \"{SCHEMA}\", \"name\": \"p\", \"color\": \"red\"}}");
+    write(&root, "plugin.json", &manifest_text);
+    let manifest = uri(&root.join("plugin.json"));
+    let capabilities = json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}});
+    let mut client = Client::start_with(capabilities, json!({"debounceMs": 0}));
+    let registration = client.answer("client/registerCapability", Value::Null);
+    let registration = &registration["registrations"][0];
+    assert_eq!(registration["method"], "workspace/didChangeWatchedFiles");
+    assert_eq!(
+        registration["registerOptions"]["watchers"],
+        json!([{"globPattern": "**/apcheck.toml"}, {"globPattern": "**/pyproject.toml"}])
+    );
+
+    open(&mut client, &manifest, &manifest_text);
+    let codes: Vec<Value> = client
+        .diagnostics_for(&manifest)
+        .iter()
+        .map(|d| d["code"].clone())
+        .collect();
+    assert_eq!(codes, [json!("AP205")]);
+    // A configuration written since, with no watcher event (an editor that cannot watch):
+    // saving a package file picks it up.
+    std::fs::write(root.join("pyproject.toml"), "[tool.apcheck]\nignore = [\"AP205\"]\n").unwrap();
+    client.notify("textDocument/didSave", json!({"textDocument": {"uri": manifest}}));
     assert_eq!(client.diagnostics_for(&manifest), Vec::<Value>::new());
     client.shutdown();
 }

@@ -11,8 +11,9 @@ mod spec_note;
 mod spec_text;
 
 use crate::diag::Diagnostic;
+use crate::registry::{self, Shown};
 use crate::report::{PackageReport, ServerState, SkillState};
-use crate::rule::{Example, Rule};
+use crate::rule::Rule;
 
 pub use spec_note::SpecNote;
 
@@ -104,29 +105,19 @@ pub fn rule_markdown(rule: &Rule) -> String {
         rule.doc.what,
         rule.doc.why
     );
+    if rule.decides_state() {
+        text.push_str(&format!("\n**Configuration.** {}\n", registry::DECIDES_STATE_NOTE));
+    }
     for (title, example) in [("Fails", &rule.doc.failing), ("Fixed", &rule.doc.fixed)] {
         text.push_str(&format!("\n**{title}**\n"));
-        match example {
-            Example::Package(files) | Example::PackageWithLinks { files, .. } => {
-                for (path, contents) in *files {
-                    let language = if path.ends_with(".json") { "json" } else { "" };
-                    text.push_str(&format!("\n`{path}`\n```{language}\n{}\n```\n", contents.trim_end()));
+        for part in registry::example_parts(example) {
+            match part {
+                Shown::File { label, contents } => {
+                    let language = if label.ends_with(".json") { "json" } else { "" };
+                    text.push_str(&format!("\n`{label}`\n```{language}\n{}\n```\n", contents.trim_end()));
                 }
-                if let Example::PackageWithLinks { links, .. } = example {
-                    for (path, target) in *links {
-                        text.push_str(&format!("\n`{path}` → `{target}` (symlink)\n"));
-                    }
-                }
-            }
-            Example::Described(words) => text.push_str(&format!("\n{words}\n")),
-            Example::Snapshot(_)
-            | Example::Drift { .. }
-            | Example::Changes { .. }
-            | Example::Call { .. }
-            | Example::Validate { .. } => {
-                text.push_str("\nSee `apcheck explain ");
-                text.push_str(rule.code);
-                text.push_str("`.\n");
+                Shown::Link { path, target } => text.push_str(&format!("\n`{path}` → `{target}` (symlink)\n")),
+                Shown::Words(words) => text.push_str(&format!("\n{words}\n")),
             }
         }
     }

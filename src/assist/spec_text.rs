@@ -9,188 +9,189 @@ use super::spec_note::{Place, SpecNote};
 /// Agent Plugins 1.0.0 (CC BY 4.0, see `reference/agent-plugins-1.0.0/NOTICE.md`).
 static SPEC: &str = include_str!("../../reference/agent-plugins-1.0.0/spec.md");
 
-/// Where the spec speaks about a key.
-enum Source {
-    /// The Description cell of the table row whose first cell is the key, in a section.
-    Row { heading: &'static str },
-    /// The paragraph of a section that starts with this text.
-    Paragraph {
-        heading: &'static str,
-        starts: &'static str,
-    },
+/// A section of the spec: its heading and how a note cites it.
+#[derive(Clone, Copy)]
+struct Section {
+    heading: &'static str,
+    cite: &'static str,
 }
 
+const MANIFEST: Section = Section {
+    heading: "5.2 Manifest object",
+    cite: "§5.2",
+};
+const REQUIRED: Section = Section {
+    heading: "5.3 Required fields",
+    cite: "§5.3",
+};
+const METADATA: Section = Section {
+    heading: "5.4 Metadata fields",
+    cite: "§5.4",
+};
+const NAME: Section = Section {
+    heading: "5.5 Plugin name constraints",
+    cite: "§5.5",
+};
+const EXTENSIONS: Section = Section {
+    heading: "5.6 Extensions field",
+    cite: "§5.6",
+};
+const EXTENSION_DATA: Section = Section {
+    heading: "8.1 Manifest extension data",
+    cite: "§8.1",
+};
+const MCP: Section = Section {
+    heading: "7.2.1 Discovery and configuration",
+    cite: "§7.2.1",
+};
+const STDIO: Section = Section {
+    heading: "stdio",
+    cite: "§7.2.1 (stdio)",
+};
+const REMOTE: Section = Section {
+    heading: "Streamable HTTP and legacy HTTP+SSE",
+    cite: "§7.2.1 (remote)",
+};
+const ENVIRONMENT: Section = Section {
+    heading: "9.1 Subprocess environment",
+    cite: "§9.1",
+};
+
+/// Where the spec speaks about a key, in a section.
+#[derive(Clone, Copy)]
+enum Source {
+    /// The Description cell of the table row whose first cell is the key.
+    Row(Section),
+    /// The paragraph that starts with this text.
+    Paragraph(Section, &'static str),
+}
+
+impl Source {
+    fn section(self) -> Section {
+        match self {
+            Source::Row(section) | Source::Paragraph(section, _) => section,
+        }
+    }
+}
+
+use Source::{Paragraph, Row};
+
+/// The keys of objects at a place, and what the spec says about each, in reading order.
 struct Field {
     place: Place,
-    key: &'static str,
-    section: &'static str,
-    source: Source,
-}
-
-const REQUIRED: &str = "5.3 Required fields";
-const METADATA: &str = "5.4 Metadata fields";
-const MCP: &str = "7.2.1 Discovery and configuration";
-const STDIO: &str = "stdio";
-const REMOTE: &str = "Streamable HTTP and legacy HTTP+SSE";
-
-const fn row(place: Place, key: &'static str, section: &'static str, heading: &'static str) -> Field {
-    Field {
-        place,
-        key,
-        section,
-        source: Source::Row { heading },
-    }
-}
-
-const fn paragraph(
-    place: Place,
-    key: &'static str,
-    section: &'static str,
-    heading: &'static str,
-    starts: &'static str,
-) -> Field {
-    Field {
-        place,
-        key,
-        section,
-        source: Source::Paragraph { heading, starts },
-    }
+    keys: &'static [&'static str],
+    sources: &'static [Source],
 }
 
 static FIELDS: &[Field] = &[
-    row(Place::ManifestRoot, "$schema", "§5.3", REQUIRED),
-    paragraph(
-        Place::ManifestRoot,
-        "$schema",
-        "§5.2",
-        "5.2 Manifest object",
-        "The required `$schema` field",
-    ),
-    row(Place::ManifestRoot, "name", "§5.3", REQUIRED),
-    paragraph(
-        Place::ManifestRoot,
-        "name",
-        "§5.3",
-        REQUIRED,
-        "If a required field is missing",
-    ),
-    paragraph(
-        Place::ManifestRoot,
-        "name",
-        "§5.5",
-        "5.5 Plugin name constraints",
-        "Valid names:",
-    ),
-    paragraph(
-        Place::ManifestRoot,
-        "name",
-        "§5.5",
-        "5.5 Plugin name constraints",
-        "Invalid names:",
-    ),
-    row(Place::ManifestRoot, "version", "§5.4", METADATA),
-    paragraph(
-        Place::ManifestRoot,
-        "version",
-        "§5.4",
-        METADATA,
-        "Except where this specification",
-    ),
-    row(Place::ManifestRoot, "description", "§5.4", METADATA),
-    row(Place::ManifestRoot, "author", "§5.4", METADATA),
-    paragraph(
-        Place::ManifestRoot,
-        "author",
-        "§5.4",
-        METADATA,
-        "The `author` object MAY",
-    ),
-    row(Place::ManifestRoot, "homepage", "§5.4", METADATA),
-    row(Place::ManifestRoot, "repository", "§5.4", METADATA),
-    row(Place::ManifestRoot, "license", "§5.4", METADATA),
-    row(Place::ManifestRoot, "keywords", "§5.4", METADATA),
-    paragraph(
-        Place::ManifestRoot,
-        "extensions",
-        "§5.6",
-        "5.6 Extensions field",
-        "The optional `extensions`",
-    ),
-    paragraph(
-        Place::ManifestRoot,
-        "extensions",
-        "§8.1",
-        "8.1 Manifest extension data",
-        "The optional `extensions`",
-    ),
-    paragraph(
-        Place::ManifestRoot,
-        "extensions",
-        "§8.1",
-        "8.1 Manifest extension data",
-        "If `extensions` is not",
-    ),
-    paragraph(Place::Author, "name", "§5.4", METADATA, "The `author` object MAY"),
-    paragraph(Place::Author, "email", "§5.4", METADATA, "The `author` object MAY"),
-    paragraph(Place::Author, "url", "§5.4", METADATA, "The `author` object MAY"),
-    paragraph(Place::McpRoot, "$schema", "§7.2.1", MCP, "The required `$schema` field"),
-    paragraph(
-        Place::McpRoot,
-        "mcpServers",
-        "§7.2.1",
-        MCP,
-        "`mcp.json` MUST be a JSON object",
-    ),
-    paragraph(
-        Place::Server,
-        "type",
-        "§7.2.1",
-        MCP,
-        "Each server configuration MUST contain",
-    ),
-    row(Place::Server, "command", "§7.2.1 (stdio)", STDIO),
-    paragraph(
-        Place::Server,
-        "command",
-        "§7.2.1 (stdio)",
-        STDIO,
-        "The `command` field MUST",
-    ),
-    row(Place::Server, "args", "§7.2.1 (stdio)", STDIO),
-    row(Place::Server, "env", "§7.2.1 (stdio)", STDIO),
-    paragraph(
-        Place::Server,
-        "env",
-        "§9.1",
-        "9.1 Subprocess environment",
-        "The client chooses the base subprocess",
-    ),
-    row(Place::Server, "cwd", "§7.2.1 (stdio)", STDIO),
-    paragraph(Place::Server, "cwd", "§7.2.1 (stdio)", STDIO, "When `cwd` is omitted"),
-    row(Place::Server, "url", "§7.2.1 (remote)", REMOTE),
-    paragraph(Place::Server, "url", "§7.2.1 (remote)", REMOTE, "The `url` value MUST"),
-    row(Place::Server, "headers", "§7.2.1 (remote)", REMOTE),
-    paragraph(
-        Place::Server,
-        "headers",
-        "§7.2.1 (remote)",
-        REMOTE,
-        "Header values are visible package data",
-    ),
+    Field {
+        place: Place::ManifestRoot,
+        keys: &["$schema"],
+        sources: &[Row(REQUIRED), Paragraph(MANIFEST, "The required `$schema` field")],
+    },
+    Field {
+        place: Place::ManifestRoot,
+        keys: &["name"],
+        sources: &[
+            Row(REQUIRED),
+            Paragraph(REQUIRED, "If a required field is missing"),
+            Paragraph(NAME, "Valid names:"),
+            Paragraph(NAME, "Invalid names:"),
+        ],
+    },
+    Field {
+        place: Place::ManifestRoot,
+        keys: &["version"],
+        sources: &[Row(METADATA), Paragraph(METADATA, "Except where this specification")],
+    },
+    Field {
+        place: Place::ManifestRoot,
+        keys: &["description", "homepage", "repository", "license", "keywords"],
+        sources: &[Row(METADATA)],
+    },
+    Field {
+        place: Place::ManifestRoot,
+        keys: &["author"],
+        sources: &[Row(METADATA), Paragraph(METADATA, "The `author` object MAY")],
+    },
+    Field {
+        place: Place::ManifestRoot,
+        keys: &["extensions"],
+        sources: &[
+            Paragraph(EXTENSIONS, "The optional `extensions`"),
+            Paragraph(EXTENSION_DATA, "The optional `extensions`"),
+            Paragraph(EXTENSION_DATA, "If `extensions` is not"),
+        ],
+    },
+    Field {
+        place: Place::Author,
+        keys: &["name", "email", "url"],
+        sources: &[Paragraph(METADATA, "The `author` object MAY")],
+    },
+    Field {
+        place: Place::McpRoot,
+        keys: &["$schema"],
+        sources: &[Paragraph(MCP, "The required `$schema` field")],
+    },
+    Field {
+        place: Place::McpRoot,
+        keys: &["mcpServers"],
+        sources: &[Paragraph(MCP, "`mcp.json` MUST be a JSON object")],
+    },
+    Field {
+        place: Place::Server,
+        keys: &["type"],
+        sources: &[Paragraph(MCP, "Each server configuration MUST contain")],
+    },
+    Field {
+        place: Place::Server,
+        keys: &["command"],
+        sources: &[Row(STDIO), Paragraph(STDIO, "The `command` field MUST")],
+    },
+    Field {
+        place: Place::Server,
+        keys: &["args"],
+        sources: &[Row(STDIO)],
+    },
+    Field {
+        place: Place::Server,
+        keys: &["env"],
+        sources: &[
+            Row(STDIO),
+            Paragraph(ENVIRONMENT, "The client chooses the base subprocess"),
+        ],
+    },
+    Field {
+        place: Place::Server,
+        keys: &["cwd"],
+        sources: &[Row(STDIO), Paragraph(STDIO, "When `cwd` is omitted")],
+    },
+    Field {
+        place: Place::Server,
+        keys: &["url"],
+        sources: &[Row(REMOTE), Paragraph(REMOTE, "The `url` value MUST")],
+    },
+    Field {
+        place: Place::Server,
+        keys: &["headers"],
+        sources: &[Row(REMOTE), Paragraph(REMOTE, "Header values are visible package data")],
+    },
 ];
 
 /// The spec's words about `key` of an object at `place`, in reading order.
 pub fn notes(place: Place, key: &str) -> Vec<SpecNote> {
     FIELDS
         .iter()
-        .filter(|field| field.place == place && field.key == key)
-        .filter_map(|field| {
-            let text = match field.source {
-                Source::Row { heading } => table_row(section_body(heading)?, key)?,
-                Source::Paragraph { heading, starts } => paragraph_starting(section_body(heading)?, starts)?,
+        .filter(|field| field.place == place && field.keys.contains(&key))
+        .flat_map(|field| field.sources)
+        .filter_map(|&source| {
+            let body = section_body(source.section().heading)?;
+            let text = match source {
+                Row(_) => table_row(body, key)?,
+                Paragraph(_, starts) => paragraph_starting(body, starts)?,
             };
             Some(SpecNote {
-                section: field.section,
+                section: source.section().cite,
                 text,
             })
         })
@@ -239,17 +240,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_listed_field_finds_its_words_in_the_spec() {
+    fn every_listed_source_finds_its_words_in_the_spec() {
         // If the embedded spec changes shape, this names the note that broke.
         for field in FIELDS {
-            let found = notes(field.place, field.key);
-            assert!(
-                found.iter().any(|note| note.section == field.section),
-                "no spec text for {:?} {} in {}",
-                field.place,
-                field.key,
-                field.section
-            );
+            for key in field.keys {
+                let found = notes(field.place, key);
+                assert_eq!(
+                    found.len(),
+                    field.sources.len(),
+                    "spec text missing for {:?} {key}: found {found:?}",
+                    field.place
+                );
+            }
         }
     }
 

@@ -1,13 +1,18 @@
 //! What the npm package needs beyond the page's exports (feature `node`,
 //! turned on by `npm run build:npm` only, so the page's wasm does not grow):
 //! the entry kinds a disk read produces besides files, directories and links,
-//! and `apcheck check`'s output for several roots in every format, rendered by
+//! the configuration (`apcheck.toml`, parsed and merged with the flags by the
+//! CLI's core, `config::Settings`; finding the file is the JS edge's job), the
+//! root search over a folder the JS edge lists (`collection::roots_named`), and
+//! `apcheck check`'s output for several roots in every format, rendered by
 //! the same core function as the CLI's (`render::packages::render`).
 
 use wasm_bindgen::prelude::*;
 
 use super::PackageTree;
 use super::args::{args, thrown};
+use crate::baseline::Baseline;
+use crate::config::Settings;
 use crate::render::{Format, Options, Sources, json::Shape, packages};
 use crate::report::PackageReport;
 use crate::tree::{Entry, Tree};
@@ -31,6 +36,71 @@ impl PackageTree {
     }
 }
 
+/// The settings of one checked path: a configuration file's, or the defaults,
+/// with the command line's flags on top.
+#[wasm_bindgen]
+#[derive(Default)]
+pub struct CheckSettings {
+    settings: Settings,
+}
+
+#[wasm_bindgen]
+impl CheckSettings {
+    /// The defaults: every rule at its own severity.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> CheckSettings {
+        CheckSettings::default()
+    }
+
+    /// The settings of the configuration `text` read from `file` (named as the
+    /// CLI names it in errors); `undefined` for a `pyproject.toml` without
+    /// `[tool.apcheck]`. Throws the CLI's `file:line:col: message` for a bad one.
+    pub fn parse(file: JsValue, text: JsValue) -> Result<Option<CheckSettings>, JsError> {
+        args!(thrown; string file, string text);
+        match Settings::parse(&file, &text) {
+            Ok(settings) => Ok(settings.map(|settings| CheckSettings { settings })),
+            Err(error) => thrown(error.to_string()),
+        }
+    }
+
+    /// These settings with `--select`, `--extend-select`, `--ignore` and `--severity` on top.
+    #[wasm_bindgen(js_name = withFlags)]
+    pub fn with_flags(
+        &self,
+        select: JsValue,
+        extend_select: JsValue,
+        ignore: JsValue,
+        severity: JsValue,
+    ) -> Result<CheckSettings, JsError> {
+        args!(thrown; strings select, strings extend_select, strings ignore, strings severity);
+        match self
+            .settings
+            .clone()
+            .with_flags(&select, &extend_select, &ignore, &severity)
+        {
+            Ok(settings) => Ok(CheckSettings { settings }),
+            Err(error) => thrown(error.to_string()),
+        }
+    }
+
+    /// Whether a collection leaves out the root at `path` (relative to the configuration's directory).
+    pub fn excludes(&self, path: JsValue) -> Result<bool, JsError> {
+        args!(thrown; string path);
+        Ok(self.settings.excludes(&path))
+    }
+
+    /// The configuration's `baseline`, relative to its directory.
+    #[wasm_bindgen(getter)]
+    pub fn baseline(&self) -> Option<String> {
+        self.settings.baseline.as_ref().map(|baseline| baseline.value.clone())
+    }
+
+    /// The merged settings with where each value came from, as `apcheck config --show` prints them.
+    pub fn show(&self) -> String {
+        self.settings.show()
+    }
+}
+
 /// The roots of one `apcheck check` run, each checked as it is added, then rendered together.
 #[wasm_bindgen]
 #[derive(Default)]
@@ -46,14 +116,41 @@ impl CheckRun {
         CheckRun::default()
     }
 
-    /// Checks `tree` as the root named `root_name`; returns its `PackageReport` as JSON text.
-    pub fn add(&mut self, root_name: JsValue, tree: &PackageTree) -> Result<String, JsError> {
-        args!(thrown; string root_name);
-        let report = crate::check_package(&root_name, &tree.tree);
-        let text = serde_json::to_string(&report).expect("a report always serializes");
+    /// Checks `tree` as the root named `root_name`, shown as `settings` say;
+    /// `relative_root` is the root relative to
+    /// the configuration's directory, for its `[[overrides]]` globs.
+    pub fn add(
+        &mut self,
+        root_name: JsValue,
+        tree: &PackageTree,
+        settings: &CheckSettings,
+        relative_root: JsValue,
+    ) -> Result<(), JsError> {
+        args!(thrown; string root_name, string relative_root);
+        let mut report = crate::check_package(&root_name, &tree.tree);
+        settings.settings.apply(&mut report, &relative_root);
         self.trees.push(tree.tree.clone());
         self.reports.push(report);
-        Ok(text)
+        Ok(())
+    }
+
+    /// Hides the findings of root number `index` that the baseline `text`
+    /// records (`relative_root` as for `add`). Throws why the text is no baseline.
+    #[wasm_bindgen(js_name = applyBaseline)]
+    pub fn apply_baseline(&mut self, index: usize, text: JsValue, relative_root: JsValue) -> Result<(), JsError> {
+        args!(thrown; string text, string relative_root);
+        let (Some(tree), Some(report)) = (self.trees.get(index), self.reports.get_mut(index)) else {
+            return thrown(format!("there is no root number {index}"));
+        };
+        let mut baseline = Baseline::parse(&text).map_err(|message| JsError::new(&message))?;
+        baseline.apply(&relative_root, tree, report);
+        Ok(())
+    }
+
+    /// The `PackageReport` of root number `index` as JSON text, as shown (after settings and baseline).
+    pub fn report(&self, index: usize) -> Option<String> {
+        let report = self.reports.get(index)?;
+        Some(serde_json::to_string(report).expect("a report always serializes"))
     }
 
     /// The output of `apcheck check --format FORMAT`, or `undefined` for an unknown format.

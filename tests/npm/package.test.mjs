@@ -2,12 +2,14 @@
 // installed offline into a temporary project, then:
 // - `apcheck check --format json` on every corpus root, byte-identical to the
 //   Rust CLI's output, with the same exit code; every format once over all roots;
+// - the same with a configuration (found above, or `--config`), the rule flags
+//   and a baseline, and the configuration's usage errors;
 // - the typed API from TypeScript (`tsc --noEmit --strict`) and at run time.
 // Needs `npm run build:npm` (npm/wasm) and the Rust CLI (APCHECK_BIN, default
 // target/debug/apcheck, which `cargo test` builds).
 import assert from 'node:assert/strict';
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -111,6 +113,83 @@ test('npx apcheck check prints every format and exit code as the Rust CLI does',
     assert.equal(wasm.stdout, rust.stdout, args.join(' '));
     assert.equal(wasm.status, rust.status, args.join(' '));
   }
+});
+
+/** Writes `files` (path → text) below `dir`. */
+function writeTree(dir, files) {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+}
+
+const PLUGIN_SCHEMA = 'https://agent-plugins.org/schemas/1.0.0/plugin.schema.json';
+
+test('a configuration, the rule flags and a baseline change the output exactly as in the Rust CLI', () => {
+  const repo = join(project, 'repo');
+  const config = [
+    'ignore = ["AP209"]',
+    'exclude = ["plugins/vendored/**"]',
+    '[severity]',
+    'AP205 = "error"',
+    '[[overrides]]',
+    'paths = ["plugins/legacy/**"]',
+    'ignore = ["AP2"]',
+    '',
+  ].join('\n');
+  // AP209 (a bad name), AP205 (an unknown key) in each plugin; a skill without frontmatter in one.
+  const manifest = (name) => JSON.stringify({ $schema: PLUGIN_SCHEMA, name, colour: 'red' });
+  writeTree(repo, {
+    'plugins/a/plugin.json': manifest('A'),
+    'plugins/legacy/b/plugin.json': manifest('b'),
+    'plugins/legacy/b/skills/x/SKILL.md': 'no frontmatter\n',
+    'plugins/vendored/c/plugin.json': manifest('C'),
+    'apcheck.toml': config,
+    'other/pyproject.toml': '[project]\nname = "x"\n[tool.apcheck]\nselect = ["AP3"]\n',
+    'other/empty.toml': '',
+    'bad/apcheck.toml': 'ignore = ["AP314", "XX9"]\n',
+    'bad/plugin/plugin.json': manifest('p'),
+  });
+  const same = (args) => {
+    const rust = run(rustCli, args);
+    const wasm = run(npmCli, args);
+    assert.equal(wasm.stdout, rust.stdout, args.join(' '));
+    assert.equal(wasm.stderr, rust.stderr, args.join(' '));
+    assert.equal(wasm.status, rust.status, args.join(' '));
+    return rust;
+  };
+  const plugins = join(repo, 'plugins');
+  for (const format of ['text', 'json', 'sarif', 'github', 'markdown']) same(['check', '--format', format, plugins]);
+  const shown = same(['check', '--format', 'json', plugins]);
+  const reports = JSON.parse(shown.stdout);
+  assert.deepEqual(reports.map((report) => report.root), [`${plugins}/a`, `${plugins}/legacy/b`], 'vendored is excluded');
+  assert.deepEqual(reports[0].diagnostics.map((d) => [d.code, d.severity]), [['AP205', 'error']]);
+  assert.ok(reports[1].diagnostics.every((d) => !d.code.startsWith('AP2')), shown.stdout);
+
+  same(['check', '--select', 'AP2,AP3', '--ignore', 'AP314', '--severity', 'AP205=info', plugins]);
+  same(['check', '--format', 'json', '--extend-select=AP209', join(plugins, 'a')]);
+  same(['check', '--format', 'json', '--config', join(repo, 'other/pyproject.toml'), plugins, join(corpus, 'fixtures')]);
+  // A baseline named by the configuration, relative to it, hides what it records.
+  run(rustCli, ['check', '--baseline-write', join(repo, 'known.json'), plugins]);
+  writeFileSync(join(repo, 'apcheck.toml'), `baseline = "known.json"\n${config}`);
+  same(['check', plugins]);
+  const baselined = JSON.parse(same(['check', '--format', 'json', plugins]).stdout);
+  assert.ok(baselined.every((report) => report.diagnostics.length === 0 && report.summary.baselined > 0), JSON.stringify(baselined));
+  same(['check', '--format', 'json', '--baseline', join(repo, 'other/empty.toml'), plugins]);
+  // Usage errors: exit 2 with the CLI's message.
+  for (const args of [
+    ['check', join(repo, 'bad/plugin')],
+    ['check', '--config', join(repo, 'bad/apcheck.toml'), plugins],
+    ['check', '--config', join(repo, 'missing.toml'), plugins],
+    ['check', '--ignore', 'XX1', plugins],
+    ['check', '--severity', 'AP209=warning', plugins],
+    ['check', '--severity', 'AP209', plugins],
+    ['check', '--baseline', join(repo, 'missing.json'), plugins],
+  ]) {
+    assert.equal(same(args).status, 2, args.join(' '));
+  }
+  writeFileSync(join(repo, 'other/pyproject.toml'), '[project]\nname = "x"\n');
+  assert.equal(same(['check', '--config', join(repo, 'other/pyproject.toml'), plugins]).status, 2);
 });
 
 test('usage and I/O failures exit 2 as the Rust CLI does', () => {

@@ -3,6 +3,7 @@
 // narrowed before use, so a wrong type in index.d.ts fails the compile.
 import {
   Package,
+  Settings,
   applyEdits,
   builtinSchemas,
   call,
@@ -15,7 +16,9 @@ import {
   format,
   limits,
   lintSnapshot,
+  loadSettings,
   readPackage,
+  relativeTo,
   renderCheck,
   rules,
   validate,
@@ -71,6 +74,19 @@ seen.push(call('s.json', '{}', 'tool', 'args.json', '{}').report.valid);
 const doc = explain('AP209');
 seen.push(doc.ok ? doc.rule.doc.what : doc.error.message, rules()[0]?.code);
 seen.push(limits().maxEntries);
+
+const parsed: Settings | undefined = Settings.parse('apcheck.toml', 'ignore = ["AP314"]');
+const settings = (parsed ?? new Settings()).withFlags({ select: ['AP2'], severity: ['AP205=error'] });
+seen.push(settings.excludes('plugins/a'), settings.baseline, settings.show());
+const configured = renderCheck(
+  [{ name: 'demo', package: new Package(), settings, relativeRoot: 'plugins/demo', baseline: { text: '{}', file: 'b.json' } }],
+  { format: 'json' },
+);
+seen.push(configured.reports[0]?.summary.ignored);
+settings.free();
+
+const loaded = loadSettings('.', { config: 'apcheck.toml', ignore: ['AP3'] });
+seen.push(loaded.file, relativeTo(loaded.base, '.'), findRoots('.', loaded).roots.length);
 
 const roots = findRoots('.');
 const fromDisk: PackageReport = checkDirectory(roots.roots[0]?.dir ?? '.');

@@ -23,6 +23,11 @@ pub struct Client {
 
 impl Client {
     pub fn start(initialization_options: Value) -> Client {
+        Client::start_with(json!({}), initialization_options)
+    }
+
+    /// A client that offers these `capabilities` in `initialize`.
+    pub fn start_with(capabilities: Value, initialization_options: Value) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_apcheck"))
             .args(["lsp", "--stdio"])
             .stdin(Stdio::piped())
@@ -67,7 +72,7 @@ impl Client {
             json!({
                 "processId": null,
                 "rootUri": null,
-                "capabilities": {},
+                "capabilities": capabilities,
                 "initializationOptions": initialization_options,
             }),
         );
@@ -107,6 +112,17 @@ impl Client {
             let message = self.incoming.recv_timeout(WAIT).expect("diagnostics are published");
             if message["method"] == "textDocument/publishDiagnostics" && message["params"]["uri"] == uri {
                 return message["params"]["diagnostics"].as_array().unwrap().clone();
+            }
+        }
+    }
+
+    /// The next request of `method` from the server, answered with `result`; returns its params.
+    pub fn answer(&mut self, method: &str, result: Value) -> Value {
+        loop {
+            let message = self.incoming.recv_timeout(WAIT).expect("the request is sent");
+            if message["method"] == method && message.get("id").is_some() {
+                self.send(json!({"jsonrpc": "2.0", "id": message["id"], "result": result}));
+                return message["params"].clone();
             }
         }
     }

@@ -11,7 +11,8 @@
 //! Findings are shown with the configuration `apcheck check` would use
 //! (`config`). It is loaded again when a configuration file is saved in the
 //! editor or changes on disk (`workspace/didChangeWatchedFiles`, registered
-//! when the client can watch files for the server).
+//! when the client can watch files for the server), and, for a package, when
+//! one of its files is saved.
 
 mod config;
 mod features;
@@ -322,7 +323,11 @@ impl Server<'_> {
                 } else if let Some(file) = self.package_file(&params.text_document.uri) {
                     let package = self.packages.open(&file.root);
                     package.reread(&file.root);
+                    // For clients that cannot watch files: saving a package file
+                    // picks up a configuration changed meanwhile.
+                    package.reconfigure(&file.root);
                     package.due = Some(now);
+                    self.report_config_problems();
                 }
             }
             DidChangeWatchedFiles::METHOD => {

@@ -159,32 +159,36 @@ pub fn changes(report: &ChangeReport, format: Format, sources: &dyn Sources, opt
             out.push('\n');
             out
         }
-        Format::Markdown => {
-            let mut out = String::from("### Capability snapshot changes\n\n");
-            out.push_str(&format!("**{}**\n\n", markdown_message(&verdict)));
-            if !report.changes.is_empty() {
-                out.push_str("| Level | Change | Subject | Detail |\n|---|---|---|---|\n");
-                for change in &report.changes {
-                    let level = match change.level {
-                        Level::Major => "**major**",
-                        Level::Minor => "minor",
-                        Level::Patch => "patch",
-                    };
-                    out.push_str(&format!(
-                        "| {level} | {} | {} | {} |\n",
-                        change.kind,
-                        markdown_code(&change.subject).replace('|', "\\|"),
-                        markdown_message(&mask_for_people(&change.detail))
-                    ));
-                }
-                out.push('\n');
-            }
-            if !report.diagnostics.is_empty() {
-                out.push_str(&markdown::findings("", &report.diagnostics));
-            }
-            out
-        }
+        Format::Markdown => changes_markdown(report),
     }
+}
+
+/// `changes` as Markdown, for a pull-request comment (the page's download too).
+pub fn changes_markdown(report: &ChangeReport) -> String {
+    let verdict = verdict(report);
+    let mut out = String::from("### Capability snapshot changes\n\n");
+    out.push_str(&format!("**{}**\n\n", markdown_message(&verdict)));
+    if !report.changes.is_empty() {
+        out.push_str("| Level | Change | Subject | Detail |\n|---|---|---|---|\n");
+        for change in &report.changes {
+            let level = match change.level {
+                Level::Major => "**major**",
+                Level::Minor => "minor",
+                Level::Patch => "patch",
+            };
+            out.push_str(&format!(
+                "| {level} | {} | {} | {} |\n",
+                change.kind,
+                markdown_code(&change.subject).replace('|', "\\|"),
+                markdown_message(&mask_for_people(&change.detail))
+            ));
+        }
+        out.push('\n');
+    }
+    if !report.diagnostics.is_empty() {
+        out.push_str(&markdown::findings("", &report.diagnostics));
+    }
+    out
 }
 
 fn side(fix: FixSide) -> &'static str {
@@ -260,35 +264,39 @@ pub fn drift(report: &DriftReport, format: Format, sources: &dyn Sources, option
             out.push('\n');
             out
         }
-        Format::Markdown => {
-            let mut out = String::from("### Snapshot drift\n\n");
-            if report.rows.is_empty() || !report.not_compared.is_empty() {
-                let verdict = markdown_message(&verdict);
-                if report.not_compared.is_empty() {
-                    out.push_str(&format!("{verdict}\n\n"));
-                } else {
-                    out.push_str(&format!("**{verdict}**\n\n"));
-                }
-            } else {
-                out.push_str("| Code | Subject | Snapshot | Package | Fix |\n|---|---|---|---|---|\n");
-                for row in &report.rows {
-                    out.push_str(&format!(
-                        "| {} | {} | {} | {} | {} |\n",
-                        row.code,
-                        markdown_message(&row.subject),
-                        markdown_message(&shown(&row.snapshot)),
-                        markdown_message(&shown(&row.package)),
-                        side(row.fix)
-                    ));
-                }
-                out.push('\n');
-            }
-            if !report.diagnostics.is_empty() {
-                out.push_str(&markdown::findings("", &report.diagnostics));
-            }
-            out
-        }
+        Format::Markdown => drift_markdown(report),
     }
+}
+
+/// `drift` as Markdown, for a pull-request comment (the page's download too).
+pub fn drift_markdown(report: &DriftReport) -> String {
+    let verdict = drift_verdict(report);
+    let mut out = String::from("### Snapshot drift\n\n");
+    if report.rows.is_empty() || !report.not_compared.is_empty() {
+        let verdict = markdown_message(&verdict);
+        if report.not_compared.is_empty() {
+            out.push_str(&format!("{verdict}\n\n"));
+        } else {
+            out.push_str(&format!("**{verdict}**\n\n"));
+        }
+    } else {
+        out.push_str("| Code | Subject | Snapshot | Package | Fix |\n|---|---|---|---|---|\n");
+        for row in &report.rows {
+            out.push_str(&format!(
+                "| {} | {} | {} | {} | {} |\n",
+                row.code,
+                markdown_message(&row.subject),
+                markdown_message(&shown(&row.snapshot)),
+                markdown_message(&shown(&row.package)),
+                side(row.fix)
+            ));
+        }
+        out.push('\n');
+    }
+    if !report.diagnostics.is_empty() {
+        out.push_str(&markdown::findings("", &report.diagnostics));
+    }
+    out
 }
 
 /// `call`: the findings and whether the arguments are valid for `tool`.

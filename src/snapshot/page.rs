@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::build::build_snapshot;
 use super::tools_list::{ToolsList, read_tools_list};
 use super::{call, changes, check_snapshot, drift};
-use crate::render::{self, Format, NoSources, Options};
+use crate::render;
 use crate::tree::Tree;
 
 /// Builds the snapshot of the package in `tree`. `tools_json` is a JSON object
@@ -52,13 +52,13 @@ pub fn lint(name: &str, text: &str, package: Option<&Tree>) -> String {
 /// Compares a snapshot with the package in `tree`. Returns `{"ok": true, "report": DriftReport, "markdown": …}`.
 pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> String {
     let report = drift::drift(name, text, root, tree);
-    json!({"ok": true, "markdown": render::snapshot::drift(&report, Format::Markdown, &NoSources, &Options::default()), "report": report}).to_string()
+    json!({"ok": true, "markdown": render::snapshot::drift_markdown(&report), "report": report}).to_string()
 }
 
 /// The change report between two snapshots. Returns `{"ok": true, "report": ChangeReport, "markdown": …}`.
 pub fn changes(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -> String {
     let report = changes::compare(old_name, old_text, new_name, new_text);
-    json!({"ok": true, "markdown": render::snapshot::changes(&report, Format::Markdown, &NoSources, &Options::default()), "report": report}).to_string()
+    json!({"ok": true, "markdown": render::snapshot::changes_markdown(&report), "report": report}).to_string()
 }
 
 /// Checks `tools/call` arguments. Returns `{"ok": true, "report": CallReport}`.

@@ -215,6 +215,45 @@ fn ignored_keys_are_unnecessary_and_skipped_servers_say_so() {
     client.shutdown();
 }
 
+/// A fix that needs an input from the configuration (AP210 moves a vendor
+/// `hooks` key under `extensions.<namespace>`) is offered in the editor when
+/// `apcheck.toml` names the namespace, as `apcheck check --fix` offers it.
+#[test]
+fn the_configured_extensions_namespace_makes_the_hooks_move_a_quick_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let text = format!("{{\n  \"$schema\": \"{SCHEMA}\",\n  \"name\": \"p\",\n  \"hooks\": {{}}\n}}\n");
+    write(&root, "plugin.json", &text);
+    std::fs::write(
+        root.join("apcheck.toml"),
+        "extensions-namespace = \"com.example.client\"\n",
+    )
+    .unwrap();
+    let manifest = uri(&root.join("plugin.json"));
+    let mut client = Client::start(json!({"debounceMs": 0}));
+    open(&mut client, &manifest, &text);
+    let diagnostics = client.diagnostics_for(&manifest);
+    let finding = diagnostics
+        .iter()
+        .find(|d| d["code"] == "AP210")
+        .unwrap_or_else(|| panic!("no AP210 in {diagnostics:?}"));
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": manifest},
+            "range": finding["range"],
+            "context": {"diagnostics": [finding]},
+        }),
+    );
+    let edits = actions[0]["edit"]["changes"][&manifest]
+        .as_array()
+        .unwrap_or_else(|| panic!("no quick fix in {actions}"));
+    let fixed: Value = serde_json::from_str(&apply(&text, edits)).unwrap();
+    assert!(fixed.get("hooks").is_none(), "{fixed}");
+    assert_eq!(fixed["extensions"]["com.example.client"]["hooks"], json!({}));
+    client.shutdown();
+}
+
 #[test]
 fn the_configuration_above_the_root_hides_and_re_levels_findings_and_is_reloaded() {
     // The configuration is found by walking up from the plugin root, as `apcheck check` finds it.

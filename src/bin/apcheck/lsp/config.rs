@@ -44,6 +44,11 @@ impl Configuration {
     pub fn apply(&self, report: &mut PackageReport) {
         self.settings.apply(report, &self.root);
     }
+
+    /// What the fixes need from the configuration (`extensions-namespace`), as `check --fix` gets it.
+    pub fn fix_inputs(&self) -> apcheck::fix::FixInputs {
+        self.settings.fix_inputs()
+    }
 }
 
 /// Whether `path` names a configuration file (by name: one that does not exist

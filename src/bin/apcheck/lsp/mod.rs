@@ -441,7 +441,8 @@ impl Server<'_> {
             return;
         }
         let tree = package.effective_tree();
-        let mut report = apcheck::check_package(&root.display().to_string(), &tree);
+        let inputs = package.configuration.fix_inputs();
+        let mut report = apcheck::check_package_with(&root.display().to_string(), &tree, &inputs);
         package.configuration.apply(&mut report);
         package.checked = Some((tree, report));
         let by_file = features::diagnostics_by_file(package, self.encoding, &self.rule_docs);

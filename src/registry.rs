@@ -164,25 +164,7 @@ mod tests {
                 tool,
                 arguments,
             } => call::check_call("snapshot.json", snapshot, tool, "arguments.json", arguments).diagnostics,
-            Example::Validate { schema, document } => {
-                use crate::json::tools::{SchemaChoice, load_schema, validate_document};
-                use crate::json::validate::{CompileOptions, SchemaFile};
-                let choice = SchemaChoice::File {
-                    main: SchemaFile {
-                        name: "schema.json",
-                        text: schema,
-                    },
-                    refs: Vec::new(),
-                };
-                let schema = load_schema(
-                    &choice,
-                    &CompileOptions::default(),
-                    &mut crate::json::validate::SchemaCache::new(1),
-                )
-                .expect("an example schema compiles");
-                let report = validate_document("document.json", document, &schema, None);
-                documents::validation_diagnostics(&report, document)
-            }
+            Example::Validate { schema, document } => documents::validated("document.json", schema, document, None),
         })
     }
 

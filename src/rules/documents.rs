@@ -87,30 +87,34 @@ pub fn validation_diagnostics(report: &DocumentReport, text: &str) -> Vec<Diagno
         .collect()
 }
 
+/// The findings of `document` (named `file`) validated against `schema`, or
+/// against the built-in named `builtin`: for the tests here and the registry's
+/// run of AP030's doc examples.
+#[cfg(test)]
+pub(crate) fn validated(file: &str, schema: &str, document: &str, builtin: Option<&str>) -> Vec<Diagnostic> {
+    use crate::json::tools::{SchemaChoice, load_schema, validate_document};
+    use crate::json::validate::{CompileOptions, SchemaCache, SchemaFile};
+    let choice = match builtin {
+        Some(name) => SchemaChoice::Builtin(name),
+        None => SchemaChoice::File {
+            main: SchemaFile {
+                name: "schema.json",
+                text: schema,
+            },
+            refs: Vec::new(),
+        },
+    };
+    let schema =
+        load_schema(&choice, &CompileOptions::default(), &mut SchemaCache::new(1)).expect("the schema compiles");
+    validation_diagnostics(&validate_document(file, document, &schema, builtin), document)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::tools::{SchemaChoice, load_schema, validate_document};
-    use crate::json::validate::{CompileOptions, SchemaFile};
 
     fn validated(schema: &str, document: &str, builtin: Option<&str>) -> Vec<Diagnostic> {
-        let choice = match builtin {
-            Some(name) => SchemaChoice::Builtin(name),
-            None => SchemaChoice::File {
-                main: SchemaFile {
-                    name: "schema.json",
-                    text: schema,
-                },
-                refs: Vec::new(),
-            },
-        };
-        let schema = load_schema(
-            &choice,
-            &CompileOptions::default(),
-            &mut crate::json::validate::SchemaCache::new(1),
-        )
-        .expect("the schema compiles");
-        validation_diagnostics(&validate_document("doc.json", document, &schema, builtin), document)
+        super::validated("doc.json", schema, document, builtin)
     }
 
     #[test]

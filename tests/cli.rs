@@ -232,6 +232,36 @@ fn sarif_validates_against_the_official_schema() {
     );
 }
 
+/// `--no-sarif-base` leaves out the one machine-specific part of the log (the
+/// working directory as `originalUriBaseIds`): the URIs stay relative to the
+/// working directory, so two checkouts in different places give the same bytes.
+#[test]
+fn no_sarif_base_gives_the_same_log_wherever_the_checkout_is() {
+    let logs: Vec<String> = (0..2)
+        .map(|_| {
+            let checkout = tempfile::tempdir().unwrap();
+            write_files(
+                &checkout.path().join("pkg"),
+                &[("plugin.json", "{\"name\": \"Bad Name\"}")],
+            );
+            let output = Command::new(env!("CARGO_BIN_EXE_apcheck"))
+                .args(["check", "pkg", "--format", "sarif", "--no-sarif-base"])
+                .current_dir(checkout.path())
+                .output()
+                .expect("the apcheck binary runs");
+            assert_eq!(code(&output), 1);
+            stdout(&output)
+        })
+        .collect();
+    assert_eq!(logs[0], logs[1]);
+    let log: Value = serde_json::from_str(&logs[0]).unwrap();
+    let run = &log["runs"][0];
+    assert!(run.get("originalUriBaseIds").is_none(), "{run:#}");
+    let location = &run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+    assert_eq!(location["uri"], "pkg/plugin.json");
+    assert_eq!(location["uriBaseId"], "%SRCROOT%");
+}
+
 #[test]
 fn rules_and_explain_speak_text_and_json() {
     let output = apcheck(&["rules"]);

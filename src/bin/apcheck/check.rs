@@ -38,6 +38,10 @@ pub struct CheckArgs {
     deny: Option<Deny>,
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
+    /// SARIF without `originalUriBaseIds`: its URIs stay relative to the working directory, but the log
+    /// names no absolute path of this machine, so it is the same in every checkout (and equals the page's download).
+    #[arg(long)]
+    no_sarif_base: bool,
     #[command(flatten)]
     connect: crate::connect::ConnectArgs,
     /// Apply the safe fixes rules offer, then report what is left.
@@ -235,7 +239,10 @@ pub fn run(args: CheckArgs) -> ExitCode {
     };
     if !reports.is_empty() || !io_failed {
         let sources: Vec<&dyn Sources> = trees.iter().map(|tree| tree as &dyn Sources).collect();
-        let options = output::render_options(args.color);
+        let mut options = output::render_options(args.color);
+        if args.no_sarif_base {
+            options.source_root = None;
+        }
         let rendered = render::packages::render(&reports, &sources, args.format, &options, shape);
         if let Err(code) = output::print(&rendered) {
             return code;

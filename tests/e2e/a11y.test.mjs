@@ -47,6 +47,13 @@ for (const colorScheme of ['light', 'dark']) {
           // A collection: the summary table, and every report's hops and component tables.
           await dropFolder(page, '#check-drop', 'nearmiss', readFolder(join(shared, 'corpus/nearmiss')));
           await page.waitForFunction(() => document.querySelector('#check-result .folder')?.dataset.root === 'nearmiss');
+          // The file tree with a file open, and that file's JSON tree view beside it.
+          await page.locator('#check-files [role=treeitem][data-path$="/plugin.json"] .name').first().click();
+          await page.waitForFunction(() => document.querySelector('#check-filetabs [aria-selected=true]')?.textContent.includes('(dropped)'));
+        }
+        if (view === 'check' || view === 'format') {
+          await page.locator(`#view-${view} button.tree-toggle`).click();
+          await page.locator(`#view-${view} .json-tree [role=treeitem][aria-level="2"]`).first().waitFor();
         }
         await page.waitForTimeout(300);
         await screenshot(page, `${view}-${colorScheme}-${width}`);

@@ -145,13 +145,13 @@ export function createEditor(parent, { doc = '', language = 'json', readOnly = f
     apply(changes, userEvent = 'input') {
       view.dispatch({ changes, userEvent });
     },
-    /** Selects a range, scrolls it into view and focuses the editor. */
-    reveal(from, to = from) {
+    /** Selects a range, scrolls it into view and (unless `focus` is false) focuses the editor. */
+    reveal(from, to = from, focus = true) {
       const length = view.state.doc.length;
       const anchor = Math.min(Math.max(0, from), length);
       const head = Math.min(Math.max(anchor, to), length);
       view.dispatch({ selection: { anchor, head }, effects: EditorView.scrollIntoView(anchor, { y: 'center' }) });
-      view.focus();
+      if (focus) view.focus();
     },
     /** The UTF-16 offset of a 1-based line and column (column in characters). */
     offsetAt(line, column = 1) {

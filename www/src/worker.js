@@ -10,6 +10,7 @@ import { XzReadableStream } from 'xz-decompress';
 import initWasm, * as core from '../pkg/apcheck.js';
 // Base64 of the wasm compressed with xz, put in by scripts/build-web.mjs.
 import wasmXzBase64 from 'embedded:apcheck-wasm';
+import { describe, nodeAt, scanJson } from './jsonscan.js';
 import { readZip, ZipError } from './zip.js';
 
 let ready;
@@ -60,7 +61,7 @@ async function entriesFromZip(zipFile, limits) {
   }
 }
 
-/** Builds the package tree of a drop, a pick or a zip, reporting progress while reading. */
+/** Builds the package tree of a drop, a pick or a zip, reporting progress while reading; `entries` are what was read. */
 async function buildTree({ entries, zip }, progress) {
   const limits = JSON.parse(core.limits());
   const tree = new core.PackageTree();
@@ -100,7 +101,7 @@ async function buildTree({ entries, zip }, progress) {
     progress({ phase: 'reading', done, total: entries.length });
   }
   progress({ phase: 'checking', done, total: entries.length });
-  return tree;
+  return { tree, entries };
 }
 
 // What can be asked of a package tree, beyond the check.
@@ -116,19 +117,28 @@ const PACKAGE_ACTIONS = {
 // A restarted worker counts from 0 again: the run token keeps ids apart.
 let lastChecked = null;
 let lastReportId = 0;
+/** The files of the last check when it was a zip (path → bytes), for the page's file viewer. */
+let lastZipFiles = null;
 const WORKER_RUN = Math.random().toString(36).slice(2);
 
 async function withPackage(args, progress) {
   const actionName = args.action ?? 'check';
   const action = PACKAGE_ACTIONS[actionName];
   if (!action) throw new Error(`unknown package action ${args.action}`);
-  const tree = await buildTree(args, progress);
+  const { tree, entries } = await buildTree(args, progress);
   try {
-    return JSON.parse(action(tree, args));
+    const answer = JSON.parse(action(tree, args));
+    // A zip is read here, not in the page: the page gets its listing, and its files when it opens them.
+    if (actionName === 'check' && args.zip) {
+      answer.listing = entries.map(({ path, kind, target }) => ({ path, kind, target }));
+      lastZipFiles = new Map(entries.filter((entry) => entry.kind === 'file').map((entry) => [entry.path, entry.bytes]));
+    }
+    return answer;
   } finally {
     if (actionName === 'check') {
       lastChecked?.free();
       lastChecked = tree;
+      if (!args.zip) lastZipFiles = null;
     } else {
       tree.free();
     }
@@ -142,6 +152,42 @@ function renderLast({ format, reportId }) {
   const answer = JSON.parse(lastChecked.render(format));
   if (!answer.ok) throw new Error(answer.error.message);
   return answer.text;
+}
+
+/** A file of the last check's zip, as text. */
+function zipFile({ reportId, path }) {
+  if (!lastZipFiles || reportId !== `${WORKER_RUN}:${lastReportId}`) throw new Error('This zip is no longer in memory (a newer check or a cancel replaced it): check it again.');
+  const bytes = lastZipFiles.get(path);
+  if (!bytes) throw new Error(`${path} is not a file of the zip`);
+  return { text: new TextDecoder().decode(bytes), truncatedFrom: bytes.truncatedFrom };
+}
+
+// The JSON trees on screen (the Format result, a package's file): each
+// document is scanned once here, and the page asks for a node's children when
+// it opens it, so a 5 MB document never crosses to the page whole.
+const trees = new Map();
+let lastTreeId = 0;
+const KEPT_TREES = 4;
+
+function treeOpen({ text }) {
+  let root;
+  try {
+    root = scanJson(text);
+  } catch (error) {
+    return { ok: false, message: error.message };
+  }
+  const id = `${WORKER_RUN}:j${++lastTreeId}`;
+  trees.set(id, { text, root });
+  if (trees.size > KEPT_TREES) trees.delete(trees.keys().next().value);
+  return { ok: true, id, root: describe(text, root) };
+}
+
+function treeChildren({ id, path, start, end }) {
+  const held = trees.get(id);
+  if (!held) throw new Error('This tree is no longer in memory (a cancel restarted the core): show it again.');
+  const node = nodeAt(held.root, path);
+  const children = node.items.slice(start, end).map((child, offset) => ({ key: node.keys?.[start + offset], ...describe(held.text, child) }));
+  return { total: node.items.length, children };
 }
 
 async function readEntry(entry, limits) {
@@ -265,12 +311,14 @@ function diffLocate({ id, index }) {
 }
 
 const DIFF_OPS = { diff: diffDocuments, diffRows, diffPart, diffPartRows, diffLocate };
+const VIEWER_OPS = { zipFile, treeOpen, treeChildren };
 
 async function handle({ op, args }, progress) {
   await loadCore();
   if (op === 'check') return withPackage(args, progress);
   if (op === 'render') return renderLast(args);
   if (Object.hasOwn(DIFF_OPS, op)) return DIFF_OPS[op](args);
+  if (Object.hasOwn(VIEWER_OPS, op)) return VIEWER_OPS[op](args);
   if (op === 'call' && TEXT_EXPORTS.includes(args.name) && typeof core[args.name] === 'function') {
     return JSON.parse(core[args.name](...args.params));
   }

@@ -5,6 +5,8 @@
 import { call, request } from '../client.js';
 import { byteToCharOffset, createEditor } from '../editor.js';
 import { entriesFromDrop, entriesFromPicker, entriesFromTexts } from '../files.js';
+import { fileTree } from '../filetree.js';
+import { treeToggle } from '../jsontree.js';
 import { renderFolder } from '../report.js';
 import { filesFromLink, keep, linkPayload, loadKept } from '../keep.js';
 import { copy, debounce, h, isCancelled, resultArea, toast, withProgress } from '../util.js';
@@ -26,8 +28,16 @@ const pasted = [
 
 let editor;
 let current = pasted[0];
-/** The dropped package's files (path → File), kept in memory to show a finding's file. */
+/**
+ * The package given (a drop, a pick or a zip): `files` (path → entry with a
+ * File, or for a zip only its path: the worker holds its bytes), the check's
+ * `reportId`, the path `viewing` in the editor.
+ */
 let dropped = null;
+/** The package's file tree, while one is on screen. */
+let files = null;
+/** The editor's JSON tree view toggle. */
+let jsonView;
 let lastReport = null;
 /** The package on screen (a drop, a pick or a zip), re-checked by Check; null for the pasted files. */
 let given = null;
@@ -102,15 +112,28 @@ function rangeOf(diagnostic, text) {
   return { from: 0, to: 0 };
 }
 
+/** The text of a file of the package given: from its File, or from the worker for a zip. */
+async function fileText(entry) {
+  if (entry.file) return entry.file.text();
+  return (await request('zipFile', { reportId: dropped.reportId, path: entry.path })).text;
+}
+
 /** Shows a file of the dropped package in the editor, read-only, with its findings marked. */
 async function openFile(path) {
-  const entry = dropped.files.get(path);
-  if (!entry) {
-    toast(`${path} is not a readable file of the package`);
+  const entry = dropped?.files.get(path);
+  if (!entry || entry.kind === 'symlink') {
+    toast(entry ? `${path} is a symlink to ${entry.target}: the check judged the link, there is no file to show` : `${path} is not a readable file of the package`);
     return null;
   }
-  const text = entry.file ? await entry.file.text() : new TextDecoder().decode(entry.bytes ?? new Uint8Array());
+  let text;
+  try {
+    text = await fileText(entry);
+  } catch (error) {
+    toast(`${path} cannot be shown: ${error.message}`);
+    return null;
+  }
   dropped.viewing = path;
+  files?.select(path);
   editor.setReadOnly(true);
   editor.setLanguage(path.endsWith('.md') ? 'markdown' : path.endsWith('.json') ? 'json' : 'text');
   editor.text = text;
@@ -166,7 +189,7 @@ function applyFix(diagnostic, checked) {
 async function runCheck(job, { source, label, checkedTexts }) {
   const ticket = result.ticket();
   try {
-    const { folder, reportId } = await withProgress(label, (progress) => request('check', job, progress));
+    const { folder, reportId, listing } = await withProgress(label, (progress) => request('check', job, progress));
     // Files only: a drop lists directories too, a picked folder does not, and the two must agree.
     const entryCount = job.entries?.filter((entry) => entry.kind === 'file').length;
     // Inputs changed meanwhile: a newer run is on its way, and its result wins.
@@ -177,6 +200,7 @@ async function runCheck(job, { source, label, checkedTexts }) {
     // Findings by their path in the folder given (a collection's roots lie below it).
     const prefix = (report) => (folder.collection ? `${report.root.slice(job.root.length + 1)}/` : '');
     lastReport = { diagnostics: folder.reports.flatMap((report) => report.diagnostics.map((d) => ({ ...d, file: d.file && prefix(report) + d.file }))) };
+    if (dropped) showFiles(job, folder, reportId, listing);
     if (!dropped) markFile(pastedPath(current), current.text);
     // A dropped package: show its manifest with the findings marked, read-only.
     else if (dropped.files.has('plugin.json')) await openFile('plugin.json');
@@ -186,7 +210,31 @@ async function runCheck(job, { source, label, checkedTexts }) {
   }
 }
 
+/**
+ * The package's file tree: every entry read (a zip's from the worker, which
+ * opened it), each file openable read-only; a collection's roots are marked.
+ */
+function showFiles(job, folder, reportId, listing) {
+  const entries = listing ?? job.entries;
+  dropped.files = new Map(entries.filter((entry) => entry.kind !== 'dir').map((entry) => [entry.path, entry]));
+  dropped.reportId = reportId;
+  const roots = folder.collection ? folder.reports.map((report) => report.root.slice(job.root.length + 1)) : [];
+  files = fileTree(job.root, entries, { findings: lastReport.diagnostics, roots, onOpen: openFile });
+  const pane = document.getElementById('check-files');
+  pane.replaceChildren(files.element);
+  pane.hidden = false;
+}
+
+/** No file tree: the pasted files are checked, or a new package is being read. */
+function hideFiles() {
+  files = null;
+  const pane = document.getElementById('check-files');
+  pane.hidden = true;
+  pane.replaceChildren();
+}
+
 async function checkPasted() {
+  hideFiles();
   dropped = null;
   given = null;
   lastReport = null;
@@ -202,11 +250,9 @@ async function checkGiven(package_, source) {
   given = package_;
   result.changed();
   lastReport = null;
-  dropped = { files: new Map((given.entries ?? []).filter((e) => e.kind === 'file').map((e) => [e.path, e])), viewing: null };
-  if (given.zip) {
-    // A zip is opened in the worker, so its files cannot be shown here; findings still name their places.
-    dropped.files = new Map();
-  }
+  hideFiles();
+  // The files are known once the check has read them (a zip is opened in the worker).
+  dropped = { files: new Map(), viewing: null };
   renderTabs();
   // A zip's symlinks are read from the archive; a folder's are hidden by the browser.
   await runCheck(given, { source: given.zip ? 'zip' : source, label: `Checking ${given.root}` });
@@ -227,12 +273,17 @@ function checkShown() {
 
 export function setUpCheckView() {
   result = resultArea(document.getElementById('check-result'));
-  editor = createEditor(document.getElementById('check-editor'), {
+  const editorHost = document.getElementById('check-editor');
+  jsonView = treeToggle(editorHost, { label: 'File', text: () => editor.text, reveal: (from, to) => editor.reveal(from, to, false) });
+  document.getElementById('check-run').before(jsonView.button);
+  const treeLater = debounce(() => jsonView.refresh(), 300);
+  editor = createEditor(editorHost, {
     doc: current.text,
     language: current.language,
     label: 'Pasted file',
     hint: 'Paste plugin.json, mcp.json or a SKILL.md here',
     onChange: (text) => {
+      treeLater();
       if (dropped?.viewing) return;
       current.text = text;
       keepPasted();

@@ -2,6 +2,7 @@
 // JSONC accepted on request; a parse error is shown at its line:column.
 
 import { byteToCharOffset, createEditor } from '../editor.js';
+import { treeToggle } from '../jsontree.js';
 import { callWithProgress, checkbox, copyButton, debounce, downloadButton, h, openFileButton, resultArea, select, status } from '../util.js';
 
 const SAMPLE = '{"name":"my-plugin","version":"0.1.0","keywords":["agents","plugins"],"author":{"name":"Ada"}}\n';
@@ -11,11 +12,15 @@ let output;
 const options = { indent: 2, minify: false, sortKeys: false, jsonc: false };
 let statusLine;
 let outputPane;
+/** The Result's tree view toggle, and the text it shows (kept: reading a 5 MB editor back costs a frame). */
+let resultTree;
+let resultText = '';
 
 /** The Result pane shows the output of the input on screen, or nothing. */
 function clearOutput() {
-  output.text = '';
+  output.text = resultText = '';
   outputPane.dataset.empty = 'true';
+  resultTree.refresh();
 }
 
 function inputChanged() {
@@ -34,8 +39,9 @@ async function run() {
     return;
   }
   if (answer.ok) {
-    output.text = answer.text;
+    output.text = resultText = answer.text;
     delete outputPane.dataset.empty;
+    resultTree.refresh();
     input.mark([]);
     statusLine.show(ticket, status('ok', options.minify ? 'Minified.' : 'Formatted.'));
     return;
@@ -58,6 +64,8 @@ export function setUpFormatView() {
   statusLine = resultArea(h('div#format-status', { 'aria-live': 'polite' }));
   const inputHost = h('div.editor');
   const outputHost = h('div.editor');
+  outputPane = h('div.pane#format-output', {}, h('span.muted', {}, 'Result'), outputHost);
+  resultTree = treeToggle(outputHost, { label: 'Result', text: () => resultText, reveal: (from, to) => output.reveal(from, to, false) });
   root.append(
     h(
       'div.toolbar',
@@ -69,10 +77,11 @@ export function setUpFormatView() {
       h('button.primary', { type: 'button', onclick: run, title: 'Ctrl+Enter' }, 'Format'),
       ...openFileButton('format-open', 'Open…', '.json,.jsonc,application/json', (text) => (input.text = text)),
       copyButton('Copy result', () => output.text, 'Result copied'),
+      resultTree.button,
       downloadButton('Download', 'formatted.json', () => output.text),
     ),
     statusLine.element,
-    h('div.tool-grid', {}, h('div.pane', {}, h('span.muted', {}, 'Input'), inputHost), (outputPane = h('div.pane#format-output', {}, h('span.muted', {}, 'Result'), outputHost))),
+    h('div.tool-grid', {}, h('div.pane', {}, h('span.muted', {}, 'Input'), inputHost), outputPane),
   );
   const onInput = () => (inputChanged(), rerun());
   input = createEditor(inputHost, { doc: SAMPLE, label: 'JSON to format', hint: 'Paste JSON here', onChange: onInput });

@@ -56,7 +56,6 @@ export function jsonTree({ label, reveal }) {
         {},
         h('span.twisty', { 'aria-hidden': 'true' }),
         h('span.jt-key', {}, key),
-        ': ',
         h(`span.jt-value.${node.kind}`, {}, valueText(node)),
         url ? copyButton('Copy URL', () => node.text, 'URL copied') : null,
       ),

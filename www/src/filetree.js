@@ -100,8 +100,10 @@ export function fileTree(name, entries, { findings = [], roots = [], onOpen }) {
     },
   });
   const fileCount = entries.filter((entry) => entry.kind !== 'dir').length;
+  // A tree with no items is not a tree (ARIA): an empty folder gets the sentence alone.
+  const head = entries.length ? `${name}: ${plural(fileCount, 'file')} · open one to see it read-only, its findings marked` : `${name}: no files were read`;
   return {
-    element: h('div.filetree', {}, h('p.muted.filetree-head', {}, `${name}: ${plural(fileCount, 'file')} · open one to see it read-only, its findings marked`), tree),
+    element: h('div.filetree', {}, h('p.muted.filetree-head', {}, head), entries.length ? tree : null),
     /** Marks `path` as the file on screen, opening the folders above it. */
     select(path) {
       for (const item of tree.querySelectorAll('[aria-selected="true"]')) item.setAttribute('aria-selected', 'false');

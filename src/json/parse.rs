@@ -12,7 +12,7 @@ pub use crate::json::locate::DuplicateKey;
 use crate::json::locate::SpanTree;
 pub use crate::json::pointer::{pointer_tokens, push_token};
 pub use crate::json::scan::JsonParseError;
-use crate::source::{ColumnUnit, LineIndex, Span, offset_at};
+use crate::source::{ColumnUnit, Span, offset_at};
 
 /// A parsed document: the value, the span of every node, and the duplicate keys.
 #[derive(Debug, Clone)]
@@ -53,11 +53,11 @@ fn serde_error(text: &str, error: &serde_json::Error) -> JsonParseError {
     if message == "trailing comma" {
         let comma = text[..offset].trim_end_matches([' ', '\t', '\n', '\r']);
         if let Some(at) = comma.strip_suffix(',').map(str::len) {
-            let place = LineIndex::new(text).line_col(text, at);
+            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
             return JsonParseError {
                 message,
-                line: place.line,
-                column: place.column,
+                line: line - text[at..offset].matches('\n').count(),
+                column: text[line_start..at].chars().count() + 1,
                 offset: at,
             };
         }

@@ -86,10 +86,7 @@ fn usage(message: &str) -> Value {
 }
 
 fn parse_error(error: &JsonParseError, document: &str) -> Value {
-    json!({
-        "message": error.message, "line": error.line, "column": error.column, "offset": error.offset,
-        "document": document, "jsoncAccepts": error.jsonc_accepts(),
-    })
+    json!({"message": error.message, "line": error.line, "column": error.column, "offset": error.offset, "document": document})
 }
 
 fn schema_error(error: &SchemaError) -> Value {

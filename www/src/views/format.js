@@ -41,9 +41,8 @@ async function run() {
     return;
   }
   clearOutput();
-  const { line, column, offset } = answer.error;
-  // The core's message names no option (see `JsonParseError::jsonc_accepts`): this page's is the checkbox.
-  const jsoncAccepts = ['comments are not JSON', 'trailing comma (not JSON)'].includes(answer.error.message);
+  const { line, column, offset, jsoncAccepts } = answer.error;
+  // The core's message names no option (`JsonParseError::jsonc_accepts`): this page's is the checkbox.
   const message = jsoncAccepts ? `${answer.error.message}; “Allow comments (JSONC)” accepts it` : answer.error.message;
   const at = offset !== undefined ? byteToCharOffset(input.text, offset) : input.offsetAt(line, column);
   input.mark([{ from: at, to: at + 1, severity: 'error', message }]);

@@ -13,6 +13,7 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;
+#[cfg(not(target_arch = "wasm32"))]
 use std::sync::{Arc, OnceLock};
 
 /// One entry of the tree, as `lstat` would describe it.
@@ -67,7 +68,9 @@ pub trait FileLoader: Send + Sync {
     fn load(&self, path: &str, keep: usize) -> Result<Vec<u8>, String>;
 }
 
-/// A file listed without its bytes.
+/// A file listed without its bytes. Native only, as is every edge that
+/// lists without reading (the page holds what was dropped), so the wasm stays small.
+#[cfg(not(target_arch = "wasm32"))]
 #[derive(Debug, Clone)]
 struct Deferred {
     /// How many bytes the edge's limits let a read keep.
@@ -80,9 +83,11 @@ struct Deferred {
 }
 
 /// The loader of a tree's deferred files.
+#[cfg(not(target_arch = "wasm32"))]
 #[derive(Clone)]
 struct Loader(Arc<dyn FileLoader>);
 
+#[cfg(not(target_arch = "wasm32"))]
 impl std::fmt::Debug for Loader {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("FileLoader")
@@ -129,7 +134,9 @@ pub struct Tree {
     /// pass through directories and links outside the package).
     landings: BTreeMap<String, String>,
     /// Regular files listed without their bytes, which `loader` reads on demand.
+    #[cfg(not(target_arch = "wasm32"))]
     deferred: BTreeMap<String, Deferred>,
+    #[cfg(not(target_arch = "wasm32"))]
     loader: Option<Loader>,
 }
 
@@ -153,6 +160,7 @@ impl Tree {
     /// path's length (times a logarithm), however deep it is.
     pub fn insert(&mut self, path: &str, entry: Entry) {
         let Some(path) = clean_relative(path) else { return };
+        #[cfg(not(target_arch = "wasm32"))]
         self.deferred.remove(&path);
         self.entries.insert(path, entry);
     }
@@ -160,6 +168,7 @@ impl Tree {
     /// Inserts a regular file whose bytes the tree's [`FileLoader`] reads
     /// when they are asked for, at most `keep` of them (the edge's limits).
     /// Inserting an entry at the same path later replaces it.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn insert_deferred(&mut self, path: &str, keep: usize) {
         let Some(path) = clean_relative(path) else { return };
         self.entries.insert(path.clone(), Entry::File(Vec::new()));
@@ -174,6 +183,7 @@ impl Tree {
     }
 
     /// Sets who reads the bytes of deferred files.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn set_loader(&mut self, loader: Arc<dyn FileLoader>) {
         self.loader = Some(Loader(loader));
     }
@@ -426,13 +436,14 @@ impl Tree {
         let Entry::File(bytes) = resolved.entry else {
             return None;
         };
-        let Some(deferred) = self.deferred.get(resolved.path) else {
-            return Some(bytes);
-        };
-        deferred
-            .kept
-            .get_or_init(|| self.load(resolved.path, deferred).ok())
-            .as_deref()
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(deferred) = self.deferred.get(resolved.path) {
+            return deferred
+                .kept
+                .get_or_init(|| self.load(resolved.path, deferred).ok())
+                .as_deref();
+        }
+        Some(bytes)
     }
 
     /// The bytes of a resolved regular file, for a check that reads each file
@@ -445,13 +456,14 @@ impl Tree {
             Entry::Unreadable(why) => return Err(why.clone()),
             _ => return Err("not a regular file".to_string()),
         };
-        let Some(deferred) = self.deferred.get(resolved.path) else {
-            return Ok(Cow::Borrowed(bytes));
-        };
-        match deferred.kept.get() {
-            Some(Some(kept)) => Ok(Cow::Borrowed(kept)),
-            _ => self.load(resolved.path, deferred).map(Cow::Owned),
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(deferred) = self.deferred.get(resolved.path) {
+            return match deferred.kept.get() {
+                Some(Some(kept)) => Ok(Cow::Borrowed(kept)),
+                _ => self.load(resolved.path, deferred).map(Cow::Owned),
+            };
         }
+        Ok(Cow::Borrowed(bytes))
     }
 
     /// `entry`, found at the real `path`, as reading it eagerly would have
@@ -459,17 +471,21 @@ impl Tree {
     /// For the checks that tell a readable file from an unreadable one without
     /// reading it; opens the file once, at most.
     pub fn settled<'t>(&'t self, path: &str, entry: &'t Entry) -> &'t Entry {
-        let Some(deferred) = self.deferred.get(path) else {
-            return entry;
-        };
-        deferred
-            .opened
-            .get_or_init(|| self.open(path, 0).err().map(Entry::Unreadable))
-            .as_ref()
-            .unwrap_or(entry)
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(deferred) = self.deferred.get(path) {
+            return deferred
+                .opened
+                .get_or_init(|| self.open(path, 0).err().map(Entry::Unreadable))
+                .as_ref()
+                .unwrap_or(entry);
+        }
+        #[cfg(target_arch = "wasm32")]
+        let _ = path;
+        entry
     }
 
     /// Reads a deferred file through the loader and records whether it opened.
+    #[cfg(not(target_arch = "wasm32"))]
     fn load(&self, path: &str, deferred: &Deferred) -> Result<Vec<u8>, String> {
         let loaded = self.open(path, deferred.keep);
         // Already set when the file was opened before: the first answer stands.
@@ -479,6 +495,7 @@ impl Tree {
         loaded
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     fn open(&self, path: &str, keep: usize) -> Result<Vec<u8>, String> {
         match &self.loader {
             Some(Loader(loader)) => loader.load(path, keep),

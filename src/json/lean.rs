@@ -397,10 +397,12 @@ impl<'a> Node<'a, Lean> for LeanNode<'a> {
     }
 
     fn identity(&self) -> Option<NodeIdentity> {
-        Some(match *self {
-            LeanNode::Slot(doc, index) => NodeIdentity::tagged(std::ptr::from_ref(doc) as usize, index),
-            LeanNode::Name(name) => NodeIdentity::tagged(name.as_ptr() as usize, u32::MAX),
-        })
+        match *self {
+            LeanNode::Slot(doc, index) => Some(NodeIdentity::tagged(std::ptr::from_ref(doc) as usize, index)),
+            // A name lives only for one call and the next may reuse its address:
+            // no identity, so nothing is remembered about it.
+            LeanNode::Name(_) => None,
+        }
     }
 }
 

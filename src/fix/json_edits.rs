@@ -5,8 +5,8 @@
 //! in strict JSON is all there is between tokens.
 
 use crate::fix::Edit;
-use crate::rules::files::JsonFile;
 use crate::source::Span;
+use crate::source::json::JsonSource;
 
 /// `value` as a JSON string literal.
 pub fn string_literal(value: &str) -> String {
@@ -14,13 +14,13 @@ pub fn string_literal(value: &str) -> String {
 }
 
 /// Replaces the value at `pointer` with the JSON text `replacement`.
-pub fn replace_value(file: &JsonFile, pointer: &str, replacement: impl Into<String>) -> Option<Edit> {
+pub fn replace_value(file: &JsonSource, pointer: &str, replacement: impl Into<String>) -> Option<Edit> {
     let span = file.doc.value_span(pointer)?;
     Some(Edit::replace(&file.path, span, replacement))
 }
 
 /// Inserts `"key": value_json` as the first member of the object at `pointer`.
-pub fn insert_first_member(file: &JsonFile, pointer: &str, key: &str, value_json: &str) -> Option<Edit> {
+pub fn insert_first_member(file: &JsonSource, pointer: &str, key: &str, value_json: &str) -> Option<Edit> {
     let object = file.doc.value_span(pointer)?;
     let member = format!("{}: {value_json}", string_literal(key));
     match first_member_start(file, pointer) {
@@ -40,7 +40,7 @@ pub fn insert_first_member(file: &JsonFile, pointer: &str, key: &str, value_json
 /// Inserts `"key": value_json` as the last member of the object at `pointer`,
 /// right after the last member's value, led by the whitespace that leads into
 /// that member (so it lines up with it).
-pub fn insert_last_member(file: &JsonFile, pointer: &str, key: &str, value_json: &str) -> Option<Edit> {
+pub fn insert_last_member(file: &JsonSource, pointer: &str, key: &str, value_json: &str) -> Option<Edit> {
     let object = file.doc.value_span(pointer)?;
     let member = format!("{}: {value_json}", string_literal(key));
     let members = file.doc.value.pointer(pointer)?.as_object()?;
@@ -67,7 +67,7 @@ pub fn insert_last_member(file: &JsonFile, pointer: &str, key: &str, value_json:
 
 /// Sets member `key` of the object at `pointer` to `value_json`: replaces its
 /// value when it is there, else inserts it first.
-pub fn set_member(file: &JsonFile, pointer: &str, key: &str, value_json: &str) -> Option<Edit> {
+pub fn set_member(file: &JsonSource, pointer: &str, key: &str, value_json: &str) -> Option<Edit> {
     let mut member = pointer.to_string();
     crate::json::parse::push_token(&mut member, key);
     match file.doc.value_span(&member) {
@@ -78,12 +78,12 @@ pub fn set_member(file: &JsonFile, pointer: &str, key: &str, value_json: &str) -
 
 /// Removes the member at `pointer` with the comma and whitespace that
 /// separate it from its neighbour.
-pub fn remove_member(file: &JsonFile, pointer: &str) -> Option<Edit> {
+pub fn remove_member(file: &JsonSource, pointer: &str) -> Option<Edit> {
     Some(Edit::delete(&file.path, member_removal_span(file, pointer)?))
 }
 
 /// The bytes that removing the member at `pointer` deletes (see [`remove_member`]).
-pub fn member_removal_span(file: &JsonFile, pointer: &str) -> Option<Span> {
+pub fn member_removal_span(file: &JsonSource, pointer: &str) -> Option<Span> {
     let member = member_span(file, pointer)?;
     let text = file.text.as_bytes();
     let after = skip_whitespace(text, member.end);
@@ -101,14 +101,14 @@ pub fn member_removal_span(file: &JsonFile, pointer: &str) -> Option<Span> {
 }
 
 /// From the member's key to the end of its value.
-pub fn member_span(file: &JsonFile, pointer: &str) -> Option<Span> {
+pub fn member_span(file: &JsonSource, pointer: &str) -> Option<Span> {
     let key = file.doc.key_span(pointer)?;
     let value = file.doc.value_span(pointer)?;
     (key.start < value.start).then(|| Span::new(key.start, value.end))
 }
 
 /// The offset of the first member's key in the object at `pointer`, if it has members.
-fn first_member_start(file: &JsonFile, pointer: &str) -> Option<usize> {
+fn first_member_start(file: &JsonSource, pointer: &str) -> Option<usize> {
     let members = file.doc.value.pointer(pointer)?.as_object()?;
     members
         .keys()
@@ -141,8 +141,8 @@ mod tests {
     use crate::json::parse_document;
     use crate::source::LineIndex;
 
-    fn file(text: &str) -> JsonFile {
-        JsonFile {
+    fn file(text: &str) -> JsonSource<'static> {
+        JsonSource {
             path: "plugin.json".into(),
             text: text.to_string().into(),
             index: LineIndex::new(text),

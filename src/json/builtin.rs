@@ -94,8 +94,7 @@ static NOT_REGISTERED: LazyLock<SchemaError> = LazyLock::new(|| SchemaError {
     file: String::new(),
     kind: crate::json::validate::SchemaErrorKind::Invalid,
     message: "not a registered built-in schema".to_string(),
-    line: 0,
-    column: 0,
+    at: None,
     issues: Vec::new(),
 });
 

@@ -17,7 +17,7 @@ use serde_json::Value;
 use crate::json::locate::SpanTree;
 use crate::json::parse::{JsonDoc, JsonParseError, parse_document, pointer_tokens};
 use crate::json::scan::check_syntax;
-use crate::source::{LineIndex, Span};
+use crate::source::{LineCol, LineIndex, Span};
 
 /// The base URI of a schema that has no `$id` (the `jsonschema` crate's default),
 /// under which sibling files given without an `$id` are registered by file name.
@@ -99,9 +99,9 @@ pub struct SchemaError {
     pub file: String,
     pub kind: SchemaErrorKind,
     pub message: String,
-    /// Where in `file` (1-based; 0 when the problem has no place, such as a missing reference).
-    pub line: usize,
-    pub column: usize,
+    /// Where in `file` the problem is; `None` when it has no place (a missing
+    /// reference, a compilation the library refused as a whole).
+    pub at: Option<LineCol>,
     /// For `NotASchema`: every meta-schema violation, located in the schema file.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub issues: Vec<ValidationIssue>,
@@ -122,10 +122,9 @@ pub enum SchemaErrorKind {
 
 impl std::fmt::Display for SchemaError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.line > 0 {
-            write!(f, "{}:{}:{}: {}", self.file, self.line, self.column, self.message)
-        } else {
-            write!(f, "{}: {}", self.file, self.message)
+        match self.at {
+            Some(at) => write!(f, "{}:{}:{}: {}", self.file, at.line, at.column, self.message),
+            None => write!(f, "{}: {}", self.file, self.message),
         }
     }
 }
@@ -207,8 +206,10 @@ fn not_json(name: &str, error: &JsonParseError) -> SchemaError {
         file: name.to_string(),
         kind: SchemaErrorKind::NotJson,
         message: error.message.clone(),
-        line: error.line,
-        column: error.column,
+        at: Some(LineCol {
+            line: error.line,
+            column: error.column,
+        }),
         issues: Vec::new(),
     }
 }
@@ -222,8 +223,7 @@ fn meta_validate(file: SchemaFile<'_>, document: &JsonDoc) -> Result<(), SchemaE
             file: file.name.to_string(),
             kind: SchemaErrorKind::NotASchema,
             message: "a schema is an object or a boolean".to_string(),
-            line: at.line,
-            column: at.column,
+            at: Some(at),
             issues: Vec::new(),
         });
     }
@@ -239,8 +239,10 @@ fn meta_validate(file: SchemaFile<'_>, document: &JsonDoc) -> Result<(), SchemaE
             file: file.name.to_string(),
             kind: SchemaErrorKind::NotASchema,
             message: format!("not a valid JSON Schema: {}", first.message),
-            line: first.line,
-            column: first.column,
+            at: Some(LineCol {
+                line: first.line,
+                column: first.column,
+            }),
             issues,
         }),
     }
@@ -251,8 +253,7 @@ fn whole_file_error(name: &str, kind: SchemaErrorKind, message: String) -> Schem
         file: name.to_string(),
         kind,
         message,
-        line: 0,
-        column: 0,
+        at: None,
         issues: Vec::new(),
     }
 }
@@ -566,7 +567,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(error.kind, SchemaErrorKind::NotASchema);
         assert_eq!(error.issues.len(), 2, "{error:?}");
-        assert_eq!(error.line, 2);
+        assert_eq!(error.at.map(|at| at.line), Some(2));
     }
 
     #[test]
@@ -676,8 +677,8 @@ mod tests {
         };
         let error = cache.compile(file, &[], &CompileOptions::default()).unwrap_err();
         assert_eq!(
-            (error.kind, error.issues.len(), error.line),
-            (SchemaErrorKind::NotASchema, 2, 2)
+            (error.kind, error.issues.len(), error.at.map(|at| at.line)),
+            (SchemaErrorKind::NotASchema, 2, Some(2))
         );
         assert!(cache.is_empty());
     }

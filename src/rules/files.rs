@@ -231,10 +231,6 @@ pub struct TextFile {
     pub index: LineIndex,
 }
 
-/// A package file parsed as strict JSON, with spans for every pointer: the
-/// one JSON source type, owning its text because it outlives the read.
-pub type JsonFile = JsonSource<'static>;
-
 /// Reads `path` as UTF-8 text: containment (§4.1), then the kind of entry,
 /// then the bytes (cut by a limit, not UTF-8, NUL). A leading BOM is kept in
 /// the text; each format decides about it. `consequence` finishes every
@@ -325,8 +321,14 @@ pub fn read_text_file(tree: &Tree, path: &str, consequence: &str, diagnostics: &
 /// Reads `path` as strict JSON (RFC 8259) with spans: everything
 /// [`read_text_file`] checks, then a BOM (AP002), syntax (AP008, at line:col)
 /// and duplicate member names (AP009, a warning: the value kept is the last).
-/// Shared by the manifest and MCP hops.
-pub fn read_json_file(tree: &Tree, path: &str, consequence: &str, diagnostics: &mut Vec<Diagnostic>) -> Load<JsonFile> {
+/// Shared by the manifest and MCP hops. The source owns its text (hence
+/// `'static`), since the hops keep it after the tree's bytes are read.
+pub fn read_json_file(
+    tree: &Tree,
+    path: &str,
+    consequence: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Load<JsonSource<'static>> {
     let file = match read_text_file(tree, path, consequence, diagnostics) {
         Load::Loaded(file) => file,
         Load::Absent => return Load::Absent,
@@ -445,7 +447,7 @@ fn name_some<'a>(paths: impl Iterator<Item = &'a str>, total: usize) -> String {
 mod tests {
     use super::*;
 
-    fn read(tree: &Tree, path: &str) -> (Load<JsonFile>, Vec<Diagnostic>) {
+    fn read(tree: &Tree, path: &str) -> (Load<JsonSource<'static>>, Vec<Diagnostic>) {
         let mut diagnostics = Vec::new();
         let load = read_json_file(tree, path, "the plugin is rejected", &mut diagnostics);
         (load, diagnostics)

@@ -89,9 +89,11 @@ fn parse_error(error: &JsonParseError, document: &str) -> Value {
     json!({"message": error.message, "line": error.line, "column": error.column, "offset": error.offset, "document": document})
 }
 
+/// The page's error shape, where line 0 means "no place" (as in [`usage`]).
 fn schema_error(error: &SchemaError) -> Value {
+    let (line, column) = error.at.map_or((0, 0), |at| (at.line, at.column));
     json!({
-        "message": error.message, "line": error.line, "column": error.column,
+        "message": error.message, "line": line, "column": column,
         "document": "schema", "file": error.file, "kind": error.kind, "issues": error.issues,
     })
 }

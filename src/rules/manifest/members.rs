@@ -9,7 +9,7 @@ use crate::diag::{Diagnostic, Severity};
 use crate::fix::{Edit, Fix, FixInputs, json_edits};
 use crate::json::parse::push_token;
 use crate::rule::{Example, Rule, RuleDoc};
-use crate::rules::files::JsonFile;
+use crate::source::json::JsonSource;
 
 use super::texts::{REJECTED, VALID};
 use super::{name, version};
@@ -218,7 +218,7 @@ const STRING_FIELDS: &[&str] = &["version", "description", "homepage", "reposito
 const AUTHOR_FIELDS: &[&str] = &["name", "email", "url"];
 
 pub(super) fn check_members(
-    file: &JsonFile,
+    file: &JsonSource,
     members: &Map<String, Value>,
     inputs: &FixInputs,
     diagnostics: &mut Vec<Diagnostic>,
@@ -249,7 +249,7 @@ pub(super) fn check_members(
 }
 
 fn unknown_field(
-    file: &JsonFile,
+    file: &JsonSource,
     members: &Map<String, Value>,
     pointer: &str,
     key: &str,
@@ -295,7 +295,7 @@ fn unknown_field(
 /// a namespace, or where the move would overwrite or need another fix first
 /// (a non-object `extensions` is AP206's).
 fn move_to_extensions_fix(
-    file: &JsonFile,
+    file: &JsonSource,
     members: &Map<String, Value>,
     pointer: &str,
     key: &str,
@@ -354,7 +354,7 @@ fn move_to_extensions_fix(
     ))
 }
 
-fn wrong_type(file: &JsonFile, pointer: &str, expected: &str, value: &Value) -> Diagnostic {
+fn wrong_type(file: &JsonSource, pointer: &str, expected: &str, value: &Value) -> Diagnostic {
     file.at_value(
         &MANIFEST_FIELD_TYPE,
         pointer,
@@ -362,7 +362,7 @@ fn wrong_type(file: &JsonFile, pointer: &str, expected: &str, value: &Value) -> 
     )
 }
 
-fn check_author(file: &JsonFile, value: &Value, diagnostics: &mut Vec<Diagnostic>) {
+fn check_author(file: &JsonSource, value: &Value, diagnostics: &mut Vec<Diagnostic>) {
     let Value::Object(author) = value else {
         diagnostics.push(wrong_type(file, "/author", "an object", value));
         return;
@@ -382,7 +382,7 @@ fn check_author(file: &JsonFile, value: &Value, diagnostics: &mut Vec<Diagnostic
     }
 }
 
-fn check_keywords(file: &JsonFile, value: &Value, diagnostics: &mut Vec<Diagnostic>) {
+fn check_keywords(file: &JsonSource, value: &Value, diagnostics: &mut Vec<Diagnostic>) {
     let Value::Array(keywords) = value else {
         diagnostics.push(wrong_type(file, "/keywords", "an array of strings", value));
         return;
@@ -394,7 +394,7 @@ fn check_keywords(file: &JsonFile, value: &Value, diagnostics: &mut Vec<Diagnost
     }
 }
 
-fn check_extensions(file: &JsonFile, value: &Value, diagnostics: &mut Vec<Diagnostic>) {
+fn check_extensions(file: &JsonSource, value: &Value, diagnostics: &mut Vec<Diagnostic>) {
     let Value::Object(namespaces) = value else {
         let diagnostic = file.at_value(
             &EXTENSIONS_NOT_OBJECT,
@@ -430,7 +430,7 @@ fn check_extensions(file: &JsonFile, value: &Value, diagnostics: &mut Vec<Diagno
 /// list of them) becomes an object with an empty entry for each: what it
 /// meant, safely. Anything else is data no client reads; removing it is
 /// offered as unsafe, since the author may want to move it somewhere first.
-fn extensions_fix(file: &JsonFile, value: &Value) -> Option<Fix> {
+fn extensions_fix(file: &JsonSource, value: &Value) -> Option<Fix> {
     let names: Option<Vec<&str>> = match value {
         Value::String(name) => Some(vec![name.as_str()]),
         Value::Array(items) if !items.is_empty() => items.iter().map(Value::as_str).collect(),

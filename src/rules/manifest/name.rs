@@ -4,7 +4,7 @@
 use crate::diag::{Diagnostic, Severity};
 use crate::fix::{Applicability, Fix, json_edits};
 use crate::rule::{Example, Rule, RuleDoc};
-use crate::rules::files::JsonFile;
+use crate::source::json::JsonSource;
 
 use super::texts::{REJECTED, VALID};
 
@@ -28,7 +28,7 @@ pub static MANIFEST_NAME_INVALID: Rule = Rule {
 };
 
 /// §5.5, constraint by constraint, so the message says which failed.
-pub(super) fn check_name(file: &JsonFile, name: &str, diagnostics: &mut Vec<Diagnostic>) {
+pub(super) fn check_name(file: &JsonSource, name: &str, diagnostics: &mut Vec<Diagnostic>) {
     let failures = name_violations(name);
     if failures.is_empty() {
         return;

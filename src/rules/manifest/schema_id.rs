@@ -6,8 +6,8 @@ use serde_json::{Map, Value};
 use crate::diag::{Diagnostic, Severity};
 use crate::fix::{Applicability, Fix, json_edits};
 use crate::rule::{Example, Rule, RuleDoc};
-use crate::rules::files::JsonFile;
 use crate::schemas::{MCP_SCHEMA_ID, PLUGIN_SCHEMA_ID, SUPPORTED_SPEC_VERSIONS};
+use crate::source::json::JsonSource;
 
 use super::texts::{REJECTED, VALID};
 use crate::json::json_type;
@@ -51,7 +51,7 @@ pub static SCHEMA_UNSUPPORTED: Rule = Rule {
 
 /// §5.2: `$schema` selects the rules; returns the supported spec version.
 pub(super) fn select_spec_version(
-    file: &JsonFile,
+    file: &JsonSource,
     members: &Map<String, Value>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<&'static str> {
@@ -120,7 +120,7 @@ pub(super) fn select_spec_version(
 }
 
 /// `diagnostic` with the fix that declares Agent Plugins 1.0.0, the one version this build supports.
-fn with_schema_fix(diagnostic: Diagnostic, file: &JsonFile, applicability: Applicability) -> Diagnostic {
+fn with_schema_fix(diagnostic: Diagnostic, file: &JsonSource, applicability: Applicability) -> Diagnostic {
     match json_edits::set_member(file, "", "$schema", &json_edits::string_literal(PLUGIN_SCHEMA_ID)) {
         Some(edit) => diagnostic.with_fix(Fix {
             message: format!("Set \"$schema\" to \"{PLUGIN_SCHEMA_ID}\""),

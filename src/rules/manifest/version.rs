@@ -3,7 +3,7 @@
 
 use crate::diag::{Diagnostic, Severity};
 use crate::rule::{Example, Rule, RuleDoc};
-use crate::rules::files::JsonFile;
+use crate::source::json::JsonSource;
 
 pub static VERSION_NOT_SEMVER: Rule = Rule {
     code: "AP212",
@@ -28,7 +28,7 @@ pub static VERSION_NOT_SEMVER: Rule = Rule {
 };
 
 /// §10.2: plugins SHOULD use SemVer; §5.4: clients MUST NOT reject for it.
-pub(super) fn check_version(file: &JsonFile, pointer: &str, version: &str, diagnostics: &mut Vec<Diagnostic>) {
+pub(super) fn check_version(file: &JsonSource, pointer: &str, version: &str, diagnostics: &mut Vec<Diagnostic>) {
     if !is_semver(version) {
         diagnostics.push(file.at_value(
             &VERSION_NOT_SEMVER,

@@ -9,8 +9,8 @@ use crate::fix::{Applicability, Fix, json_edits};
 use crate::json::json_type;
 use crate::report::PluginSection;
 use crate::rule::{Example, Rule, RuleDoc};
-use crate::rules::files::JsonFile;
 use crate::schemas::{MCP_SCHEMA_ID, PLUGIN_SCHEMA_ID};
+use crate::source::json::JsonSource;
 
 /// MCP configuration schemas this build implements, with the Agent Plugins version each targets.
 const SUPPORTED_MCP_SCHEMAS: &[(&str, &str)] = &[(MCP_SCHEMA_ID, "1.0.0")];
@@ -156,7 +156,7 @@ pub static MCP_SERVERS_NOT_OBJECT: Rule = Rule {
 
 /// Checks the top level; returns the servers when MCP stays enabled.
 pub(super) fn check_document<'f>(
-    file: &'f JsonFile,
+    file: &'f JsonSource<'f>,
     plugin: &PluginSection,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<&'f Map<String, Value>> {
@@ -212,7 +212,7 @@ pub(super) fn check_document<'f>(
     servers
 }
 
-fn check_schema(file: &JsonFile, schema: Option<&Value>, plugin: &PluginSection, diagnostics: &mut Vec<Diagnostic>) {
+fn check_schema(file: &JsonSource, schema: Option<&Value>, plugin: &PluginSection, diagnostics: &mut Vec<Diagnostic>) {
     // The identifier that matches plugin.json's version is what the author
     // meant when mcp.json has none or names the other file's schema; when it
     // names another version, a person should look.

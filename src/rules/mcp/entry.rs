@@ -9,7 +9,7 @@ use super::text::{EXAMPLE_PLUGIN_JSON as PLUGIN_JSON, child_pointer};
 use crate::diag::{Diagnostic, Severity};
 use crate::json::json_type;
 use crate::rule::{Example, Rule, RuleDoc};
-use crate::rules::files::JsonFile;
+use crate::source::json::JsonSource;
 use crate::tree::Tree;
 
 pub static MCP_SERVER_FIELD_MISSING: Rule = Rule {
@@ -77,7 +77,7 @@ pub static MCP_SERVER_FIELD_TYPE: Rule = Rule {
 
 /// The findings of one server entry, and whether any of them invalidates it.
 pub(super) struct ServerCheck<'f> {
-    pub file: &'f JsonFile,
+    pub file: &'f JsonSource<'f>,
     pub tree: &'f Tree,
     /// Pointer of the server object, `/mcpServers/<id>`.
     pub pointer: String,
@@ -88,7 +88,7 @@ pub(super) struct ServerCheck<'f> {
 
 impl<'f> ServerCheck<'f> {
     /// A check of the server object at `pointer` in `file`, with no finding yet.
-    pub fn new(file: &'f JsonFile, tree: &'f Tree, pointer: String) -> Self {
+    pub fn new(file: &'f JsonSource<'f>, tree: &'f Tree, pointer: String) -> Self {
         ServerCheck {
             file,
             tree,

@@ -11,7 +11,7 @@ use crate::fix::{Applicability, Fix, json_edits};
 use crate::json::json_type;
 use crate::report::{ServerEntry, ServerState};
 use crate::rule::{Example, Rule, RuleDoc};
-use crate::rules::files::JsonFile;
+use crate::source::json::JsonSource;
 use crate::tree::Tree;
 
 const PLUGIN_JSON: &str = super::text::EXAMPLE_PLUGIN_JSON;
@@ -248,7 +248,7 @@ impl Variant {
 
 /// Checks the server `id` and says whether a client would load it.
 pub(super) fn check_server(
-    file: &JsonFile,
+    file: &JsonSource,
     tree: &Tree,
     id: &str,
     value: &Value,
@@ -443,7 +443,7 @@ fn type_suggestion(name: &str) -> Option<String> {
 /// `diagnostic` with the fix that sets the `type` of the server at `pointer` to `variant`.
 fn with_type_fix(
     diagnostic: Diagnostic,
-    file: &JsonFile,
+    file: &JsonSource,
     pointer: &str,
     variant: &str,
     applicability: Applicability,

@@ -25,7 +25,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // the build fails above BUDGET, which is today's size with a little room, so
 // that growth is a decision. GOAL is issue 13 §5's target, not yet reached
 // (README, "The page": what is left is jsonschema, YAML and the Unicode tables).
-const BUDGET = { wasmRaw: 3.4e6, pageGzip: 1024 * 1024 };
+const BUDGET = { wasmRaw: 3.38e6, pageGzip: 1024 * 1024 };
 const GOAL = { wasmRaw: 2.4e6, pageGzip: 800 * 1024 };
 const jsOnly = process.argv.includes('--js-only');
 const config = parseToml(readFileSync(join(root, 'wasm-pack.toml'), 'utf8'));

@@ -5,8 +5,8 @@
 
 use std::fmt;
 
-use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::Value;
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Number, Value};
 use serde_saphyr::Spanned;
 
 use crate::source::{ColumnUnit, Span, offset_at};
@@ -197,22 +197,54 @@ pub fn scalar_span(yaml: &str, pointer: &str) -> Option<Span> {
     for token in pointer.strip_prefix('/')?.split('/') {
         let token = token.replace("~1", "/").replace("~0", "~");
         node = match &node.value {
-            Node::Map(members) => members.iter().find(|(key, _)| *key == token).map(|(_, value)| value)?,
+            Node::Map(members) => members
+                .iter()
+                .find(|(key, _)| key.value == token)
+                .map(|(_, value)| value)?,
             Node::Seq(items) => items.get(token.parse::<usize>().ok()?)?,
-            Node::Scalar => return None,
+            _ => return None,
         };
     }
     match node.value {
-        Node::Scalar => Some(span_of(&node.referenced)),
-        _ => None,
+        Node::Seq(_) | Node::Map(_) => None,
+        _ => Some(span_of(&node.referenced)),
     }
 }
 
-/// A YAML node's shape, with the span of every nested node (through `Spanned`).
+/// A YAML node with the span of every nested node (through `Spanned`): the one
+/// value type frontmatter is deserialized into, for [`Fields`] and for
+/// [`scalar_span`] alike. Each type serde-saphyr deserializes instantiates its
+/// deserializer once more in the page's wasm (`serde_json::Value` directly
+/// would be a second family: issue 13 §5); [`Node::into_json`] gives the JSON
+/// value serde_json's own visitor builds.
 enum Node {
-    Scalar,
+    Null,
+    Bool(bool),
+    Number(Number),
+    String(String),
     Seq(Vec<Spanned<Node>>),
-    Map(Vec<(String, Spanned<Node>)>),
+    Map(Vec<(Spanned<String>, Spanned<Node>)>),
+}
+
+impl Node {
+    /// The JSON value, as `serde_json::Value`'s visitor builds it: members in
+    /// document order, a repeated key keeping its first place and its last value.
+    fn into_json(self) -> Value {
+        match self {
+            Node::Null => Value::Null,
+            Node::Bool(value) => Value::Bool(value),
+            Node::Number(number) => Value::Number(number),
+            Node::String(text) => Value::String(text),
+            Node::Seq(items) => Value::Array(items.into_iter().map(|item| item.value.into_json()).collect()),
+            Node::Map(members) => {
+                let mut object = Map::new();
+                for (key, value) in members {
+                    object.insert(key.value, value.value.into_json());
+                }
+                Value::Object(object)
+            }
+        }
+    }
 }
 
 impl<'de> Deserialize<'de> for Node {
@@ -227,35 +259,52 @@ impl<'de> Visitor<'de> for NodeVisitor {
     type Value = Node;
 
     fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-        formatter.write_str("a YAML node")
+        formatter.write_str("any valid JSON value")
     }
 
-    fn visit_bool<E>(self, _: bool) -> Result<Node, E> {
-        Ok(Node::Scalar)
+    fn visit_bool<E>(self, value: bool) -> Result<Node, E> {
+        Ok(Node::Bool(value))
     }
 
-    fn visit_i64<E>(self, _: i64) -> Result<Node, E> {
-        Ok(Node::Scalar)
+    fn visit_i64<E>(self, value: i64) -> Result<Node, E> {
+        Ok(Node::Number(value.into()))
     }
 
-    fn visit_u64<E>(self, _: u64) -> Result<Node, E> {
-        Ok(Node::Scalar)
+    fn visit_u64<E>(self, value: u64) -> Result<Node, E> {
+        Ok(Node::Number(value.into()))
     }
 
-    fn visit_f64<E>(self, _: f64) -> Result<Node, E> {
-        Ok(Node::Scalar)
+    fn visit_i128<E: de::Error>(self, value: i128) -> Result<Node, E> {
+        Number::deserialize(de::value::I128Deserializer::new(value)).map(Node::Number)
     }
 
-    fn visit_str<E>(self, _: &str) -> Result<Node, E> {
-        Ok(Node::Scalar)
+    fn visit_u128<E: de::Error>(self, value: u128) -> Result<Node, E> {
+        Number::deserialize(de::value::U128Deserializer::new(value)).map(Node::Number)
+    }
+
+    fn visit_f64<E>(self, value: f64) -> Result<Node, E> {
+        // Not-a-number and the infinities have no JSON number: null, as serde_json reads them.
+        Ok(Number::from_f64(value).map_or(Node::Null, Node::Number))
+    }
+
+    fn visit_str<E>(self, value: &str) -> Result<Node, E> {
+        Ok(Node::String(value.to_string()))
+    }
+
+    fn visit_string<E>(self, value: String) -> Result<Node, E> {
+        Ok(Node::String(value))
     }
 
     fn visit_unit<E>(self) -> Result<Node, E> {
-        Ok(Node::Scalar)
+        Ok(Node::Null)
     }
 
     fn visit_none<E>(self) -> Result<Node, E> {
-        Ok(Node::Scalar)
+        Ok(Node::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Node, D::Error> {
+        Node::deserialize(deserializer)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
@@ -268,7 +317,7 @@ impl<'de> Visitor<'de> for NodeVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
         let mut members = Vec::new();
-        while let Some(key) = map.next_key::<String>()? {
+        while let Some(key) = map.next_key::<Spanned<String>>()? {
             members.push((key, map.next_value::<Spanned<Node>>()?));
         }
         Ok(Node::Map(members))
@@ -301,12 +350,12 @@ impl<'de> Visitor<'de> for FieldsVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields, A::Error> {
         let mut fields = Vec::new();
         while let Some(key) = map.next_key::<Spanned<String>>()? {
-            let value = map.next_value::<Spanned<Value>>()?;
+            let value = map.next_value::<Spanned<Node>>()?;
             fields.push(Field {
                 key_span: span_of(&key.referenced),
                 key: key.value,
                 value_span: span_of(&value.referenced),
-                value: value.value,
+                value: value.value.into_json(),
             });
         }
         Ok(Fields(fields))
@@ -316,6 +365,39 @@ impl<'de> Visitor<'de> for FieldsVisitor {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Field values come from [`Node`], not from deserializing
+    /// `serde_json::Value` itself (one deserializer family in the wasm): they
+    /// must be the values serde_json's own visitor builds, for every scalar
+    /// type, nesting, alias, merge key and tag, in both typings.
+    #[test]
+    fn field_values_are_what_serde_json_reads() {
+        let documents = [
+            "name: a\ndescription: \"quoted: yes\"\n",
+            "n: 1\nbig: 18446744073709551616\nneg: -9223372036854775809\nf: 1.5\nexp: 1e400\ninf: .inf\nnan: .nan\n",
+            "hex: 0x1F\noct: 0o17\nlegacy: 017\nunderscore: 1_000\nyes: yes\nno: off\ny: y\n",
+            "nulls: ~\nempty:\nword: null\nbool: True\n",
+            "metadata:\n  beta: true\n  list: [1, two, {three: 3}]\n  nested: {a: {b: [null, 2.0]}}\n",
+            "base: &base {a: 1, b: 2}\nuse: *base\nmerged:\n  <<: *base\n  b: 3\n",
+            "tagged: !!str 123\nflt: !!float 1\nseq: !!seq [a]\nlong: |\n  line one\n  line two\n",
+            "metadata: {a: 1, a: 2}\n",
+        ];
+        for yaml in documents {
+            for typing in [Typing::Core, Typing::Yaml11] {
+                let expected = serde_saphyr::from_str_with_options::<Value>(yaml, options(typing));
+                let fields = parse_fields_with(yaml, typing);
+                match (expected, fields) {
+                    (Ok(expected), Ok(fields)) => {
+                        let read: Map<String, Value> =
+                            fields.0.into_iter().map(|field| (field.key, field.value)).collect();
+                        assert_eq!(Value::Object(read), expected, "{yaml:?} {typing:?}");
+                    }
+                    (Err(_), Err(_)) => {}
+                    (expected, fields) => panic!("{yaml:?} {typing:?}: {expected:?} vs {:?}", fields.map(|_| ())),
+                }
+            }
+        }
+    }
 
     #[test]
     fn splits_lf_and_crlf_frontmatter() {

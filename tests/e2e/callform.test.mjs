@@ -55,7 +55,7 @@ async function checked(page) {
       return form?.querySelector('fieldset') && !form.hasAttribute('aria-busy') && result.dataset.stale !== 'true' && result.querySelector('.status');
     },
     null,
-    { timeout: 20_000 },
+    { timeout: 30_000 },
   );
 }
 
@@ -68,7 +68,7 @@ async function errorOf(page, name) {
 async function openCallForm(page) {
   await typeInto(page, 'Snapshot', snapshotWithRichTool());
   await page.locator('#snapshot-root .segmented button[data-task="call"]').click();
-  await page.locator('#call-form fieldset').waitFor({ timeout: 20_000 });
+  await page.locator('#call-form fieldset').waitFor({ timeout: 30_000 });
   await checked(page);
 }
 
@@ -136,7 +136,7 @@ test('the form writes the JSON, the JSON fills the form, and the core checks as 
   await control(page, 'week').fill('2026-W09');
   assert.equal(await errorOf(page, 'week'), '');
   assert.equal(await control(page, 'week').getAttribute('aria-invalid'), 'false');
-  await page.locator('#snapshot-result > .status.ok').filter({ hasText: /valid for invoice-tools\/query_invoices/ }).waitFor({ timeout: 20_000 });
+  await page.locator('#snapshot-result > .status.ok').filter({ hasText: /valid for invoice-tools\/query_invoices/ }).waitFor({ timeout: 30_000 });
 
   // A value the schema does not allow is still written, as typed, so the core can say why.
   await control(page, 'limit').fill('100');
@@ -165,10 +165,10 @@ test('the form writes the JSON, the JSON fills the form, and the core checks as 
 
   // JSON that does not parse: the form keeps the last arguments, marked out of date, and cannot be edited.
   await typeInto(page, 'tools/call arguments', '{"week": ');
-  await page.locator('#call-form fieldset[disabled] .status.warn').filter({ hasText: /Out of date: the arguments are not JSON/ }).waitFor({ timeout: 10_000 });
+  await page.locator('#call-form fieldset[disabled] .status.warn').filter({ hasText: /Out of date: the arguments are not JSON/ }).waitFor({ timeout: 30_000 });
   assert.equal(await control(page, 'week').inputValue(), '2026-W10');
   await typeInto(page, 'tools/call arguments', '[1]');
-  await page.locator('#call-form .status.warn').filter({ hasText: /an array, not an object/ }).waitFor({ timeout: 10_000 });
+  await page.locator('#call-form .status.warn').filter({ hasText: /an array, not an object/ }).waitFor({ timeout: 30_000 });
   await typeInto(page, 'tools/call arguments', '{"week": "2026-W11", "limit": 2}');
   await page.waitForFunction(() => !document.querySelector('#call-form fieldset').disabled);
   assert.equal(await control(page, 'week').inputValue(), '2026-W11');

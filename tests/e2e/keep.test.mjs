@@ -31,7 +31,7 @@ async function verdictSays(page, pattern) {
       return result.dataset.stale !== 'true' && new RegExp(source).test(result.querySelector('.verdict')?.textContent ?? '');
     },
     pattern.source,
-    { timeout: 20_000 },
+    { timeout: 30_000 },
   );
 }
 
@@ -44,7 +44,7 @@ async function copiedLink(page) {
     };
   });
   await page.locator('.view:not([hidden]) button', { hasText: 'Copy link' }).click();
-  await page.waitForFunction(() => window.copied !== null || /No link/.test(document.getElementById('toast').textContent), null, { timeout: 10_000 });
+  await page.waitForFunction(() => window.copied !== null || /No link/.test(document.getElementById('toast').textContent), null, { timeout: 30_000 });
   return page.evaluate(() => window.copied);
 }
 
@@ -107,13 +107,13 @@ async function holds(page, label, text) {
   await page.waitForFunction(
     ({ label, text }) => [...document.querySelectorAll(`.view:not([hidden]) [aria-label="${label}"] .cm-line`)].map((line) => line.textContent).join('\n') === text,
     { label, text },
-    { timeout: 20_000 },
+    { timeout: 30_000 },
   );
 }
 
 /** Waits until what a view keeps (written a moment after the last edit) is in this browser's storage. */
 async function keptAs(page, view, member, text) {
-  await page.waitForFunction(({ view, member, text }) => JSON.parse(localStorage.getItem(`apcheck.${view}`) ?? '{}')[member] === text, { view, member, text }, { timeout: 10_000 });
+  await page.waitForFunction(({ view, member, text }) => JSON.parse(localStorage.getItem(`apcheck.${view}`) ?? '{}')[member] === text, { view, member, text }, { timeout: 30_000 });
 }
 
 const SNAPSHOT = readFileSync(join(repoRoot, 'tests/fixtures/invoice-ops/snapshot.json'), 'utf8');
@@ -132,7 +132,7 @@ const VIEWS = {
     async expect(page) {
       await holds(page, 'JSON to format', '{"b": 1, "a": [1.50]}');
       assert.equal(await page.getByLabel('Sort keys').isChecked(), true);
-      await page.waitForFunction(() => /^\{\s*"a": \[\s*1\.50\s*\],\s*"b": 1\s*\}\s*$/.test(document.querySelector('[aria-label="Formatted JSON"]').textContent), null, { timeout: 20_000 });
+      await page.waitForFunction(() => /^\{\s*"a": \[\s*1\.50\s*\],\s*"b": 1\s*\}\s*$/.test(document.querySelector('[aria-label="Formatted JSON"]').textContent), null, { timeout: 30_000 });
     },
   },
   schema: {
@@ -146,7 +146,7 @@ const VIEWS = {
       await holds(page, 'JSON document to validate', DOCUMENT);
       await holds(page, 'JSON Schema', SCHEMA);
       assert.equal(await page.locator('#schema-root select').inputValue(), '');
-      await page.locator('#schema-root .status.bad').filter({ hasText: /1 failure against your schema/ }).waitFor({ timeout: 20_000 });
+      await page.locator('#schema-root .status.bad').filter({ hasText: /1 failure against your schema/ }).waitFor({ timeout: 30_000 });
     },
   },
   diff: {
@@ -158,7 +158,7 @@ const VIEWS = {
     async expect(page) {
       await holds(page, 'Document A (before)', '{"kept": 1}');
       await holds(page, 'Document B (after)', '{"kept": 2}');
-      await page.locator('#diff-root .status.warn').filter({ hasText: /1 change/ }).waitFor({ timeout: 20_000 });
+      await page.locator('#diff-root .status.warn').filter({ hasText: /1 change/ }).waitFor({ timeout: 30_000 });
     },
   },
   snapshot: {
@@ -172,7 +172,7 @@ const VIEWS = {
       await holds(page, 'tools/call arguments', ARGUMENTS);
       assert.equal(await textOf(page, 'Snapshot'), SNAPSHOT);
       assert.equal(await page.locator('#snapshot-root .segmented button[aria-pressed="true"]').textContent(), 'Tool call');
-      await page.locator('#snapshot-result > .status.ok').filter({ hasText: /valid for invoice-tools\/query_invoices/ }).waitFor({ timeout: 20_000 });
+      await page.locator('#snapshot-result > .status.ok').filter({ hasText: /valid for invoice-tools\/query_invoices/ }).waitFor({ timeout: 30_000 });
       assert.equal(await page.locator('#call-form .field[data-name="status"] select').inputValue(), '1');
     },
   },
@@ -228,11 +228,11 @@ test('documents too big to link or to keep say so, and a reload does not bring b
   await VIEWS.format.fill(page);
   const lines = Array.from({ length: 20_000 }, (_, index) => `  "line ${index}: ${'x'.repeat(40)}"`);
   await page.setInputFiles('#format-open', { name: 'big.json', mimeType: 'application/json', buffer: Buffer.from(`[\n${lines.join(',\n')}\n]`) });
-  await page.locator('#format-keep-state').filter({ hasText: /Not kept: .*over the 1024 KiB a view keeps/ }).waitFor({ timeout: 20_000 });
+  await page.locator('#format-keep-state').filter({ hasText: /Not kept: .*over the 1024 KiB a view keeps/ }).waitFor({ timeout: 30_000 });
   assert.equal(await page.evaluate(() => localStorage.getItem('apcheck.format')), null);
   await page.reload();
   await waitReady(page);
-  await page.waitForFunction(() => document.querySelector('[aria-label="JSON to format"]')?.textContent.startsWith('{"name":"my-plugin"'), null, { timeout: 20_000 });
+  await page.waitForFunction(() => document.querySelector('[aria-label="JSON to format"]')?.textContent.startsWith('{"name":"my-plugin"'), null, { timeout: 30_000 });
   assert.deepEqual(problems, []);
   await context.close();
 });

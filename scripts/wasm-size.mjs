@@ -5,8 +5,11 @@
 // apart. Node's standard library only, so CI needs no `twiggy` build.
 // scripts/build-web.mjs prints it for www/pkg/apcheck_bg.wasm before wasm-opt.
 //
-//   node scripts/wasm-size.mjs [file.wasm] [--top N]
+//   node scripts/wasm-size.mjs [file.wasm] [--top N] [--functions N]
 //     (default: rustc's output, target/wasm32-unknown-unknown/wasm-release/apcheck.wasm)
+//   --functions N also lists the N biggest functions and the N biggest generic
+//     families (one name, type arguments dropped, with its instantiation count):
+//     where monomorphisation costs, and which generic to collapse first.
 //
 // A generic function of core/alloc/std is counted for the first other crate
 // named in its type arguments (`core::ptr::drop_in_place<jsonschema::…>` is
@@ -175,6 +178,7 @@ export function wasmSizes(path) {
   const nameSection = all.find((s) => s.id === 0 && s.name === 'name');
   const names = nameSection ? functionNames(bytes, nameSection) : new Map();
   const crates = new Map();
+  const functions = [];
   const code = all.find((s) => s.id === 10);
   if (code) {
     const reader = new Reader(bytes, code.start);
@@ -183,7 +187,9 @@ export function wasmSizes(path) {
       const body = reader.u32();
       reader.skip(body);
       const name = names.get(firstDefined + i);
-      const crate = name ? crateOf(demangle(name)) : 'unnamed';
+      const readable = name ? demangle(name) : 'unnamed';
+      functions.push({ name: readable, bytes: body });
+      const crate = name ? crateOf(readable) : 'unnamed';
       const entry = crates.get(crate) ?? { crate, bytes: 0, functions: 0 };
       entry.bytes += body;
       entry.functions++;
@@ -197,7 +203,54 @@ export function wasmSizes(path) {
     data: sizeOf(11),
     named: Boolean(nameSection),
     crates: [...crates.values()].sort((a, b) => b.bytes - a.bytes),
+    functions: functions.sort((a, b) => b.bytes - a.bytes),
   };
+}
+
+/**
+ * A function's generic family: its demangled name without type arguments,
+ * where a trait method keeps its trait (`<Vec<T> as Drop>::drop` is
+ * `<_ as Drop>::drop`), so that all of a trait's impls do not fold into one.
+ */
+export function familyOf(name) {
+  const withoutArguments = (text) => {
+    for (let previous; previous !== text; ) {
+      previous = text;
+      text = text.replace(/<[^<>]*>/g, '');
+    }
+    return text;
+  };
+  if (!name.startsWith('<')) return withoutArguments(name);
+  let depth = 0;
+  let as = -1;
+  for (let at = 0; at < name.length; at++) {
+    if (name[at] === '<') depth++;
+    else if (name[at] === '>' && --depth === 0) {
+      if (as < 0) break;
+      return `<_ as ${withoutArguments(name.slice(as + 4, at))}>${withoutArguments(name.slice(at + 1))}`;
+    } else if (depth === 1 && as < 0 && name.startsWith(' as ', at)) as = at;
+  }
+  return withoutArguments(name);
+}
+
+/** The `top` biggest functions and generic families of the wasm at `path`, as printable lines. */
+export function functionReport(path, top) {
+  const { functions } = wasmSizes(path);
+  const kib = (n) => `${(n / 1024).toFixed(1)} KiB`.padStart(10);
+  const lines = [`biggest functions:`];
+  for (const f of functions.slice(0, top)) lines.push(`  ${kib(f.bytes)}  ${f.name.slice(0, 160)}`);
+  const families = new Map();
+  for (const f of functions) {
+    const family = familyOf(f.name);
+    const entry = families.get(family) ?? { family, bytes: 0, count: 0 };
+    entry.bytes += f.bytes;
+    entry.count++;
+    families.set(family, entry);
+  }
+  lines.push(`biggest generic families (instantiations):`);
+  const biggest = [...families.values()].sort((a, b) => b.bytes - a.bytes).slice(0, top);
+  for (const f of biggest) lines.push(`  ${kib(f.bytes)} ${String(f.count).padStart(5)}×  ${f.family.slice(0, 150)}`);
+  return lines;
 }
 
 /** The breakdown as printable lines, the `top` biggest crates and the rest summed. */
@@ -223,5 +276,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const topFlag = args.indexOf('--top');
   const top = topFlag >= 0 ? Number(args.splice(topFlag, 2)[1]) : 15;
-  for (const line of sizeReport(args[0] ?? RUSTC_WASM, top)) console.log(line);
+  const functionsFlag = args.indexOf('--functions');
+  const functions = functionsFlag >= 0 ? Number(args.splice(functionsFlag, 2)[1]) : 0;
+  const path = args[0] ?? RUSTC_WASM;
+  for (const line of sizeReport(path, top)) console.log(line);
+  if (functions > 0) for (const line of functionReport(path, functions)) console.log(line);
 }

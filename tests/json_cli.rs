@@ -44,6 +44,21 @@ fn fmt_prints_pretty_json_and_points_at_syntax_errors() {
     assert!(message.contains("bad.json:3:3"), "{message}");
     assert!(message.contains("  \"b\": 2"), "{message}");
     assert_eq!(apcheck(&["fmt", "missing.json"], dir.path()).status.code(), Some(2));
+    // What only JSONC accepts is placed at the comma, and `fmt` names its option;
+    // `validate` has none to name.
+    write(dir.path(), "comma.json", "{\n  \"a\": 1,\n}\n");
+    let message = stderr(&apcheck(&["fmt", "comma.json"], dir.path()));
+    assert!(
+        message.contains("trailing comma (not JSON); `--jsonc` accepts it"),
+        "{message}"
+    );
+    assert!(message.contains("comma.json:2:9"), "{message}");
+    write(dir.path(), "any.schema.json", "{}");
+    let out = stdout(&apcheck(
+        &["validate", "--schema", "any.schema.json", "comma.json"],
+        dir.path(),
+    ));
+    assert!(out.contains("comma.json:2:9") && !out.contains("--jsonc"), "{out}");
     let out = apcheck(&["fmt", "ok.json", "--check"], dir.path());
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(

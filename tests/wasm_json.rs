@@ -29,6 +29,14 @@ fn format_keeps_numbers_and_reports_errors_as_data() {
     let error = parsed(format_json("{\n\"a\" 1}".into(), "".into()));
     assert_eq!(error["ok"], false);
     assert_eq!(error["error"]["line"], 2);
+    assert_eq!(error["error"]["jsoncAccepts"], false);
+    // A trailing comma: at the comma, and JSONC would accept it (the page names its checkbox).
+    let comma = parsed(format_json("{\n  \"a\": 1,\n}".into(), "".into()));
+    assert_eq!(
+        (&comma["error"]["line"], &comma["error"]["column"]),
+        (&2.into(), &9.into())
+    );
+    assert_eq!(comma["error"]["jsoncAccepts"], true);
 }
 
 #[wasm_bindgen_test]

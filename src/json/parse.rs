@@ -48,6 +48,20 @@ fn serde_error(text: &str, error: &serde_json::Error) -> JsonParseError {
     let (line, column) = (error.line().max(1), error.column().max(1));
     // serde_json counts columns in bytes.
     let offset = offset_at(text, line, column, ColumnUnit::Bytes);
+    // serde_json finds a trailing comma at the bracket after it; the comma is
+    // what to delete, and where `fmt` and the page's Format point too.
+    if message == "trailing comma" {
+        let comma = text[..offset].trim_end_matches([' ', '\t', '\n', '\r']);
+        if let Some(at) = comma.strip_suffix(',').map(str::len) {
+            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            return JsonParseError {
+                message,
+                line: line - text[at..offset].matches('\n').count(),
+                column: text[line_start..at].chars().count() + 1,
+                offset: at,
+            };
+        }
+    }
     JsonParseError {
         message,
         line,
@@ -106,8 +120,9 @@ mod tests {
 
     #[test]
     fn errors_name_line_and_column() {
+        // A trailing comma is placed at the comma, not at the bracket after it.
         let error = parse_document("{\n  \"a\": 1,\n}").unwrap_err();
-        assert_eq!((error.line, error.column), (3, 1));
+        assert_eq!((error.line, error.column, error.offset), (2, 9, 10));
         assert!(error.message.contains("trailing comma"), "{}", error.message);
         let comment = parse_document("{\"a\": 1 // no\n}").unwrap_err();
         assert_eq!(comment.line, 1);

@@ -23,6 +23,19 @@ pub struct JsonParseError {
     pub offset: usize,
 }
 
+/// The two errors JSONC would accept. Their messages name no option: each face
+/// says how to accept them its own way (`fmt --jsonc`, the page's checkbox), or
+/// not at all where nothing accepts them (`validate`, `diff`, `check`).
+const COMMENTS: &str = "comments are not JSON";
+const TRAILING_COMMA: &str = "trailing comma (not JSON)";
+
+impl JsonParseError {
+    /// Whether the text would parse as JSONC (comments, trailing commas) up to here.
+    pub fn jsonc_accepts(&self) -> bool {
+        self.message == COMMENTS || self.message == TRAILING_COMMA
+    }
+}
+
 impl std::fmt::Display for JsonParseError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{} at line {} column {}", self.message, self.line, self.column)
@@ -121,7 +134,7 @@ impl<'a> Scanner<'a> {
             match self.peek() {
                 Some(b' ' | b'\n' | b'\r' | b'\t') => self.pos += 1,
                 Some(b'/') if self.jsonc => self.skip_comment()?,
-                Some(b'/') => return fail(self.pos, "comments are not JSON (use --jsonc to accept them)"),
+                Some(b'/') => return fail(self.pos, COMMENTS),
                 other => return Ok(other),
             }
         }
@@ -359,7 +372,7 @@ pub(crate) fn scan<'a>(text: &'a str, jsonc: bool, sink: &mut impl Sink<'a>) -> 
                     s.pos += 1;
                     if s.skip_space()? == Some(close) {
                         if !s.jsonc {
-                            return fail(comma, "trailing comma (not JSON; use --jsonc to accept it)");
+                            return fail(comma, TRAILING_COMMA);
                         }
                         s.pos += 1;
                         open.pop();

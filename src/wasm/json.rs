@@ -85,8 +85,13 @@ fn usage(message: &str) -> Value {
     json!({"message": message, "line": 0, "column": 0})
 }
 
+/// A syntax error; `jsoncAccepts` says whether JSONC would take the text, so
+/// each view names its own way to accept it (the core's message names none).
 fn parse_error(error: &JsonParseError, document: &str) -> Value {
-    json!({"message": error.message, "line": error.line, "column": error.column, "offset": error.offset, "document": document})
+    json!({
+        "message": error.message, "line": error.line, "column": error.column, "offset": error.offset,
+        "document": document, "jsoncAccepts": error.jsonc_accepts(),
+    })
 }
 
 /// The page's error shape, where line 0 means "no place" (as in [`usage`]).

@@ -134,6 +134,12 @@ test('Format: pretty, minify and sort keys; a parse error is shown at line:colum
   assert.match(await page.locator('#format-root .status.bad').textContent(), /Parse error at 3:\d+/);
   await page.locator('#format-root .status.bad').click();
   await screenshot(page, 'format');
+  // A trailing comma: placed at the comma, and the way to accept it is this page's checkbox.
+  await typeInto(page, '#format-root .editor >> nth=0 >> .cm-content', '{\n  "a": 1,\n}');
+  await page.waitForFunction(() => /Parse error at 2:9/.test(document.querySelector('#format-root .status.bad')?.textContent ?? ''));
+  const trailing = await page.locator('#format-root .status.bad').textContent();
+  assert.match(trailing, /“Allow comments \(JSONC\)” accepts it/);
+  assert.doesNotMatch(trailing, /--jsonc/);
   assert.deepEqual(problems, []);
   assert.deepEqual(ownOrigin(requests), []);
   await context.close();

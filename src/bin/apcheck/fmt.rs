@@ -69,7 +69,7 @@ pub fn fmt(args: FmtArgs) -> ExitCode {
     let formatted = match format_document(&text, &options) {
         Ok(formatted) => formatted,
         Err(error) => {
-            eprint!("{}", render_parse_error(&args.file, &text, &error));
+            eprint!("{}", render_fmt_error(&args.file, &text, error));
             return ExitCode::from(EXIT_FINDINGS);
         }
     };
@@ -89,6 +89,14 @@ pub fn fmt(args: FmtArgs) -> ExitCode {
     }
 }
 
+/// `fmt`'s syntax error: where the error is JSONC-only, the option that accepts it.
+fn render_fmt_error(file: &str, text: &str, mut error: JsonParseError) -> String {
+    if error.jsonc_accepts() {
+        error.message.push_str("; `--jsonc` accepts it");
+    }
+    render_parse_error(file, text, &error)
+}
+
 /// Writes the formatted document to standard output as it is produced, in
 /// chunks, so the output is never held whole (a 100 MB document would be
 /// 300 MB more in memory). The core checks the text first: a syntax error
@@ -104,7 +112,7 @@ fn stream_to_stdout(file: &str, text: &str, options: &FormatOptions) -> ExitCode
         }
     });
     if let Err(error) = formatted {
-        eprint!("{}", render_parse_error(file, text, &error));
+        eprint!("{}", render_fmt_error(file, text, error));
         return ExitCode::from(EXIT_FINDINGS);
     }
     match write_error.map_or_else(|| stdout.flush().err(), Some) {

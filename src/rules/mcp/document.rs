@@ -305,7 +305,8 @@ mod tests {
         let (section, diagnostics) = load("{\n  \"mcpServers\": {},\n}", &[]);
         assert_eq!(section.state, McpState::Disabled);
         assert_eq!(codes(&diagnostics), ["AP008"]);
-        assert_eq!((diagnostics[0].line, diagnostics[0].column), (Some(3), Some(1)));
+        // At the trailing comma itself.
+        assert_eq!((diagnostics[0].line, diagnostics[0].column), (Some(2), Some(19)));
     }
 
     #[test]

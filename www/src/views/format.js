@@ -42,7 +42,9 @@ async function run() {
     return;
   }
   clearOutput();
-  const { message, line, column, offset } = answer.error;
+  const { line, column, offset, jsoncAccepts } = answer.error;
+  // The core's message names no option (`JsonParseError::jsonc_accepts`): this page's is the checkbox.
+  const message = jsoncAccepts ? `${answer.error.message}; “Allow comments (JSONC)” accepts it` : answer.error.message;
   const at = offset !== undefined ? byteToCharOffset(input.text, offset) : input.offsetAt(line, column);
   input.mark([{ from: at, to: at + 1, severity: 'error', message }]);
   statusLine.show(ticket, status('bad', `Parse error at ${line}:${column}: ${message}. No result until the input parses.`, () => input.reveal(at, at + 1)));

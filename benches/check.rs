@@ -1,35 +1,56 @@
-//! How long checking a large plugin takes: a generated root with 500 skills
-//! and 200 MCP servers, timed as the core sees it (`read_tree` +
-//! `check_package`) and as a user does (the whole `apcheck check` process).
+//! How long checking a large plugin takes, and how much memory it holds:
+//! - a generated root with 500 skills and 200 MCP servers, timed as the core
+//!   sees it (`list_tree` + `check_package`) and as a user does (the whole
+//!   `apcheck check` process); the target is a whole process under 50 ms;
+//! - issue 14's row, a root with as many skills as the reader's default
+//!   entry limit lets it read whole ([`MANY_SKILLS`]), as a whole process:
+//!   median time and peak resident memory (`/usr/bin/time -v`), against the
+//!   issue's goal of 1.2 s and 80 MB.
 //!
-//! Run with `cargo bench --bench check`. It prints medians; the target is a
-//! whole process under 50 ms. Nothing here asserts a time: machines differ.
+//! Run with `cargo bench --bench check`. It prints medians; nothing here
+//! asserts a time or a size, machines differ. It fails only when a result is
+//! wrong: the conformant generated plugins must check clean.
 
 #[path = "support/large_plugin.rs"]
 mod large_plugin;
 
+use std::fs;
 use std::hint::black_box;
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use apcheck::disk::read_tree;
+use apcheck::disk::list_tree;
 use apcheck::tree::Limits;
 
 /// Timed runs per measurement under `cargo bench`; `cargo test --all-targets`
 /// runs this binary too (without `--bench`), and then one run is a smoke test.
 const RUNS: usize = 30;
+/// Whole-process runs of the many-skills check under `cargo bench`.
+const MANY_RUNS: usize = 5;
 const TARGET: Duration = Duration::from_millis(50);
 
+/// Each skill is two entries (its folder and its SKILL.md), and `plugin.json`
+/// and `skills/` are two more, so 49,999 skills fill the default 100,000-entry
+/// limit: "50,000 skills" (100,002 entries) would be a partial check (AP007).
+const MANY_SKILLS: usize = (100_000 - 2) / 2;
+/// The smoke run's stand-in, so `cargo test` stays quick.
+const SMOKE_SKILLS: usize = 1_000;
+/// Issue 14's goal for the many-skills row.
+const MANY_GOAL: (Duration, u64) = (Duration::from_millis(1_200), 80);
+
 fn main() {
-    let runs = if std::env::args().any(|arg| arg == "--bench") {
-        RUNS
-    } else {
-        1
-    };
+    let bench = std::env::args().any(|arg| arg == "--bench");
+    let runs = if bench { RUNS } else { 1 };
+    assert_eq!(
+        2 + 2 * MANY_SKILLS,
+        Limits::default().max_entries,
+        "the many-skills plugin fills the entry limit"
+    );
     let dir = tempfile::tempdir().expect("a temporary directory");
     large_plugin::generate(dir.path());
 
-    let report = apcheck::check_package("bench", &read_tree(dir.path(), Limits::default()).expect("readable"));
+    let report = apcheck::check_package("bench", &list_tree(dir.path(), Limits::default()).expect("readable"));
     println!(
         "plugin: {:?}, {} skills discovered, {} servers valid, {} diagnostics",
         report.plugin.state,
@@ -39,23 +60,16 @@ fn main() {
     );
 
     let core = median(runs, || {
-        let tree = read_tree(dir.path(), Limits::default()).expect("readable");
+        let tree = list_tree(dir.path(), Limits::default()).expect("readable");
         black_box(apcheck::check_package("bench", &tree));
     });
-    println!("read_tree + check_package: median {core:.2?} over {runs} runs");
+    println!("list_tree + check_package: median {core:.2?} over {runs} runs");
 
     for format in ["text", "json"] {
         let process = median(runs, || {
-            let status = Command::new(env!("CARGO_BIN_EXE_apcheck"))
-                .args(["check", "--format", format])
-                .arg(dir.path())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status()
-                .expect("apcheck runs");
-            black_box(status);
+            black_box(check_process(dir.path(), format));
         });
-        let verdict = if runs < RUNS {
+        let verdict = if !bench {
             "a smoke run, maybe unoptimized; `cargo bench --bench check` measures".to_string()
         } else if process < TARGET {
             format!("within the {TARGET:?} target")
@@ -64,6 +78,93 @@ fn main() {
         };
         println!("apcheck check --format {format} (whole process): median {process:.2?} over {runs} runs, {verdict}");
     }
+
+    many_skills(bench);
+}
+
+/// Issue 14's row: `apcheck check` of a plugin with [`MANY_SKILLS`] skills.
+fn many_skills(bench: bool) {
+    let skills = if bench { MANY_SKILLS } else { SMOKE_SKILLS };
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    generate_skills(dir.path(), skills);
+    assert!(
+        check_process(dir.path(), "text").success(),
+        "the conformant {skills}-skill plugin checks clean"
+    );
+    let runs = if bench { MANY_RUNS } else { 1 };
+    let time = median(runs, || {
+        black_box(check_process(dir.path(), "text"));
+    });
+    let memory = peak_resident_mb(dir.path());
+    let shown = memory.map_or("unknown (no /usr/bin/time)".to_string(), |mb| format!("{mb} MB"));
+    let verdict = if !bench {
+        "a smoke run at a smaller size".to_string()
+    } else if time <= MANY_GOAL.0 && memory.is_some_and(|mb| mb <= MANY_GOAL.1) {
+        format!("within the goal ({:?}, {} MB)", MANY_GOAL.0, MANY_GOAL.1)
+    } else {
+        format!("OVER the goal ({:?}, {} MB)", MANY_GOAL.0, MANY_GOAL.1)
+    };
+    println!(
+        "apcheck check of {skills} skills (whole process): median {time:.2?} over {runs} runs, peak {shown}, {verdict}"
+    );
+}
+
+/// A conformant root of `plugin.json` and `count` skills with a short body each
+/// (the same shape `scripts/bench-peers.sh` gives its peers).
+fn generate_skills(root: &Path, count: usize) {
+    fs::write(
+        root.join("plugin.json"),
+        r#"{
+  "$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
+  "name": "bench-skills",
+  "version": "1.0.0",
+  "description": "A generated plugin with many skills"
+}
+"#,
+    )
+    .expect("write plugin.json");
+    let body = "Follow these steps carefully and report what you found.\n".repeat(20);
+    for i in 0..count {
+        let name = format!("skill-{i:05}");
+        let dir = root.join("skills").join(&name);
+        fs::create_dir_all(&dir).expect("create a skill directory");
+        fs::write(
+            dir.join("SKILL.md"),
+            format!(
+                "---\nname: {name}\ndescription: Does task number {i} when the user asks for it.\n---\n\n# Skill {i}\n\n{body}"
+            ),
+        )
+        .expect("write SKILL.md");
+    }
+}
+
+fn check_process(root: &Path, format: &str) -> std::process::ExitStatus {
+    Command::new(env!("CARGO_BIN_EXE_apcheck"))
+        .args(["check", "--format", format])
+        .arg(root)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("apcheck runs")
+}
+
+/// Peak resident memory of one `apcheck check`, from GNU time's verbose report.
+fn peak_resident_mb(root: &Path) -> Option<u64> {
+    let output = Command::new("/usr/bin/time")
+        .arg("-v")
+        .arg(env!("CARGO_BIN_EXE_apcheck"))
+        .arg("check")
+        .arg(root)
+        .stdout(Stdio::null())
+        .output()
+        .ok()?;
+    let report = String::from_utf8_lossy(&output.stderr);
+    let kilobytes: u64 = report
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("Maximum resident set size (kbytes): "))?
+        .parse()
+        .ok()?;
+    Some(kilobytes.div_ceil(1024))
 }
 
 fn median(runs: usize, mut run: impl FnMut()) -> Duration {

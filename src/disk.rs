@@ -11,8 +11,9 @@
 use std::fs;
 use std::io::{ErrorKind, Read};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use crate::tree::{Entry, Limits, Tree, target_leaves_root};
+use crate::tree::{Entry, FileLoader, Limits, Tree, target_leaves_root};
 
 /// The component locations at the plugin root (§6.1).
 const ROOT_COMPONENTS: &[&str] = &["plugin.json", "mcp.json", "skills"];
@@ -22,6 +23,41 @@ const ROOT_COMPONENTS: &[&str] = &["plugin.json", "mcp.json", "skills"];
 /// directories that could not be listed with [`Tree::mark_unlisted`], so the
 /// report can say what was not looked at.
 pub fn read_tree(root: &Path, limits: Limits) -> std::io::Result<Tree> {
+    walk(root, limits, Bytes::Read)
+}
+
+/// [`read_tree`] without the files' bytes: every file is listed with how
+/// much of it the limits keep, and the tree reads it from disk when a check
+/// asks (once), so checking a package holds one file at a time. For a
+/// one-shot check (`apcheck check`); an editor re-checking on every change
+/// keeps the bytes with [`read_tree`].
+pub fn list_tree(root: &Path, limits: Limits) -> std::io::Result<Tree> {
+    let mut tree = walk(root, limits, Bytes::Deferred)?;
+    tree.set_loader(Arc::new(DiskFiles {
+        root: root.to_path_buf(),
+    }));
+    Ok(tree)
+}
+
+/// Whether the walk reads each file's bytes or leaves them to the tree's loader.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bytes {
+    Read,
+    Deferred,
+}
+
+/// Reads a listed tree's files from under its root.
+struct DiskFiles {
+    root: PathBuf,
+}
+
+impl FileLoader for DiskFiles {
+    fn load(&self, path: &str, keep: usize) -> Result<Vec<u8>, String> {
+        read_prefix(&self.root.join(path), keep, keep as u64).map_err(|error| error.to_string())
+    }
+}
+
+fn walk(root: &Path, limits: Limits, bytes: Bytes) -> std::io::Result<Tree> {
     let metadata = fs::metadata(root)?;
     if !metadata.is_dir() {
         return Err(std::io::Error::new(
@@ -33,6 +69,7 @@ pub fn read_tree(root: &Path, limits: Limits) -> std::io::Result<Tree> {
         root: root.to_path_buf(),
         real_root: fs::canonicalize(root)?,
         limits,
+        bytes,
         tree: Tree::new(),
         total_bytes: 0,
     };
@@ -46,6 +83,7 @@ struct Reader {
     root: PathBuf,
     real_root: PathBuf,
     limits: Limits,
+    bytes: Bytes,
     tree: Tree,
     total_bytes: usize,
 }
@@ -126,8 +164,8 @@ impl Reader {
     /// added when it is there, recorded as absent when it is certainly not.
     fn probe(&mut self, full: &Path, path: &str) {
         match fs::symlink_metadata(full) {
-            Ok(_) => {
-                self.add(full, path);
+            Ok(meta) => {
+                self.add_with(full, path, Ok(meta));
             }
             Err(error) if error.kind() == ErrorKind::NotFound => self.tree.mark_absent(path),
             // Permission denied on the way: unknown, and the tree says so.
@@ -163,8 +201,17 @@ impl Reader {
             self.tree.mark_omitted(path, "max_entries");
             return false;
         }
+        self.add_with(full, path, fs::symlink_metadata(full))
+    }
+
+    /// [`Reader::add`] with the entry's `lstat` already done.
+    fn add_with(&mut self, full: &Path, path: &str, metadata: std::io::Result<fs::Metadata>) -> bool {
+        if self.tree.len() >= self.limits.max_entries {
+            self.tree.mark_omitted(path, "max_entries");
+            return false;
+        }
         let mut is_dir = false;
-        let entry = match fs::symlink_metadata(full) {
+        let entry = match metadata {
             Err(error) => Entry::Unreadable(error.to_string()),
             Ok(meta) if meta.file_type().is_symlink() => match fs::read_link(full) {
                 Ok(target) => {
@@ -184,7 +231,17 @@ impl Reader {
                     .limits
                     .max_file_bytes
                     .min(self.limits.max_total_bytes.saturating_sub(self.total_bytes));
-                match read_prefix(full, budget) {
+                if self.bytes == Bytes::Deferred {
+                    // What a read will keep, from the size `lstat` gives.
+                    let keep = usize::try_from(size).map_or(budget, |size| size.min(budget));
+                    self.total_bytes += keep;
+                    if (keep as u64) < size {
+                        self.tree.mark_truncated(path, size);
+                    }
+                    self.tree.insert_deferred(path, keep);
+                    return false;
+                }
+                match read_prefix(full, budget, size) {
                     Ok(bytes) => {
                         self.total_bytes += bytes.len();
                         if (bytes.len() as u64) < size {
@@ -202,9 +259,11 @@ impl Reader {
     }
 }
 
-/// At most `limit` bytes of the file (a 100 MB file is not loaded whole).
-fn read_prefix(path: &Path, limit: usize) -> std::io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
+/// At most `limit` bytes of the file (a 100 MB file is not loaded whole), in
+/// a buffer of `expected` bytes (the size `lstat` gave), not of the
+/// doublings `read_to_end` grows: a 1.2 KB file then holds 1.2 KB, not 2 KB.
+fn read_prefix(path: &Path, limit: usize, expected: u64) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(usize::try_from(expected).map_or(limit, |size| size.min(limit)));
     fs::File::open(path)?.take(limit as u64).read_to_end(&mut bytes)?;
     Ok(bytes)
 }
@@ -375,5 +434,27 @@ mod tests {
         let tree = read_tree(dir.path(), limits).unwrap();
         assert_eq!(tree.entry("big"), Some(&Entry::File(vec![b'x'; 10])));
         assert_eq!(tree.truncated().get("big"), Some(&100));
+    }
+
+    #[test]
+    fn a_listed_tree_keeps_what_a_read_one_holds_within_the_same_limits() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("skills/a")).unwrap();
+        fs::write(dir.path().join("big"), vec![b'x'; 100]).unwrap();
+        fs::write(dir.path().join("skills/a/SKILL.md"), "---\nname: a\n---\n").unwrap();
+        let limits = Limits {
+            max_file_bytes: 10,
+            ..Limits::default()
+        };
+        let read = read_tree(dir.path(), limits).unwrap();
+        let listed = list_tree(dir.path(), limits).unwrap();
+        assert_eq!(listed.truncated(), read.truncated());
+        for path in ["big", "skills/a/SKILL.md"] {
+            assert_eq!(listed.read(path), read.read(path), "{path}");
+        }
+        // Listed, not read: the entry holds no bytes until they are asked for.
+        assert_eq!(listed.entry("skills/a/SKILL.md"), Some(&Entry::File(Vec::new())));
+        let names = |tree: &Tree| tree.entries().map(|(path, _)| path.to_string()).collect::<Vec<_>>();
+        assert_eq!(names(&listed), names(&read));
     }
 }

@@ -10,6 +10,7 @@ pub mod diag;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod disk;
 pub mod edit;
+pub mod exit;
 pub mod fix;
 pub mod hops;
 pub mod json;

@@ -10,13 +10,18 @@
 //! identically everywhere ("the filesystem-resolved path MUST remain within
 //! the filesystem-resolved plugin root").
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;
+#[cfg(not(target_arch = "wasm32"))]
+use std::sync::{Arc, OnceLock};
 
 /// One entry of the tree, as `lstat` would describe it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Entry {
     /// A regular file and its bytes (possibly truncated, see [`Tree::truncated`]).
+    /// A file the edge listed without reading ([`Tree::insert_deferred`]) has
+    /// no bytes here: read it through [`Tree::file_bytes`] or [`Tree::read`].
     File(Vec<u8>),
     Dir,
     /// A symbolic link and its target text, unresolved.
@@ -53,6 +58,41 @@ pub struct Resolved<'t> {
 
 /// The most symlinks followed while resolving one path, as Linux's `MAXSYMLINKS`.
 const MAX_LINK_HOPS: usize = 40;
+
+/// Reads the bytes of the files a tree lists but does not hold (see
+/// [`Tree::insert_deferred`]). The disk edge implements it, so the core stays
+/// sans-IO and a check holds one file's bytes at a time, not the package's.
+pub trait FileLoader: Send + Sync {
+    /// At most the first `keep` bytes of the file at the root-relative
+    /// `path`, or why it could not be read (as an I/O error says it).
+    fn load(&self, path: &str, keep: usize) -> Result<Vec<u8>, String>;
+}
+
+/// A file listed without its bytes. Native only, as is every edge that
+/// lists without reading (the page holds what was dropped), so the wasm stays small.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Debug, Clone)]
+struct Deferred {
+    /// How many bytes the edge's limits let a read keep.
+    keep: usize,
+    /// Set once the file was opened: `None` when it could be read, else the
+    /// [`Entry::Unreadable`] that reading it eagerly would have stored.
+    opened: OnceLock<Option<Entry>>,
+    /// The bytes, once a face asked to keep them ([`Tree::read`]: snippets, fixes, baselines).
+    kept: OnceLock<Option<Vec<u8>>>,
+}
+
+/// The loader of a tree's deferred files.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Clone)]
+struct Loader(Arc<dyn FileLoader>);
+
+#[cfg(not(target_arch = "wasm32"))]
+impl std::fmt::Debug for Loader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FileLoader")
+    }
+}
 
 /// Limits the edges apply while building a tree; hitting one is reported, never silent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,6 +133,11 @@ pub struct Tree {
     /// root: link → that path. Only the edge can know (the way back in may
     /// pass through directories and links outside the package).
     landings: BTreeMap<String, String>,
+    /// Regular files listed without their bytes, which `loader` reads on demand.
+    #[cfg(not(target_arch = "wasm32"))]
+    deferred: BTreeMap<String, Deferred>,
+    #[cfg(not(target_arch = "wasm32"))]
+    loader: Option<Loader>,
 }
 
 impl Tree {
@@ -115,7 +160,32 @@ impl Tree {
     /// path's length (times a logarithm), however deep it is.
     pub fn insert(&mut self, path: &str, entry: Entry) {
         let Some(path) = clean_relative(path) else { return };
+        #[cfg(not(target_arch = "wasm32"))]
+        self.deferred.remove(&path);
         self.entries.insert(path, entry);
+    }
+
+    /// Inserts a regular file whose bytes the tree's [`FileLoader`] reads
+    /// when they are asked for, at most `keep` of them (the edge's limits).
+    /// Inserting an entry at the same path later replaces it.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn insert_deferred(&mut self, path: &str, keep: usize) {
+        let Some(path) = clean_relative(path) else { return };
+        self.entries.insert(path.clone(), Entry::File(Vec::new()));
+        self.deferred.insert(
+            path,
+            Deferred {
+                keep,
+                opened: OnceLock::new(),
+                kept: OnceLock::new(),
+            },
+        );
+    }
+
+    /// Sets who reads the bytes of deferred files.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn set_loader(&mut self, loader: Arc<dyn FileLoader>) {
+        self.loader = Some(Loader(loader));
     }
 
     /// Records that a file was cut from `real_size` bytes by a reader limit.
@@ -324,16 +394,19 @@ impl Tree {
                         pending.push(part.to_string());
                     }
                 }
-                Some(Entry::Unreadable(why)) if !pending.iter().all(|c| c.is_empty() || c == ".") => {
-                    return Err(Unresolved::NotRead {
-                        path: current,
-                        why: format!("could not be read ({why})"),
-                    });
-                }
-                Some(Entry::File(_) | Entry::Other(_)) if !pending.iter().all(|c| c.is_empty() || c == ".") => {
+                Some(entry) if !pending.iter().all(|c| c.is_empty() || c == ".") => match self.settled(&current, entry)
+                {
+                    // A component that cannot be looked into: what lies below it is unknown.
+                    Entry::Unreadable(why) => {
+                        return Err(Unresolved::NotRead {
+                            path: current,
+                            why: format!("could not be read ({why})"),
+                        });
+                    }
                     // A non-directory in the middle of a path: ENOTDIR, which is "not there".
-                    return Err(Unresolved::Missing);
-                }
+                    Entry::File(_) | Entry::Other(_) => return Err(Unresolved::Missing),
+                    Entry::Dir | Entry::Symlink(_) => {}
+                },
                 Some(_) => {}
             }
         }
@@ -355,14 +428,78 @@ impl Tree {
         key.starts_with(&prefix).then(|| &key[..dir.len()])
     }
 
-    /// The bytes of the regular file `path` resolves to, if it does.
+    /// The bytes of the regular file `path` resolves to, if it does (and, for
+    /// a deferred file, if it can be read); a deferred file's bytes are kept
+    /// from then on, for the faces that quote them.
     pub fn read(&self, path: &str) -> Option<&[u8]> {
-        match self.resolve(path) {
-            Ok(Resolved {
-                entry: Entry::File(bytes),
-                ..
-            }) => Some(bytes),
-            _ => None,
+        let resolved = self.resolve(path).ok()?;
+        let Entry::File(bytes) = resolved.entry else {
+            return None;
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(deferred) = self.deferred.get(resolved.path) {
+            return deferred
+                .kept
+                .get_or_init(|| self.load(resolved.path, deferred).ok())
+                .as_deref();
+        }
+        Some(bytes)
+    }
+
+    /// The bytes of a resolved regular file, for a check that reads each file
+    /// once: a deferred file is loaded for this call alone (its bytes are
+    /// dropped with the answer), unless a face already keeps them. `Err` is why
+    /// it could not be read, as for an [`Entry::Unreadable`].
+    pub fn file_bytes<'t>(&'t self, resolved: &Resolved<'t>) -> Result<Cow<'t, [u8]>, String> {
+        let bytes: &[u8] = match resolved.entry {
+            Entry::File(bytes) => bytes,
+            Entry::Unreadable(why) => return Err(why.clone()),
+            _ => return Err("not a regular file".to_string()),
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(deferred) = self.deferred.get(resolved.path) {
+            return match deferred.kept.get() {
+                Some(Some(kept)) => Ok(Cow::Borrowed(kept)),
+                _ => self.load(resolved.path, deferred).map(Cow::Owned),
+            };
+        }
+        Ok(Cow::Borrowed(bytes))
+    }
+
+    /// `entry`, found at the real `path`, as reading it eagerly would have
+    /// stored it: a deferred file that cannot be opened is [`Entry::Unreadable`].
+    /// For the checks that tell a readable file from an unreadable one without
+    /// reading it; opens the file once, at most.
+    pub fn settled<'t>(&'t self, path: &str, entry: &'t Entry) -> &'t Entry {
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(deferred) = self.deferred.get(path) {
+            return deferred
+                .opened
+                .get_or_init(|| self.open(path, 0).err().map(Entry::Unreadable))
+                .as_ref()
+                .unwrap_or(entry);
+        }
+        #[cfg(target_arch = "wasm32")]
+        let _ = path;
+        entry
+    }
+
+    /// Reads a deferred file through the loader and records whether it opened.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn load(&self, path: &str, deferred: &Deferred) -> Result<Vec<u8>, String> {
+        let loaded = self.open(path, deferred.keep);
+        // Already set when the file was opened before: the first answer stands.
+        let _ = deferred
+            .opened
+            .set(loaded.as_ref().err().map(|why| Entry::Unreadable(why.clone())));
+        loaded
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn open(&self, path: &str, keep: usize) -> Result<Vec<u8>, String> {
+        match &self.loader {
+            Some(Loader(loader)) => loader.load(path, keep),
+            None => Err("no reader was given for this file's bytes".to_string()),
         }
     }
 }
@@ -605,5 +742,110 @@ mod tests {
         let tree = tree_with_links(&[("self", ".")]);
         assert_eq!(tree.resolve("self").unwrap().entry, &Entry::Dir);
         assert_eq!(tree.resolve("").unwrap().entry, &Entry::Dir);
+    }
+
+    /// Files in memory, counting every load, standing in for the disk edge.
+    #[derive(Default)]
+    struct CountingLoader {
+        files: BTreeMap<String, Vec<u8>>,
+        loads: std::sync::Mutex<Vec<(String, usize)>>,
+    }
+
+    impl FileLoader for CountingLoader {
+        fn load(&self, path: &str, keep: usize) -> Result<Vec<u8>, String> {
+            self.loads.lock().unwrap().push((path.to_string(), keep));
+            match self.files.get(path) {
+                Some(bytes) => Ok(bytes[..keep.min(bytes.len())].to_vec()),
+                None => Err("permission denied".to_string()),
+            }
+        }
+    }
+
+    fn deferred_tree(files: &[(&str, &str)], unreadable: &[&str]) -> (Tree, Arc<CountingLoader>) {
+        let loader = Arc::new(CountingLoader {
+            files: files
+                .iter()
+                .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec()))
+                .collect(),
+            ..CountingLoader::default()
+        });
+        let mut tree = Tree::new();
+        for (path, text) in files {
+            tree.insert_deferred(path, text.len());
+        }
+        for path in unreadable {
+            tree.insert_deferred(path, 10);
+        }
+        tree.set_loader(loader.clone());
+        (tree, loader)
+    }
+
+    fn loads(loader: &CountingLoader) -> Vec<(String, usize)> {
+        loader.loads.lock().unwrap().clone()
+    }
+
+    #[test]
+    fn a_check_loads_a_deferred_file_for_each_read_and_keeps_nothing() {
+        let (tree, loader) = deferred_tree(&[("skills/a/SKILL.md", "---\nname: a\n")], &[]);
+        let resolved = tree.resolve("skills/a/SKILL.md").unwrap();
+        assert_eq!(&*tree.file_bytes(&resolved).unwrap(), b"---\nname: a\n");
+        assert!(matches!(tree.file_bytes(&resolved), Ok(Cow::Owned(_))));
+        assert_eq!(loads(&loader).len(), 2, "nothing was kept between the reads");
+        // Opened by those reads: telling it readable opens nothing more.
+        assert!(matches!(tree.settled(resolved.path, resolved.entry), Entry::File(_)));
+        assert_eq!(loads(&loader).len(), 2);
+    }
+
+    #[test]
+    fn a_face_that_quotes_a_deferred_file_keeps_its_bytes() {
+        let (tree, loader) = deferred_tree(&[("plugin.json", "{}")], &[]);
+        assert_eq!(tree.read("plugin.json"), Some(b"{}".as_slice()));
+        assert_eq!(tree.read("plugin.json"), Some(b"{}".as_slice()));
+        let resolved = tree.resolve("plugin.json").unwrap();
+        assert!(matches!(tree.file_bytes(&resolved), Ok(Cow::Borrowed(b"{}"))));
+        assert_eq!(loads(&loader), [("plugin.json".to_string(), 2)]);
+    }
+
+    #[test]
+    fn an_unopenable_deferred_file_settles_as_unreadable_as_an_eager_read_would_store_it() {
+        let (tree, loader) = deferred_tree(&[("ok.md", "x")], &["secret.md"]);
+        let entry = tree.entry("secret.md").unwrap();
+        assert_eq!(
+            tree.settled("secret.md", entry),
+            &Entry::Unreadable("permission denied".into())
+        );
+        assert_eq!(
+            tree.settled("secret.md", entry),
+            &Entry::Unreadable("permission denied".into())
+        );
+        // A probe reads nothing, and happens once.
+        assert_eq!(loads(&loader), [("secret.md".to_string(), 0)]);
+        let resolved = tree.resolve("secret.md").unwrap();
+        assert_eq!(tree.file_bytes(&resolved).unwrap_err(), "permission denied");
+        assert_eq!(tree.read("secret.md"), None);
+        // A path through it cannot be looked at, as through an unreadable entry.
+        assert!(matches!(tree.resolve("secret.md/x"), Err(Unresolved::NotRead { .. })));
+        assert!(matches!(tree.resolve("ok.md/x"), Err(Unresolved::Missing)));
+        assert_eq!(
+            tree.settled("ok.md", tree.entry("ok.md").unwrap()),
+            &Entry::File(Vec::new())
+        );
+    }
+
+    #[test]
+    fn inserting_over_a_deferred_file_replaces_it() {
+        let (mut tree, loader) = deferred_tree(&[("plugin.json", "{}")], &[]);
+        tree.insert("plugin.json", Entry::File(b"{\"name\": 1}".to_vec()));
+        assert_eq!(tree.read("plugin.json"), Some(b"{\"name\": 1}".as_slice()));
+        assert!(loads(&loader).is_empty());
+    }
+
+    #[test]
+    fn a_deferred_file_without_a_loader_is_unreadable_not_empty() {
+        let mut tree = Tree::new();
+        tree.insert_deferred("plugin.json", 2);
+        let resolved = tree.resolve("plugin.json").unwrap();
+        assert!(tree.file_bytes(&resolved).is_err());
+        assert_eq!(tree.read("plugin.json"), None);
     }
 }

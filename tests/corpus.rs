@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use apcheck::disk::read_tree;
+use apcheck::disk::{list_tree, read_tree};
 use apcheck::report::{McpState, PackageReport, PluginState, SkillState};
 use apcheck::tree::{Entry, Limits, Tree};
 use apcheck::{Severity, check_package};
@@ -362,4 +362,39 @@ fn a_configuration_ignoring_ap314_hides_exactly_those_findings_and_no_verdict() 
         hidden_total += hidden;
     }
     assert!(hidden_total > 0, "the corpus has AP314 findings to hide");
+}
+
+/// `apcheck check` lists a root and reads each file when the check asks for
+/// it (`list_tree`), where the editor and the other commands read every file
+/// first (`read_tree`): both trees must give the same report and the same
+/// text, snippets and all, for every corpus root.
+#[test]
+fn files_read_on_demand_check_exactly_as_files_read_up_front() {
+    use apcheck::render::{self, Format, Options, Sources, json::Shape};
+    let options = Options {
+        color: false,
+        source_root: None,
+    };
+    for rel in plugin_roots() {
+        let dir = corpus().join(&rel);
+        let read = read_tree(&dir, Limits::default()).expect("corpus root is readable");
+        let listed = list_tree(&dir, Limits::default()).expect("corpus root is readable");
+        let (up_front, on_demand) = (check_package(&rel, &read), check_package(&rel, &listed));
+        for format in [Format::Text, Format::Json] {
+            let shown = |report: &PackageReport, tree: &Tree| {
+                render::packages::render(
+                    std::slice::from_ref(report),
+                    &[tree as &dyn Sources],
+                    format,
+                    &options,
+                    Shape::Object,
+                )
+            };
+            assert_eq!(
+                shown(&up_front, &read),
+                shown(&on_demand, &listed),
+                "{rel} as {format:?}"
+            );
+        }
+    }
 }

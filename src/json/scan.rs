@@ -258,8 +258,10 @@ impl<'a> Scanner<'a> {
 }
 
 /// The offset of the first byte at or after `i` that ends a plain run inside a
-/// string (quote, backslash, control character). Eight bytes at a time: this is
-/// where a formatter of real documents spends most of its time.
+/// string (quote, backslash, control character), or the length of `bytes`.
+/// Eight bytes at a time, jumping straight to the stop byte: this is where a
+/// formatter of real documents spends most of its time.
+#[inline(always)]
 fn skip_plain_string_bytes(bytes: &[u8], mut i: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
@@ -270,8 +272,11 @@ fn skip_plain_string_bytes(bytes: &[u8], mut i: usize) -> usize {
         let backslash = has_zero(word ^ (ONES * u64::from(b'\\')));
         // Bytes below 0x20: subtracting 0x20 borrows into the high bit (non-ASCII bytes are excluded).
         let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
-        if quote | backslash | control != 0 {
-            break;
+        let stops = quote | backslash | control;
+        if stops != 0 {
+            // A borrow can flag bytes above the first real stop, never below it,
+            // so the lowest flag (little-endian: the first byte) is exact.
+            return i + (stops.trailing_zeros() / 8) as usize;
         }
         i += 8;
     }

@@ -10,11 +10,13 @@
 //! - [`github`]: GitHub Actions workflow commands (annotations)
 //! - [`markdown`]: a summary for pull-request comments and downloads
 //! - [`snapshot`]: the snapshot commands' reports, in all of the above
+//! - [`diff`]: `apcheck diff`'s list of changes, its JSON shape and the unified diff
 //! - [`escape`]: what makes untrusted text safe in each of them
 //!
 //! Every command's findings go through here, so every command has every
 //! [`Format`], and escaping and secret masking live in one place.
 
+pub mod diff;
 pub mod documents;
 pub mod escape;
 pub mod github;

@@ -242,18 +242,22 @@ pub fn read_text_file(tree: &Tree, path: &str, consequence: &str, diagnostics: &
         Resolution::Refused => return Load::Failed,
         Resolution::Found(resolved) => resolved,
     };
+    // One read of the bytes, whether the tree holds them or loads them now
+    // (they are dropped with this file, so a package's files are never all held).
     let bytes = match resolved.entry {
-        Entry::File(bytes) => bytes,
-        Entry::Unreadable(why) => {
-            diagnostics.push(
-                Diagnostic::new(
-                    &FILE_UNREADABLE,
-                    format!("`{path}` could not be read ({why}); {consequence}"),
-                )
-                .in_file(path),
-            );
-            return Load::Failed;
-        }
+        Entry::File(_) | Entry::Unreadable(_) => match tree.file_bytes(&resolved) {
+            Ok(bytes) => bytes,
+            Err(why) => {
+                diagnostics.push(
+                    Diagnostic::new(
+                        &FILE_UNREADABLE,
+                        format!("`{path}` could not be read ({why}); {consequence}"),
+                    )
+                    .in_file(path),
+                );
+                return Load::Failed;
+            }
+        },
         other => {
             diagnostics.push(
                 Diagnostic::new(
@@ -278,9 +282,11 @@ pub fn read_text_file(tree: &Tree, path: &str, consequence: &str, diagnostics: &
         );
         return Load::Failed;
     }
-    let text = match std::str::from_utf8(bytes) {
-        Ok(text) => text.to_string(),
+    let text = match String::from_utf8(bytes.into_owned()) {
+        Ok(text) => text,
         Err(error) => {
+            let bytes = error.as_bytes();
+            let error = error.utf8_error();
             let valid = std::str::from_utf8(&bytes[..error.valid_up_to()]).unwrap_or_default();
             let index = LineIndex::new(valid);
             let at = Span::new(valid.len(), valid.len());

@@ -151,7 +151,7 @@ pub fn report_unreadable_paths(tree: &Tree, diagnostics: &mut Vec<Diagnostic>) {
         }
     }
     for (path, entry) in tree.entries() {
-        match entry {
+        match tree.settled(path, entry) {
             Entry::Unreadable(why) if !named.contains(path) => found
                 .push(Diagnostic::new(&PATH_UNREADABLE, format!("`{path}` could not be read ({why})")).in_file(path)),
             _ => {}

@@ -178,10 +178,7 @@ impl CheckRun {
 
     /// Whether the run fails (exit 1): findings at error level, or warnings with `deny_warnings`.
     pub fn fails(&self, deny_warnings: bool) -> bool {
-        self.reports.iter().any(|report| {
-            let summary = &report.summary;
-            summary.errors > 0 || (deny_warnings && summary.warnings > 0)
-        })
+        crate::exit::packages_fail(&self.reports, deny_warnings)
     }
 }
 

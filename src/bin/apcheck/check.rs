@@ -16,14 +16,15 @@ use std::process::ExitCode;
 
 use apcheck::PackageReport;
 use apcheck::collection::{Listing, Roots, roots_named};
-use apcheck::disk::read_tree;
+use apcheck::disk::list_tree;
+use apcheck::exit::{Exit, packages_fail};
 use apcheck::fix::{Applicability, FixOutcome, fix_tree};
 use apcheck::render::{self, Format, Sources, count, json};
 use apcheck::tree::{Entry, Limits, Tree};
 use rayon::prelude::*;
 
 use crate::fix;
-use crate::output::{self, ColorChoice, EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
+use crate::output::{self, ColorChoice, EXIT_FAILURE};
 use crate::settings::{self, ConfigArgs};
 
 #[derive(clap::Args)]
@@ -109,7 +110,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let outcomes: Vec<Result<(Tree, PackageReport), String>> = roots
         .par_iter()
         .map(|root| {
-            let tree = read_tree(&root.dir, Limits::default()).map_err(|error| format!("{}: {error}", root.name))?;
+            let tree = list_tree(&root.dir, Limits::default()).map_err(|error| format!("{}: {error}", root.name))?;
             let report = configured(root, &tree);
             Ok((tree, report))
         })
@@ -173,13 +174,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 count(applied, "fix", "fixes"),
                 count(files, "file", "files")
             );
-            return ExitCode::from(if io_failed {
-                EXIT_FAILURE
-            } else if files > 0 {
-                EXIT_FINDINGS
-            } else {
-                EXIT_CLEAN
-            });
+            return output::exit_code(Exit::findings_if(files > 0).unless_failed(io_failed));
         }
         for ((root, tree), outcome) in checked_roots.iter().zip(trees.iter_mut()).zip(&fixed) {
             if let Err(message) = fix::write_all(&root.dir, outcome) {
@@ -212,7 +207,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
             count(recorded, "finding", "findings"),
             file.display()
         );
-        return ExitCode::from(if io_failed { EXIT_FAILURE } else { EXIT_CLEAN });
+        return output::exit_code(Exit::Clean.unless_failed(io_failed));
     }
     for ((root, tree), report) in checked_roots.iter().zip(&trees).zip(reports.iter_mut()) {
         let named = args.baseline.clone().or_else(|| loaded[root.settings].baseline_file());
@@ -242,18 +237,8 @@ pub fn run(args: CheckArgs) -> ExitCode {
         }
     }
 
-    let deny_warnings = args.deny == Some(Deny::Warnings);
-    let fails = reports.iter().any(|report| {
-        let summary = &report.summary;
-        summary.errors > 0 || (deny_warnings && summary.warnings > 0)
-    });
-    ExitCode::from(if io_failed {
-        EXIT_FAILURE
-    } else if fails {
-        EXIT_FINDINGS
-    } else {
-        EXIT_CLEAN
-    })
+    let fails = packages_fail(&reports, args.deny == Some(Deny::Warnings));
+    output::exit_code(Exit::findings_if(fails).unless_failed(io_failed))
 }
 
 /// Adds what `--connect` found (AP45x) to `report`, as a client's report of

@@ -4,15 +4,14 @@
 
 use std::process::ExitCode;
 
-use apcheck::json::diff::unified::{UnifiedDiff, unified};
-use apcheck::json::diff::{
-    ArrayKey, Change, ChangeKind, CompareOptions, IgnorePattern, Side, canonical_text, merge::merge_patch,
-};
+use apcheck::exit::Exit;
+use apcheck::json::diff::unified::unified;
+use apcheck::json::diff::{ArrayKey, CompareOptions, IgnorePattern, Side, canonical_text, merge::merge_patch};
 use apcheck::json::tools::{DiffProblem, DiffRequest, check_diff_size, diff_documents};
-use serde_json::Value;
+use apcheck::render::diff::{Style, changes_json, changes_text, unified_text};
 
 use crate::fmt::{read_input, render_parse_error};
-use crate::output::{ColorChoice, EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
+use crate::output::{self, ColorChoice};
 
 #[derive(clap::Args)]
 pub struct DiffArgs {
@@ -42,11 +41,10 @@ pub struct DiffArgs {
 
 pub fn diff(args: DiffArgs) -> ExitCode {
     match run(&args) {
-        Ok(true) => ExitCode::from(EXIT_CLEAN),
-        Ok(false) => ExitCode::from(EXIT_FINDINGS),
+        Ok(equal) => output::exit_code(Exit::findings_if(!equal)),
         Err(message) => {
             eprint!("{message}");
-            ExitCode::from(EXIT_FAILURE)
+            output::exit_code(Exit::Failure)
         }
     }
 }
@@ -104,30 +102,14 @@ fn run(args: &DiffArgs) -> Result<bool, String> {
         "unified" => {
             let a = canonical_text(&a_text, &comparison.a, pruned);
             let b = canonical_text(&b_text, &comparison.b, pruned);
-            let style = Style::new(args.color);
-            print!("{}", render_unified(&unified(&a, &b, &args.a, &args.b), &style));
+            let style = Style::new(args.color.enabled());
+            print!("{}", unified_text(&unified(&a, &b, &args.a, &args.b), &style));
         }
-        format => {
-            let [added, removed, changed, moved] = comparison.diff.counts();
-            if format == "json" {
-                let out = serde_json::json!({
-                    "equal": equal,
-                    "summary": {"added": added, "removed": removed, "changed": changed, "moved": moved},
-                    "changes": comparison.diff.changes,
-                });
-                println!("{}", pretty(&out));
-            } else {
-                let style = Style::new(args.color);
-                for change in &comparison.diff.changes {
-                    print!("{}", render_change(change, &args.a, &args.b, &style));
-                }
-                if equal {
-                    println!("no differences");
-                } else {
-                    println!("{added} added, {removed} removed, {changed} changed, {moved} moved");
-                }
-            }
-        }
+        "json" => println!("{}", pretty(&changes_json(&comparison.diff))),
+        _ => print!(
+            "{}",
+            changes_text(&comparison.diff, &args.a, &args.b, &Style::new(args.color.enabled()))
+        ),
     }
     // Freeing two big trees node by node costs more than diffing them; the
     // process is about to exit and returns the memory at once.
@@ -137,106 +119,4 @@ fn run(args: &DiffArgs) -> Result<bool, String> {
 
 fn pretty(value: &impl serde::Serialize) -> String {
     serde_json::to_string_pretty(value).expect("JSON values serialize")
-}
-
-/// ANSI colours (by default only when printing to a terminal), or nothing.
-struct Style {
-    added: &'static str,
-    removed: &'static str,
-    changed: &'static str,
-    emphasis: &'static str,
-    reset: &'static str,
-}
-
-impl Style {
-    fn new(color: ColorChoice) -> Self {
-        if color.enabled() {
-            Style {
-                added: "\x1b[32m",
-                removed: "\x1b[31m",
-                changed: "\x1b[33m",
-                emphasis: "\x1b[7m",
-                reset: "\x1b[0m",
-            }
-        } else {
-            Style {
-                added: "",
-                removed: "",
-                changed: "",
-                emphasis: "",
-                reset: "",
-            }
-        }
-    }
-}
-
-/// A value on one line, cut to a readable length.
-fn brief(value: &Value) -> String {
-    const WIDTH: usize = 100;
-    let text = value.to_string();
-    match text.char_indices().nth(WIDTH) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text,
-    }
-}
-
-fn render_change(change: &Change, a_name: &str, b_name: &str, style: &Style) -> String {
-    let at = |name: &str, line: Option<usize>| line.map(|l| format!("{name}:{l}"));
-    let place = match (at(a_name, change.old_line), at(b_name, change.new_line)) {
-        (Some(a), Some(b)) => format!("  ({a} → {b})"),
-        (Some(one), None) | (None, Some(one)) => format!("  ({one})"),
-        (None, None) => String::new(),
-    };
-    let (sign, colour) = match change.kind {
-        ChangeKind::Added => ("+", style.added),
-        ChangeKind::Removed => ("-", style.removed),
-        ChangeKind::Changed => ("~", style.changed),
-        ChangeKind::Moved => ("↷", style.changed),
-    };
-    let reset = style.reset;
-    let mut out = format!("{colour}{sign} {}{reset}{place}\n", change.label);
-    if change.kind == ChangeKind::Moved {
-        let from = change.old_path.as_deref().unwrap_or(&change.path);
-        out.push_str(&format!("    moved from {from} to {}\n", change.path));
-    }
-    if let Some(old) = &change.old {
-        out.push_str(&format!("    {}- {}{reset}\n", style.removed, brief(old)));
-    }
-    if let Some(new) = &change.new {
-        out.push_str(&format!("    {}+ {}{reset}\n", style.added, brief(new)));
-    }
-    out
-}
-
-/// The unified text; with colours, the changed words in reverse video.
-fn render_unified(diff: &UnifiedDiff, style: &Style) -> String {
-    if style.reset.is_empty() {
-        return diff.text.clone();
-    }
-    let mut out = String::new();
-    for line in diff.text.lines().take_while(|l| !l.starts_with("@@")) {
-        out.push_str(&format!("\x1b[1m{line}{}\n", style.reset));
-    }
-    for hunk in &diff.hunks {
-        out.push_str(&format!("\x1b[36m{}{}\n", hunk.header.trim_end(), style.reset));
-        for line in &hunk.lines {
-            let colour = match line.tag {
-                "-" => style.removed,
-                "+" => style.added,
-                _ => "",
-            };
-            out.push_str(colour);
-            out.push_str(line.tag);
-            for segment in &line.segments {
-                if segment.emphasized {
-                    out.push_str(&format!("{}{}{}{colour}", style.emphasis, segment.text, style.reset));
-                } else {
-                    out.push_str(&segment.text);
-                }
-            }
-            out.push_str(style.reset);
-            out.push('\n');
-        }
-    }
-    out
 }

@@ -7,15 +7,15 @@ use clap::builder::TypedValueParser;
 use std::process::ExitCode;
 
 use apcheck::Diagnostic;
-use apcheck::diag::Severity;
+use apcheck::exit::Exit;
 use apcheck::render::{Format, Options};
 
 /// No findings at the failing level.
-pub const EXIT_CLEAN: u8 = 0;
+pub const EXIT_CLEAN: u8 = Exit::Clean.code();
 /// Findings at error level (or warnings, with `--deny warnings`).
-pub const EXIT_FINDINGS: u8 = 1;
+pub const EXIT_FINDINGS: u8 = Exit::Findings.code();
 /// A usage error or an I/O failure: the check could not be done as asked.
-pub const EXIT_FAILURE: u8 = 2;
+pub const EXIT_FAILURE: u8 = Exit::Failure.code();
 
 /// `--format` of every diagnostics command: the core's one list of formats.
 pub fn format_parser() -> impl TypedValueParser<Value = Format> {
@@ -35,13 +35,14 @@ pub fn render_options(color: ColorChoice) -> Options {
     }
 }
 
-/// 1 when any finding is an error, else 0.
+/// 1 when any finding is an error, else 0 (the core's [`apcheck::exit`] policy).
 pub fn exit_for(diagnostics: &[Diagnostic]) -> ExitCode {
-    if diagnostics.iter().any(|d| d.severity == Severity::Error) {
-        ExitCode::from(EXIT_FINDINGS)
-    } else {
-        ExitCode::from(EXIT_CLEAN)
-    }
+    exit_code(apcheck::exit::for_diagnostics(diagnostics))
+}
+
+/// The process exit code of an outcome.
+pub fn exit_code(exit: Exit) -> ExitCode {
+    ExitCode::from(exit.code())
 }
 
 /// Writes `text` to stdout and exits with `code`, or with 2 when writing failed.

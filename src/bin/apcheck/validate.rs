@@ -5,6 +5,7 @@
 use std::process::ExitCode;
 
 use apcheck::diag::Severity;
+use apcheck::exit::Exit;
 use apcheck::json::builtin::BUILTINS;
 use apcheck::json::tools::{
     DocumentProblem, DocumentReport, SchemaChoice, SchemaProblem, SharedSchema, load_schema, validate_document,
@@ -16,7 +17,7 @@ use apcheck::rules::documents::validation_diagnostics;
 use rayon::prelude::*;
 
 use crate::fmt::{Location, read_input, render_parse_error, render_snippet};
-use crate::output::{self, ColorChoice, EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
+use crate::output::{self, ColorChoice, EXIT_CLEAN, EXIT_FAILURE};
 
 #[derive(clap::Args)]
 pub struct ValidateArgs {
@@ -84,13 +85,7 @@ pub fn validate(args: ValidateArgs) -> ExitCode {
         Some(out) => print!("{out}"),
         None => eprintln!("{}", verdict(schema.dialect(), &files)),
     }
-    if read_failed {
-        ExitCode::from(EXIT_FAILURE)
-    } else if any_invalid {
-        ExitCode::from(EXIT_FINDINGS)
-    } else {
-        ExitCode::from(EXIT_CLEAN)
-    }
+    output::exit_code(Exit::findings_if(any_invalid).unless_failed(read_failed))
 }
 
 /// Reads the schema files the arguments name and compiles them (or picks the built-in).

@@ -105,7 +105,7 @@ pub(super) fn check_in_root(
     };
     let unresolved = match resolved {
         Ok(Resolved { entry, path, via_link }) => {
-            let found = match (entry, wanted) {
+            let found = match (check.tree.settled(path, entry), wanted) {
                 (Entry::File(_), Wanted::File) | (Entry::Dir, Wanted::Dir) => return,
                 (Entry::Dir, Wanted::File) => "a directory, not an executable file",
                 (Entry::File(_), Wanted::Dir) => "a file, not a directory",

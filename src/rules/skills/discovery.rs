@@ -113,7 +113,10 @@ pub fn discover_skills(tree: &Tree, diagnostics: &mut Vec<Diagnostic>) -> Skills
                 diagnostics.push(
                     Diagnostic::new(
                         &SKILLS_NOT_DIRECTORY,
-                        format!("`skills` is {}, not a directory; {SKILLS_INVALID}", describe(other)),
+                        format!(
+                            "`skills` is {}, not a directory; {SKILLS_INVALID}",
+                            describe(tree.settled(resolved.path, other))
+                        ),
                     )
                     .in_file("skills"),
                 );
@@ -264,7 +267,10 @@ fn is_skill_md_name(path: &str) -> bool {
 fn report_stray_skill_files(tree: &Tree, accounted: &Accounted, diagnostics: &mut Vec<Diagnostic>) {
     let stray: Vec<&str> = tree
         .entries()
-        .filter(|(path, entry)| matches!(entry, Entry::File(_) | Entry::Symlink(_)) && is_skill_md_name(path))
+        // The name first: telling a readable file from an unreadable one may open it.
+        .filter(|(path, entry)| {
+            is_skill_md_name(path) && matches!(tree.settled(path, entry), Entry::File(_) | Entry::Symlink(_))
+        })
         .map(|(path, _)| path)
         .filter(|path| !is_discovery_position(path) && !accounted.covers(path))
         .collect();

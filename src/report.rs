@@ -149,6 +149,21 @@ pub struct Summary {
     pub baselined: usize,
 }
 
+impl PackageReport {
+    /// Adds findings made after the check (what `--connect` found, AP45x, as a
+    /// client's report of its connections would, §7.2.2 rule 5), in reading
+    /// order, and recounts; what settings and the baseline hid stays counted.
+    pub fn add_findings(&mut self, more: impl IntoIterator<Item = Diagnostic>) {
+        self.diagnostics.extend(more);
+        sort_diagnostics(&mut self.diagnostics);
+        self.summary = Summary {
+            ignored: self.summary.ignored,
+            baselined: self.summary.baselined,
+            ..Summary::count(&self.diagnostics, &self.skills, &self.mcp)
+        };
+    }
+}
+
 impl Summary {
     pub fn count(diagnostics: &[Diagnostic], skills: &SkillsSection, mcp: &McpSection) -> Self {
         let by = |s: Severity| diagnostics.iter().filter(|d| d.severity == s).count();
@@ -175,4 +190,24 @@ pub fn sort_diagnostics(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by(|a, b| {
         (a.file.as_deref(), a.line, a.column, a.code).cmp(&(b.file.as_deref(), b.line, b.column, b.code))
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check_package;
+    use crate::diag::Diagnostic;
+    use crate::tree::Tree;
+
+    #[test]
+    fn findings_added_after_the_check_are_ordered_and_counted_and_hidden_ones_stay_counted() {
+        // §5.2: no `$schema` rejects the manifest, one error.
+        let mut report = check_package("p", &Tree::from_files([("plugin.json", "{\"name\": \"demo\"}")]));
+        report.summary.ignored = 2;
+        let errors = report.summary.errors;
+        let failed = crate::registry::find("AP450").expect("AP450 is registered");
+        report.add_findings([Diagnostic::new(failed, "server `x` failed").in_file("a.json")]);
+        assert_eq!(report.summary.errors, errors + 1);
+        assert_eq!(report.summary.ignored, 2);
+        assert_eq!(report.diagnostics[0].file.as_deref(), Some("a.json"), "sorted by file");
+    }
 }

@@ -127,7 +127,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
                     match crate::connect::run(&root.dir, &tree, &report, &args.connect) {
                         Ok(run) if run.interrupted => return ExitCode::from(EXIT_FAILURE),
                         Ok(run) => {
-                            add_connections(&mut report, &tree, &run.attempts);
+                            report.add_findings(apcheck::live::diagnostics(&tree, &run.attempts));
                             loaded[root.settings].settings.apply(&mut report, &root.relative);
                         }
                         Err(message) => {
@@ -239,18 +239,6 @@ pub fn run(args: CheckArgs) -> ExitCode {
 
     let fails = packages_fail(&reports, args.deny == Some(Deny::Warnings));
     output::exit_code(Exit::findings_if(fails).unless_failed(io_failed))
-}
-
-/// Adds what `--connect` found (AP45x) to `report`, as a client's report of
-/// its connections would (§7.2.2 rule 5), and recounts.
-fn add_connections(report: &mut PackageReport, tree: &Tree, attempts: &[apcheck::live::Attempt]) {
-    report.diagnostics.extend(apcheck::live::diagnostics(tree, attempts));
-    apcheck::report::sort_diagnostics(&mut report.diagnostics);
-    report.summary = apcheck::report::Summary {
-        ignored: report.summary.ignored,
-        baselined: report.summary.baselined,
-        ..apcheck::report::Summary::count(&report.diagnostics, &report.skills, &report.mcp)
-    };
 }
 
 /// The roots `path` names (see the module doc) as (directory, name), and

@@ -11,7 +11,8 @@
 //   node scripts/build-web.mjs --js-only  reuse www/pkg (UI work without a Rust build)
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -25,7 +26,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // the build fails above BUDGET, which is today's size with a little room, so
 // that growth is a decision. GOAL is issue 13 §5's target, not yet reached
 // (README, "The page": what is left is jsonschema, YAML and the Unicode tables).
-const BUDGET = { wasmRaw: 3.38e6, pageGzip: 1024 * 1024 };
+const BUDGET = { wasmRaw: 3.36e6, pageGzip: 1024 * 1024 };
 const GOAL = { wasmRaw: 2.4e6, pageGzip: 800 * 1024 };
 const jsOnly = process.argv.includes('--js-only');
 const config = parseToml(readFileSync(join(root, 'wasm-pack.toml'), 'utf8'));
@@ -84,9 +85,23 @@ function checkTools() {
 // output still has (wasm-opt strips it): printed with the other sizes.
 let crateSizes = [];
 
+// Panic locations are file paths, kept as data in the wasm: under the cargo
+// registry each is ~60 bytes of `…/.cargo/registry/src/index.crates.io-…/`
+// before `crate-x.y.z/src/…`. Remapping those prefixes (and the checkout's own)
+// to nothing keeps `crate-x.y.z/src/file.rs:line` and drops ~11 KB. Passed as
+// CARGO_ENCODED_RUSTFLAGS (paths may hold spaces), after any flags already set.
+function remappedPaths() {
+  const cargoHome = process.env.CARGO_HOME ?? join(homedir(), '.cargo');
+  const registry = join(cargoHome, 'registry/src');
+  const prefixes = existsSync(registry) ? readdirSync(registry).map((index) => join(registry, index)) : [];
+  const flags = [...prefixes, root].map((prefix) => `--remap-path-prefix=${prefix}/=`);
+  const given = process.env.CARGO_ENCODED_RUSTFLAGS?.split('\x1f') ?? process.env.RUSTFLAGS?.split(' ') ?? [];
+  return { ...process.env, CARGO_ENCODED_RUSTFLAGS: [...given.filter(Boolean), ...flags].join('\x1f') };
+}
+
 function buildWasm() {
   console.log('build-web: wasm-pack', config['wasm-pack'].args.join(' '));
-  run('wasm-pack', config['wasm-pack'].args, { stdio: 'inherit' });
+  run('wasm-pack', config['wasm-pack'].args, { stdio: 'inherit', env: remappedPaths() });
   const input = config['wasm-opt'].input;
   crateSizes = sizeReport(join(root, input), 20);
   console.log('build-web: wasm-opt', config['wasm-opt'].args.join(' '));

@@ -75,6 +75,10 @@ pub struct ValidationIssue {
     /// The keyword that failed, e.g. `required`, `type`, `$ref`.
     pub keyword: String,
     pub message: String,
+    /// For `required`: the member that is missing. The pointer names the object
+    /// lacking it, since the member has no place of its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing: Option<String>,
     /// 1-based line and column of the failing value (or its nearest existing ancestor).
     pub line: usize,
     pub column: usize,
@@ -472,6 +476,12 @@ fn locate_issues<'a>(
                 element: outermost_element(root, &instance_pointer),
                 schema_location: error.schema_path().as_str().to_string(),
                 keyword: error.kind().keyword().to_string(),
+                missing: match error.kind() {
+                    jsonschema::error::ValidationErrorKind::Required { property } => {
+                        property.as_str().map(str::to_string)
+                    }
+                    _ => None,
+                },
                 message: error.masked().to_string(),
                 line: at.line,
                 column: at.column,

@@ -9,6 +9,7 @@ use super::model::Tool;
 use super::schema::CompiledSchema;
 use crate::diag::{Diagnostic, Severity};
 use crate::json::parse_document;
+use crate::json::pointer::push_token;
 use crate::rule::{Example, Rule, RuleDoc};
 use crate::source::json::JsonSource;
 use crate::source::{LineIndex, Span};
@@ -100,6 +101,27 @@ pub struct CallReport {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// A call check as a form with a field per argument needs it (the page's
+/// tool-call form): the report, the schema the form is built from, and each
+/// schema violation filed under the argument it is about.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct CallForm {
+    pub report: CallReport,
+    /// The tool's `inputSchema`, as the snapshot has it (`None` when no tool was found).
+    pub input_schema: Option<Value>,
+    pub issues: Vec<ArgumentIssue>,
+}
+
+/// One violation of the `inputSchema`, by argument.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ArgumentIssue {
+    /// JSON Pointer of the failing value. A missing required argument is filed
+    /// under its own pointer, although its diagnostic is placed on the object
+    /// lacking it (the argument has no place in the text).
+    pub pointer: String,
+    pub message: String,
+}
+
 /// Checks `arguments_text` (file `arguments_name`) for `tool` of the snapshot.
 pub fn check_call(
     snapshot_name: &str,
@@ -108,18 +130,58 @@ pub fn check_call(
     arguments_name: &str,
     arguments_text: &str,
 ) -> CallReport {
-    let check = check_snapshot(snapshot_name, snapshot_text, None);
-    let mut report = CallReport {
-        tool: None,
-        valid: false,
-        diagnostics: check
-            .diagnostics
-            .into_iter()
-            .filter(|d| d.severity == Severity::Error)
-            .collect(),
+    check_call_form(snapshot_name, snapshot_text, tool, arguments_name, arguments_text).report
+}
+
+/// `check_call`, with what a form needs besides (see `CallForm`).
+pub fn check_call_form(
+    snapshot_name: &str,
+    snapshot_text: &str,
+    tool: &str,
+    arguments_name: &str,
+    arguments_text: &str,
+) -> CallForm {
+    let mut form = CallForm {
+        report: CallReport {
+            tool: None,
+            valid: false,
+            diagnostics: Vec::new(),
+        },
+        input_schema: None,
+        issues: Vec::new(),
     };
+    check_into(
+        &mut form,
+        snapshot_name,
+        snapshot_text,
+        tool,
+        arguments_name,
+        arguments_text,
+    );
+    form
+}
+
+fn check_into(
+    form: &mut CallForm,
+    snapshot_name: &str,
+    snapshot_text: &str,
+    tool: &str,
+    arguments_name: &str,
+    arguments_text: &str,
+) {
+    let check = check_snapshot(snapshot_name, snapshot_text, None);
+    let CallForm {
+        report,
+        input_schema,
+        issues,
+    } = form;
+    report.diagnostics = check
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
     let Some(snapshot) = check.snapshot else {
-        return report;
+        return;
     };
     let found = match find_tool(&snapshot.tools, tool) {
         Ok(found) => found,
@@ -127,10 +189,11 @@ pub fn check_call(
             report
                 .diagnostics
                 .push(Diagnostic::new(&TOOL_NOT_IN_SNAPSHOT, message).in_file(snapshot_name));
-            return report;
+            return;
         }
     };
     report.tool = Some(found.qualified_name());
+    *input_schema = found.input_schema().cloned();
     let doc = match parse_document(arguments_text) {
         Ok(doc) => doc,
         Err(error) => {
@@ -144,7 +207,7 @@ pub fn check_call(
                 .in_file(arguments_name)
                 .at_span(arguments_text, &index, at),
             );
-            return report;
+            return;
         }
     };
     let located = JsonSource::new(arguments_name, arguments_text, doc);
@@ -158,9 +221,9 @@ pub fn check_call(
                 crate::json::json_type(&doc.value)
             ),
         ));
-        return report;
+        return;
     }
-    let schema = found.input_schema().cloned().unwrap_or(Value::Null);
+    let schema = input_schema.clone().unwrap_or(Value::Null);
     match CompiledSchema::compile(&schema) {
         Err(reason) => report.diagnostics.push(
             Diagnostic::new(
@@ -174,6 +237,14 @@ pub fn check_call(
         ),
         Ok(compiled) => {
             for error in compiled.errors(arguments_text, doc) {
+                let mut pointer = error.pointer.clone();
+                if let Some(missing) = &error.missing {
+                    push_token(&mut pointer, missing);
+                }
+                issues.push(ArgumentIssue {
+                    pointer,
+                    message: error.message.clone(),
+                });
                 report
                     .diagnostics
                     .push(located.at_value(&ARGUMENTS_INVALID, &error.pointer, error.message));
@@ -181,7 +252,6 @@ pub fn check_call(
         }
     }
     report.valid = report.diagnostics.iter().all(|d| d.severity != Severity::Error);
-    report
 }
 
 /// The one tool `wanted` names: `server/name`, or a name only one server offers.
@@ -247,5 +317,39 @@ mod tests {
         assert_eq!(report.diagnostics.len(), 1);
         assert!(report.diagnostics[0].message.contains("week"));
         assert_eq!(report.diagnostics[0].line, Some(1));
+    }
+
+    #[test]
+    fn a_form_gets_the_schema_and_each_violation_under_its_argument() {
+        let form = check_call_form(
+            "s.json",
+            SNAPSHOT,
+            "query_invoices",
+            "a.json",
+            r#"{"status": "unpaid"}"#,
+        );
+        let schema = form.input_schema.expect("the tool is found");
+        assert_eq!(schema["required"], serde_json::json!(["week"]));
+        let pointers: Vec<&str> = form.issues.iter().map(|issue| issue.pointer.as_str()).collect();
+        // The missing `week` is filed under its own name; its diagnostic stays on the object.
+        assert_eq!(pointers, ["/week", "/status"]);
+        assert!(form.issues[0].message.contains("week"));
+        let placed: Vec<_> = form.report.diagnostics.iter().map(|d| d.pointer.as_deref()).collect();
+        assert_eq!(placed, [Some(""), Some("/status")]);
+    }
+
+    #[test]
+    fn a_missing_name_is_escaped_as_a_pointer_token() {
+        let snapshot = SNAPSHOT.replace(r#""required": ["week"]"#, r#""required": ["a/b~c"]"#);
+        let form = check_call_form("s.json", &snapshot, "query_invoices", "a.json", "{}");
+        assert_eq!(form.issues[0].pointer, "/a~1b~0c");
+    }
+
+    #[test]
+    fn no_tool_means_no_schema_and_no_argument_issues() {
+        let form = check_call_form("s.json", SNAPSHOT, "query_invoice", "a.json", "{}");
+        assert!(form.input_schema.is_none());
+        assert!(form.issues.is_empty());
+        assert_eq!(form.report.diagnostics[0].code, "AP902");
     }
 }

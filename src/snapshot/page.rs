@@ -61,7 +61,9 @@ pub fn changes(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -
     json!({"ok": true, "markdown": render::snapshot::changes_markdown(&report), "report": report}).to_string()
 }
 
-/// Checks `tools/call` arguments. Returns `{"ok": true, "report": CallReport}`.
+/// Checks `tools/call` arguments. Returns `{"ok": true, "report": CallReport,
+/// "inputSchema": …, "issues": [ArgumentIssue]}`: the tool's schema and the
+/// violations by argument are what the page's tool-call form is built from.
 pub fn call(
     snapshot_name: &str,
     snapshot_text: &str,
@@ -69,8 +71,8 @@ pub fn call(
     arguments_name: &str,
     arguments_text: &str,
 ) -> String {
-    let report = call::check_call(snapshot_name, snapshot_text, tool, arguments_name, arguments_text);
-    json!({"ok": true, "report": report}).to_string()
+    let form = call::check_call_form(snapshot_name, snapshot_text, tool, arguments_name, arguments_text);
+    json!({"ok": true, "report": form.report, "inputSchema": form.input_schema, "issues": form.issues}).to_string()
 }
 
 #[cfg(test)]
@@ -104,6 +106,8 @@ mod tests {
         let called = parse(&call("s.json", text, "query_invoices", "a.json", "{}"));
         assert_eq!(called["report"]["valid"], false);
         assert_eq!(called["report"]["diagnostics"][0]["code"], "AP901");
+        assert_eq!(called["inputSchema"]["required"], json!(["week"]));
+        assert_eq!(called["issues"][0]["pointer"], "/week");
     }
 
     #[test]

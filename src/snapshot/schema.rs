@@ -13,6 +13,8 @@ pub struct SchemaError {
     /// RFC 6901 pointer into the instance.
     pub pointer: String,
     pub message: String,
+    /// For a missing required member: its name (`pointer` is the object lacking it).
+    pub missing: Option<String>,
 }
 
 /// A compiled schema: the snapshot schema, or a tool's `inputSchema`/`outputSchema`.
@@ -51,6 +53,7 @@ fn errors_of(schema: &validate::CompiledSchema, text: &str, instance: &JsonDoc) 
         .map(|issue| SchemaError {
             pointer: issue.instance_pointer,
             message: issue.message,
+            missing: issue.missing,
         })
         .collect()
 }

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { join } from 'node:path';
-import { dropFolder, openPage, readFolder, screenshot, servePageForEachFile, shared, waitReady } from './harness.mjs';
+import { dropFolder, openPage, readFolder, repoRoot, screenshot, servePageForEachFile, shared, waitReady } from './harness.mjs';
 
 let browser;
 let origin;
@@ -54,6 +54,13 @@ for (const colorScheme of ['light', 'dark']) {
         if (view === 'check' || view === 'format') {
           await page.locator(`#view-${view} button.tree-toggle`).click();
           await page.locator(`#view-${view} .json-tree [role=treeitem][aria-level="2"]`).first().waitFor();
+        }
+        if (view === 'snapshot') {
+          // The Tool call task: its form, built from the tool's inputSchema, is looked at too.
+          await page.locator('#snapshot-root [aria-label="Snapshot"]').click();
+          await page.keyboard.insertText(readFileSync(join(repoRoot, 'tests/fixtures/invoice-ops/snapshot.json'), 'utf8'));
+          await page.locator('#snapshot-root .segmented button[data-task="call"]').click();
+          await page.locator('#call-form .field-error:not(:empty)').first().waitFor();
         }
         await page.waitForTimeout(300);
         await screenshot(page, `${view}-${colorScheme}-${width}`);

@@ -81,6 +81,9 @@ export function baseExtensions(language = 'json') {
     // Long lines wrap: no pane scrolls sideways (a scroller keyboard users could not reach), on narrow screens least of all.
     EditorView.lineWrapping,
     syntaxHighlighting(highlightStyle),
+    // The text is in the tab order anyway (contenteditable); saying so lets checkers such as axe
+    // see that a long document's scroller is reachable by keyboard.
+    EditorView.contentAttributes.of({ tabindex: '0' }),
     // Lets CodeMirror's own parts (merge view, panels) pick their dark colours.
     EditorView.darkTheme.of(prefersDark()),
     // Tab is left unbound so it moves the focus on, as everywhere else on the page;

@@ -126,6 +126,15 @@ export function plural(count, one, many = `${one}s`) {
   return `${count} ${count === 1 ? one : many}`;
 }
 
+/** `text` parsed as JSON, or `fallback` when it does not parse (or is absent). */
+export function parsedOr(text, fallback) {
+  try {
+    return JSON.parse(text) ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
 /** Runs `fn` once calls stop for `ms`. */
 export function debounce(fn, ms) {
   let timer;

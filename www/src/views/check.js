@@ -8,8 +8,8 @@ import { entriesFromDrop, entriesFromPicker, entriesFromTexts } from '../files.j
 import { fileTree } from '../filetree.js';
 import { treeToggle } from '../jsontree.js';
 import { renderFolder } from '../report.js';
-import { filesFromLink, keep, linkPayload, loadKept } from '../keep.js';
-import { copy, debounce, h, isCancelled, resultArea, toast, withProgress } from '../util.js';
+import { keeper } from '../keep.js';
+import { debounce, h, isCancelled, resultArea, toast, withProgress } from '../util.js';
 
 const STARTER_MANIFEST = `{
   "$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
@@ -42,6 +42,7 @@ let lastReport = null;
 /** The package on screen (a drop, a pick or a zip), re-checked by Check; null for the pasted files. */
 let given = null;
 let result;
+let kept;
 
 /** Where the pasted SKILL.md was placed for the last check: the core decides (`pasted_skill_path`). */
 let skillPath = 'skills/unnamed-skill/SKILL.md';
@@ -286,7 +287,7 @@ export function setUpCheckView() {
       treeLater();
       if (dropped?.viewing) return;
       current.text = text;
-      keepPasted();
+      kept.changed();
       result.changed();
       autoCheck();
     },
@@ -338,44 +339,18 @@ export function setUpCheckView() {
     });
   }
   document.getElementById('check-run').addEventListener('click', checkShown);
-  document.getElementById('check-copy-link').addEventListener('click', copyLink);
-  restorePasted().then(checkPasted);
-}
-
-/** The pasted files by id, as they are kept and shared. */
-function pastedTexts() {
-  return Object.fromEntries(pasted.map((file) => [file.id, file.text]));
-}
-
-function keepPasted() {
-  if (!keep('check', pastedTexts())) toast('This browser did not keep the pasted files (storage is off or full)');
-}
-
-/** Puts a shared link's files, else the files kept on this device, in the tabs. */
-async function restorePasted() {
-  const [, payload] = location.hash.replace(/^#/, '').split('/');
-  const shared = payload ? await filesFromLink(payload) : null;
-  if (payload && !shared) toast('The link holds no readable files; showing the files kept on this device');
-  const files = shared ?? loadKept('check');
-  if (!files) return;
-  for (const file of pasted) if (typeof files[file.id] === 'string') file.text = files[file.id];
-  if (shared) {
-    keepPasted();
-    // The address stops naming the link's files once they can be edited.
-    history.replaceState(null, '', '#check');
-    toast("Opened the link's files");
-  }
-  current = pasted.find((file) => file.text) ?? pasted[0];
-  showPasted(current);
-}
-
-async function copyLink() {
-  try {
-    const link = `${location.href.split('#')[0]}#check/${await linkPayload(pastedTexts())}`;
-    await copy(link, 'Link copied');
-  } catch (error) {
-    toast(`No link: ${error.message}`);
-  }
+  kept = keeper('check', {
+    // The pasted files by id, as they are kept and shared.
+    files: () => Object.fromEntries(pasted.map((file) => [file.id, file.text])),
+    apply: (files) => {
+      for (const file of pasted) file.text = files[file.id] ?? '';
+      current = pasted.find((file) => file.text) ?? pasted[0];
+      // The editor's change re-checks, as typing does.
+      showPasted(current);
+    },
+  });
+  document.getElementById('check-keep').replaceWith(kept.element);
+  kept.start().then(checkPasted);
 }
 
 export const checkView = {

@@ -14,6 +14,7 @@ import { EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { request } from '../client.js';
 import { baseExtensions } from '../editor.js';
+import { keeper } from '../keep.js';
 import { checkbox, copyButton, debounce, downloadButton, h, isCancelled, openFileButton, plural, resultArea, select, status, toast, withProgress } from '../util.js';
 
 const SAMPLE_A = `{
@@ -63,6 +64,7 @@ let current = null;
 let mounted = [];
 let rerun;
 let shown = null;
+let kept;
 
 const listOf = (text) => text.split(/[\s,]+/).filter(Boolean);
 const big = () => texts.a.length + texts.b.length > MERGE_VIEW_BYTES;
@@ -88,6 +90,7 @@ function onEdit(side) {
     texts[side] = update.state.doc.toString();
     isSample[side] = false;
     results.changed();
+    kept.changed();
     rerun();
   });
 }
@@ -179,6 +182,7 @@ async function prettyPrint(side) {
   }
   texts[side] = answer.text;
   results.changed();
+  kept.changed();
   mount();
   run();
 }
@@ -458,6 +462,7 @@ function loadInto(side, text, file) {
   if (file?.name) names[side] = file.name;
   mergeRequested = false;
   results.changed();
+  kept.changed();
   mount();
   const other = side === 'a' ? 'b' : 'a';
   if (isSample[other]) {
@@ -471,6 +476,19 @@ export function setUpDiffView() {
   const root = document.getElementById('diff-root');
   rerun = debounce(run, 300);
   host = h('div.merge-host');
+  // Both documents and their names; a file opened here is kept like a pasted one, within the limit.
+  kept = keeper('diff', {
+    files: () => ({ a: texts.a, b: texts.b, nameA: names.a, nameB: names.b }),
+    apply: (files) => {
+      texts = { a: files.a ?? '', b: files.b ?? '' };
+      names = { a: files.nameA ?? 'a.json', b: files.nameB ?? 'b.json' };
+      isSample.a = isSample.b = false;
+      mergeRequested = false;
+      results.changed();
+      mount();
+      run();
+    },
+  });
   results = resultArea(h('div.diff-results', { 'aria-live': 'polite' }));
   keysInput = h('input', { type: 'text', placeholder: '/tools=name', size: 18, title: 'Match array elements by key: POINTER=FIELD, comma-separated', onchange: () => ((options.arrayKeys = listOf(keysInput.value)), results.changed(), run()) });
   const ignore = h('input', { type: 'text', placeholder: '/*/status', size: 16, title: 'Ignore these paths (* matches one step), comma-separated', onchange: () => ((options.ignore = listOf(ignore.value)), results.changed(), run()) });
@@ -493,6 +511,7 @@ export function setUpDiffView() {
       filePicker('b'),
       h('button.primary', { type: 'button', onclick: run, title: 'Ctrl+Enter' }, 'Diff'),
     ),
+    kept.element,
     host,
     results.element,
   );
@@ -504,7 +523,8 @@ export function setUpDiffView() {
     event.preventDefault();
   });
   mount();
-  run();
+  // Restored files are diffed as they are applied; else the samples are.
+  kept.start().then(() => isSample.a && isSample.b && run());
 }
 
 export const diffView = { run: () => run(), list: null };

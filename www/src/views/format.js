@@ -3,7 +3,8 @@
 
 import { byteToCharOffset, createEditor } from '../editor.js';
 import { treeToggle } from '../jsontree.js';
-import { callWithProgress, checkbox, copyButton, debounce, downloadButton, h, openFileButton, resultArea, select, status } from '../util.js';
+import { keeper } from '../keep.js';
+import { callWithProgress, checkbox, copyButton, debounce, downloadButton, h, openFileButton, parsedOr, resultArea, select, status } from '../util.js';
 
 const SAMPLE = '{"name":"my-plugin","version":"0.1.0","keywords":["agents","plugins"],"author":{"name":"Ada"}}\n';
 
@@ -61,9 +62,23 @@ export function setUpFormatView() {
   const set = (key) => (value) => {
     options[key] = value;
     inputChanged();
+    kept.changed();
     run();
   };
   statusLine = resultArea(h('div#format-status', { 'aria-live': 'polite' }));
+  const indent = select('Indent', [['2', '2 spaces'], ['4', '4 spaces'], ['tab', 'tabs']], { value: '2', onChange: (v) => set('indent')(v === 'tab' ? 'tab' : Number(v)) });
+  const flags = { minify: checkbox('Minify', { onChange: set('minify') }), sortKeys: checkbox('Sort keys', { onChange: set('sortKeys') }), jsonc: checkbox('Allow comments (JSONC)', { onChange: set('jsonc') }) };
+  // The input and the options it is formatted with.
+  const kept = keeper('format', {
+    files: () => ({ input: input.text, options: JSON.stringify(options) }),
+    apply: (files) => {
+      const saved = parsedOr(files.options, {});
+      for (const key of Object.keys(options)) if (Object.hasOwn(saved, key)) options[key] = saved[key];
+      indent.input.value = String(options.indent);
+      for (const [key, box] of Object.entries(flags)) box.input.checked = Boolean(options[key]);
+      input.text = files.input ?? '';
+    },
+  });
   const inputHost = h('div.editor');
   const outputHost = h('div.editor');
   outputPane = h('div.pane#format-output', {}, h('span.muted', {}, 'Result'), outputHost);
@@ -72,23 +87,22 @@ export function setUpFormatView() {
     h(
       'div.toolbar',
       {},
-      select('Indent', [['2', '2 spaces'], ['4', '4 spaces'], ['tab', 'tabs']], { value: '2', onChange: (v) => set('indent')(v === 'tab' ? 'tab' : Number(v)) }).element,
-      checkbox('Minify', { onChange: set('minify') }).element,
-      checkbox('Sort keys', { onChange: set('sortKeys') }).element,
-      checkbox('Allow comments (JSONC)', { onChange: set('jsonc') }).element,
+      indent.element,
+      ...Object.values(flags).map((box) => box.element),
       h('button.primary', { type: 'button', onclick: run, title: 'Ctrl+Enter' }, 'Format'),
       ...openFileButton('format-open', 'Open…', '.json,.jsonc,application/json', (text) => (input.text = text)),
       copyButton('Copy result', () => output.text, 'Result copied'),
       resultTree.button,
       downloadButton('Download', 'formatted.json', () => output.text),
     ),
+    kept.element,
     statusLine.element,
     h('div.tool-grid', {}, h('div.pane', {}, h('span.muted', {}, 'Input'), inputHost), outputPane),
   );
-  const onInput = () => (inputChanged(), rerun());
+  const onInput = () => (inputChanged(), kept.changed(), rerun());
   input = createEditor(inputHost, { doc: SAMPLE, label: 'JSON to format', hint: 'Paste JSON here', onChange: onInput });
   output = createEditor(outputHost, { readOnly: true, label: 'Formatted JSON' });
-  run();
+  kept.start().then(run);
 }
 
 export const formatView = { run: () => run() };

@@ -4,6 +4,7 @@
 
 import { call } from '../client.js';
 import { byteToCharOffset, createEditor } from '../editor.js';
+import { keeper } from '../keep.js';
 import { callWithProgress, checkbox, copyButton, debounce, h, openFileButton, resultArea, select, status } from '../util.js';
 
 const OWN = '';
@@ -105,7 +106,8 @@ export async function setUpSchemaView() {
   const { schemas } = await call('builtin_schemas');
   options.builtin = schemas[0]?.name ?? null;
   const debounced = debounce(run, 300);
-  const rerun = () => (results.changed(), debounced());
+  const rerun = () => (results.changed(), kept.changed(), debounced());
+  const runNow = () => (results.changed(), kept.changed(), run());
   const description = h('span.muted');
   const schemaPane = h('div.pane.schema-pane');
   const describe = () => {
@@ -118,8 +120,20 @@ export async function setUpSchemaView() {
     onChange: (value) => {
       options.builtin = value || null;
       describe();
-      results.changed();
-      run();
+      runNow();
+    },
+  });
+  const formats = checkbox('Check formats', { title: 'Assert "format" (date-time, uri, email…)', onChange: (v) => ((options.formats = v), runNow()) });
+  // The two documents, and which schema the document is validated against.
+  const kept = keeper('schema', {
+    files: () => ({ document: instance.text, schema: schema.text, builtin: options.builtin ?? OWN, formats: String(options.formats) }),
+    apply: (files) => {
+      options.builtin = schemas.some((s) => s.name === files.builtin) ? files.builtin : null;
+      picker.input.value = options.builtin ?? OWN;
+      options.formats = formats.input.checked = files.formats === 'true';
+      describe();
+      instance.text = files.document ?? '';
+      schema.text = files.schema ?? '';
     },
   });
   results = resultArea(h('div.schema-results', { 'aria-live': 'polite' }));
@@ -131,7 +145,7 @@ export async function setUpSchemaView() {
       'div.toolbar',
       {},
       picker.element,
-      checkbox('Check formats', { title: 'Assert "format" (date-time, uri, email…)', onChange: (v) => ((options.formats = v), results.changed(), run()) }).element,
+      formats.element,
       h('button.primary', { type: 'button', onclick: run, title: 'Ctrl+Enter' }, 'Validate'),
       description,
     ),
@@ -141,10 +155,12 @@ export async function setUpSchemaView() {
       h('div.pane', {}, h('div.row', {}, h('span.muted', {}, 'Document'), ...openFileButton('schema-open-instance', 'Open…', '.json,application/json', (text) => (instance.text = text))), instanceHost),
       h('div.pane', {}, schemaPane, results.element),
     ),
+    kept.element,
   );
   instance = createEditor(instanceHost, { doc: SAMPLE_INSTANCE, label: 'JSON document to validate', onChange: rerun });
   schema = createEditor(schemaHost, { doc: SAMPLE_SCHEMA, label: 'JSON Schema', onChange: rerun });
   describe();
+  await kept.start();
   run();
 }
 

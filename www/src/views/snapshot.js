@@ -6,9 +6,11 @@
 // - Build: a plugin folder (and tools/list captures) → the expected snapshot, to download.
 // - Call: tools/call arguments checked against a tool picked from the snapshot.
 
+import { callForm } from '../callform.js';
 import { request } from '../client.js';
 import { byteToCharOffset, createEditor } from '../editor.js';
 import { entriesFromDrop, entriesFromPicker } from '../files.js';
+import { keeper } from '../keep.js';
 import { diagnosticsList } from '../report.js';
 import { callWithProgress, copyButton, debounce, downloadButton, h, isCancelled, openFileButton, plural, resultArea, status, withProgress } from '../util.js';
 
@@ -31,6 +33,10 @@ let result;
 let packageGiven = null;
 const panes = {};
 let packageLabel;
+let form;
+let kept;
+/** The tool a restored link or reload names, picked once the snapshot lists it. */
+let wantedTool = null;
 
 /** Reveals a finding in the editor holding the file it names. */
 function opener(byFile) {
@@ -179,23 +185,28 @@ function toolsOf(text) {
 
 function refreshTools() {
   const names = toolsOf(newEditor.text);
-  const chosen = toolPicker.value;
+  const chosen = names.includes(wantedTool) ? wantedTool : toolPicker.value;
+  if (names.includes(wantedTool)) wantedTool = null;
   toolPicker.replaceChildren(...names.map((name) => h('option', { value: name, selected: name === chosen }, name)));
   if (names.length === 0) toolPicker.append(h('option', { value: '' }, '(no tools in the snapshot)'));
 }
 
 async function runCall(show) {
-  if (needSnapshots(show, newEditor)) return;
+  if (needSnapshots(show, newEditor)) return form.setSchema(null, null);
   refreshTools();
   const answer = await callWithProgress('Checking the call', 'snapshot_call', 'snapshot.json', newEditor.text, toolPicker.value, 'arguments.json', argsEditor.text);
   if (!answer) throw cancelledError();
   const { report } = answer;
   const byFile = { 'snapshot.json': newEditor, 'arguments.json': argsEditor };
-  markEditors(report.diagnostics, byFile);
-  show(
+  const shown = show(
     report.valid ? status('ok', `The arguments are valid for ${report.tool}.`) : status('bad', `The arguments are not valid${report.tool ? ` for ${report.tool}` : ''}.`),
     diagnosticsList(report.diagnostics, opener(byFile)),
   );
+  // An answer for inputs no longer on screen marks nothing: the newer run's will.
+  if (!shown) return;
+  markEditors(report.diagnostics, byFile);
+  form.setSchema(answer.inputSchema, report.tool);
+  form.showIssues(answer.issues);
 }
 
 async function runLint(show) {
@@ -240,6 +251,8 @@ async function run() {
 let rerunSoon;
 function inputChanged() {
   result.changed();
+  form.checking();
+  kept.changed();
   rerunSoon();
 }
 
@@ -250,6 +263,7 @@ function pickTask(name) {
   panes.Snapshot.querySelector('.pane-title').textContent = name === 'changes' ? 'New snapshot' : 'Snapshot';
   if (name === 'call') refreshTools();
   result.changed();
+  kept.changed();
   run();
 }
 
@@ -264,6 +278,20 @@ async function takePackage(given) {
 function editorPane(title, tasks, editorHost, ...extra) {
   const pane = h('div.pane.snapshot-pane', { dataset: { tasks } }, h('div.row', {}, h('strong.pane-title', {}, title), ...extra), editorHost);
   panes[title] = pane;
+  return pane;
+}
+
+/** The tool-call arguments: the form built from the tool's inputSchema, over the same arguments as JSON. */
+function argumentsPane(argsHost) {
+  const pane = h(
+    'div.pane.snapshot-pane.arguments-pane',
+    { dataset: { tasks: 'call' } },
+    h('div.row', {}, h('strong.pane-title', {}, 'Arguments'), h('label', {}, 'tool ', toolPicker)),
+    form.element,
+    h('span.muted', {}, 'The same arguments as JSON:'),
+    argsHost,
+  );
+  panes.Arguments = pane;
   return pane;
 }
 
@@ -302,7 +330,21 @@ export function setUpSnapshotView() {
   const toolsHost = h('div.editor.short');
   const argsHost = h('div.editor.short');
   serverInput = h('input', { type: 'text', placeholder: 'server id', size: 14, 'aria-label': 'Server id of the tools/list capture' });
-  toolPicker = h('select', { 'aria-label': 'Tool', onchange: () => (result.changed(), run()) });
+  toolPicker = h('select', { 'aria-label': 'Tool', onchange: () => (result.changed(), kept.changed(), run()) });
+  form = callForm({ onArguments: (text) => (argsEditor.text = text) });
+  // The documents, and the task and tool they are for (a dropped package is not kept: it is the user's folder).
+  kept = keeper('snapshot', {
+    files: () => ({ task, tool: toolPicker.value, old: oldEditor.text, snapshot: newEditor.text, capture: toolsEditor.text, server: serverInput.value, arguments: argsEditor.text }),
+    apply: (files) => {
+      oldEditor.text = files.old ?? '';
+      newEditor.text = files.snapshot ?? '';
+      toolsEditor.text = files.capture ?? '';
+      argsEditor.text = files.arguments ?? '{}\n';
+      serverInput.value = files.server ?? '';
+      wantedTool = files.tool ?? null;
+      pickTask(RUN[files.task] ? files.task : 'lint');
+    },
+  });
 
   root.append(
     h(
@@ -315,6 +357,7 @@ export function setUpSnapshotView() {
       ),
       h('button.primary', { type: 'button', onclick: run, title: 'Ctrl+Enter' }, 'Run'),
     ),
+    kept.element,
     h(
       'div.tool-grid',
       {},
@@ -325,7 +368,7 @@ export function setUpSnapshotView() {
         editorPane('Old snapshot', 'changes', oldHost, ...openFileButton('snapshot-open-old', 'Open…', '.json', (text) => ((oldEditor.text = text), run()))),
         editorPane('Snapshot', 'lint changes drift call', newHost, ...openFileButton('snapshot-open-new', 'Open…', '.json', (text) => ((newEditor.text = text), run()))),
         editorPane('tools/list capture (optional)', 'build', toolsHost, h('label', {}, 'for ', serverInput)),
-        editorPane('Arguments', 'call', argsHost, h('label', {}, 'tool ', toolPicker)),
+        argumentsPane(argsHost),
       ),
       result.element,
     ),
@@ -334,9 +377,11 @@ export function setUpSnapshotView() {
   oldEditor = createEditor(oldHost, { label: 'Old snapshot', hint: 'Paste or open the old snapshot', onChange });
   newEditor = createEditor(newHost, { label: 'Snapshot', hint: 'Paste or open a snapshot', onChange });
   toolsEditor = createEditor(toolsHost, { label: 'tools/list capture', hint: 'A tools/list result for one server: {"tools": [...]}', onChange });
-  argsEditor = createEditor(argsHost, { doc: '{}\n', label: 'tools/call arguments', onChange });
+  argsEditor = createEditor(argsHost, { doc: '{}\n', label: 'tools/call arguments', onChange: (text) => (form.fromText(text), inputChanged()) });
+  form.fromText(argsEditor.text);
   serverInput.addEventListener('input', inputChanged);
   pickTask('lint');
+  kept.start();
 }
 
 /** Loose .json files dropped (not a folder): snapshots, sorted by name. */

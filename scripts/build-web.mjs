@@ -26,7 +26,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // the build fails above BUDGET, which is today's size with a little room, so
 // that growth is a decision. GOAL is issue 13 §5's target, not yet reached
 // (README, "The page": what is left is jsonschema, YAML and the Unicode tables).
-const BUDGET = { wasmRaw: 3.36e6, pageGzip: 1024 * 1024 };
+// The page budget grew once, from 1,024 to 1,032 KiB, as a decision: the file
+// tree, the JSON tree view, the tool-call form and keep & share in every view
+// (issue 10 §4) cost about 8 KiB of gzipped JS, more than the wasm gave back.
+const BUDGET = { wasmRaw: 3.36e6, pageGzip: 1032 * 1024 };
 const GOAL = { wasmRaw: 2.4e6, pageGzip: 800 * 1024 };
 const jsOnly = process.argv.includes('--js-only');
 const config = parseToml(readFileSync(join(root, 'wasm-pack.toml'), 'utf8'));

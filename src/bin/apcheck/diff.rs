@@ -9,8 +9,9 @@ use apcheck::json::diff::unified::unified;
 use apcheck::json::diff::{ArrayKey, CompareOptions, IgnorePattern, Side, canonical_text, merge::merge_patch};
 use apcheck::json::tools::{DiffProblem, DiffRequest, check_diff_size, diff_documents};
 use apcheck::render::diff::{Style, changes_json, changes_text, unified_text};
+use apcheck::render::documents::parse_error;
 
-use crate::fmt::{read_input, render_parse_error};
+use crate::fmt::read_input;
 use crate::output::{self, ColorChoice};
 
 #[derive(clap::Args)]
@@ -85,8 +86,8 @@ fn run(args: &DiffArgs) -> Result<bool, String> {
         lines: matches!(args.format.as_str(), "text" | "json"),
     };
     let comparison = diff_documents(&a_text, &b_text, &request).map_err(|problem| match problem {
-        DiffProblem::NotJson(e) if e.side == Side::A => render_parse_error(&args.a, &a_text, &e.error),
-        DiffProblem::NotJson(e) => render_parse_error(&args.b, &b_text, &e.error),
+        DiffProblem::NotJson(e) if e.side == Side::A => parse_error(&args.a, &a_text, &e.error, output::stderr_text()),
+        DiffProblem::NotJson(e) => parse_error(&args.b, &b_text, &e.error, output::stderr_text()),
         too_large => format!("apcheck: {too_large}\n"),
     })?;
     let equal = comparison.diff.is_empty();

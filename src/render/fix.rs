@@ -78,7 +78,7 @@ mod tests {
             "{out}"
         );
         assert_eq!(
-            would_change(&[outcome.clone()]),
+            would_change(std::slice::from_ref(&outcome)),
             "apcheck: 2 fixes would change 1 file\n"
         );
         assert_eq!(

@@ -11,6 +11,8 @@
 //! - [`markdown`]: a summary for pull-request comments and downloads
 //! - [`snapshot`]: the snapshot commands' reports, in all of the above
 //! - [`diff`]: `apcheck diff`'s list of changes, its JSON shape and the unified diff
+//! - [`live`]: `--connect`'s progress and per-server summary
+//! - [`fix`]: `check --fix`/`--diff`'s unified diff of the fixes and closing lines
 //! - [`escape`]: what makes untrusted text safe in each of them
 //!
 //! Every command's findings go through here, so every command has every
@@ -19,8 +21,12 @@
 pub mod diff;
 pub mod documents;
 pub mod escape;
+pub mod fix;
 pub mod github;
 pub mod json;
+// `--connect`'s report: the page never connects.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod live;
 pub mod markdown;
 pub mod packages;
 pub mod sarif;

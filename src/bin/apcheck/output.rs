@@ -7,8 +7,8 @@ use clap::builder::TypedValueParser;
 use std::process::ExitCode;
 
 use apcheck::Diagnostic;
-use apcheck::exit::Exit;
-use apcheck::render::{Format, Options};
+use apcheck::exit::{Deny, Exit};
+use apcheck::render::{Format, Options, TextOptions};
 
 /// No findings at the failing level.
 pub const EXIT_CLEAN: u8 = Exit::Clean.code();
@@ -24,6 +24,13 @@ pub fn format_parser() -> impl TypedValueParser<Value = Format> {
         .map(|name: String| Format::from_name(&name).expect("clap offers only the formats' names"))
 }
 
+/// `--deny`: the core's one list of levels.
+pub fn deny_parser() -> impl TypedValueParser<Value = Deny> {
+    let values = Deny::ALL.map(|deny| clap::builder::PossibleValue::new(deny.name()));
+    clap::builder::PossibleValuesParser::new(values)
+        .map(|name: String| Deny::from_name(&name).expect("clap offers only the levels' names"))
+}
+
 /// How a command's findings are rendered, from its `--format` and `--color`.
 pub fn render_options(color: ColorChoice) -> Options {
     Options {
@@ -32,6 +39,13 @@ pub fn render_options(color: ColorChoice) -> Options {
         source_root: std::env::current_dir()
             .ok()
             .and_then(|dir| dir.to_str().map(str::to_string)),
+    }
+}
+
+/// How snippets said on stderr are rendered: coloured as stderr allows.
+pub fn stderr_text() -> TextOptions {
+    TextOptions {
+        color: ColorChoice::Auto.enabled() && std::io::stderr().is_terminal(),
     }
 }
 

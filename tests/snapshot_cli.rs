@@ -54,6 +54,26 @@ fn snapshot_of_a_rejected_plugin_exits_1_and_bad_usage_exits_2() {
 }
 
 #[test]
+fn snapshot_of_a_collection_names_the_roots_inside() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["b", "a"] {
+        std::fs::create_dir_all(dir.path().join("plugins").join(name)).unwrap();
+        let manifest = format!("{{\"name\": \"{name}\"}}");
+        temp_file(&dir, &format!("plugins/{name}/plugin.json"), &manifest);
+    }
+    let root = dir.path().display().to_string();
+    let output = apcheck(&["snapshot", &root]);
+    assert_eq!(code(&output), 1);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.ends_with(&format!(
+            "apcheck: {root} is a collection of 2 plugin roots; name one of them:\n  {root}/plugins/a\n  {root}/plugins/b\n"
+        )),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn check_snapshot_exit_codes() {
     assert_eq!(code(&apcheck(&["check-snapshot", "snapshot.json"])), 0);
     assert_eq!(code(&apcheck(&["check-snapshot", "plugin.json"])), 1);

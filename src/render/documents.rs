@@ -1,20 +1,88 @@
-//! `apcheck validate`'s report in the formats that are findings for machines
-//! and reviews (JSON, SARIF, GitHub annotations, Markdown), through the same
-//! renderers as every other command, so escaping and secret masking are the
-//! same. The text format's snippets are rendered per file as they are
-//! validated (`text::snippet`), since a run may name thousands of files.
+//! The JSON tools' reports (`validate`, `fmt`, `diff`): `validate`'s in the
+//! formats that are findings for machines and reviews (JSON, SARIF, GitHub
+//! annotations, Markdown), through the same renderers as every other command,
+//! so escaping and secret masking are the same; and the text format's
+//! snippets (a failed keyword, a syntax error, a schema that cannot be used),
+//! rendered per file as it is validated, since a run may name thousands of files.
 
 use serde::Serialize;
 
-use super::escape::markdown_code;
+use super::escape::{markdown_code, visible};
+use super::text::{Location, TextOptions, snippet};
 use super::{Format, Options, github, markdown, sarif, snapshot::totals};
-use crate::diag::Diagnostic;
-use crate::json::tools::DocumentReport;
+use crate::diag::{Diagnostic, Severity};
+use crate::json::JsonParseError;
+use crate::json::tools::{DocumentProblem, DocumentReport, SchemaProblem, validate_document};
+use crate::json::validate::{CompiledSchema, SchemaError, ValidationIssue};
+use crate::rules::documents::validation_diagnostics;
 
-/// One validated file: its report (the JSON shape) and its findings as diagnostics.
+/// One validated file: its report (the JSON shape), its findings as
+/// diagnostics for the formats that take the whole run, and in the text
+/// format its snippets, said as soon as the file is done.
 pub struct ValidatedFile {
     pub report: DocumentReport,
     pub diagnostics: Vec<Diagnostic>,
+    /// The text format's output for this file (empty in the other formats).
+    pub snippets: String,
+}
+
+impl ValidatedFile {
+    /// Validates `text`, the document named `file`; `builtin` names the
+    /// built-in schema when one was chosen (for the kind-mismatch note).
+    /// In the text format the findings are rendered here, with `options`;
+    /// the other formats keep them as diagnostics for [`validation`].
+    pub fn check(
+        file: &str,
+        text: &str,
+        schema: &CompiledSchema,
+        builtin: Option<&str>,
+        format: Format,
+        options: TextOptions,
+    ) -> Self {
+        let report = validate_document(file, text, schema, builtin);
+        if format != Format::Text {
+            let diagnostics = validation_diagnostics(&report, text);
+            return ValidatedFile {
+                report,
+                diagnostics,
+                snippets: String::new(),
+            };
+        }
+        let snippets = match &report.error {
+            Some(DocumentProblem::NotJson(error)) => parse_error(file, text, error, options),
+            _ => {
+                let note = report
+                    .kind_mismatch
+                    .as_ref()
+                    .map(|note| format!("{}: note: {}\n", visible(file), visible(note)));
+                note.into_iter()
+                    .chain(
+                        report
+                            .issues
+                            .iter()
+                            .map(|issue| issue_snippet(file, text, issue, options)),
+                    )
+                    .collect()
+            }
+        };
+        ValidatedFile {
+            report,
+            diagnostics: Vec::new(),
+            snippets,
+        }
+    }
+
+    /// A document the face could not read; `message` says why (the face
+    /// says it on stderr too, in every format, as the run then fails).
+    pub fn unreadable(file: &str, message: String) -> Self {
+        let report = DocumentReport::unreadable(file, message);
+        let diagnostics = validation_diagnostics(&report, "");
+        ValidatedFile {
+            report,
+            diagnostics,
+            snippets: String::new(),
+        }
+    }
 }
 
 /// The whole run in `format`; `None` for the text format, which the face
@@ -72,4 +140,153 @@ pub fn validation(dialect: &str, files: &[ValidatedFile], format: Format, option
 pub fn verdict(dialect: &str, files: &[ValidatedFile]) -> String {
     let valid = files.iter().filter(|file| file.report.valid).count();
     format!("{valid} of {} document(s) valid against {dialect} schema", files.len())
+}
+
+/// A syntax error as `error: message` with the line and a caret under the column.
+pub fn parse_error(file: &str, text: &str, error: &JsonParseError, options: TextOptions) -> String {
+    let at = Location {
+        line: error.line,
+        column: error.column,
+        offset: error.offset,
+        len: 0,
+    };
+    snippet(Severity::Error, file, text, at, &error.message, "", options)
+}
+
+/// `fmt`'s syntax error: where the error is JSONC-only, it names the flag
+/// that accepts it.
+pub fn fmt_error(file: &str, text: &str, mut error: JsonParseError, options: TextOptions) -> String {
+    if error.jsonc_accepts() {
+        error.message.push_str("; `--jsonc` accepts it");
+    }
+    parse_error(file, text, &error, options)
+}
+
+/// One failed keyword at its value: the message (with the array element it
+/// sits in), the instance pointer, the schema location and the keyword.
+pub fn issue_snippet(file: &str, text: &str, issue: &ValidationIssue, options: TextOptions) -> String {
+    let mut title = issue.message.clone();
+    if let Some(element) = &issue.element {
+        match &element.name {
+            Some(name) => title.push_str(&format!(" (in element {} \"{name}\")", element.index)),
+            None => title.push_str(&format!(" (in element {})", element.index)),
+        }
+    }
+    let pointer = if issue.instance_pointer.is_empty() {
+        "(root)"
+    } else {
+        &issue.instance_pointer
+    };
+    let label = format!("at {pointer}, schema {} ({})", issue.schema_location, issue.keyword);
+    // Point at the first line of a multi-line value only.
+    let len = text[issue.span.start..issue.span.end.min(text.len())]
+        .find('\n')
+        .unwrap_or(issue.span.end - issue.span.start);
+    let at = Location {
+        line: issue.line,
+        column: issue.column,
+        offset: issue.span.start,
+        len,
+    };
+    snippet(Severity::Error, file, text, at, &title, &label, options)
+}
+
+/// Why no schema could be used; `source_of` gives the text of a named schema
+/// file, for the snippets of a schema that breaks its meta-schema.
+pub fn schema_problem<'t>(
+    problem: &SchemaProblem,
+    source_of: impl Fn(&str) -> &'t str,
+    options: TextOptions,
+) -> String {
+    match problem {
+        SchemaProblem::UnknownBuiltin(name) => format!(
+            "apcheck: no built-in schema `{}`; `apcheck validate --builtin list` names them\n",
+            visible(name)
+        ),
+        SchemaProblem::Invalid(error) => schema_error(error, source_of(&error.file), options),
+    }
+}
+
+fn schema_error(error: &SchemaError, text: &str, options: TextOptions) -> String {
+    if error.issues.is_empty() {
+        return format!("error: schema {}\n", visible(&error.to_string()));
+    }
+    let mut out = format!("error: {} is not a valid JSON Schema\n", visible(&error.file));
+    for issue in &error.issues {
+        out.push_str(&issue_snippet(&error.file, text, issue, options));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::validate::{CompileOptions, SchemaFile, compile};
+
+    fn schema() -> CompiledSchema {
+        let text = r#"{"type": "object", "properties": {"name": {"type": "string"}}}"#;
+        compile(SchemaFile { name: "s.json", text }, &[], &CompileOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn the_text_format_renders_each_file_as_it_is_checked() {
+        let file = ValidatedFile::check(
+            "a.json",
+            "{\"name\": 7}",
+            &schema(),
+            None,
+            Format::Text,
+            TextOptions::default(),
+        );
+        assert!(!file.report.valid && file.diagnostics.is_empty());
+        assert!(file.snippets.contains("a.json:1:10"), "{}", file.snippets);
+        assert!(file.snippets.contains("at /name, schema /properties/name/type (type)"));
+    }
+
+    #[test]
+    fn the_other_formats_keep_findings_for_the_whole_run() {
+        let file = ValidatedFile::check(
+            "a.json",
+            "{\"name\": 7}",
+            &schema(),
+            None,
+            Format::Json,
+            TextOptions::default(),
+        );
+        assert!(file.snippets.is_empty());
+        assert_eq!(file.diagnostics.len(), 1);
+        assert_eq!(file.diagnostics[0].code, "AP030");
+    }
+
+    #[test]
+    fn an_unreadable_file_is_an_unreadable_finding() {
+        let file = ValidatedFile::unreadable("gone.json", "cannot read gone.json".to_string());
+        assert!(file.report.is_unreadable());
+        assert_eq!(file.diagnostics[0].code, "AP005");
+    }
+
+    #[test]
+    fn fmt_names_the_flag_for_a_jsonc_only_error() {
+        let text = "[1,]";
+        let error = crate::json::format::format(text, &Default::default()).unwrap_err();
+        let out = fmt_error("a.json", text, error, TextOptions::default());
+        assert!(out.contains("`--jsonc` accepts it"), "{out}");
+        assert!(out.starts_with("error: "), "{out}");
+    }
+
+    #[test]
+    fn names_from_the_command_line_are_made_visible() {
+        let problem = SchemaProblem::UnknownBuiltin("x\u{1b}[2J".to_string());
+        let out = schema_problem(&problem, |_| "", TextOptions::default());
+        assert!(!out.contains('\u{1b}') && out.contains("x\\u{1b}[2J"), "{out}");
+    }
+
+    #[test]
+    fn a_schema_that_breaks_its_meta_schema_shows_every_violation_in_its_file() {
+        let text = "{\n  \"type\": \"strin\",\n  \"minLength\": -1\n}";
+        let error = compile(SchemaFile { name: "s.json", text }, &[], &CompileOptions::default()).unwrap_err();
+        let out = schema_problem(&SchemaProblem::Invalid(error), |_| text, TextOptions::default());
+        assert!(out.starts_with("error: s.json is not a valid JSON Schema\n"), "{out}");
+        assert!(out.contains("s.json:2:") && out.contains("s.json:3:"), "{out}");
+    }
 }

@@ -201,10 +201,12 @@ pub fn github_property(text: &str) -> String {
 
 /// A line of plain log text in `--format github` output: [`visible`], and
 /// never starting with `::` (after blanks), which GitHub would run as a
-/// command. A leading `./` keeps a relative path the same path.
+/// command. A single leading `:` counts too: the line goes on after the text
+/// (`ROOT: rejected`), and `:` then `: ` would start one. A leading `./`
+/// keeps a relative path the same path.
 pub fn github_log_text(text: &str) -> String {
     let text = visible(text);
-    if text.trim_start().starts_with("::") || text.starts_with(char::is_whitespace) {
+    if text.trim_start().starts_with(':') || text.starts_with(char::is_whitespace) {
         format!("./{text}")
     } else {
         text.into_owned()
@@ -297,6 +299,8 @@ mod tests {
             "x\\u{a}::warning file=README.md,line=1::all good"
         );
         assert_eq!(github_log_text("::error::x"), "./::error::x");
+        // A root named `:` followed by `: rejected` would be `::`.
+        assert_eq!(github_log_text(":"), "./:");
         assert_eq!(github_log_text(" ::error::x"), "./ ::error::x");
     }
 }

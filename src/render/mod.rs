@@ -11,6 +11,7 @@
 //! - [`markdown`]: a summary for pull-request comments and downloads
 //! - [`snapshot`]: the snapshot commands' reports, in all of the above
 //! - [`diff`]: `apcheck diff`'s list of changes, its JSON shape and the unified diff
+//! - [`live`]: `--connect`'s progress and per-server summary
 //! - [`escape`]: what makes untrusted text safe in each of them
 //!
 //! Every command's findings go through here, so every command has every
@@ -21,6 +22,9 @@ pub mod documents;
 pub mod escape;
 pub mod github;
 pub mod json;
+// `--connect`'s report: the page never connects.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod live;
 pub mod markdown;
 pub mod packages;
 pub mod sarif;

@@ -19,7 +19,7 @@ use super::args::args;
 
 use crate::json::builtin::BUILTINS;
 use crate::json::diff::unified::unified;
-use crate::json::diff::{ArrayKey, CompareOptions, IgnorePattern, Side, canonical_text, lines_of, merge::merge_patch};
+use crate::json::diff::{CompareOption, CompareOptions, Side, canonical_text, lines_of, merge::merge_patch};
 use crate::json::format::{FormatOptions, Indent, Layout};
 use crate::json::parse::JsonParseError;
 use crate::json::tools::{
@@ -245,21 +245,15 @@ fn diff_request(a: &str, b: &str, options_json: &str) -> Result<Value, Value> {
     let request: DiffRequest = options(options_json)?;
     let wants = |part: &str| request.want.as_ref().is_none_or(|want| want.iter().any(|w| w == part));
     let core_request = CoreDiffRequest {
-        options: CompareOptions {
-            array_keys: request
-                .array_keys
-                .iter()
-                .map(|spec| ArrayKey::parse(spec))
-                .collect::<Result<_, _>>()
-                .map_err(|m| usage(&format!("arrayKeys: {m}")))?,
-            no_default_keys: request.no_default_keys,
-            ignore: request
-                .ignore
-                .iter()
-                .map(|pattern| IgnorePattern::parse(pattern))
-                .collect::<Result<_, _>>()
-                .map_err(|m| usage(&format!("ignore: {m}")))?,
-        },
+        options: CompareOptions::parse(&request.array_keys, request.no_default_keys, &request.ignore).map_err(
+            |(option, message)| {
+                let field = match option {
+                    CompareOption::ArrayKeys => "arrayKeys",
+                    CompareOption::Ignore => "ignore",
+                };
+                usage(&format!("{field}: {message}"))
+            },
+        )?,
         lines: wants("changes") && wants("lines"),
     };
     let comparison = diff_documents(a, b, &core_request).map_err(|problem| match problem {

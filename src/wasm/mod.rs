@@ -157,7 +157,7 @@ impl PackageTree {
             "json" => json::render(reports, shape) + "\n",
             "sarif" => escape::json_text(&sarif::render(reports, None)),
             "markdown" => markdown::render(reports),
-            other => return error_reply(&format!("unknown report format {other:?} (json, sarif, markdown)")),
+            other => return error_reply(format!("unknown report format {other:?} (json, sarif, markdown)")),
         };
         serde_json::json!({ "ok": true, "text": text }).to_string()
     }
@@ -216,7 +216,7 @@ pub fn explain(code_or_name: JsValue) -> String {
     args!(error_reply; string code_or_name);
     let answer = match crate::registry::find(code_or_name.trim()) {
         Some(rule) => serde_json::json!({ "ok": true, "rule": rule, "text": crate::registry::explain_text(rule) }),
-        None => return error_reply(&format!("no rule has the code or name {:?}", code_or_name.trim())),
+        None => return error_reply(format!("no rule has the code or name {:?}", code_or_name.trim())),
     };
     answer.to_string()
 }

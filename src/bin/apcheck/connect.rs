@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use apcheck::PackageReport;
-use apcheck::live::{self, Attempt, Progress, Run};
-use apcheck::render::escape::visible;
+use apcheck::live::{self, Progress, Run};
+use apcheck::render::live::{progress_line, started_line, summary};
 use apcheck::tree::Tree;
 
 /// The help text every `--connect` carries.
@@ -72,10 +72,10 @@ pub fn run(dir: &Path, tree: &Tree, report: &PackageReport, args: &ConnectArgs) 
     let on_terminal = std::io::stderr().is_terminal();
     let mut progress = |event: Progress| match event {
         Progress::Started { servers } if on_terminal => {
-            eprintln!("apcheck: connecting to {servers} server(s) of {}…", dir.display())
+            eprint!("{}", started_line(servers, &dir.display().to_string()))
         }
         Progress::Finished { attempt, done, servers } if on_terminal => {
-            eprintln!("  [{done}/{servers}] {} {}", visible(&attempt.id), status_word(attempt))
+            eprint!("{}", progress_line(attempt, done, servers))
         }
         _ => {}
     };
@@ -85,40 +85,4 @@ pub fn run(dir: &Path, tree: &Tree, report: &PackageReport, args: &ConnectArgs) 
         eprintln!("apcheck: interrupted; every server process was stopped");
     }
     Ok(run)
-}
-
-fn status_word(attempt: &Attempt) -> &'static str {
-    if attempt.outcome.is_ok() { "connected" } else { "failed" }
-}
-
-/// One line per server: status, id, transport, protocol, tools, time; a
-/// failed server's reason and stderr below it. Server text reaches a terminal
-/// only through `visible`, so a server cannot send escape sequences to it.
-pub fn summary(attempts: &[Attempt]) -> String {
-    let width = attempts.iter().map(|a| a.id.len()).max().unwrap_or(0);
-    let mut text = String::new();
-    for attempt in attempts {
-        let time = live::milliseconds(attempt.elapsed);
-        match &attempt.outcome {
-            Ok(listed) => text.push_str(&format!(
-                "connected  {:width$}  {:15}  {}  {:>4} tools  {time}\n",
-                visible(&attempt.id),
-                attempt.transport,
-                visible(&listed.protocol_version),
-                listed.tools.len()
-            )),
-            Err(reason) => {
-                text.push_str(&format!(
-                    "failed     {:width$}  {:15}  {time}\n           {}\n",
-                    visible(&attempt.id),
-                    attempt.transport,
-                    visible(reason)
-                ));
-                for line in attempt.stderr.lines().filter(|l| !l.trim().is_empty()) {
-                    text.push_str(&format!("           stderr: {}\n", visible(line)));
-                }
-            }
-        }
-    }
-    text
 }

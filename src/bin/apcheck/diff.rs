@@ -6,11 +6,12 @@ use std::process::ExitCode;
 
 use apcheck::exit::Exit;
 use apcheck::json::diff::unified::unified;
-use apcheck::json::diff::{ArrayKey, CompareOptions, IgnorePattern, Side, canonical_text, merge::merge_patch};
+use apcheck::json::diff::{CompareOption, CompareOptions, Side, canonical_text, merge::merge_patch};
 use apcheck::json::tools::{DiffProblem, DiffRequest, check_diff_size, diff_documents};
 use apcheck::render::diff::{Style, changes_json, changes_text, unified_text};
+use apcheck::render::documents::parse_error;
 
-use crate::fmt::{read_input, render_parse_error};
+use crate::fmt::read_input;
 use crate::output::{self, ColorChoice};
 
 #[derive(clap::Args)]
@@ -51,21 +52,14 @@ pub fn diff(args: DiffArgs) -> ExitCode {
 
 /// Prints the comparison; `Ok(true)` when the documents are equal.
 fn run(args: &DiffArgs) -> Result<bool, String> {
-    let options = CompareOptions {
-        array_keys: args
-            .array_keys
-            .iter()
-            .map(|spec| ArrayKey::parse(spec))
-            .collect::<Result<_, _>>()
-            .map_err(|m| format!("apcheck: --array-key: {m}\n"))?,
-        no_default_keys: args.no_default_keys,
-        ignore: args
-            .ignore
-            .iter()
-            .map(|pattern| IgnorePattern::parse(pattern))
-            .collect::<Result<_, _>>()
-            .map_err(|m| format!("apcheck: --ignore: {m}\n"))?,
-    };
+    let options =
+        CompareOptions::parse(&args.array_keys, args.no_default_keys, &args.ignore).map_err(|(option, message)| {
+            let flag = match option {
+                CompareOption::ArrayKeys => "--array-key",
+                CompareOption::Ignore => "--ignore",
+            };
+            format!("apcheck: {flag}: {message}\n")
+        })?;
     // Refused before reading when the files' sizes already say so.
     let size = |path: &str| {
         (path != "-")
@@ -85,8 +79,8 @@ fn run(args: &DiffArgs) -> Result<bool, String> {
         lines: matches!(args.format.as_str(), "text" | "json"),
     };
     let comparison = diff_documents(&a_text, &b_text, &request).map_err(|problem| match problem {
-        DiffProblem::NotJson(e) if e.side == Side::A => render_parse_error(&args.a, &a_text, &e.error),
-        DiffProblem::NotJson(e) => render_parse_error(&args.b, &b_text, &e.error),
+        DiffProblem::NotJson(e) if e.side == Side::A => parse_error(&args.a, &a_text, &e.error, output::stderr_text()),
+        DiffProblem::NotJson(e) => parse_error(&args.b, &b_text, &e.error, output::stderr_text()),
         too_large => format!("apcheck: {too_large}\n"),
     })?;
     let equal = comparison.diff.is_empty();

@@ -1,16 +1,14 @@
 //! `apcheck fmt FILE|-`: pretty-print or minify JSON, keeping number and string text.
-//! Also the JSON commands' shared input reading and error snippets.
+//! Also the JSON commands' shared input reading.
 
-use std::io::{IsTerminal, Read, Write};
+use std::io::{Read, Write};
 use std::process::ExitCode;
 
-use apcheck::diag::Severity;
-use apcheck::json::JsonParseError;
 use apcheck::json::format::{FormatOptions, Indent, Layout, format_streaming};
 use apcheck::json::tools::format_document;
-use apcheck::render::text::TextOptions;
+use apcheck::render::documents::fmt_error;
 
-use crate::output::{ColorChoice, EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
+use crate::output::{self, EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
 
 #[derive(clap::Args)]
 pub struct FmtArgs {
@@ -69,7 +67,7 @@ pub fn fmt(args: FmtArgs) -> ExitCode {
     let formatted = match format_document(&text, &options) {
         Ok(formatted) => formatted,
         Err(error) => {
-            eprint!("{}", render_fmt_error(&args.file, &text, error));
+            eprint!("{}", fmt_error(&args.file, &text, error, output::stderr_text()));
             return ExitCode::from(EXIT_FINDINGS);
         }
     };
@@ -89,14 +87,6 @@ pub fn fmt(args: FmtArgs) -> ExitCode {
     }
 }
 
-/// `fmt`'s syntax error: where the error is JSONC-only, the option that accepts it.
-fn render_fmt_error(file: &str, text: &str, mut error: JsonParseError) -> String {
-    if error.jsonc_accepts() {
-        error.message.push_str("; `--jsonc` accepts it");
-    }
-    render_parse_error(file, text, &error)
-}
-
 /// Writes the formatted document to standard output as it is produced, in
 /// chunks, so the output is never held whole (a 100 MB document would be
 /// 300 MB more in memory). The core checks the text first: a syntax error
@@ -112,7 +102,7 @@ fn stream_to_stdout(file: &str, text: &str, options: &FormatOptions) -> ExitCode
         }
     });
     if let Err(error) = formatted {
-        eprint!("{}", render_fmt_error(file, text, error));
+        eprint!("{}", fmt_error(file, text, error, output::stderr_text()));
         return ExitCode::from(EXIT_FINDINGS);
     }
     match write_error.map_or_else(|| stdout.flush().err(), Some) {
@@ -140,27 +130,4 @@ pub fn read_input(path: &str) -> Result<String, String> {
             e.utf8_error().valid_up_to()
         )
     })
-}
-
-/// A syntax error as `error: message` with the line and a caret under the column.
-pub fn render_parse_error(file: &str, text: &str, error: &JsonParseError) -> String {
-    let at = Location {
-        line: error.line,
-        column: error.column,
-        offset: error.offset,
-        len: 0,
-    };
-    render_snippet(Severity::Error, file, text, at, &error.message, "")
-}
-
-/// Where a finding is in a document.
-pub use apcheck::render::text::Location;
-
-/// One finding rendered with its source line, by the one renderer (escaped,
-/// credentials masked); coloured as stderr allows, where these findings go.
-pub fn render_snippet(severity: Severity, file: &str, text: &str, at: Location, title: &str, label: &str) -> String {
-    let options = TextOptions {
-        color: ColorChoice::Auto.enabled() && std::io::stderr().is_terminal(),
-    };
-    apcheck::render::text::snippet(severity, file, text, at, title, label, options)
 }

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use apcheck::Diagnostic;
 use apcheck::exit::Exit;
-use apcheck::render::{Format, Options};
+use apcheck::render::{Format, Options, TextOptions};
 
 /// No findings at the failing level.
 pub const EXIT_CLEAN: u8 = Exit::Clean.code();
@@ -32,6 +32,13 @@ pub fn render_options(color: ColorChoice) -> Options {
         source_root: std::env::current_dir()
             .ok()
             .and_then(|dir| dir.to_str().map(str::to_string)),
+    }
+}
+
+/// How snippets said on stderr are rendered: coloured as stderr allows.
+pub fn stderr_text() -> TextOptions {
+    TextOptions {
+        color: ColorChoice::Auto.enabled() && std::io::stderr().is_terminal(),
     }
 }
 

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use apcheck::collection::{Roots, roots_named};
 use apcheck::disk::read_tree;
 use apcheck::render::{self, FnSources};
 use apcheck::snapshot::build::{BuildError, build_connected, build_snapshot, mark_failed};
@@ -113,6 +114,9 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
                 render::text::render_diagnostics("", &findings, &FnSources(&package), options.text())
             );
             eprintln!("apcheck: {}: {error}", render::escape::visible(&root));
+            if let Roots::Collection(dirs) = roots_named(&tree) {
+                eprint!("{}", render::packages::collection_note(&root, &dirs));
+            }
             return ExitCode::from(EXIT_FINDINGS);
         }
         Err(error) => return fail(error),

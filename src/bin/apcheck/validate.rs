@@ -4,19 +4,15 @@
 
 use std::process::ExitCode;
 
-use apcheck::diag::Severity;
 use apcheck::exit::Exit;
 use apcheck::json::builtin::BUILTINS;
-use apcheck::json::tools::{
-    DocumentProblem, DocumentReport, SchemaChoice, SchemaProblem, SharedSchema, load_schema, validate_document,
-};
-use apcheck::json::validate::{CompileOptions, CompiledSchema, SchemaCache, SchemaError, SchemaFile, ValidationIssue};
+use apcheck::json::tools::{SchemaChoice, SharedSchema, load_schema};
+use apcheck::json::validate::{CompileOptions, CompiledSchema, SchemaCache, SchemaFile};
 use apcheck::render::Format;
-use apcheck::render::documents::{ValidatedFile, validation, verdict};
-use apcheck::rules::documents::validation_diagnostics;
+use apcheck::render::documents::{ValidatedFile, schema_problem, validation, verdict};
 use rayon::prelude::*;
 
-use crate::fmt::{Location, read_input, render_parse_error, render_snippet};
+use crate::fmt::read_input;
 use crate::output::{self, ColorChoice, EXIT_CLEAN, EXIT_FAILURE};
 
 #[derive(clap::Args)]
@@ -60,21 +56,17 @@ pub fn validate(args: ValidateArgs) -> ExitCode {
             return ExitCode::from(EXIT_FAILURE);
         }
     };
-    let results: Vec<(ValidatedFile, Option<String>)> = args
+    let files: Vec<ValidatedFile> = args
         .instances
         .par_iter()
         .map(|file| check_instance(file, &schema, args.builtin.as_deref(), args.format))
         .collect();
     let mut any_invalid = false;
     let mut read_failed = false;
-    let mut files = Vec::with_capacity(results.len());
-    for (file, rendered) in results {
+    for file in &files {
         any_invalid |= !file.report.valid;
         read_failed |= file.report.is_unreadable();
-        if let Some(text) = rendered {
-            print!("{text}");
-        }
-        files.push(file);
+        print!("{}", file.snippets);
     }
     match validation(
         schema.dialect(),
@@ -96,7 +88,7 @@ fn load(args: &ValidateArgs) -> Result<SharedSchema, String> {
     if let Some(name) = &args.builtin {
         let text = apcheck::json::builtin::builtin(name).map_or("", |entry| entry.text());
         return load_schema(&SchemaChoice::Builtin(name), &options, cache)
-            .map_err(|problem| render_problem(problem, |_| text));
+            .map_err(|problem| schema_problem(&problem, |_| text, output::stderr_text()));
     }
     let path = args.schema.as_deref().unwrap_or("-");
     let text = read_input(path).map_err(|m| format!("apcheck: {m}\n"))?;
@@ -117,7 +109,7 @@ fn load(args: &ValidateArgs) -> Result<SharedSchema, String> {
             .collect(),
     };
     load_schema(&choice, &options, cache).map_err(|problem| {
-        render_problem(problem, |file| {
+        let source_of = |file: &str| {
             if file == path {
                 text.as_str()
             } else {
@@ -126,98 +118,19 @@ fn load(args: &ValidateArgs) -> Result<SharedSchema, String> {
                     .find(|(name, _)| name == file)
                     .map_or("", |(_, t)| t.as_str())
             }
-        })
+        };
+        schema_problem(&problem, source_of, output::stderr_text())
     })
 }
 
-/// The message for a schema that could not be loaded; `source_of` finds the text of a named schema file.
-fn render_problem<'t>(problem: SchemaProblem, source_of: impl Fn(&str) -> &'t str) -> String {
-    match problem {
-        SchemaProblem::UnknownBuiltin(name) => {
-            format!("apcheck: no built-in schema `{name}`; `apcheck validate --builtin list` names them\n")
-        }
-        SchemaProblem::Invalid(error) => render_schema_error(&error, source_of(&error.file)),
-    }
-}
-
-fn render_schema_error(error: &SchemaError, text: &str) -> String {
-    if error.issues.is_empty() {
-        return format!("error: schema {error}\n");
-    }
-    let mut out = format!("error: {} is not a valid JSON Schema\n", error.file);
-    for issue in &error.issues {
-        out.push_str(&render_issue(&error.file, text, issue));
-    }
-    out
-}
-
-fn check_instance(
-    file: &str,
-    schema: &CompiledSchema,
-    builtin_name: Option<&str>,
-    format: Format,
-) -> (ValidatedFile, Option<String>) {
-    let render = format == Format::Text;
-    let text = match read_input(file) {
-        Ok(text) => text,
+/// Reads and validates one document; a file that cannot be read is said on
+/// stderr in every format, as the run then exits 2.
+fn check_instance(file: &str, schema: &CompiledSchema, builtin: Option<&str>, format: Format) -> ValidatedFile {
+    match read_input(file) {
+        Ok(text) => ValidatedFile::check(file, &text, schema, builtin, format, output::stderr_text()),
         Err(message) => {
-            // Said on stderr in every format: the run then exits 2.
             eprintln!("apcheck: {}", apcheck::render::escape::visible(&message));
-            let report = DocumentReport::unreadable(file, message);
-            let diagnostics = validation_diagnostics(&report, "");
-            return (ValidatedFile { report, diagnostics }, None);
-        }
-    };
-    let result = validate_document(file, &text, schema, builtin_name);
-    let rendered = render.then(|| match &result.error {
-        Some(DocumentProblem::NotJson(error)) => render_parse_error(file, &text, error),
-        _ => {
-            let note = result
-                .kind_mismatch
-                .as_ref()
-                .map(|note| format!("{file}: note: {note}\n"));
-            note.into_iter()
-                .chain(result.issues.iter().map(|i| render_issue(file, &text, i)))
-                .collect()
-        }
-    });
-    let diagnostics = if render {
-        Vec::new()
-    } else {
-        validation_diagnostics(&result, &text)
-    };
-    (
-        ValidatedFile {
-            report: result,
-            diagnostics,
-        },
-        rendered,
-    )
-}
-
-fn render_issue(file: &str, text: &str, issue: &ValidationIssue) -> String {
-    let mut title = issue.message.clone();
-    if let Some(element) = &issue.element {
-        match &element.name {
-            Some(name) => title.push_str(&format!(" (in element {} \"{name}\")", element.index)),
-            None => title.push_str(&format!(" (in element {})", element.index)),
+            ValidatedFile::unreadable(file, message)
         }
     }
-    let pointer = if issue.instance_pointer.is_empty() {
-        "(root)"
-    } else {
-        &issue.instance_pointer
-    };
-    let label = format!("at {pointer}, schema {} ({})", issue.schema_location, issue.keyword);
-    // Point at the first line of a multi-line value only.
-    let len = text[issue.span.start..issue.span.end.min(text.len())]
-        .find('\n')
-        .unwrap_or(issue.span.end - issue.span.start);
-    let at = Location {
-        line: issue.line,
-        column: issue.column,
-        offset: issue.span.start,
-        len,
-    };
-    render_snippet(Severity::Error, file, text, at, &title, &label)
 }

@@ -45,6 +45,39 @@ pub struct CompareOptions {
     pub ignore: Vec<IgnorePattern>,
 }
 
+/// Which list of [`CompareOptions::parse`] held an entry that does not parse;
+/// each face names it its own way (`--array-key`, `arrayKeys`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompareOption {
+    ArrayKeys,
+    Ignore,
+}
+
+impl CompareOptions {
+    /// The options from their text, as every face takes them: array keys as
+    /// `[PATH=]KEY`, ignored parts as pointers with `*`. The first entry that
+    /// does not parse is the error, with the list it is in.
+    pub fn parse(
+        array_keys: &[String],
+        no_default_keys: bool,
+        ignore: &[String],
+    ) -> Result<Self, (CompareOption, String)> {
+        Ok(CompareOptions {
+            array_keys: array_keys
+                .iter()
+                .map(|spec| ArrayKey::parse(spec))
+                .collect::<Result<_, _>>()
+                .map_err(|message| (CompareOption::ArrayKeys, message))?,
+            no_default_keys,
+            ignore: ignore
+                .iter()
+                .map(|pattern| IgnorePattern::parse(pattern))
+                .collect::<Result<_, _>>()
+                .map_err(|message| (CompareOption::Ignore, message))?,
+        })
+    }
+}
+
 /// Which of the two documents a problem is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Side {

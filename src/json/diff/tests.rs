@@ -112,6 +112,21 @@ fn array_keys_parse_with_and_without_a_path() {
 }
 
 #[test]
+fn compare_options_from_text_name_the_list_of_a_bad_entry() {
+    let strings = |items: &[&str]| items.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let options = CompareOptions::parse(&strings(&["/tools=name"]), true, &strings(&["/a/*/b"])).unwrap();
+    assert_eq!(
+        (options.array_keys.len(), options.no_default_keys, options.ignore.len()),
+        (1, true, 1)
+    );
+    let bad_key = CompareOptions::parse(&strings(&["tools=name"]), false, &[]).unwrap_err();
+    assert_eq!(bad_key.0, CompareOption::ArrayKeys);
+    assert!(bad_key.1.contains("`tools` is not a JSON Pointer"), "{}", bad_key.1);
+    let bad_ignore = CompareOptions::parse(&[], false, &strings(&["no-slash"])).unwrap_err();
+    assert_eq!(bad_ignore.0, CompareOption::Ignore);
+}
+
+#[test]
 fn compare_prunes_ignored_fields_and_reports_bad_input() {
     let a = r#"{"mcpServers": [{"id": "a", "status": "connected"}]}"#;
     let b = r#"{"mcpServers": [{"id": "a", "status": "failed"}]}"#;

@@ -66,12 +66,22 @@ fn find_roots(listing: &impl Listing, dir: &str, depth: usize, found: &mut Vec<S
         .collect();
     children.sort();
     for name in children {
-        let child = if dir.is_empty() { name } else { format!("{dir}/{name}") };
+        let child = join(dir, &name);
         if listing.has_manifest(&child) {
             found.push(child);
         } else {
             find_roots(listing, &child, depth + 1, found);
         }
+    }
+}
+
+/// `relative` below `base`, both `/`-separated folder paths where `""` is the
+/// folder searched: how a [`Listing`] names a child it is asked about.
+pub fn join(base: &str, relative: &str) -> String {
+    match (base, relative) {
+        ("", relative) => relative.to_string(),
+        (base, "") => base.to_string(),
+        (base, relative) => format!("{base}/{relative}"),
     }
 }
 
@@ -140,6 +150,14 @@ pub fn subtree(tree: &Tree, dir: &str) -> Tree {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn join_names_a_child_below_the_folder_or_the_folder_itself() {
+        assert_eq!(join("", "a"), "a");
+        assert_eq!(join("a", ""), "a");
+        assert_eq!(join("a/b", "c"), "a/b/c");
+        assert_eq!(join("", ""), "");
+    }
 
     #[test]
     fn a_folder_with_plugin_json_is_one_root_even_with_roots_below() {

@@ -39,9 +39,31 @@ impl Exit {
     }
 }
 
+/// What fails a check besides errors (`--deny LEVEL`), for every face that
+/// takes the flag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Deny {
+    Warnings,
+}
+
+impl Deny {
+    pub const ALL: [Deny; 1] = [Deny::Warnings];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Deny::Warnings => "warnings",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Deny> {
+        Deny::ALL.into_iter().find(|deny| deny.name() == name)
+    }
+}
+
 /// Whether checked packages fail the run: a finding at error level, or a
-/// warning when `deny_warnings` (`--deny warnings`).
-pub fn packages_fail(reports: &[PackageReport], deny_warnings: bool) -> bool {
+/// warning when `deny` is [`Deny::Warnings`].
+pub fn packages_fail(reports: &[PackageReport], deny: Option<Deny>) -> bool {
+    let deny_warnings = deny == Some(Deny::Warnings);
     reports.iter().any(|report| {
         let summary = &report.summary;
         summary.errors > 0 || (deny_warnings && summary.warnings > 0)
@@ -78,9 +100,11 @@ mod tests {
             )]),
         );
         assert!(warned.summary.errors == 0 && warned.summary.warnings > 0);
-        assert!(packages_fail(std::slice::from_ref(&rejected), false));
-        assert!(!packages_fail(std::slice::from_ref(&warned), false));
-        assert!(packages_fail(std::slice::from_ref(&warned), true));
+        assert!(packages_fail(std::slice::from_ref(&rejected), None));
+        assert!(!packages_fail(std::slice::from_ref(&warned), None));
+        assert!(packages_fail(std::slice::from_ref(&warned), Some(Deny::Warnings)));
+        assert_eq!(Deny::from_name("warnings"), Some(Deny::Warnings));
+        assert_eq!(Deny::from_name("errors"), None);
         assert_eq!(for_diagnostics(&warned.diagnostics), Exit::Clean);
         assert_eq!(for_diagnostics(&rejected.diagnostics), Exit::Findings);
     }

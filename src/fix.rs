@@ -96,6 +96,16 @@ pub struct FixOutcome {
     pub applied: usize,
 }
 
+impl FixOutcome {
+    /// Puts the new texts into `tree`, as the files hold them once the edge
+    /// has written them, so the report that follows is of the fixed package.
+    pub fn apply_to(&self, tree: &mut Tree) {
+        for (file, text) in &self.changed {
+            tree.insert(file, Entry::File(text.clone().into_bytes()));
+        }
+    }
+}
+
 /// Passes of check-then-fix before giving up: more than any chain of fixes
 /// here needs, and a bound on a fix that undoes another.
 const MAX_PASSES: usize = 10;

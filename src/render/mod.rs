@@ -12,6 +12,7 @@
 //! - [`snapshot`]: the snapshot commands' reports, in all of the above
 //! - [`diff`]: `apcheck diff`'s list of changes, its JSON shape and the unified diff
 //! - [`live`]: `--connect`'s progress and per-server summary
+//! - [`fix`]: `check --fix`/`--diff`'s unified diff of the fixes and closing lines
 //! - [`escape`]: what makes untrusted text safe in each of them
 //!
 //! Every command's findings go through here, so every command has every
@@ -20,6 +21,7 @@
 pub mod diff;
 pub mod documents;
 pub mod escape;
+pub mod fix;
 pub mod github;
 pub mod json;
 // `--connect`'s report: the page never connects.

@@ -178,7 +178,7 @@ impl CheckRun {
 
     /// Whether the run fails (exit 1): findings at error level, or warnings with `deny_warnings`.
     pub fn fails(&self, deny_warnings: bool) -> bool {
-        crate::exit::packages_fail(&self.reports, deny_warnings)
+        crate::exit::packages_fail(&self.reports, deny_warnings.then_some(crate::exit::Deny::Warnings))
     }
 }
 

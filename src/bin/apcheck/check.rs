@@ -15,12 +15,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use apcheck::PackageReport;
-use apcheck::collection::{Listing, Roots, roots_named};
+use apcheck::collection::{Listing, Roots, join, roots_named};
 use apcheck::disk::list_tree;
-use apcheck::exit::{Exit, packages_fail};
+use apcheck::exit::{Deny, Exit, packages_fail};
 use apcheck::fix::{Applicability, FixOutcome, fix_tree};
 use apcheck::render::{self, Format, Sources, count, json};
-use apcheck::tree::{Entry, Limits, Tree};
+use apcheck::tree::{Limits, Tree, path_from_root};
 use rayon::prelude::*;
 
 use crate::fix;
@@ -35,7 +35,7 @@ pub struct CheckArgs {
     #[arg(long, value_parser = output::format_parser(), default_value = "text")]
     format: Format,
     /// Fail (exit 1) on warnings too, not only on errors.
-    #[arg(long, value_enum, value_name = "LEVEL")]
+    #[arg(long, value_parser = output::deny_parser(), value_name = "LEVEL")]
     deny: Option<Deny>,
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
@@ -62,11 +62,6 @@ pub struct CheckArgs {
     baseline_write: Option<PathBuf>,
     #[command(flatten)]
     config: ConfigArgs,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum Deny {
-    Warnings,
 }
 
 /// One plugin root to check.
@@ -162,40 +157,29 @@ pub fn run(args: CheckArgs) -> ExitCode {
             .zip(&trees)
             .map(|(root, tree)| fix_tree(tree, allowed, |tree| configured(root, tree).diagnostics))
             .collect();
-        let applied: usize = fixed.iter().map(|outcome| outcome.applied).sum();
-        let files: usize = fixed.iter().map(|outcome| outcome.changed.len()).sum();
         if args.diff {
             let mut out = String::new();
             for ((root, tree), outcome) in checked_roots.iter().zip(&trees).zip(&fixed) {
                 let old_text = |file: &str| tree.read(file).map(|bytes| String::from_utf8_lossy(bytes).into_owned());
-                out.push_str(&fix::diffs(&root.name, outcome, old_text));
+                out.push_str(&render::fix::diffs(&root.name, outcome, old_text));
             }
             if let Err(code) = output::print(&out) {
                 return code;
             }
-            eprintln!(
-                "apcheck: {} would change {}",
-                count(applied, "fix", "fixes"),
-                count(files, "file", "files")
-            );
-            return output::exit_code(Exit::findings_if(files > 0).unless_failed(io_failed));
+            eprint!("{}", render::fix::would_change(&fixed));
+            let any_change = fixed.iter().any(|outcome| !outcome.changed.is_empty());
+            return output::exit_code(Exit::findings_if(any_change).unless_failed(io_failed));
         }
         for ((root, tree), outcome) in checked_roots.iter().zip(trees.iter_mut()).zip(&fixed) {
             if let Err(message) = fix::write_all(&root.dir, outcome) {
                 return output::fail(message);
             }
-            for (file, text) in &outcome.changed {
-                tree.insert(file, Entry::File(text.clone().into_bytes()));
-            }
+            outcome.apply_to(tree);
         }
         for ((root, tree), report) in checked_roots.iter().zip(&trees).zip(reports.iter_mut()) {
             *report = configured(root, tree);
         }
-        eprintln!(
-            "apcheck: applied {} in {}",
-            count(applied, "fix", "fixes"),
-            count(files, "file", "files")
-        );
+        eprint!("{}", render::fix::applied(&fixed));
     }
 
     if let Some(file) = &args.baseline_write {
@@ -244,7 +228,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
         }
     }
 
-    let fails = packages_fail(&reports, args.deny == Some(Deny::Warnings));
+    let fails = packages_fail(&reports, args.deny);
     output::exit_code(Exit::findings_if(fails).unless_failed(io_failed))
 }
 
@@ -263,17 +247,9 @@ fn roots_named_by(path: &Path, settings: &settings::Loaded) -> Result<(Vec<(Path
         Roots::Single => return Ok((vec![single()], false)),
         Roots::Collection(below) => below,
     };
-    let base = shown.trim_end_matches(['/', '\\']);
     let roots = below
         .into_iter()
-        .map(|relative| {
-            let name = if base.is_empty() || base == "." {
-                relative.clone()
-            } else {
-                format!("{base}/{relative}")
-            };
-            (path.join(&relative), name)
-        })
+        .map(|relative| (path.join(&relative), path_from_root(&shown, &relative)))
         .collect();
     Ok((roots, true))
 }
@@ -312,14 +288,6 @@ impl Listing for Disk<'_> {
                 !self.settings.settings.excludes(&join(&base_of_start, &relative))
             })
             .collect()
-    }
-}
-
-fn join(base: &str, relative: &str) -> String {
-    match (base, relative) {
-        ("", relative) => relative.to_string(),
-        (base, "") => base.to_string(),
-        (base, relative) => format!("{base}/{relative}"),
     }
 }
 

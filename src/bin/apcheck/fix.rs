@@ -1,35 +1,13 @@
-//! The edge of `apcheck check --fix` / `--unsafe-fixes` / `--diff`: the core
+//! The edge of `apcheck check --fix` / `--unsafe-fixes`: the core
 //! (`apcheck::fix::fix_tree`) says which files change and how; this writes
 //! each one atomically (a temporary file beside it, then a rename, keeping its
-//! permissions) or prints the unified diff instead.
+//! permissions). `--diff`'s diff is the core's (`apcheck::render::fix`).
 
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use apcheck::fix::FixOutcome;
-use apcheck::render::path_from_root;
-
-/// The unified diff of one fixed file, named as the check showed it on both
-/// sides (`patch -p0` applies it from where the check ran).
-pub fn unified_diff(shown_path: &str, old: &str, new: &str) -> String {
-    similar::TextDiff::from_lines(old, new)
-        .unified_diff()
-        .context_radius(3)
-        .header(shown_path, shown_path)
-        .to_string()
-}
-
-/// Every change of `outcome` as a diff, files named from where the check started.
-pub fn diffs(root_name: &str, outcome: &FixOutcome, old_text: impl Fn(&str) -> Option<String>) -> String {
-    let mut out = String::new();
-    for (file, new) in &outcome.changed {
-        let old = old_text(file).unwrap_or_default();
-        let shown = path_from_root(root_name, file);
-        out.push_str(&unified_diff(shown.trim_start_matches("./"), &old, new));
-    }
-    out
-}
 
 /// Writes every changed file of `outcome` under `root_dir`.
 pub fn write_all(root_dir: &Path, outcome: &FixOutcome) -> Result<(), String> {
@@ -67,20 +45,6 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_diff_names_the_file_on_both_sides() {
-        let diff = unified_diff(
-            "p/plugin.json",
-            "{\n  \"name\": \"A\"\n}\n",
-            "{\n  \"name\": \"a\"\n}\n",
-        );
-        assert!(
-            diff.starts_with("--- p/plugin.json\n+++ p/plugin.json\n@@ -1,3 +1,3 @@\n"),
-            "{diff}"
-        );
-        assert!(diff.contains("-  \"name\": \"A\"\n+  \"name\": \"a\"\n"), "{diff}");
-    }
 
     #[cfg(unix)]
     #[test]

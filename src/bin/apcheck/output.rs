@@ -7,7 +7,7 @@ use clap::builder::TypedValueParser;
 use std::process::ExitCode;
 
 use apcheck::Diagnostic;
-use apcheck::exit::Exit;
+use apcheck::exit::{Deny, Exit};
 use apcheck::render::{Format, Options, TextOptions};
 
 /// No findings at the failing level.
@@ -22,6 +22,13 @@ pub fn format_parser() -> impl TypedValueParser<Value = Format> {
     let values = Format::ALL.map(|format| clap::builder::PossibleValue::new(format.name()).help(format.help()));
     clap::builder::PossibleValuesParser::new(values)
         .map(|name: String| Format::from_name(&name).expect("clap offers only the formats' names"))
+}
+
+/// `--deny`: the core's one list of levels.
+pub fn deny_parser() -> impl TypedValueParser<Value = Deny> {
+    let values = Deny::ALL.map(|deny| clap::builder::PossibleValue::new(deny.name()));
+    clap::builder::PossibleValuesParser::new(values)
+        .map(|name: String| Deny::from_name(&name).expect("clap offers only the levels' names"))
 }
 
 /// How a command's findings are rendered, from its `--format` and `--color`.

@@ -1,0 +1,89 @@
+//! `apcheck check --fix` / `--diff`'s report: the fixes of each root as a
+//! unified diff (what `--diff` prints, `patch -p0` applies it from where the
+//! check ran), and the closing line on stderr. The file contents are quoted
+//! as they are: a diff that is escaped would no longer apply.
+
+use crate::fix::FixOutcome;
+use crate::render::count;
+use crate::tree::path_from_root;
+
+/// The unified diff of one fixed file, named as the check showed it on both sides.
+pub fn unified_diff(shown_path: &str, old: &str, new: &str) -> String {
+    similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(3)
+        .header(shown_path, shown_path)
+        .to_string()
+}
+
+/// Every change of `outcome` as a diff, files named from where the check
+/// started (`root_name` as the CLI names the root); `old_text` gives a
+/// file's text before the fixes.
+pub fn diffs(root_name: &str, outcome: &FixOutcome, old_text: impl Fn(&str) -> Option<String>) -> String {
+    let mut out = String::new();
+    for (file, new) in &outcome.changed {
+        let old = old_text(file).unwrap_or_default();
+        let shown = path_from_root(root_name, file);
+        out.push_str(&unified_diff(shown.trim_start_matches("./"), &old, new));
+    }
+    out
+}
+
+/// How many fixes the outcomes of a run hold, and in how many files.
+fn totals(outcomes: &[FixOutcome]) -> (String, String) {
+    let applied: usize = outcomes.iter().map(|outcome| outcome.applied).sum();
+    let files: usize = outcomes.iter().map(|outcome| outcome.changed.len()).sum();
+    (count(applied, "fix", "fixes"), count(files, "file", "files"))
+}
+
+/// `--diff`'s closing line: `apcheck: 2 fixes would change 1 file`.
+pub fn would_change(outcomes: &[FixOutcome]) -> String {
+    let (fixes, files) = totals(outcomes);
+    format!("apcheck: {fixes} would change {files}\n")
+}
+
+/// `--fix`'s closing line: `apcheck: applied 2 fixes in 1 file`.
+pub fn applied(outcomes: &[FixOutcome]) -> String {
+    let (fixes, files) = totals(outcomes);
+    format!("apcheck: applied {fixes} in {files}\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_diff_names_the_file_on_both_sides() {
+        let diff = unified_diff(
+            "p/plugin.json",
+            "{\n  \"name\": \"A\"\n}\n",
+            "{\n  \"name\": \"a\"\n}\n",
+        );
+        assert!(
+            diff.starts_with("--- p/plugin.json\n+++ p/plugin.json\n@@ -1,3 +1,3 @@\n"),
+            "{diff}"
+        );
+        assert!(diff.contains("-  \"name\": \"A\"\n+  \"name\": \"a\"\n"), "{diff}");
+    }
+
+    #[test]
+    fn files_are_named_from_where_the_check_started() {
+        let outcome = FixOutcome {
+            changed: vec![("plugin.json".to_string(), "new\n".to_string())],
+            applied: 2,
+        };
+        let out = diffs("./plugins/a", &outcome, |_| Some("old\n".to_string()));
+        assert!(
+            out.starts_with("--- plugins/a/plugin.json\n+++ plugins/a/plugin.json\n"),
+            "{out}"
+        );
+        assert_eq!(
+            would_change(std::slice::from_ref(&outcome)),
+            "apcheck: 2 fixes would change 1 file\n"
+        );
+        assert_eq!(
+            applied(&[outcome, FixOutcome::default()]),
+            "apcheck: applied 2 fixes in 1 file\n"
+        );
+    }
+}

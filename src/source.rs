@@ -115,7 +115,7 @@ impl LineIndex {
 pub enum ColumnUnit {
     /// serde_json counts bytes.
     Bytes,
-    /// serde-saphyr counts characters.
+    /// granit-parser (the YAML reader) counts characters.
     Chars,
 }
 

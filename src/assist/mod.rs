@@ -5,6 +5,7 @@
 //! protocol; everything it knows about plugins comes from here.
 
 pub mod cursor;
+pub mod findings;
 pub mod schema_help;
 mod spec_note;
 #[cfg(not(target_arch = "wasm32"))]

@@ -16,6 +16,7 @@ mod hints;
 mod portability;
 mod skill_md;
 mod texts;
+mod yaml;
 
 use crate::rule::Rule;
 

@@ -4,7 +4,7 @@
 //! parsers do; PyYAML, which Python clients use, and go-yaml v2 still apply
 //! YAML 1.1 types. The same `SKILL.md` then loads differently in different
 //! clients, so every plain value the two typings disagree on is pointed out.
-//! Both readings come from serde-saphyr, configured for each typing.
+//! Both readings come from `super::yaml`, one for each typing.
 
 use serde_json::Value;
 

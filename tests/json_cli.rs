@@ -73,8 +73,8 @@ fn fmt_prints_pretty_json_and_points_at_syntax_errors() {
 
 #[test]
 fn fmt_prints_nothing_on_stdout_for_a_document_broken_near_its_end() {
-    // `fmt` formats in one pass; the output is held until the whole text
-    // parsed, so the megabytes before the error are never printed.
+    // `fmt` streams its output in chunks, after checking the whole text, so
+    // the megabytes before the error are never printed.
     let dir = tempfile::tempdir().unwrap();
     let broken = format!("[{}, oops]", vec!["\"padding padding\""; 200_000].join(","));
     write(dir.path(), "broken.json", &broken);

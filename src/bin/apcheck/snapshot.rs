@@ -7,13 +7,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use apcheck::disk::read_tree;
+use apcheck::exit::Exit;
 use apcheck::render::snapshot::rejected;
 use apcheck::snapshot::build::{BuildError, build_connected, build_snapshot, mark_failed};
 use apcheck::snapshot::tools_list::{ToolsList, read_tools_list};
 use apcheck::tree::{Limits, Tree};
 
 use crate::connect::ConnectArgs;
-use crate::output::{ColorChoice, EXIT_CLEAN, EXIT_FINDINGS, emit, fail, render_options};
+use crate::output::{ColorChoice, emit, exit_code, fail, render_options};
 
 #[derive(clap::Args)]
 pub struct SnapshotArgs {
@@ -82,7 +83,7 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
             Err(message) => return fail(message),
         };
         if run.interrupted {
-            return ExitCode::from(crate::output::EXIT_FAILURE);
+            return exit_code(Exit::Failure);
         }
         all_connected = run.attempts.iter().all(|a| a.outcome.is_ok());
         let connections: Vec<_> = run.attempts.iter().map(|a| a.connection()).collect();
@@ -95,7 +96,7 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
         Err(error @ BuildError::Rejected) => {
             let options = render_options(ColorChoice::Auto);
             eprint!("{}", rejected(&report, &tree, &error, options.text()));
-            return ExitCode::from(EXIT_FINDINGS);
+            return exit_code(Exit::Findings);
         }
         Err(error) => return fail(error),
     };
@@ -109,7 +110,7 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
     }
     let text = snapshot.to_pretty_json();
     // With --connect: 1 when a tried server failed (§7.2.2 rule 5), the snapshot still written.
-    let code = ExitCode::from(if all_connected { EXIT_CLEAN } else { EXIT_FINDINGS });
+    let code = exit_code(Exit::findings_if(!all_connected));
     match &args.output {
         Some(path) => match std::fs::write(path, text) {
             Ok(()) => code,

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use apcheck::json::builtin::builtin;
 use apcheck::json::diff::{CompareOptions, compare};
-use apcheck::json::format::{FormatOptions, Layout, format, format_streaming};
+use apcheck::json::format::{FormatOptions, Layout, format};
 use apcheck::json::scan::check_syntax;
 use apcheck::json::validate::{CompileOptions, SchemaFile, compile, validate_text};
 use serde_json::{Value, json};
@@ -214,16 +214,8 @@ fn bench_format(dir: &Path, random: &mut Random) {
     let big = big_document(random, 100 * 1024 * 1024);
     write(&dir.join("big.json"), &big);
     let megabytes = big.len() as f64 / (1024.0 * 1024.0);
+    // What `apcheck fmt FILE` does before its one write: format in one pass.
     let pretty = time(5, || format(&big, &FormatOptions::default()).expect("valid"));
-    // What `apcheck fmt FILE` does: check, then write in chunks (here to nowhere).
-    let streamed = time(5, || {
-        let mut written = 0;
-        format_streaming(&big, &FormatOptions::default(), &mut |chunk: &[u8]| {
-            written += chunk.len()
-        })
-        .expect("valid");
-        written
-    });
     let minify = FormatOptions {
         layout: Layout::Minify,
         ..Default::default()
@@ -246,12 +238,8 @@ fn bench_format(dir: &Path, random: &mut Random) {
         throughput(parse)
     );
     println!(
-        "format   pretty   {megabytes:.0} MB  median {pretty:>10.1?}  {:>6.0} MB/s",
+        "format   pretty   {megabytes:.0} MB  median {pretty:>10.1?}  {:>6.0} MB/s (as `apcheck fmt`; goal 600)",
         throughput(pretty)
-    );
-    println!(
-        "format   stream   {megabytes:.0} MB  median {streamed:>10.1?}  {:>6.0} MB/s (pretty, checked first, as `apcheck fmt`; goal 600)",
-        throughput(streamed)
     );
     println!(
         "format   minify   {megabytes:.0} MB  median {minified:>10.1?}  {:>6.0} MB/s",
@@ -262,7 +250,6 @@ fn bench_format(dir: &Path, random: &mut Random) {
         throughput(sort)
     );
     result("format-pretty", pretty);
-    result("format-stream", streamed);
     result("format-minify", minified);
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs apcheck and its peers on the same generated inputs in one run, and
-# prints every CLI row of issue 14's table: medians, ratios (ours / peer) and
-# peak memory (`/usr/bin/time -v`).
+# prints every CLI row of issue 14's table: medians, ratios (ours / peer),
+# and peak memory and CPU seconds (`/usr/bin/time -v`; on a loaded machine
+# CPU seconds are the fairer time).
 #
 #   scripts/bench-peers.sh            # from the repository root
 #   RUNS=3 SLOW_RUNS=1 scripts/bench-peers.sh
@@ -11,6 +12,13 @@
 # target/bench-peers/ (node_modules, a venv); a peer that cannot be installed
 # is skipped with the reason. JSON inputs come from `cargo bench --bench json`
 # (target/bench-data/); the 50,000-skill plugin is generated here.
+#
+# Our whole-process rows time the release binary, built once. The JSON
+# benchmark (the inputs and our in-process figures) is built without LTO
+# (CARGO_PROFILE_BENCH_LTO=off, parallel codegen): the bench profile rebuilds
+# the whole dependency graph, as dev-dependencies change features, and with
+# LTO on 2 cores that took over 20 minutes. BENCH_LTO=1 keeps `cargo bench`'s
+# own profile (what CI's `cargo bench` step measures).
 #
 # These are benchmarks, not tests: the script fails only when a result is
 # wrong (our patch does not turn A into B, validators disagree on which
@@ -36,11 +44,17 @@ fail() {
     exit 1
 }
 
-echo "== building and running our benchmarks (writes $DATA)" >&2
-ours=$(cargo bench --bench json -- --data-dir "$DATA" | tee /dev/stderr | awk '$1 == "result" {print $2, $3}')
-our_ms() { awk -v n="$1" '$1 == n {print $2}' <<<"$ours"; }
-cargo build --release --bin apcheck >&2
+echo "== building the release binary" >&2
+cargo build --release --locked --bin apcheck >&2
 APCHECK=$TARGET/release/apcheck
+echo "== building and running our benchmarks (writes $DATA)" >&2
+if [ "${BENCH_LTO:-0}" = 1 ]; then
+    ours=$(cargo bench --locked --bench json -- --data-dir "$DATA")
+else
+    ours=$(CARGO_PROFILE_BENCH_LTO=off CARGO_PROFILE_BENCH_CODEGEN_UNITS=16 cargo bench --locked --bench json -- --data-dir "$DATA")
+fi
+ours=$(tee /dev/stderr <<<"$ours" | awk '$1 == "result" {print $2, $3}')
+our_ms() { awk -v n="$1" '$1 == n {print $2}' <<<"$ours"; }
 
 echo "== installing peers (inside $PEERS)" >&2
 declare -A skipped=()
@@ -78,9 +92,13 @@ median_ms() {
     printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
 }
 
-# Peak resident memory in MB of one run, from GNU time's verbose report.
-peak_mb() {
-    /usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F': ' '/Maximum resident set size/ {printf "%.0f", $2/1024}'
+# Peak resident memory in MB and CPU seconds (user + system) of one run, from
+# GNU time's verbose report: "MB SECONDS".
+usage() {
+    /usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F': ' '
+        /User time \(seconds\)|System time \(seconds\)/ {cpu += $2}
+        /Maximum resident set size/ {mb = $2 / 1024}
+        END {printf "%.0f %.2f", mb, cpu}'
 }
 
 cat >"$PEERS/ajv-bench.mjs" <<'EOF'
@@ -203,7 +221,7 @@ A=$DATA/tools-a.json
 B=$DATA/tools-b.json
 [ -f "$big50" ] && [ -f "$records" ] || fail "cargo bench --bench json did not write $big50 and $records"
 
-# Rows: task, peer name, peer ms, our ms, peer MB, our MB (any may be "-").
+# Rows: task, peer name, peer ms, our ms, peer MB, our MB, peer CPU s, our CPU s (any may be "-").
 rows=()
 row() { rows+=("$(printf '%s\t' "$@")"); }
 
@@ -211,41 +229,45 @@ row() { rows+=("$(printf '%s\t' "$@")"); }
 mib=$(awk -v b="$(stat -c %s "$big")" 'BEGIN { printf "%.1f", b / 1048576 }')
 cli_pretty=$(median_ms "$RUNS" "$APCHECK" fmt "$big")
 cli_minify=$(median_ms "$RUNS" "$APCHECK" fmt --minify "$big")
-cli_fmt_mb=$(peak_mb "$APCHECK" fmt "$big")
+read -r cli_fmt_mb cli_fmt_cpu < <(usage "$APCHECK" fmt "$big")
 if has_jq; then
-    row "fmt $mib MiB pretty, whole process" jq "$(median_ms "$RUNS" jq . "$big")" "$cli_pretty" "$(peak_mb jq . "$big")" "$cli_fmt_mb"
-    row "fmt $mib MiB minify, whole process" "jq -c" "$(median_ms "$RUNS" jq -c . "$big")" "$cli_minify" - -
+    read -r jq_mb jq_cpu < <(usage jq . "$big")
+    row "fmt $mib MiB pretty, whole process" jq "$(median_ms "$RUNS" jq . "$big")" "$cli_pretty" "$jq_mb" "$cli_fmt_mb" "$jq_cpu" "$cli_fmt_cpu"
+    row "fmt $mib MiB minify, whole process" "jq -c" "$(median_ms "$RUNS" jq -c . "$big")" "$cli_minify" - - - -
 else
-    row "fmt $mib MiB pretty, whole process" "jq (${skipped[jq]})" - "$cli_pretty" - "$cli_fmt_mb"
+    row "fmt $mib MiB pretty, whole process" "jq (${skipped[jq]})" - "$cli_pretty" - "$cli_fmt_mb" - "$cli_fmt_cpu"
 fi
-row "fmt pretty, in-process (ours only)" - - "$(our_ms format-pretty)" - -
+row "fmt pretty, in-process (ours only)" - - "$(our_ms format-pretty)" - - - -
 fmt_rate=$(awk -v m="$mib" -v t="$cli_pretty" 'BEGIN { printf "%.0f", m / (t / 1000) }')
+fmt_cpu_rate=$(awk -v m="$mib" -v t="$cli_fmt_cpu" 'BEGIN { if (t > 0) printf "%.0f", m / t; else print "-" }')
 
 # validate 10,000 small documents
 cli_validate=$(median_ms "$RUNS" bash -c "'$APCHECK' validate --builtin plugin '$DATA'/small/*.json")
+read -r cli_validate_mb cli_validate_cpu < <(usage bash -c "'$APCHECK' validate --builtin plugin '$DATA'/small/*.json")
 our_valid=$("$APCHECK" validate --builtin plugin --format json "$DATA"/small/*.json 2>/dev/null | jq '[.files[] | select(.valid)] | length' || true)
 if has_node; then
     read -r ajv_ms ajv_valid < <(node "$PEERS/ajv-bench.mjs" "$schema" "$DATA/small" "$RUNS")
-    row "validate 10,000 small docs, in-process" ajv "$ajv_ms" "$(our_ms validate-10k)" - -
+    row "validate 10,000 small docs, in-process" ajv "$ajv_ms" "$(our_ms validate-10k)" - - - -
     [ "$ajv_valid" = "$our_valid" ] || fail "verdicts differ: ajv finds $ajv_valid valid documents, apcheck $our_valid"
 fi
 if has_python; then
     read -r py_ms py_valid < <("$VENV/bin/python" "$PEERS/jsonschema-bench.py" "$schema" "$DATA/small" "$RUNS")
-    row "validate 10,000 small docs, in-process" "Python jsonschema" "$py_ms" "$(our_ms validate-10k)" - -
+    row "validate 10,000 small docs, in-process" "Python jsonschema" "$py_ms" "$(our_ms validate-10k)" - - - -
     [ "$py_valid" = "$our_valid" ] || fail "verdicts differ: Python jsonschema finds $py_valid valid documents, apcheck $our_valid"
 fi
-row "validate 10,000 files, whole process (ours only)" - - "$cli_validate" - -
+row "validate 10,000 files, whole process (ours only)" - - "$cli_validate" - "$cli_validate_mb" - "$cli_validate_cpu"
 
 # validate one 50 MB document
 our_one=$("$APCHECK" validate --schema "$records" "$big50" >/dev/null 2>&1 && echo valid || echo invalid)
 cli_one=$(median_ms "$RUNS" "$APCHECK" validate --schema "$records" "$big50")
-cli_one_mb=$(peak_mb "$APCHECK" validate --schema "$records" "$big50")
+read -r cli_one_mb cli_one_cpu < <(usage "$APCHECK" validate --schema "$records" "$big50")
 if has_node; then
     ajv_one=$(node "$PEERS/ajv-one.mjs" "$records" "$big50")
     [ "$ajv_one" = "$our_one" ] || fail "verdicts differ on $big50: ajv $ajv_one, apcheck $our_one"
-    row "validate one 50 MB document, whole process" ajv "$(median_ms "$RUNS" node "$PEERS/ajv-one.mjs" "$records" "$big50")" "$cli_one" "$(peak_mb node "$PEERS/ajv-one.mjs" "$records" "$big50")" "$cli_one_mb"
+    read -r ajv_one_mb ajv_one_cpu < <(usage node "$PEERS/ajv-one.mjs" "$records" "$big50")
+    row "validate one 50 MB document, whole process" ajv "$(median_ms "$RUNS" node "$PEERS/ajv-one.mjs" "$records" "$big50")" "$cli_one" "$ajv_one_mb" "$cli_one_mb" "$ajv_one_cpu" "$cli_one_cpu"
 else
-    row "validate one 50 MB document, whole process" "ajv (${skipped[node]})" - "$cli_one" - "$cli_one_mb"
+    row "validate one 50 MB document, whole process" "ajv (${skipped[node]})" - "$cli_one" - "$cli_one_mb" - "$cli_one_cpu"
 fi
 
 # keyed diff of two 10,000-tool snapshots
@@ -256,28 +278,32 @@ if has_python; then
     [ "$applied" = "applies" ] || fail "our JSON Patch does not turn $A into $B"
 fi
 cli_patch=$(median_ms "$RUNS" "$APCHECK" diff "$A" "$B" --format patch)
-cli_patch_mb=$(peak_mb "$APCHECK" diff "$A" "$B" --format patch)
+read -r cli_patch_mb cli_patch_cpu < <(usage "$APCHECK" diff "$A" "$B" --format patch)
 cli_text=$(median_ms "$RUNS" "$APCHECK" diff "$A" "$B")
-cli_text_mb=$(peak_mb "$APCHECK" diff "$A" "$B")
+read -r cli_text_mb cli_text_cpu < <(usage "$APCHECK" diff "$A" "$B")
 if has_node; then
     read -r jdp_ms jdp_ops < <(node "$PEERS/jsondiffpatch-bench.mjs" "$A" "$B" "$RUNS")
-    row "keyed diff 10k tools + JSON Patch, in-process" jsondiffpatch "$jdp_ms" "$(our_ms diff-10k-tools)" - -
-    row "keyed diff 10k tools --format patch, whole process" jsondiffpatch "$(median_ms "$RUNS" node "$PEERS/jsondiffpatch-bench.mjs" "$A" "$B" 1)" "$cli_patch" "$(peak_mb node "$PEERS/jsondiffpatch-bench.mjs" "$A" "$B" 1)" "$cli_patch_mb"
+    row "keyed diff 10k tools + JSON Patch, in-process" jsondiffpatch "$jdp_ms" "$(our_ms diff-10k-tools)" - - - -
+    read -r jdp_mb jdp_cpu < <(usage node "$PEERS/jsondiffpatch-bench.mjs" "$A" "$B" 1)
+    row "keyed diff 10k tools --format patch, whole process" jsondiffpatch "$(median_ms "$RUNS" node "$PEERS/jsondiffpatch-bench.mjs" "$A" "$B" 1)" "$cli_patch" "$jdp_mb" "$cli_patch_mb" "$jdp_cpu" "$cli_patch_cpu"
 fi
-row "keyed diff 10k tools, default text (vs our patch)" "apcheck --format patch" "$cli_patch" "$cli_text" "$cli_patch_mb" "$cli_text_mb"
+row "keyed diff 10k tools, default text (vs our patch)" "apcheck --format patch" "$cli_patch" "$cli_text" "$cli_patch_mb" "$cli_text_mb" "$cli_patch_cpu" "$cli_text_cpu"
 
 # check a plugin with 50,000 skills
 "$APCHECK" check "$SKILL_ROOT" >/dev/null 2>&1 || fail "apcheck finds errors in the conformant $SKILLS-skill plugin"
 cli_check=$(median_ms "$RUNS" "$APCHECK" check "$SKILL_ROOT")
-cli_check_mb=$(peak_mb "$APCHECK" check "$SKILL_ROOT")
+read -r cli_check_mb cli_check_cpu < <(usage "$APCHECK" check "$SKILL_ROOT")
 if has_python; then
-    row "check $SKILLS skills, whole process" agnix "$(median_ms "$SLOW_RUNS" "$VENV/bin/agnix" validate "$SKILL_ROOT")" "$cli_check" "$(peak_mb "$VENV/bin/agnix" validate "$SKILL_ROOT")" "$cli_check_mb"
-    row "check $SKILLS skills, whole process" skillsaw "$(median_ms "$SLOW_RUNS" "$VENV/bin/skillsaw" lint --no-progress "$SKILL_ROOT")" "$cli_check" "$(peak_mb "$VENV/bin/skillsaw" lint --no-progress "$SKILL_ROOT")" "$cli_check_mb"
+    read -r agnix_mb agnix_cpu < <(usage "$VENV/bin/agnix" validate "$SKILL_ROOT")
+    row "check $SKILLS skills, whole process" agnix "$(median_ms "$SLOW_RUNS" "$VENV/bin/agnix" validate "$SKILL_ROOT")" "$cli_check" "$agnix_mb" "$cli_check_mb" "$agnix_cpu" "$cli_check_cpu"
+    read -r saw_mb saw_cpu < <(usage "$VENV/bin/skillsaw" lint --no-progress "$SKILL_ROOT")
+    row "check $SKILLS skills, whole process" skillsaw "$(median_ms "$SLOW_RUNS" "$VENV/bin/skillsaw" lint --no-progress "$SKILL_ROOT")" "$cli_check" "$saw_mb" "$cli_check_mb" "$saw_cpu" "$cli_check_cpu"
     bad=$("$VENV/bin/python" "$PEERS/skills-ref-bench.py" "$SKILL_ROOT")
     [ "$bad" = 0 ] || fail "skills-ref finds problems in $bad of the generated skills; apcheck finds none"
-    row "check $SKILLS skills (skills only), whole process" skills-ref "$(median_ms "$SLOW_RUNS" "$VENV/bin/python" "$PEERS/skills-ref-bench.py" "$SKILL_ROOT")" "$cli_check" "$(peak_mb "$VENV/bin/python" "$PEERS/skills-ref-bench.py" "$SKILL_ROOT")" "$cli_check_mb"
+    read -r ref_mb ref_cpu < <(usage "$VENV/bin/python" "$PEERS/skills-ref-bench.py" "$SKILL_ROOT")
+    row "check $SKILLS skills (skills only), whole process" skills-ref "$(median_ms "$SLOW_RUNS" "$VENV/bin/python" "$PEERS/skills-ref-bench.py" "$SKILL_ROOT")" "$cli_check" "$ref_mb" "$cli_check_mb" "$ref_cpu" "$cli_check_cpu"
 else
-    row "check $SKILLS skills, whole process" "agnix, skillsaw, skills-ref (${skipped[python]})" - "$cli_check" - "$cli_check_mb"
+    row "check $SKILLS skills, whole process" "agnix, skillsaw, skills-ref (${skipped[python]})" - "$cli_check" - "$cli_check_mb" - "$cli_check_cpu"
 fi
 
 ratio() {
@@ -289,13 +315,15 @@ ratio() {
 
 echo
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; medians of $RUNS runs ($SLOW_RUNS for skill linters); ratio = apcheck / peer"
-printf '%-52s %-24s %10s %10s %8s %8s %8s %8s\n' "task" "peer" "peer ms" "ours ms" "÷ peer" "peer MB" "ours MB" "÷ peer"
+printf '%-52s %-24s %10s %10s %7s %8s %8s %7s %7s %7s %7s\n' "task" "peer" "peer ms" "ours ms" "÷ peer" "peer MB" "ours MB" "÷ peer" "peer s" "ours s" "÷ peer"
 for line in "${rows[@]}"; do
-    IFS=$'\t' read -r task peer peer_ms our_ms peer_mb our_mb <<<"$line"
-    printf '%-52s %-24s %10s %10s %8s %8s %8s %8s\n' "$task" "$peer" "$peer_ms" "$our_ms" "$(ratio "$peer_ms" "$our_ms")" "$peer_mb" "$our_mb" "$(ratio "$peer_mb" "$our_mb")"
+    IFS=$'\t' read -r task peer peer_ms our_ms peer_mb our_mb peer_cpu our_cpu <<<"$line"
+    printf '%-52s %-24s %10s %10s %7s %8s %8s %7s %7s %7s %7s\n' "$task" "$peer" "$peer_ms" "$our_ms" "$(ratio "$peer_ms" "$our_ms")" \
+        "$peer_mb" "$our_mb" "$(ratio "$peer_mb" "$our_mb")" "$peer_cpu" "$our_cpu" "$(ratio "$peer_cpu" "$our_cpu")"
 done
+echo "(ms: median wall time; MB: peak resident memory; s: CPU seconds, user + system, of one run)"
 echo
-echo "fmt: $fmt_rate MiB/s of input, whole process (goal: 600)"
+echo "fmt: $fmt_rate MiB/s of input, whole process wall time; $fmt_cpu_rate MiB/s of CPU time (goal: 600)"
 echo "JSON Patch operations: jsondiffpatch ${jdp_ops:-?}, apcheck $our_patch_ops (ours applies to A to give B)"
 for peer in "${!skipped[@]}"; do
     echo "skipped $peer: ${skipped[$peer]}"

@@ -72,6 +72,19 @@ fn fmt_prints_pretty_json_and_points_at_syntax_errors() {
 }
 
 #[test]
+fn fmt_prints_nothing_on_stdout_for_a_document_broken_near_its_end() {
+    // `fmt` formats in one pass; the output is held until the whole text
+    // parsed, so the megabytes before the error are never printed.
+    let dir = tempfile::tempdir().unwrap();
+    let broken = format!("[{}, oops]", vec!["\"padding padding\""; 200_000].join(","));
+    write(dir.path(), "broken.json", &broken);
+    let out = apcheck(&["fmt", "broken.json"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty(), "{} bytes on stdout", out.stdout.len());
+    assert!(stderr(&out).contains("broken.json:1:"), "{}", stderr(&out));
+}
+
+#[test]
 fn validate_reports_every_error_with_its_line() {
     let dir = tempfile::tempdir().unwrap();
     write(

@@ -1,8 +1,10 @@
 //! Properties of `apcheck fmt`: idempotent, value-preserving, and as strict as
-//! serde_json (a strict RFC 8259 parser) on near-JSON input.
+//! serde_json (a strict RFC 8259 parser) on near-JSON input, failing where
+//! the validating scan fails.
 
-use apcheck::json::format::{FormatOptions, Indent, Layout, format, format_streaming};
+use apcheck::json::format::{FormatOptions, Indent, Layout, format};
 use apcheck::json::locate::{SpanTree, nearest_spans};
+use apcheck::json::scan::check_syntax;
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -77,13 +79,6 @@ fn pointers(value: &Value, at: String, out: &mut Vec<String>) {
 }
 
 proptest! {
-    #[test]
-    fn streaming_gives_what_format_returns(text in json_text(), options in layouts()) {
-        let mut streamed = Vec::new();
-        format_streaming(&text, &options, &mut |chunk: &[u8]| streamed.extend_from_slice(chunk)).unwrap();
-        prop_assert_eq!(String::from_utf8(streamed).unwrap(), format(&text, &options).unwrap());
-    }
-
     /// The one-scan locator and the span tree agree on every pointer, including
     /// duplicate keys (the generator's keys are short, so they repeat) and missing ones.
     #[test]
@@ -123,6 +118,10 @@ proptest! {
         chars.splice(at..at, insertion);
         let mutated: String = chars.into_iter().collect();
         let ours = format(&mutated, &FormatOptions::default());
+        // `fmt` formats in one pass, with no check before: it must fail with the
+        // error, at the place, that the validating scan alone reports.
+        let checked = check_syntax(&mutated, false);
+        prop_assert_eq!(ours.as_ref().err(), checked.as_ref().err());
         match serde_json::from_str::<Value>(&mutated) {
             Ok(_) => prop_assert!(ours.is_ok(), "{mutated:?}: {:?}", ours.err()),
             // serde_json refuses numbers beyond f64; the grammar allows them and so do we.

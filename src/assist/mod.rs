@@ -5,6 +5,7 @@
 //! protocol; everything it knows about plugins comes from here.
 
 pub mod cursor;
+pub mod findings;
 pub mod schema_help;
 mod spec_note;
 #[cfg(not(target_arch = "wasm32"))]
@@ -14,6 +15,7 @@ use crate::diag::Diagnostic;
 use crate::registry::{self, Shown};
 use crate::report::{PackageReport, ServerState, SkillState};
 use crate::rule::Rule;
+use crate::tree::{Entry, Tree};
 
 pub use spec_note::SpecNote;
 
@@ -47,6 +49,21 @@ pub fn locate_in_package(path: &str) -> Option<(&str, &str, EditedFile)> {
         dir
     };
     Some((root, &path[root.len() + 1..], kind))
+}
+
+/// The package an editor checks: the tree on disk with each unsaved buffer
+/// (package-relative path, text) laid over it. A buffer whose path is a link
+/// on disk replaces the file the link resolves to, as saving it would.
+pub fn with_buffers<'b>(disk: &Tree, buffers: impl IntoIterator<Item = (&'b str, &'b str)>) -> Tree {
+    let mut tree = disk.clone();
+    for (path, text) in buffers {
+        let target = match disk.resolve(path) {
+            Ok(resolved) if resolved.via_link => resolved.path.to_string(),
+            _ => path.to_string(),
+        };
+        tree.insert(&target, Entry::File(text.as_bytes().to_vec()));
+    }
+    tree
 }
 
 /// Rules whose finding is input a client reports and then ignores, so an
@@ -127,10 +144,19 @@ pub fn rule_markdown(rule: &Rule) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tree::Tree;
 
     const SCHEMA: &str = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
     const MCP: &str = "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json";
+
+    #[test]
+    fn a_buffer_replaces_its_file_or_the_file_its_link_names() {
+        let mut disk = Tree::from_files([("plugin.json", "{}"), ("real.json", "old")]);
+        disk.insert("mcp.json", crate::tree::Entry::Symlink("real.json".into()));
+        let edited = with_buffers(&disk, [("plugin.json", "{\"a\": 1}"), ("mcp.json", "new")]);
+        assert_eq!(edited.read("plugin.json"), Some(&b"{\"a\": 1}"[..]));
+        assert_eq!(edited.read("real.json"), Some(&b"new"[..]));
+        assert_eq!(disk.read("real.json"), Some(&b"old"[..]), "the disk tree is kept");
+    }
 
     #[test]
     fn edited_files_are_the_fixed_locations() {

@@ -2,9 +2,10 @@
 //! string exactly as written.
 //!
 //! The scanner ([`crate::json::scan`]) validates and reports tokens as raw
-//! text; the writer lays them out in the same pass, so a 100 MB document formats
-//! at memory speed and `1.0`, `1e3` or a 20-digit integer come out unchanged:
-//! values never go through a number type. `sort_keys` builds a flat tree of
+//! text; the writer lays them out in the same pass (one pass over the input,
+//! no check before), so a 100 MB document formats at memory speed and `1.0`,
+//! `1e3` or a 20-digit integer come out unchanged: values never go through a
+//! number type. `sort_keys` builds a flat tree of
 //! borrowed tokens, sorts members by key (code points), and replays it.
 //!
 //! Strings are copied as written: a valid JSON string needs no re-escaping, and
@@ -13,7 +14,7 @@
 use std::borrow::Cow;
 
 use crate::json::parse::JsonParseError;
-use crate::json::scan::{Discard, Sink, decode_key, scan};
+use crate::json::scan::{Sink, decode_key, scan};
 
 /// How to lay the document out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,7 +51,9 @@ impl Default for FormatOptions {
 }
 
 /// Formats `text`; the result ends with a newline. Fails with the first syntax
-/// error, naming what was expected and where.
+/// error, naming what was expected and where, and then nothing was written:
+/// the output is whole or absent, which is what lets `apcheck fmt` format in
+/// one pass and still print nothing for a broken document.
 pub fn format(text: &str, options: &FormatOptions) -> Result<String, JsonParseError> {
     // Pretty output of a minified document can triple; reserving that costs only
     // address space (untouched pages are never committed) and saves reallocations.
@@ -58,40 +61,14 @@ pub fn format(text: &str, options: &FormatOptions) -> Result<String, JsonParseEr
         Layout::Pretty(_) => text.len() * 3 + 16,
         Layout::Minify => text.len() + 1,
     };
-    let mut writer = Writer::new(options.layout, capacity, None);
+    let mut writer = Writer::new(options.layout, capacity);
     write_document(text, options, &mut writer)?;
     let mut out = writer.out;
-    out.push(b'\n');
-    // Cannot fail: the writer copies whole `&str` slices and ASCII only.
-    Ok(String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    out.push('\n');
+    Ok(out)
 }
 
-/// Bytes [`format_streaming`] hands over at a time: big enough that each
-/// hand-over is one cheap write, small enough to stay in the cache.
-pub const STREAM_CHUNK: usize = 256 * 1024;
-
-/// Formats `text` as [`format`] does, handing the output to `emit` in pieces of
-/// about [`STREAM_CHUNK`] bytes (each whole UTF-8, the last ending with the
-/// newline) instead of holding it: a 100 MB document pretty-prints in a fixed
-/// buffer. The text is checked first, so on a syntax error nothing was emitted.
-pub fn format_streaming(
-    text: &str,
-    options: &FormatOptions,
-    emit: &mut dyn FnMut(&[u8]),
-) -> Result<(), JsonParseError> {
-    if !options.sort_keys {
-        // Sorting scans the whole text into its tree before writing anything;
-        // the plain layout writes as it scans, so it is checked first.
-        scan(text, options.jsonc, &mut Discard).map_err(|e| e.locate(text))?;
-    }
-    let mut writer = Writer::new(options.layout, STREAM_CHUNK + 4096, Some(emit));
-    write_document(text, options, &mut writer)?;
-    writer.out.push(b'\n');
-    writer.flush();
-    Ok(())
-}
-
-fn write_document(text: &str, options: &FormatOptions, writer: &mut Writer<'_>) -> Result<(), JsonParseError> {
+fn write_document(text: &str, options: &FormatOptions, writer: &mut Writer) -> Result<(), JsonParseError> {
     if options.sort_keys {
         let mut tree = TreeBuilder::default();
         scan(text, options.jsonc, &mut tree).map_err(|e| e.locate(text))?;
@@ -102,15 +79,11 @@ fn write_document(text: &str, options: &FormatOptions, writer: &mut Writer<'_>) 
     Ok(())
 }
 
-/// Where a streaming writer hands its chunks.
-type Emit<'e> = &'e mut dyn FnMut(&[u8]);
-
 /// Writes the reported document in the chosen layout.
-struct Writer<'e> {
-    /// Only whole `&str` slices and ASCII go in, so it is always UTF-8.
-    out: Vec<u8>,
-    /// Where full chunks of `out` go when streaming; `None` keeps everything in `out`.
-    emit: Option<Emit<'e>>,
+struct Writer {
+    /// Whole `&str` slices of the input and ASCII punctuation: a `String` from
+    /// the start, so the output is never checked for UTF-8 again.
+    out: String,
     layout: Layout,
     /// `"\n"` followed by enough indentation for the deepest level seen so far.
     newline: String,
@@ -122,38 +95,21 @@ struct Writer<'e> {
     after_key: bool,
 }
 
-impl<'e> Writer<'e> {
-    fn new(layout: Layout, capacity: usize, emit: Option<Emit<'e>>) -> Self {
+impl Writer {
+    fn new(layout: Layout, capacity: usize) -> Self {
         let (unit_text, unit) = match layout {
             Layout::Pretty(Indent::Tab) => ("\t", 1),
             Layout::Pretty(Indent::Spaces(n)) => (" ", usize::from(n)),
             Layout::Minify => ("", 0),
         };
         Writer {
-            out: Vec::with_capacity(capacity),
-            emit,
+            out: String::with_capacity(capacity),
             layout,
             newline: format!("\n{}", unit_text.repeat(unit * 16)),
             unit,
             depth: 0,
             first: true,
             after_key: false,
-        }
-    }
-
-    /// Hands `out` to `emit` when streaming. Called between tokens, so every
-    /// chunk ends on a token boundary and is whole UTF-8.
-    fn flush(&mut self) {
-        if let Some(emit) = &mut self.emit {
-            emit(&self.out);
-            self.out.clear();
-        }
-    }
-
-    #[inline]
-    fn flush_if_full(&mut self) {
-        if self.out.len() >= STREAM_CHUNK {
-            self.flush();
         }
     }
 
@@ -171,7 +127,8 @@ impl<'e> Writer<'e> {
             self.newline
                 .extend(std::iter::repeat_n(fill, wanted * 2 - self.newline.len()));
         }
-        self.out.extend_from_slice(&self.newline.as_bytes()[..wanted]);
+        // The indentation is ASCII, so any length is a character boundary.
+        self.out.push_str(&self.newline[..wanted]);
     }
 
     fn before_value(&mut self) {
@@ -181,7 +138,7 @@ impl<'e> Writer<'e> {
         }
         if self.depth > 0 {
             if !self.first {
-                self.out.push(b',');
+                self.out.push(',');
             }
             self.line_break();
         }
@@ -189,10 +146,10 @@ impl<'e> Writer<'e> {
     }
 }
 
-impl<'a> Sink<'a> for Writer<'_> {
+impl<'a> Sink<'a> for Writer {
     fn begin(&mut self, open: u8, _: usize) {
         self.before_value();
-        self.out.push(open);
+        self.out.push(char::from(open));
         self.depth += 1;
         self.first = true;
     }
@@ -202,27 +159,25 @@ impl<'a> Sink<'a> for Writer<'_> {
         if !self.first {
             self.line_break();
         }
-        self.out.push(close);
+        self.out.push(char::from(close));
         self.first = false;
-        self.flush_if_full();
     }
 
     fn key(&mut self, raw: &'a str) {
         if !self.first {
-            self.out.push(b',');
+            self.out.push(',');
         }
         self.line_break();
-        self.out.extend_from_slice(raw.as_bytes());
-        let colon: &[u8] = if self.layout == Layout::Minify { b":" } else { b": " };
-        self.out.extend_from_slice(colon);
+        self.out.push_str(raw);
+        self.out
+            .push_str(if self.layout == Layout::Minify { ":" } else { ": " });
         self.first = false;
         self.after_key = true;
     }
 
     fn scalar(&mut self, raw: &'a str) {
         self.before_value();
-        self.out.extend_from_slice(raw.as_bytes());
-        self.flush_if_full();
+        self.out.push_str(raw);
     }
 }
 
@@ -260,7 +215,7 @@ impl<'a> TreeBuilder<'a> {
         index
     }
 
-    fn sort_and_replay(mut self, writer: &mut Writer<'_>) {
+    fn sort_and_replay(mut self, writer: &mut Writer) {
         let keys: Vec<Option<Cow<'a, str>>> = self.nodes.iter().map(|n| n.key.map(decode_key)).collect();
         for node in &mut self.nodes {
             if let NodeKind::Container {
@@ -342,54 +297,6 @@ mod tests {
 
     fn error(text: &str) -> JsonParseError {
         format(text, &FormatOptions::default()).unwrap_err()
-    }
-
-    fn streamed(text: &str, options: &FormatOptions) -> Result<(String, usize), JsonParseError> {
-        let mut out = Vec::new();
-        let mut chunks = 0;
-        format_streaming(text, options, &mut |chunk: &[u8]| {
-            assert!(std::str::from_utf8(chunk).is_ok(), "every chunk is whole UTF-8");
-            out.extend_from_slice(chunk);
-            chunks += 1;
-        })?;
-        Ok((String::from_utf8(out).unwrap(), chunks))
-    }
-
-    #[test]
-    fn streaming_writes_what_format_returns_in_chunks() {
-        let element = r#"{"name":"\u00e9t\u00e9 ünïcode","n":[1.50,-2e3,true,null],"z":{"b":1,"a":2}}"#;
-        let big = format!("[{}]", vec![element; 20_000].join(","));
-        for options in [
-            FormatOptions::default(),
-            FormatOptions {
-                layout: Layout::Minify,
-                ..Default::default()
-            },
-            FormatOptions {
-                sort_keys: true,
-                ..Default::default()
-            },
-        ] {
-            let (text, chunks) = streamed(&big, &options).unwrap();
-            assert_eq!(text, format(&big, &options).unwrap(), "{options:?}");
-            assert!(chunks > 1, "{options:?}: {chunks} chunk(s)");
-        }
-        assert_eq!(
-            streamed("7", &FormatOptions::default()).unwrap(),
-            ("7\n".to_string(), 1)
-        );
-    }
-
-    #[test]
-    fn streaming_emits_nothing_before_a_syntax_error() {
-        let broken = format!("[{}, oops]", vec!["\"padding padding\""; 50_000].join(","));
-        let mut emitted = 0;
-        let error = format_streaming(&broken, &FormatOptions::default(), &mut |chunk: &[u8]| {
-            emitted += chunk.len()
-        })
-        .unwrap_err();
-        assert_eq!(emitted, 0);
-        assert_eq!(error, format(&broken, &FormatOptions::default()).unwrap_err());
     }
 
     #[test]

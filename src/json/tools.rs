@@ -12,7 +12,8 @@ use crate::json::diff::{CompareOptions, Comparison, DocumentError, compare, loca
 use crate::json::format::{FormatOptions, format};
 use crate::json::parse::JsonParseError;
 use crate::json::validate::{
-    CacheKey, CompileOptions, CompiledSchema, SchemaCache, SchemaError, SchemaFile, ValidationIssue, validate_text,
+    CacheKey, CompileOptions, CompiledSchema, SchemaCache, SchemaError, SchemaFile, ValidationIssue,
+    validate_text_keeping_failure,
 };
 
 // ---- fmt ----
@@ -190,20 +191,21 @@ impl DocumentReport {
 /// Validates the document `text` named `file`; `builtin` is the built-in
 /// schema's name when one was chosen, for the kind-mismatch hint.
 pub fn validate_document(file: &str, text: &str, schema: &CompiledSchema, builtin: Option<&str>) -> DocumentReport {
-    match validate_text(text, schema) {
-        Ok(issues) => {
-            let kind_mismatch = builtin.filter(|_| !issues.is_empty()).and_then(|name| {
-                let value = serde_json::from_str(text).ok()?;
-                crate::json::builtin::kind_mismatch(name, &value)
-            });
-            DocumentReport {
-                file: file.to_string(),
-                valid: issues.is_empty(),
-                error: None,
-                kind_mismatch,
-                issues,
-            }
-        }
+    match validate_text_keeping_failure(text, schema) {
+        Ok(None) => DocumentReport {
+            file: file.to_string(),
+            valid: true,
+            error: None,
+            kind_mismatch: None,
+            issues: Vec::new(),
+        },
+        Ok(Some(failure)) => DocumentReport {
+            file: file.to_string(),
+            valid: false,
+            error: None,
+            kind_mismatch: builtin.and_then(|name| crate::json::builtin::kind_mismatch(name, &failure.value)),
+            issues: failure.issues,
+        },
         Err(error) => DocumentReport {
             file: file.to_string(),
             valid: false,

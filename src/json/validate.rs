@@ -414,28 +414,48 @@ pub fn validate(text: &str, instance: &JsonDoc, schema: &CompiledSchema) -> Vec<
 /// Parses and validates `text`; the fast path for many documents. Spans are
 /// built only for a failing document.
 pub fn validate_text(text: &str, schema: &CompiledSchema) -> Result<Vec<ValidationIssue>, JsonParseError> {
+    Ok(validate_text_keeping_failure(text, schema)?.map_or_else(Vec::new, |failure| failure.issues))
+}
+
+/// A document that failed its schema: the issues, and the value they were
+/// found in, so a caller that looks further at a failing document (the
+/// kind-mismatch hint) does not parse it again.
+#[derive(Debug)]
+pub struct Failure {
+    pub issues: Vec<ValidationIssue>,
+    pub value: Value,
+}
+
+/// [`validate_text`], keeping a failing document's value; `None` when it is valid.
+pub fn validate_text_keeping_failure(text: &str, schema: &CompiledSchema) -> Result<Option<Failure>, JsonParseError> {
     // A valid document needs no `Value` at all: the lean document is a fraction
     // of its size and faster to build. Anything else takes the `Value` path,
     // which says why, exactly as before.
     #[cfg(not(target_arch = "wasm32"))]
     if LeanDoc::parse(text).is_some_and(|document| schema.lean.is_valid(document.root())) {
-        return Ok(Vec::new());
+        return Ok(None);
     }
     let value = match serde_json::from_str::<Value>(text) {
         Ok(value) => value,
         // The formatter's scanner says what was expected; serde_json's message is terser.
         Err(_) => {
             check_syntax(text, false)?;
-            return parse_document(text).map(|document| validate(text, &document, schema));
+            let document = parse_document(text)?;
+            let issues = validate(text, &document, schema);
+            return Ok((!issues.is_empty()).then_some(Failure {
+                issues,
+                value: document.value,
+            }));
         }
     };
     if schema.validator.is_valid(&value) {
-        return Ok(Vec::new());
+        return Ok(None);
     }
     // Only a failing document's spans are needed: one scan, no second value tree.
     let spans = SpanTree::parse(text)?;
     let errors = schema.validator.iter_errors(&value);
-    Ok(locate_issues(text, &value, "", errors, |p| spans.nearest_span(p)))
+    let issues = locate_issues(text, &value, "", errors, |p| spans.nearest_span(p));
+    Ok(Some(Failure { issues, value }))
 }
 
 /// Validates the value at `pointer` inside `instance` (e.g. one tool's arguments

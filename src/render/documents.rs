@@ -12,6 +12,7 @@ use super::text::{Location, TextOptions, snippet};
 use super::{Format, Options, github, markdown, sarif, snapshot::totals};
 use crate::diag::{Diagnostic, Severity};
 use crate::json::JsonParseError;
+use crate::json::builtin::BUILTINS;
 use crate::json::tools::{DocumentProblem, DocumentReport, SchemaProblem, validate_document};
 use crate::json::validate::{CompiledSchema, SchemaError, ValidationIssue};
 use crate::rules::documents::validation_diagnostics;
@@ -142,6 +143,14 @@ pub fn verdict(dialect: &str, files: &[ValidatedFile]) -> String {
     format!("{valid} of {} document(s) valid against {dialect} schema", files.len())
 }
 
+/// `validate --builtin list`: each built-in schema's name and what it is, one a line.
+pub fn builtin_list() -> String {
+    BUILTINS
+        .iter()
+        .map(|entry| format!("{:<28} {}\n", entry.name, entry.description))
+        .collect()
+}
+
 /// A syntax error as `error: message` with the line and a caret under the column.
 pub fn parse_error(file: &str, text: &str, error: &JsonParseError, options: TextOptions) -> String {
     let at = Location {
@@ -256,6 +265,23 @@ mod tests {
         assert!(file.snippets.is_empty());
         assert_eq!(file.diagnostics.len(), 1);
         assert_eq!(file.diagnostics[0].code, "AP030");
+    }
+
+    #[test]
+    fn the_builtin_list_names_every_builtin_aligned() {
+        let out = builtin_list();
+        assert_eq!(out.lines().count(), BUILTINS.len());
+        for (line, entry) in out.lines().zip(BUILTINS) {
+            assert!(
+                line.starts_with(entry.name) && line.ends_with(entry.description),
+                "{line}"
+            );
+            assert_eq!(
+                line.find(entry.description),
+                Some(29.max(entry.name.len() + 1)),
+                "{line}"
+            );
+        }
     }
 
     #[test]

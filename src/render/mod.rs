@@ -13,6 +13,7 @@
 //! - [`diff`]: `apcheck diff`'s list of changes, its JSON shape and the unified diff
 //! - [`live`]: `--connect`'s progress and per-server summary
 //! - [`fix`]: `check --fix`/`--diff`'s unified diff of the fixes and closing lines
+//! - [`rules`]: `apcheck rules`' table and the registry as JSON
 //! - [`escape`]: what makes untrusted text safe in each of them
 //!
 //! Every command's findings go through here, so every command has every
@@ -29,6 +30,7 @@ pub mod json;
 pub mod live;
 pub mod markdown;
 pub mod packages;
+pub mod rules;
 pub mod sarif;
 pub mod snapshot;
 pub mod text;
@@ -145,6 +147,20 @@ pub struct OneFile<'t> {
 impl Sources for OneFile<'_> {
     fn text(&self, path: &str) -> Option<&str> {
         (path == self.path).then_some(self.text)
+    }
+}
+
+/// A package's files by the names [`path_from_root`] gives them
+/// (`ROOT/plugin.json`): for findings named from where the command started.
+pub struct RootedTree<'t> {
+    pub tree: &'t Tree,
+    pub root: &'t str,
+}
+
+impl Sources for RootedTree<'_> {
+    fn text(&self, path: &str) -> Option<&str> {
+        let relative = path.strip_prefix(path_from_root(self.root, "").as_str())?;
+        self.tree.text(relative)
     }
 }
 

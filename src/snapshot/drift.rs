@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::lint::check_snapshot;
 use super::model::{ConnectionStatus, Snapshot};
 use crate::diag::{Diagnostic, Severity};
+use crate::exit::Exit;
 use crate::json::{JsonDoc, parse::push_token, parse_document};
 use crate::report::{McpState, PackageReport, PluginState, ServerState, SkillState, sort_diagnostics};
 use crate::rule::Rule;
@@ -73,6 +74,16 @@ pub struct DriftReport {
 impl DriftReport {
     pub fn has_drift(&self) -> bool {
         !self.rows.is_empty()
+    }
+
+    /// The run's outcome: drift is an error-level finding on its own, and
+    /// lint errors count too.
+    pub fn exit(&self) -> Exit {
+        if self.has_drift() {
+            Exit::Findings
+        } else {
+            crate::exit::for_diagnostics(&self.diagnostics)
+        }
     }
 }
 
@@ -513,6 +524,7 @@ mod tests {
             .find(|r| r.code == "AP710")
             .expect("a runtime-state row");
         assert_eq!(row.fix, FixSide::Package);
+        assert_eq!(report.exit(), Exit::Findings);
         let finding = report.diagnostics.iter().find(|d| d.code == "AP710").unwrap();
         assert_eq!(finding.file.as_deref(), Some("plugins/invoice-ops/mcp.json"));
         assert_eq!((finding.line, finding.column), (Some(3), Some(4)));
@@ -523,6 +535,7 @@ mod tests {
         let report = drift("snapshot.json", SNAPSHOT, "invoice-ops", &with_mcp(MCP_JSON));
         assert!(!report.has_drift(), "{:#?}", report.rows);
         assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
+        assert_eq!(report.exit(), Exit::Clean);
     }
 
     #[test]

@@ -11,7 +11,7 @@
 
 use std::cell::RefCell;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use wasm_bindgen::prelude::*;
 
@@ -23,8 +23,8 @@ use crate::json::diff::{CompareOption, CompareOptions, Side, canonical_text, lin
 use crate::json::format::{FormatOptions, Indent, Layout};
 use crate::json::parse::JsonParseError;
 use crate::json::tools::{
-    DiffProblem, DiffRequest as CoreDiffRequest, DocumentProblem, SchemaChoice, SchemaProblem, SharedSchema,
-    diff_documents, format_document, load_schema, locates_up_front, validate_batch, validate_document,
+    BatchReport, DiffProblem, DiffRequest as CoreDiffRequest, DocumentProblem, SchemaChoice, SchemaProblem,
+    SharedSchema, diff_documents, format_document, load_schema, locates_up_front, validate_batch, validate_document,
 };
 use crate::json::validate::{CompileOptions, SchemaCache, SchemaError, SchemaFile};
 
@@ -181,15 +181,28 @@ fn validate_request(instance_text: &str, schema_text: &str, options_json: &str) 
 #[wasm_bindgen]
 pub fn validate_json_batch(documents: JsValue, schema_text: JsValue, options_json: JsValue) -> String {
     args!(argument_error; strings documents, string schema_text, string options_json);
-    reply(batch_request(&documents, &schema_text, &options_json))
+    batch_request(&documents, &schema_text, &options_json).unwrap_or_else(|error| reply(Err(error)))
 }
 
-fn batch_request(documents: &[String], schema_text: &str, options_json: &str) -> Result<Value, Value> {
+/// The batch's reply, serialized straight to text: a thousand failures with
+/// their issues would otherwise be built as a `Value` tree first.
+#[derive(Serialize)]
+struct BatchReply<'a> {
+    ok: bool,
+    dialect: &'a str,
+    #[serde(flatten)]
+    report: &'a BatchReport,
+}
+
+fn batch_request(documents: &[String], schema_text: &str, options_json: &str) -> Result<String, Value> {
     let (schema, builtin) = schema_for(schema_text, options_json)?;
     let report = validate_batch(documents.iter().map(String::as_str), &schema, builtin.as_deref());
-    let mut answer = serde_json::to_value(report).map_err(|e| usage(&e.to_string()))?;
-    answer["dialect"] = Value::String(schema.dialect().to_string());
-    Ok(answer)
+    let answer = BatchReply {
+        ok: true,
+        dialect: schema.dialect(),
+        report: &report,
+    };
+    serde_json::to_string(&answer).map_err(|e| usage(&e.to_string()))
 }
 
 /// The compiled schema a validate request names (a built-in, or `schema_text`

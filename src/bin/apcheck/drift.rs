@@ -3,11 +3,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use apcheck::render::{FnSources, Format, snapshot};
+use apcheck::render::{FnSources, Format, RootedTree, Sources, snapshot};
 use apcheck::snapshot::drift::drift;
 
-use crate::output::{self, ColorChoice, EXIT_FINDINGS, emit, exit_for, fail};
-use crate::snapshot::{package_sources, read_package, read_text};
+use crate::output::{self, ColorChoice, emit, fail};
+use crate::snapshot::{read_package, read_text};
 
 #[derive(clap::Args)]
 pub struct DriftArgs {
@@ -32,12 +32,15 @@ pub fn run(args: DriftArgs) -> ExitCode {
     };
     let (snapshot_name, root) = (args.snapshot.display().to_string(), args.plugin.display().to_string());
     let report = drift(&snapshot_name, &text, &root, &tree);
-    let package = package_sources(&tree, &root);
+    let package = RootedTree {
+        tree: &tree,
+        root: &root,
+    };
     let sources = |file: &str| {
         if file == snapshot_name {
             Some(text.as_str())
         } else {
-            package(file)
+            package.text(file)
         }
     };
     let out = snapshot::drift(
@@ -46,11 +49,5 @@ pub fn run(args: DriftArgs) -> ExitCode {
         &FnSources(&sources),
         &output::render_options(args.color),
     );
-    // Drift is an error-level finding on its own; lint errors count too.
-    let code = if report.has_drift() {
-        ExitCode::from(EXIT_FINDINGS)
-    } else {
-        exit_for(&report.diagnostics)
-    };
-    emit(&out, code)
+    emit(&out, output::exit_code(report.exit()))
 }

@@ -4,7 +4,7 @@
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
-use apcheck::json::format::{FormatOptions, Indent, Layout, format_streaming};
+use apcheck::json::format::{FormatOptions, Indent, Layout, format};
 use apcheck::json::tools::format_document;
 use apcheck::render::documents::fmt_error;
 
@@ -62,7 +62,7 @@ pub fn fmt(args: FmtArgs) -> ExitCode {
     };
     let writes_file = args.write && args.file != "-";
     if !(args.check || writes_file) {
-        return stream_to_stdout(&args.file, &text, &options);
+        return print_formatted(&args.file, &text, &options);
     }
     let formatted = match format_document(&text, &options) {
         Ok(formatted) => formatted,
@@ -87,27 +87,22 @@ pub fn fmt(args: FmtArgs) -> ExitCode {
     }
 }
 
-/// Writes the formatted document to standard output as it is produced, in
-/// chunks, so the output is never held whole (a 100 MB document would be
-/// 300 MB more in memory). The core checks the text first: a syntax error
-/// prints nothing on standard output.
-fn stream_to_stdout(file: &str, text: &str, options: &FormatOptions) -> ExitCode {
-    let mut stdout = std::io::stdout().lock();
-    let mut write_error: Option<std::io::Error> = None;
-    let formatted = format_streaming(text, options, &mut |chunk: &[u8]| {
-        if write_error.is_none()
-            && let Err(e) = stdout.write_all(chunk)
-        {
-            write_error = Some(e);
+/// Formats in one pass into memory, then writes the whole output at once: a
+/// syntax error prints nothing on standard output, without a second scan to
+/// check the text first (the output is held instead: about input + output in
+/// memory, which is what buys the single pass).
+fn print_formatted(file: &str, text: &str, options: &FormatOptions) -> ExitCode {
+    let formatted = match format(text, options) {
+        Ok(formatted) => formatted,
+        Err(error) => {
+            eprint!("{}", fmt_error(file, text, error, output::stderr_text()));
+            return ExitCode::from(EXIT_FINDINGS);
         }
-    });
-    if let Err(error) = formatted {
-        eprint!("{}", fmt_error(file, text, error, output::stderr_text()));
-        return ExitCode::from(EXIT_FINDINGS);
-    }
-    match write_error.map_or_else(|| stdout.flush().err(), Some) {
-        None => ExitCode::from(EXIT_CLEAN),
-        Some(e) => {
+    };
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(formatted.as_bytes()).and_then(|()| stdout.flush()) {
+        Ok(()) => ExitCode::from(EXIT_CLEAN),
+        Err(e) => {
             eprintln!("apcheck: cannot write output: {e}");
             ExitCode::from(EXIT_FAILURE)
         }

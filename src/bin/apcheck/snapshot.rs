@@ -6,15 +6,15 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use apcheck::collection::{Roots, roots_named};
 use apcheck::disk::read_tree;
-use apcheck::render::{self, FnSources};
+use apcheck::exit::Exit;
+use apcheck::render::snapshot::rejected;
 use apcheck::snapshot::build::{BuildError, build_connected, build_snapshot, mark_failed};
 use apcheck::snapshot::tools_list::{ToolsList, read_tools_list};
-use apcheck::tree::{Limits, Tree, path_from_root};
+use apcheck::tree::{Limits, Tree};
 
 use crate::connect::ConnectArgs;
-use crate::output::{ColorChoice, EXIT_CLEAN, EXIT_FINDINGS, emit, fail, render_options};
+use crate::output::{ColorChoice, emit, exit_code, fail, render_options};
 
 #[derive(clap::Args)]
 pub struct SnapshotArgs {
@@ -43,15 +43,6 @@ pub fn read_text(path: &Path) -> Result<String, String> {
 /// The package tree at `path`, or the message to fail with.
 pub fn read_package(path: &Path) -> Result<Tree, String> {
     read_tree(path, Limits::default()).map_err(|e| format!("cannot read plugin root {}: {e}", path.display()))
-}
-
-/// The texts of a package's files by the names [`path_from_root`] gives them.
-pub fn package_sources<'t>(tree: &'t Tree, root: &str) -> impl Fn(&str) -> Option<&'t str> + 't {
-    let prefix = path_from_root(root, "");
-    move |file: &str| {
-        let relative = file.strip_prefix(prefix.as_str())?;
-        tree.read(relative).and_then(|bytes| std::str::from_utf8(bytes).ok())
-    }
 }
 
 pub fn run(args: SnapshotArgs) -> ExitCode {
@@ -92,7 +83,7 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
             Err(message) => return fail(message),
         };
         if run.interrupted {
-            return ExitCode::from(crate::output::EXIT_FAILURE);
+            return exit_code(Exit::Failure);
         }
         all_connected = run.attempts.iter().all(|a| a.outcome.is_ok());
         let connections: Vec<_> = run.attempts.iter().map(|a| a.connection()).collect();
@@ -103,21 +94,9 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
     let mut snapshot = match built {
         Ok(snapshot) => snapshot,
         Err(error @ BuildError::Rejected) => {
-            let mut findings = report.diagnostics.clone();
-            for finding in &mut findings {
-                finding.file = finding.file.take().map(|file| path_from_root(&root, &file));
-            }
-            let package = package_sources(&tree, &root);
             let options = render_options(ColorChoice::Auto);
-            eprint!(
-                "{}",
-                render::text::render_diagnostics("", &findings, &FnSources(&package), options.text())
-            );
-            eprintln!("apcheck: {}: {error}", render::escape::visible(&root));
-            if let Roots::Collection(dirs) = roots_named(&tree) {
-                eprint!("{}", render::packages::collection_note(&root, &dirs));
-            }
-            return ExitCode::from(EXIT_FINDINGS);
+            eprint!("{}", rejected(&report, &tree, &error, options.text()));
+            return exit_code(Exit::Findings);
         }
         Err(error) => return fail(error),
     };
@@ -131,7 +110,7 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
     }
     let text = snapshot.to_pretty_json();
     // With --connect: 1 when a tried server failed (§7.2.2 rule 5), the snapshot still written.
-    let code = ExitCode::from(if all_connected { EXIT_CLEAN } else { EXIT_FINDINGS });
+    let code = exit_code(Exit::findings_if(!all_connected));
     match &args.output {
         Some(path) => match std::fs::write(path, text) {
             Ok(()) => code,

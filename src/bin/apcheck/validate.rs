@@ -5,11 +5,10 @@
 use std::process::ExitCode;
 
 use apcheck::exit::Exit;
-use apcheck::json::builtin::BUILTINS;
 use apcheck::json::tools::{SchemaChoice, SharedSchema, load_schema};
 use apcheck::json::validate::{CompileOptions, CompiledSchema, SchemaCache, SchemaFile};
 use apcheck::render::Format;
-use apcheck::render::documents::{ValidatedFile, schema_problem, validation, verdict};
+use apcheck::render::documents::{ValidatedFile, builtin_list, schema_problem, validation, verdict};
 use rayon::prelude::*;
 
 use crate::fmt::read_input;
@@ -40,10 +39,7 @@ pub struct ValidateArgs {
 
 pub fn validate(args: ValidateArgs) -> ExitCode {
     if args.builtin.as_deref() == Some("list") {
-        for entry in BUILTINS {
-            println!("{:<28} {}", entry.name, entry.description);
-        }
-        return ExitCode::from(EXIT_CLEAN);
+        return output::emit(&builtin_list(), ExitCode::from(EXIT_CLEAN));
     }
     if args.instances.is_empty() {
         eprintln!("apcheck: name at least one document to validate (or `--builtin list`)");

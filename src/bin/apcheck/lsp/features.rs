@@ -1,13 +1,14 @@
 //! The core's answers in protocol shape: findings as LSP diagnostics, hovers,
-//! completions and quick fixes (from the fix edits findings carry, `apcheck::fix`).
+//! completions and quick fixes. What they say is `apcheck::assist`'s; this
+//! converts offsets to positions, files to URIs and answers to LSP types.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::str::FromStr;
 
-use apcheck::assist::schema_help::{CompletionKind, JsonDocument, complete as complete_json, key_doc_at};
-use apcheck::assist::{finding_tags, rule_markdown};
-use apcheck::fix::Applicability;
+use apcheck::assist::finding_tags;
+use apcheck::assist::findings::{editor_message, hover_at, quick_fixes, shown_in};
+use apcheck::assist::schema_help::{CompletionKind, JsonDocument, complete as complete_json};
 use apcheck::{Diagnostic, PackageReport, Severity};
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionResponse, CodeDescription, CompletionItemKind,
@@ -42,7 +43,7 @@ pub fn diagnostics_by_file(
         return by_file;
     };
     for diagnostic in &report.diagnostics {
-        let file = diagnostic.file.clone().unwrap_or_else(|| "plugin.json".to_string());
+        let file = shown_in(diagnostic).to_string();
         let converted = lsp_diagnostic(package, report, diagnostic, encoding, rule_docs);
         by_file.entry(file).or_default().push(converted);
     }
@@ -58,15 +59,9 @@ fn lsp_diagnostic(
     encoding: Encoding,
     rule_docs: &str,
 ) -> LspDiagnostic {
-    let text = package.text(file_of(diagnostic)).unwrap_or("");
+    let text = package.text(shown_in(diagnostic)).unwrap_or("");
     let tags = finding_tags(report, diagnostic);
-    let mut message = format!("{} ({})", diagnostic.message, diagnostic.spec);
-    if let Some(skipped) = &tags.skipped {
-        message.push_str(&format!("; {skipped}"));
-    }
-    if let Some(hint) = &diagnostic.hint {
-        message.push_str(&format!("\nfix: {hint}"));
-    }
+    let message = editor_message(diagnostic, &tags);
     LspDiagnostic {
         range: range_in(text, diagnostic, encoding),
         severity: Some(match diagnostic.severity {
@@ -90,11 +85,6 @@ fn lsp_diagnostic(
     }
 }
 
-/// The file a finding is shown in: its own, or the manifest, where a client starts.
-fn file_of(diagnostic: &Diagnostic) -> &str {
-    diagnostic.file.as_deref().unwrap_or("plugin.json")
-}
-
 /// Where a finding sits: its byte span, else its line and column, else the file's start.
 fn range_in(text: &str, diagnostic: &Diagnostic, encoding: Encoding) -> Range {
     if let Some(span) = diagnostic.span.filter(|span| span.end <= text.len()) {
@@ -113,53 +103,21 @@ fn range_in(text: &str, diagnostic: &Diagnostic, encoding: Encoding) -> Range {
     }
 }
 
-/// The findings of the context's file whose range holds `offset`.
-fn findings_at<'s>(context: &Context<'s>, offset: usize) -> Vec<&'s Diagnostic> {
-    let Some((_, report)) = &context.package.checked else {
-        return Vec::new();
-    };
-    report
-        .diagnostics
-        .iter()
-        .filter(|d| file_of(d) == context.relative)
-        .filter(|d| d.span.is_some_and(|span| span.start <= offset && offset <= span.end))
-        .collect()
-}
-
 /// On a finding's range: the rule doc of each finding there. On a manifest or
 /// MCP configuration key: what the schema and the spec say about it.
 pub fn hover(context: Context<'_>, position: Position) -> Option<Hover> {
     let text = context.package.text(context.relative)?;
     let offset = offset_at(text, position, context.encoding);
-    let mut sections: Vec<String> = Vec::new();
-    let mut range = None;
-    if let Some(document) = JsonDocument::of(context.relative) {
-        if let Some((span, doc)) = key_doc_at(document, text, offset) {
-            sections.push(doc.markdown());
-            range = Some(range_of(text, span.start, span.end, context.encoding));
-        }
-    }
-    let mut shown: Vec<&str> = Vec::new();
-    for finding in findings_at(&context, offset) {
-        if shown.contains(&finding.code) {
-            continue;
-        }
-        shown.push(finding.code);
-        if let Some(rule) = apcheck::registry::find(finding.code) {
-            sections.push(format!("{}\n\n{}", finding.message, rule_markdown(rule)));
-        }
-        if range.is_none() {
-            range = finding
-                .span
-                .map(|span| range_of(text, span.start, span.end, context.encoding));
-        }
-    }
-    (!sections.is_empty()).then(|| Hover {
+    let report = context.package.checked.as_ref().map(|(_, report)| report);
+    let hover = hover_at(report, context.relative, text, offset)?;
+    Some(Hover {
         contents: HoverContents::Markup(MarkupContent {
             kind: MarkupKind::Markdown,
-            value: sections.join("\n\n---\n\n"),
+            value: hover.markdown,
         }),
-        range,
+        range: hover
+            .span
+            .map(|span| range_of(text, span.start, span.end, context.encoding)),
     })
 }
 
@@ -212,8 +170,8 @@ pub fn code_actions(context: Context<'_>, range: Range) -> Option<CodeActionResp
     let (_, report) = context.package.checked.as_ref()?;
     let text = context.package.text(context.relative)?;
     let mut actions = Vec::new();
-    for diagnostic in report.diagnostics.iter().filter(|d| file_of(d) == context.relative) {
-        let Some(fix) = &diagnostic.fix else { continue };
+    for quick in quick_fixes(report, context.relative) {
+        let (diagnostic, fix) = (quick.diagnostic, quick.fix);
         let at = range_in(text, diagnostic, context.encoding);
         if at.end < range.start || range.end < at.start {
             continue;
@@ -229,13 +187,8 @@ pub fn code_actions(context: Context<'_>, range: Range) -> Option<CodeActionResp
                 .or_default()
                 .push(TextEdit::new(replaced, edit.replacement.clone()));
         }
-        let safe = fix.applicability == Applicability::Safe;
         actions.push(CodeActionOrCommand::CodeAction(CodeAction {
-            title: if safe {
-                fix.message.clone()
-            } else {
-                format!("{} (unsafe: check the result)", fix.message)
-            },
+            title: quick.title(),
             kind: Some(CodeActionKind::QUICKFIX),
             diagnostics: Some(vec![lsp_diagnostic(
                 context.package,
@@ -248,7 +201,7 @@ pub fn code_actions(context: Context<'_>, range: Range) -> Option<CodeActionResp
                 changes: Some(changes),
                 ..WorkspaceEdit::default()
             }),
-            is_preferred: Some(safe),
+            is_preferred: Some(quick.preferred()),
             ..CodeAction::default()
         }));
     }

@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use apcheck::PackageReport;
+use apcheck::assist::with_buffers;
 use apcheck::disk::read_tree;
-use apcheck::tree::{Entry, Limits, Tree};
+use apcheck::tree::{Limits, Tree};
 
 use super::config::Configuration;
 use crate::settings::LoadError;
@@ -56,18 +57,12 @@ impl Package {
         self.disk = read_disk(root);
     }
 
-    /// The disk tree with every unsaved buffer over it. A buffer whose path is a
-    /// link on disk replaces the file the link resolves to, as saving it would.
+    /// The disk tree with every unsaved buffer over it (`assist::with_buffers`).
     pub fn effective_tree(&self) -> Tree {
-        let mut tree = self.disk.clone();
-        for (path, text) in &self.overlay {
-            let target = match self.disk.resolve(path) {
-                Ok(resolved) if resolved.via_link => resolved.path.to_string(),
-                _ => path.clone(),
-            };
-            tree.insert(&target, Entry::File(text.clone().into_bytes()));
-        }
-        tree
+        with_buffers(
+            &self.disk,
+            self.overlay.iter().map(|(path, text)| (path.as_str(), text.as_str())),
+        )
     }
 
     /// The text of a package file as last checked (an open buffer or the disk file).

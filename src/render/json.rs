@@ -12,6 +12,18 @@ pub enum Shape {
     Array,
 }
 
+impl Shape {
+    /// The shape of a check of `paths` named paths, where `any_collection`
+    /// says whether one was a folder of roots: one named root is an object.
+    pub fn of_run(paths: usize, any_collection: bool) -> Shape {
+        if paths == 1 && !any_collection {
+            Shape::Object
+        } else {
+            Shape::Array
+        }
+    }
+}
+
 /// The JSON text, without a final newline; every string masked ([`super::escape::json_text`]).
 pub fn render(reports: &[PackageReport], shape: Shape) -> String {
     let text = match (shape, reports) {
@@ -25,6 +37,13 @@ pub fn render(reports: &[PackageReport], shape: Shape) -> String {
 mod tests {
     use super::super::test_support::*;
     use super::*;
+
+    #[test]
+    fn one_named_root_is_an_object_and_anything_else_an_array() {
+        assert_eq!(Shape::of_run(1, false), Shape::Object);
+        assert_eq!(Shape::of_run(1, true), Shape::Array);
+        assert_eq!(Shape::of_run(2, false), Shape::Array);
+    }
 
     #[test]
     fn one_root_is_an_object_and_several_an_array() {

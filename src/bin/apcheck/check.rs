@@ -211,11 +211,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
         }
     }
 
-    let shape = if args.paths.len() == 1 && !any_collection {
-        json::Shape::Object
-    } else {
-        json::Shape::Array
-    };
+    let shape = json::Shape::of_run(args.paths.len(), any_collection);
     if !reports.is_empty() || !io_failed {
         let sources: Vec<&dyn Sources> = trees.iter().map(|tree| tree as &dyn Sources).collect();
         let mut options = output::render_options(args.color);

@@ -10,6 +10,14 @@
 //   --functions N also lists the N biggest functions and the N biggest generic
 //     families (one name, type arguments dropped, with its instantiation count):
 //     where monomorphisation costs, and which generic to collapse first.
+//   --map FILE also attributes the data segments, from a wasm-ld link map of
+//     the same link (file.wasm must be that link's output, rustc's wasm):
+//       cargo rustc --lib --profile wasm-release --target wasm32-unknown-unknown \
+//         -- -C link-arg=--Map=/tmp/apcheck.map
+//     (only apcheck relinks; give it build-web.mjs's CARGO_ENCODED_RUSTFLAGS, or
+//     every dependency rebuilds). Named statics go to their crate; after LTO
+//     most data is anonymous constants, which keep only their crate's hash:
+//     they are grouped by it, with the opening text of the biggest one.
 //
 // A generic function of core/alloc/std is counted for the first other crate
 // named in its type arguments (`core::ptr::drop_in_place<jsonschema::…>` is
@@ -272,13 +280,63 @@ export function sizeReport(path, top = 15) {
   return lines;
 }
 
+/**
+ * The data segments by origin, from a wasm-ld `--Map` of the link that made
+ * `wasmPath`: [{origin, bytes, count, sample}], biggest first.
+ */
+export function dataOrigins(mapPath, wasmPath) {
+  const wasm = readFileSync(wasmPath);
+  const origins = new Map();
+  let inData = false;
+  for (const line of readFileSync(mapPath, 'utf8').split('\n')) {
+    // Columns: address, file offset, size (hex), then the output section or an input `file:(section)`.
+    const match = /^\s*(\S+)\s+([0-9a-f]+)\s+([0-9a-f]+)\s+(.*)$/.exec(line);
+    if (!match) continue;
+    const [, address, offset, size, what] = match;
+    if (address === '-') {
+      inData = what === 'DATA';
+      continue;
+    }
+    const input = inData && /:\(\.(?:rodata|data|tdata)\.(.+)\)$/.exec(what);
+    if (!input) continue;
+    const symbol = input[1];
+    const anonymous = /^\.Lanon\.([0-9a-f]{8})/.exec(symbol);
+    const origin = anonymous
+      ? `anonymous constants of crate hash ${anonymous[1]}`
+      : symbol.startsWith('.L')
+        ? 'compiler tables (.L…)'
+        : crateOf(demangle(symbol));
+    const bytes = parseInt(size, 16);
+    const entry = origins.get(origin) ?? { origin, bytes: 0, count: 0, biggest: 0, sample: '' };
+    entry.bytes += bytes;
+    entry.count++;
+    if (bytes > entry.biggest) {
+      entry.biggest = bytes;
+      const start = parseInt(offset, 16);
+      const text = wasm.subarray(start, start + Math.min(bytes, 48)).toString('latin1');
+      entry.sample = text.replace(/[^\x20-\x7e]/g, '.');
+    }
+    origins.set(origin, entry);
+  }
+  return [...origins.values()].sort((a, b) => b.bytes - a.bytes);
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const topFlag = args.indexOf('--top');
   const top = topFlag >= 0 ? Number(args.splice(topFlag, 2)[1]) : 15;
   const functionsFlag = args.indexOf('--functions');
   const functions = functionsFlag >= 0 ? Number(args.splice(functionsFlag, 2)[1]) : 0;
+  const mapFlag = args.indexOf('--map');
+  const map = mapFlag >= 0 ? args.splice(mapFlag, 2)[1] : undefined;
   const path = args[0] ?? RUSTC_WASM;
   for (const line of sizeReport(path, top)) console.log(line);
   if (functions > 0) for (const line of functionReport(path, functions)) console.log(line);
+  if (map) {
+    console.log('data by origin (link map):');
+    for (const entry of dataOrigins(map, path).slice(0, top)) {
+      const kib = `${(entry.bytes / 1024).toFixed(1)} KiB`.padStart(11);
+      console.log(`  ${kib} ${String(entry.count).padStart(5)}×  ${entry.origin.padEnd(48)} ${JSON.stringify(entry.sample)}`);
+    }
+  }
 }

@@ -3,11 +3,20 @@
 // re-run answers), the re-run replaces it, and a cancelled run says so.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { openPage, readFolder, repoRoot, servePageForEachFile, shared, waitReady } from './harness.mjs';
+
+// The folders the tests write their files to, removed when the file's tests end.
+const made = [];
+after(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+function temporaryDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
 
 let browser;
 let origin;
@@ -125,7 +134,7 @@ test('Check: Check re-checks the picked folder; an empty folder replaces the pre
   await waitReady(page);
   await settled(page, '#check-result', /Loaded my-plugin/);
   const name = 'DietrichGebert__ponytail__root';
-  const picked = mkdtempSync(join(tmpdir(), 'apcheck-pick-'));
+  const picked = temporaryDir('apcheck-pick-');
   const folder = join(picked, name);
   for (const file of readFolder(join(shared, 'corpus/nearmiss', name))) {
     mkdirSync(join(folder, file.path, '..'), { recursive: true });

@@ -6,12 +6,21 @@
 // 5 MB document without holding up the page.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { strToU8, zipSync } from 'fflate';
 import { dropFolder, openPage, readFolder, screenshot, servePageForEachFile, shared, waitReady } from './harness.mjs';
+
+// The folders the tests write their files to, removed when the file's tests end.
+const made = [];
+after(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+function temporaryDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
 
 let browser;
 let origin;
@@ -26,7 +35,7 @@ const PACKAGE = {
 };
 
 function packageFolder() {
-  const dir = mkdtempSync(join(tmpdir(), 'apcheck-viewer-'));
+  const dir = temporaryDir('apcheck-viewer-');
   for (const [path, text] of Object.entries(PACKAGE)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);

@@ -5,13 +5,22 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { deflateSync, zipSync } from 'fflate';
 import { openPage, repoRoot, servePageForEachFile, waitReady } from './harness.mjs';
+
+// The folders the tests write their files to, removed when the file's tests end.
+const made = [];
+after(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+function temporaryDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
 
 let browser;
 let origin;
@@ -117,7 +126,7 @@ test('a symlink entry stays a link: one pointing outside is AP101, exactly as th
   const link = (target) => [text(target), { os: 3, attrs: (0o120777 << 16) >>> 0 }];
   const report = await checkZip(page, 'linked', Buffer.from(zipSync({ 'linked/plugin.json': text(MANIFEST), 'linked/mcp.json': link('../../outside.json') })));
 
-  const disk = mkdtempSync(join(tmpdir(), 'apcheck-zip-'));
+  const disk = temporaryDir('apcheck-zip-');
   const root = join(disk, 'linked');
   mkdirSync(root);
   writeFileSync(join(root, 'plugin.json'), MANIFEST);

@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::yaml::{self, Node};
-pub use super::yaml::{Typing, YamlError};
+pub use super::yaml::{Typing, YamlCause, YamlError};
 use crate::source::Span;
 
 /// The two parts of a `SKILL.md`, as byte ranges of the file's text.
@@ -113,6 +113,7 @@ pub fn parse_fields_with(yaml: &str, typing: Typing) -> Result<Fields, YamlError
     let empty = || YamlError {
         message: "the frontmatter is empty".to_string(),
         span: Span::new(0, 0),
+        cause: YamlCause::Shape,
     };
     if yaml.trim().is_empty() {
         return Err(empty());
@@ -128,6 +129,7 @@ pub fn parse_fields_with(yaml: &str, typing: Typing) -> Result<Fields, YamlError
                 kind(&root.node)
             ),
             span: Span::new(root.span.start, root.span.start),
+            cause: YamlCause::Shape,
         });
     };
     Ok(Fields(

@@ -8,7 +8,7 @@ use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::TextFile;
 use crate::source::Span;
 
-use super::frontmatter::{self, SplitError};
+use super::frontmatter::{self, SplitError, YamlCause, YamlError};
 use super::texts::{GOOD_SKILL, PLUGIN, SKIPPED};
 use super::{fields, hints, portability};
 
@@ -63,7 +63,9 @@ pub static FRONTMATTER_YAML: Rule = Rule {
     fix_hint: Some("Quote values that contain `: ` or start with a special character"),
     doc: RuleDoc {
         what: "Parses the frontmatter as YAML (duplicate keys rejected, aliases and depth bounded) and \
-               requires a mapping of fields; reports the error at its line and column.",
+               requires a mapping of fields; reports the error at its line and column. The hint to quote a value \
+               comes with syntax errors only; a frontmatter that is YAML but not usable fields (a key given \
+               twice, a root list, an alias inside its own anchor) gets the reader's message alone.",
         why: "A client that cannot read the frontmatter cannot know the skill's name or description, so the \
               skill is skipped (§7.1). The usual cause is an unquoted value containing `: `.",
         failing: Example::Package(&[
@@ -123,14 +125,11 @@ pub(super) fn check_skill_file(file: &TextFile, dir: &str, entry: &mut SkillEntr
     let fields = match frontmatter::parse_fields(yaml) {
         Ok(fields) => fields,
         Err(error) => {
-            diagnostics.push(
-                Diagnostic::new(
-                    &FRONTMATTER_YAML,
-                    format!("the frontmatter is not a YAML mapping: {}; {SKIPPED}", error.message),
-                )
-                .in_file(&file.path)
-                .at_span(text, &file.index, shift(error.span)),
-            );
+            diagnostics.push(frontmatter_yaml_error(&error).in_file(&file.path).at_span(
+                text,
+                &file.index,
+                shift(error.span),
+            ));
             return;
         }
     };
@@ -145,6 +144,22 @@ pub(super) fn check_skill_file(file: &TextFile, dir: &str, entry: &mut SkillEntr
     entry.tokens.metadata = estimate_tokens(entry.name.as_deref().unwrap_or_default())
         + estimate_tokens(entry.description.as_deref().unwrap_or_default());
     hints::check_body(file, parts.body, entry.tokens.body, diagnostics);
+}
+
+/// The AP307 finding for `error`, worded by its cause: quoting is the advice
+/// for a syntax error only, and a refused budget says what a client reads.
+fn frontmatter_yaml_error(error: &YamlError) -> Diagnostic {
+    let (what, hint) = match error.cause {
+        YamlCause::Syntax => ("the frontmatter is not valid YAML", FRONTMATTER_YAML.fix_hint),
+        YamlCause::Shape => ("the frontmatter cannot be read as fields", None),
+        YamlCause::Limit => (
+            "the frontmatter is refused",
+            Some("Keep the frontmatter to plain `key: value` fields: a client reads only the skill's metadata from it"),
+        ),
+    };
+    let mut diagnostic = Diagnostic::new(&FRONTMATTER_YAML, format!("{what}: {}; {SKIPPED}", error.message));
+    diagnostic.hint = hint.map(str::to_string);
+    diagnostic
 }
 
 /// Bytes / 4, rounded up (the estimate `skills.rs` documents).
@@ -184,7 +199,42 @@ mod tests {
         let (section, diagnostics) = discover(&[("skills/a/SKILL.md", text.as_str())]);
         assert_eq!(codes(&diagnostics), ["AP307"]);
         assert_eq!(diagnostics[0].line, Some(3));
+        assert!(
+            diagnostics[0]
+                .message
+                .starts_with("the frontmatter is not valid YAML: "),
+            "{}",
+            diagnostics[0].message
+        );
+        assert!(
+            diagnostics[0]
+                .hint
+                .as_deref()
+                .is_some_and(|hint| hint.contains("Quote"))
+        );
         assert_eq!(section.entries[0].state, SkillState::Skipped);
+    }
+
+    #[test]
+    fn yaml_error_advice_follows_its_cause() {
+        // Valid YAML that is not usable fields: the reader's message stands, and
+        // quoting (the syntax error's advice) would not help, so there is no hint.
+        for yaml in [
+            "name: a\nname: b\ndescription: x",
+            "- name: a\n- description: x",
+            "name: &a [*a]\ndescription: x",
+        ] {
+            let text = skill(yaml);
+            let (_, diagnostics) = discover(&[("skills/a/SKILL.md", text.as_str())]);
+            assert_eq!(codes(&diagnostics), ["AP307"], "{yaml}");
+            let message = &diagnostics[0].message;
+            assert!(
+                message.starts_with("the frontmatter cannot be read as fields: "),
+                "{message}"
+            );
+            assert!(!message.contains("not a YAML mapping"), "{message}");
+            assert_eq!(diagnostics[0].hint, None, "{yaml}");
+        }
     }
 
     #[test]
@@ -198,6 +248,17 @@ mod tests {
         }
         let (section, diagnostics) = discover(&[("skills/a/SKILL.md", skill(&yaml).as_str())]);
         assert_eq!(codes(&diagnostics), ["AP307"]);
+        assert!(
+            diagnostics[0].message.starts_with("the frontmatter is refused: "),
+            "{}",
+            diagnostics[0].message
+        );
+        assert!(
+            diagnostics[0]
+                .hint
+                .as_deref()
+                .is_some_and(|hint| hint.contains("plain `key: value`"))
+        );
         assert_eq!(section.entries[0].state, SkillState::Skipped);
     }
 }

@@ -27,6 +27,24 @@ pub enum Typing {
 pub struct YamlError {
     pub message: String,
     pub span: Span,
+    pub cause: YamlCause,
+}
+
+/// What kind of problem a [`YamlError`] is: each calls for different advice,
+/// so the rule that reports it words the hint by this.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum YamlCause {
+    /// The scanner or parser's own error: the text is not YAML. Usually a
+    /// plain value holding `: ` or starting with an indicator, which quoting fixes.
+    Syntax,
+    /// YAML, but not fields JSON can hold: several documents, a key that is
+    /// not a string, a key given twice, a bad merge, a tagged scalar its tag
+    /// rejects, a float JSON has no number for, an alias inside its own anchor,
+    /// or a root that is not a mapping.
+    Shape,
+    /// Over one of the reader's budgets (events, anchors, aliases, depth,
+    /// scalar bytes): refused before it costs more.
+    Limit,
 }
 
 /// A node with its span in the YAML text: for a scalar its token (quotes
@@ -118,7 +136,11 @@ pub fn read(yaml: &str, typing: Typing) -> Result<Option<Spanned>, YamlError> {
             Event::StreamStart | Event::DocumentEnd => {}
             Event::StreamEnd => return Ok(root),
             Event::DocumentStart(..) if root.is_some() => {
-                return Err(reader.error("the frontmatter holds more than one YAML document", span.start));
+                return Err(reader.error(
+                    YamlCause::Shape,
+                    "the frontmatter holds more than one YAML document",
+                    span.start,
+                ));
             }
             Event::DocumentStart(..) => {
                 let (event, span) = reader.next()?;
@@ -127,7 +149,13 @@ pub fn read(yaml: &str, typing: Typing) -> Result<Option<Spanned>, YamlError> {
                     event => root = Some(reader.node(event, span, 0)?),
                 }
             }
-            event => return Err(reader.error(format!("unexpected YAML event {event:?}"), span.start)),
+            event => {
+                return Err(reader.error(
+                    YamlCause::Syntax,
+                    format!("unexpected YAML event {event:?}"),
+                    span.start,
+                ));
+            }
         }
     }
 }
@@ -149,11 +177,12 @@ impl<'a> Reader<'a> {
         let (event, span) = match self.parser.next_event() {
             Some(Ok(next)) => next,
             Some(Err(error)) => return Err(self.scan_error(&error)),
-            None => return Err(self.error("the YAML ends unexpectedly", Marker::new(0, 1, 0))),
+            None => return Err(self.error(YamlCause::Syntax, "the YAML ends unexpectedly", Marker::new(0, 1, 0))),
         };
         self.events += 1;
         if self.events > MAX_EVENTS {
             return Err(self.error(
+                YamlCause::Limit,
                 format!("the YAML is too large: more than {MAX_EVENTS} events"),
                 span.start,
             ));
@@ -188,12 +217,22 @@ impl<'a> Reader<'a> {
                 let node = self.alias(id, span.start)?;
                 return Ok(Spanned { node, span: at });
             }
-            event => return Err(self.error(format!("unexpected YAML event {event:?}"), span.start)),
+            event => {
+                return Err(self.error(
+                    YamlCause::Syntax,
+                    format!("unexpected YAML event {event:?}"),
+                    span.start,
+                ));
+            }
         };
         let spanned = Spanned { node, span: at };
         if anchor != 0 {
             if self.anchors.len() >= MAX_ANCHORS {
-                return Err(self.error(format!("the YAML defines more than {MAX_ANCHORS} anchors"), span.start));
+                return Err(self.error(
+                    YamlCause::Limit,
+                    format!("the YAML defines more than {MAX_ANCHORS} anchors"),
+                    span.start,
+                ));
             }
             self.anchors.push((anchor, spanned.clone()));
         }
@@ -212,7 +251,11 @@ impl<'a> Reader<'a> {
                 Event::MappingEnd => break,
                 Event::Scalar(text, style, _, tag) => {
                     if tag.is_none() && style == ScalarStyle::Plain && is_null(&text) {
-                        return Err(self.error("a mapping key must be a string, not null", span.start));
+                        return Err(self.error(
+                            YamlCause::Shape,
+                            "a mapping key must be a string, not null",
+                            span.start,
+                        ));
                     }
                     let is_merge = text == "<<"
                         && style == ScalarStyle::Plain
@@ -224,9 +267,21 @@ impl<'a> Reader<'a> {
                     Node::Null => (String::new(), false),
                     Node::Bool(value) => (value.to_string(), false),
                     Node::Number(number) => (number.to_string(), false),
-                    _ => return Err(self.error("a mapping key must be a scalar, not a collection", span.start)),
+                    _ => {
+                        return Err(self.error(
+                            YamlCause::Shape,
+                            "a mapping key must be a scalar, not a collection",
+                            span.start,
+                        ));
+                    }
                 },
-                _ => return Err(self.error("a mapping key must be a scalar, not a collection", span.start)),
+                _ => {
+                    return Err(self.error(
+                        YamlCause::Shape,
+                        "a mapping key must be a scalar, not a collection",
+                        span.start,
+                    ));
+                }
             };
             let key_span = self.span(span);
             let (event, value_span) = self.next()?;
@@ -241,6 +296,7 @@ impl<'a> Reader<'a> {
                         return Err(YamlError {
                             message: "a merge key `<<` takes a mapping or a list of mappings".to_string(),
                             span: Span::new(source.span.start, source.span.start),
+                            cause: YamlCause::Shape,
                         });
                     };
                     for member in source_members {
@@ -255,6 +311,7 @@ impl<'a> Reader<'a> {
                 return Err(YamlError {
                     message: format!("duplicate mapping key: {key}"),
                     span: Span::new(key_span.start, key_span.start),
+                    cause: YamlCause::Shape,
                 });
             }
             members.push((key, key_span, value));
@@ -272,16 +329,21 @@ impl<'a> Reader<'a> {
     fn alias(&mut self, id: usize, at: Marker) -> Result<Node, YamlError> {
         self.aliases += 1;
         if self.aliases > MAX_ALIASES {
-            return Err(self.error(format!("the YAML uses more than {MAX_ALIASES} aliases"), at));
+            return Err(self.error(
+                YamlCause::Limit,
+                format!("the YAML uses more than {MAX_ALIASES} aliases"),
+                at,
+            ));
         }
         let Some((_, target)) = self.anchors.iter().rev().find(|(anchor, _)| *anchor == id) else {
             // The parser resolves names to ids; an id not yet complete is an alias inside its own anchor.
-            return Err(self.error("an alias refers to the node that contains it", at));
+            return Err(self.error(YamlCause::Shape, "an alias refers to the node that contains it", at));
         };
         let (nodes, bytes) = target.node.cost();
         self.replayed_nodes += nodes;
         if self.replayed_nodes > MAX_REPLAYED_NODES {
             return Err(self.error(
+                YamlCause::Limit,
                 format!("aliases expand to more than {MAX_REPLAYED_NODES} nodes (an alias bomb?)"),
                 at,
             ));
@@ -293,7 +355,11 @@ impl<'a> Reader<'a> {
 
     fn deeper(&self, depth: usize, at: Marker) -> Result<usize, YamlError> {
         if depth >= MAX_DEPTH {
-            return Err(self.error(format!("the YAML nests deeper than {MAX_DEPTH} levels"), at));
+            return Err(self.error(
+                YamlCause::Limit,
+                format!("the YAML nests deeper than {MAX_DEPTH} levels"),
+                at,
+            ));
         }
         Ok(depth + 1)
     }
@@ -301,7 +367,11 @@ impl<'a> Reader<'a> {
     fn charge_bytes(&mut self, bytes: usize, at: Marker) -> Result<(), YamlError> {
         self.scalar_bytes += bytes;
         if self.scalar_bytes > MAX_SCALAR_BYTES {
-            return Err(self.error(format!("the YAML's scalars exceed {MAX_SCALAR_BYTES} bytes"), at));
+            return Err(self.error(
+                YamlCause::Limit,
+                format!("the YAML's scalars exceed {MAX_SCALAR_BYTES} bytes"),
+                at,
+            ));
         }
         Ok(())
     }
@@ -310,7 +380,7 @@ impl<'a> Reader<'a> {
     /// quoted and block scalars are strings; plain ones are null, a boolean, an
     /// integer, a float or else a string.
     fn scalar(&self, text: &str, style: ScalarStyle, tag: Option<&Tag>, at: Marker) -> Result<Node, YamlError> {
-        let invalid = |kind: &str| self.error(format!("invalid {kind}: {text:?}"), at);
+        let invalid = |kind: &str| self.error(YamlCause::Shape, format!("invalid {kind}: {text:?}"), at);
         match tag.map(scalar_tag) {
             Some(ScalarTag::Null) => return Ok(Node::Null),
             Some(ScalarTag::Bool) => return self.boolean(text).map(Node::Bool).ok_or_else(|| invalid("boolean")),
@@ -351,6 +421,7 @@ impl<'a> Reader<'a> {
     fn finite(&self, text: &str, value: f64, at: Marker) -> Result<Node, YamlError> {
         Number::from_f64(value).map(Node::Number).ok_or_else(|| {
             self.error(
+                YamlCause::Shape,
                 format!("the float `{}` is not finite: JSON has no such number", trim(text)),
                 at,
             )
@@ -433,16 +504,17 @@ impl<'a> Reader<'a> {
             .unwrap_or_else(|| offset_at(self.yaml, marker.line().max(1), marker.col() + 1, ColumnUnit::Chars))
     }
 
-    fn error(&self, message: impl Into<String>, at: Marker) -> YamlError {
+    fn error(&self, cause: YamlCause, message: impl Into<String>, at: Marker) -> YamlError {
         let offset = self.offset(at);
         YamlError {
             message: message.into(),
             span: Span::new(offset, offset),
+            cause,
         }
     }
 
     fn scan_error(&self, error: &ScanError) -> YamlError {
-        self.error(error.info(), *error.marker())
+        self.error(YamlCause::Syntax, error.info(), *error.marker())
     }
 }
 

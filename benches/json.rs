@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use apcheck::json::builtin::builtin;
-use apcheck::json::diff::{CompareOptions, compare};
+use apcheck::json::diff::{CompareOptions, compare, compare_changes};
 use apcheck::json::format::{FormatOptions, Layout, format, format_streaming};
 use apcheck::json::scan::check_syntax;
 use apcheck::json::validate::{CompileOptions, SchemaFile, compile, validate_text};
@@ -345,4 +345,14 @@ fn bench_diff(dir: &Path, random: &mut Random) {
         outcome.patch.len()
     );
     result("diff-10k-tools", diffed);
+    // What `apcheck diff --format patch|text|json` does: the same diff on lean documents.
+    let changes = time(7, || compare_changes(&a, &b, &options).expect("JSON"));
+    let lean = compare_changes(&a, &b, &options).expect("JSON");
+    assert_eq!(
+        serde_json::to_string(&lean).expect("serializes"),
+        serde_json::to_string(&outcome).expect("serializes"),
+        "the lean diff is the Value diff"
+    );
+    println!("diff     10,000 tools, changes and patch only (lean documents)  median {changes:>10.1?}");
+    result("diff-10k-tools-changes", changes);
 }

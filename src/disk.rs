@@ -91,13 +91,14 @@ struct Reader {
 impl Reader {
     /// `plugin.json`, `mcp.json`, `skills/`, its children and their `SKILL.md`.
     fn read_components(&mut self, root: &Path) {
-        let names = self.list(root, "");
+        let listed = self.list(root, "");
         for name in ROOT_COMPONENTS {
-            match &names {
-                Some(names) if names.iter().any(|n| n == name) => {
-                    self.add(&root.join(name), name);
+            match &listed {
+                Some(listed) => {
+                    if let Some((_, kind)) = listed.iter().find(|(n, _)| n == name) {
+                        self.add(&root.join(name), name, *kind);
+                    }
                 }
-                Some(_) => {}
                 None => self.probe(&root.join(name), name),
             }
         }
@@ -105,9 +106,9 @@ impl Reader {
             return;
         }
         let skills = root.join("skills");
-        for name in self.list(&skills, "skills").unwrap_or_default() {
+        for (name, kind) in self.list(&skills, "skills").unwrap_or_default() {
             let dir = format!("skills/{name}");
-            if self.add(&skills.join(&name), &dir) {
+            if self.add(&skills.join(&name), &dir, kind) {
                 // By name, as a client looks for it: found even in a folder that cannot be listed.
                 self.probe(&skills.join(&name).join("SKILL.md"), &format!("{dir}/SKILL.md"));
             }
@@ -122,8 +123,8 @@ impl Reader {
             if self.tree.unlisted().contains_key(&rel) {
                 continue;
             }
-            let Some(names) = self.list(&dir, &rel) else { continue };
-            for name in names {
+            let Some(listed) = self.list(&dir, &rel) else { continue };
+            for (name, kind) in listed {
                 let path = if rel.is_empty() {
                     name.clone()
                 } else {
@@ -132,7 +133,7 @@ impl Reader {
                 let full = dir.join(&name);
                 let is_dir = match self.tree.entry(&path) {
                     Some(entry) => *entry == Entry::Dir,
-                    None => self.add(&full, &path),
+                    None => self.add(&full, &path, kind),
                 };
                 if is_dir {
                     pending.push((full, path));
@@ -141,17 +142,25 @@ impl Reader {
         }
     }
 
-    /// The names in `dir`, sorted; `None` (and the directory recorded as
-    /// unlisted) when it cannot be listed.
-    fn list(&mut self, dir: &Path, rel: &str) -> Option<Vec<String>> {
+    /// The names in `dir`, sorted, each with its type when the listing gives
+    /// it (on Linux it does, without a syscall, and without following links);
+    /// `None` (and the directory recorded as unlisted) when it cannot be listed.
+    fn list(&mut self, dir: &Path, rel: &str) -> Option<Vec<(String, Option<fs::FileType>)>> {
         match fs::read_dir(dir) {
             Ok(read) => {
-                let mut names: Vec<String> = read
+                let mut listed: Vec<(String, Option<fs::FileType>)> = read
                     .filter_map(Result::ok)
-                    .map(|child| child.file_name().to_string_lossy().into_owned())
+                    .map(|child| (child.file_name().to_string_lossy().into_owned(), child.file_type().ok()))
                     .collect();
-                names.sort_unstable();
-                Some(names)
+                listed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+                Some(listed)
+            }
+            // A folder added from its parent's listing, without an `lstat`, in a
+            // parent that can be listed but not entered: the `lstat` fails too,
+            // and the folder is unreadable, as an `lstat` first would have found.
+            Err(error) if !rel.is_empty() && fs::symlink_metadata(dir).is_err() => {
+                self.tree.insert(rel, Entry::Unreadable(error.to_string()));
+                None
             }
             Err(error) => {
                 self.tree.mark_unlisted(rel, &error.to_string());
@@ -195,11 +204,17 @@ impl Reader {
         }
     }
 
-    /// Reads one entry into the tree within the limits; returns whether it is a directory.
-    fn add(&mut self, full: &Path, path: &str) -> bool {
+    /// Reads one listed entry into the tree within the limits; returns whether
+    /// it is a directory. A folder is known from the listing (`kind`, which
+    /// does not follow links); anything else is `lstat`ed, a file for its size.
+    fn add(&mut self, full: &Path, path: &str, kind: Option<fs::FileType>) -> bool {
         if self.tree.len() >= self.limits.max_entries {
             self.tree.mark_omitted(path, "max_entries");
             return false;
+        }
+        if kind.is_some_and(|kind| kind.is_dir()) {
+            self.tree.insert(path, Entry::Dir);
+            return true;
         }
         self.add_with(full, path, fs::symlink_metadata(full))
     }

@@ -8,13 +8,32 @@ use apcheck::json::scan::check_syntax;
 use proptest::prelude::*;
 use serde_json::Value;
 
-fn space() -> impl Strategy<Value = String> {
-    "[ \t\n\r]{0,2}"
+fn space() -> BoxedStrategy<String> {
+    "[ \t\n\r]{0,2}".boxed()
+}
+
+/// JSONC's white space: comments too, holding what would end a token elsewhere.
+fn jsonc_space() -> BoxedStrategy<String> {
+    prop_oneof![
+        3 => space(),
+        1 => Just("/* ] } , \" */".to_string()),
+        1 => Just(" // ] } , \"\n".to_string()),
+    ]
+    .boxed()
 }
 
 fn json_text() -> impl Strategy<Value = String> {
+    text_with(space, "")
+}
+
+/// JSONC: comments between tokens, and sometimes a trailing comma.
+fn jsonc_text() -> impl Strategy<Value = String> {
+    text_with(jsonc_space, ",")
+}
+
+fn text_with(space: fn() -> BoxedStrategy<String>, trailing_comma: &'static str) -> impl Strategy<Value = String> {
     let number = r"-?(0|[1-9][0-9]{0,20})(\.[0-9]{1,5})?([eE][+-]?[0-9]{1,2})?";
-    let string = r#""([a-zé€ 😀]|\\[nt"\\/bfr]|\\u00[0-9a-f]{2}){0,6}""#;
+    let string = r#""([a-zé€ 😀{}\[\],:]|\\[nt"\\/bfr]|\\u00[0-9a-f]{2}){0,6}""#;
     let leaf = prop_oneof![
         number.prop_map(|n| n),
         string.prop_map(|s| s),
@@ -27,15 +46,15 @@ fn json_text() -> impl Strategy<Value = String> {
         let member = (space(), "[a-d]{0,2}", space(), inner, space())
             .prop_map(|(a, k, b, v, c)| format!("{a}\"{k}\"{b}:{v}{c}"));
         prop_oneof![
-            (prop::collection::vec(element, 0..5), space()).prop_map(|(items, s)| if items.is_empty() {
+            (prop::collection::vec(element, 0..5), space()).prop_map(move |(items, s)| if items.is_empty() {
                 format!("[{s}]")
             } else {
-                format!("[{}]", items.join(","))
+                format!("[{}{trailing_comma}]", items.join(","))
             }),
-            (prop::collection::vec(member, 0..5), space()).prop_map(|(members, s)| if members.is_empty() {
+            (prop::collection::vec(member, 0..5), space()).prop_map(move |(members, s)| if members.is_empty() {
                 format!("{{{s}}}")
             } else {
-                format!("{{{}}}", members.join(","))
+                format!("{{{}{trailing_comma}}}", members.join(","))
             }),
         ]
     })
@@ -81,6 +100,17 @@ fn pointers(value: &Value, at: String, out: &mut Vec<String>) {
 proptest! {
     #[test]
     fn streaming_gives_what_format_returns(text in json_text(), options in layouts()) {
+        let mut streamed = Vec::new();
+        format_streaming(&text, &options, &mut |chunk: &[u8]| streamed.extend_from_slice(chunk)).unwrap();
+        prop_assert_eq!(String::from_utf8(streamed).unwrap(), format(&text, &options).unwrap());
+    }
+
+    /// `fmt --jsonc` streams through the same trusting second pass: comments
+    /// (holding brackets, commas and quotes) and trailing commas are dropped as
+    /// the validating scan drops them.
+    #[test]
+    fn streaming_jsonc_gives_what_format_returns(text in jsonc_text(), options in layouts()) {
+        let options = FormatOptions { jsonc: true, ..options };
         let mut streamed = Vec::new();
         format_streaming(&text, &options, &mut |chunk: &[u8]| streamed.extend_from_slice(chunk)).unwrap();
         prop_assert_eq!(String::from_utf8(streamed).unwrap(), format(&text, &options).unwrap());

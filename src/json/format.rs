@@ -13,7 +13,7 @@
 use std::borrow::Cow;
 
 use crate::json::parse::JsonParseError;
-use crate::json::scan::{Discard, Sink, decode_key, scan};
+use crate::json::scan::{Discard, Sink, decode_key, replay_checked, scan};
 
 /// How to lay the document out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,16 +52,11 @@ impl Default for FormatOptions {
 /// Formats `text`; the result ends with a newline. Fails with the first syntax
 /// error, naming what was expected and where.
 pub fn format(text: &str, options: &FormatOptions) -> Result<String, JsonParseError> {
-    // Pretty output of a minified document can triple; reserving that costs only
-    // address space (untouched pages are never committed) and saves reallocations.
-    let capacity = match options.layout {
-        Layout::Pretty(_) => text.len() * 3 + 16,
-        Layout::Minify => text.len() + 1,
-    };
-    let mut writer = Writer::new(options.layout, capacity, None);
+    let mut writer = Writer::new(text, options.layout, None);
     write_document(text, options, &mut writer)?;
+    writer.put_byte(b'\n');
     let mut out = writer.out;
-    out.push(b'\n');
+    out.truncate(writer.len);
     // Cannot fail: the writer copies whole `&str` slices and ASCII only.
     Ok(String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
@@ -79,19 +74,22 @@ pub fn format_streaming(
     options: &FormatOptions,
     emit: &mut dyn FnMut(&[u8]),
 ) -> Result<(), JsonParseError> {
-    if !options.sort_keys {
-        // Sorting scans the whole text into its tree before writing anything;
-        // the plain layout writes as it scans, so it is checked first.
+    let mut writer = Writer::new(text, options.layout, Some(emit));
+    if options.sort_keys {
+        // Sorting scans the whole text into its tree before writing anything.
+        write_document(text, options, &mut writer)?;
+    } else {
+        // The plain layout writes as it goes, so the text is checked first; the
+        // second pass then only cuts tokens, trusting the grammar.
         scan(text, options.jsonc, &mut Discard).map_err(|e| e.locate(text))?;
+        replay_checked(text, options.jsonc, &mut writer);
     }
-    let mut writer = Writer::new(options.layout, STREAM_CHUNK + 4096, Some(emit));
-    write_document(text, options, &mut writer)?;
-    writer.out.push(b'\n');
+    writer.put_byte(b'\n');
     writer.flush();
     Ok(())
 }
 
-fn write_document(text: &str, options: &FormatOptions, writer: &mut Writer<'_>) -> Result<(), JsonParseError> {
+fn write_document(text: &str, options: &FormatOptions, writer: &mut Writer<'_, '_>) -> Result<(), JsonParseError> {
     if options.sort_keys {
         let mut tree = TreeBuilder::default();
         scan(text, options.jsonc, &mut tree).map_err(|e| e.locate(text))?;
@@ -105,16 +103,48 @@ fn write_document(text: &str, options: &FormatOptions, writer: &mut Writer<'_>) 
 /// Where a streaming writer hands its chunks.
 type Emit<'e> = &'e mut dyn FnMut(&[u8]);
 
+/// A copy of at most this many bytes is one fixed-size block move (what
+/// follows the copied bytes in the block is overwritten by the next write),
+/// instead of a `memcpy` call per token.
+const BLOCK: usize = 32;
+
+/// `bytes` followed by zeros, as a block [`Writer::put`] can copy whole.
+const fn padded(bytes: &[u8]) -> [u8; BLOCK] {
+    let mut block = [0; BLOCK];
+    let mut i = 0;
+    while i < bytes.len() {
+        block[i] = bytes[i];
+        i += 1;
+    }
+    block
+}
+
+const PRETTY_COLON: [u8; BLOCK] = padded(b": ");
+const MINIFIED_COLON: [u8; BLOCK] = padded(b":");
+
 /// Writes the reported document in the chosen layout.
-struct Writer<'e> {
-    /// Only whole `&str` slices and ASCII go in, so it is always UTF-8.
+struct Writer<'t, 'e> {
+    /// The document: tokens are slices of it, so the bytes after a short token
+    /// are there to fill its block.
+    text: &'t [u8],
+    /// The output so far is `out[..len]`; the rest is room for blocks. Only
+    /// whole `&str` slices and ASCII go in, so `out[..len]` is always UTF-8.
     out: Vec<u8>,
+    len: usize,
     /// Where full chunks of `out` go when streaming; `None` keeps everything in `out`.
     emit: Option<Emit<'e>>,
-    layout: Layout,
-    /// `"\n"` followed by enough indentation for the deepest level seen so far.
-    newline: String,
+    /// `",\n"` and enough indentation for the deepest level seen so far, and
+    /// a block more (just `","` and the block when minifying): a separator is
+    /// one copy of a part of it.
+    separator: Vec<u8>,
+    /// The length of the separator at depth 0: `",\n"` or `","`.
+    line_start: usize,
+    /// Indentation bytes per level, and the byte they are made of.
     unit: usize,
+    fill: u8,
+    /// What follows a key, `": "` or `":"`, and its length.
+    colon: &'static [u8; BLOCK],
+    colon_len: usize,
     depth: usize,
     /// Nothing written yet in the innermost open container.
     first: bool,
@@ -122,77 +152,126 @@ struct Writer<'e> {
     after_key: bool,
 }
 
-impl<'e> Writer<'e> {
-    fn new(layout: Layout, capacity: usize, emit: Option<Emit<'e>>) -> Self {
-        let (unit_text, unit) = match layout {
-            Layout::Pretty(Indent::Tab) => ("\t", 1),
-            Layout::Pretty(Indent::Spaces(n)) => (" ", usize::from(n)),
-            Layout::Minify => ("", 0),
+impl<'t, 'e> Writer<'t, 'e> {
+    fn new(text: &'t str, layout: Layout, emit: Option<Emit<'e>>) -> Self {
+        let (fill, unit) = match layout {
+            Layout::Pretty(Indent::Tab) => (b'\t', 1),
+            Layout::Pretty(Indent::Spaces(n)) => (b' ', usize::from(n)),
+            Layout::Minify => (b' ', 0),
+        };
+        let pretty = layout != Layout::Minify;
+        let line_start = if pretty { 2 } else { 1 };
+        let mut separator = b",\n"[..line_start].to_vec();
+        separator.resize(line_start + unit * 16 + BLOCK, fill);
+        // Streaming flushes at STREAM_CHUNK; in memory the buffer grows, and
+        // the output of a pretty document is about twice the minified input.
+        let capacity = if emit.is_some() {
+            STREAM_CHUNK
+        } else {
+            text.len().saturating_mul(if pretty { 2 } else { 1 })
         };
         Writer {
-            out: Vec::with_capacity(capacity),
+            text: text.as_bytes(),
+            out: vec![0; capacity + 2 * BLOCK],
+            len: 0,
             emit,
-            layout,
-            newline: format!("\n{}", unit_text.repeat(unit * 16)),
+            separator,
+            line_start,
             unit,
+            fill,
+            colon: if pretty { &PRETTY_COLON } else { &MINIFIED_COLON },
+            colon_len: if pretty { 2 } else { 1 },
             depth: 0,
             first: true,
             after_key: false,
         }
     }
 
-    /// Hands `out` to `emit` when streaming. Called between tokens, so every
-    /// chunk ends on a token boundary and is whole UTF-8.
+    /// Hands the output to `emit` when streaming. Called between tokens, so
+    /// every chunk ends on a token boundary and is whole UTF-8.
     fn flush(&mut self) {
         if let Some(emit) = &mut self.emit {
-            emit(&self.out);
-            self.out.clear();
+            emit(&self.out[..self.len]);
+            self.len = 0;
         }
     }
 
     #[inline]
     fn flush_if_full(&mut self) {
-        if self.out.len() >= STREAM_CHUNK {
+        if self.len >= STREAM_CHUNK {
             self.flush();
         }
     }
 
-    fn line_break(&mut self) {
-        if self.layout == Layout::Minify {
-            return;
+    /// Appends `bytes`, which `padded` starts with: when it runs on for a
+    /// block, a short `bytes` is copied as that block.
+    #[inline(always)]
+    fn put(&mut self, bytes: &[u8], padded: &[u8]) {
+        let end = self.len + bytes.len();
+        if end + BLOCK > self.out.len() {
+            self.out.resize((end + BLOCK) * 2, 0);
         }
-        let wanted = 1 + self.unit * self.depth;
-        if self.newline.len() < wanted {
-            let fill = if matches!(self.layout, Layout::Pretty(Indent::Tab)) {
-                '\t'
-            } else {
-                ' '
-            };
-            self.newline
-                .extend(std::iter::repeat_n(fill, wanted * 2 - self.newline.len()));
+        match padded.get(..BLOCK) {
+            Some(block) if bytes.len() <= BLOCK => self.out[self.len..self.len + BLOCK].copy_from_slice(block),
+            _ => self.out[self.len..end].copy_from_slice(bytes),
         }
-        self.out.extend_from_slice(&self.newline.as_bytes()[..wanted]);
+        self.len = end;
     }
 
+    #[inline(always)]
+    fn put_byte(&mut self, byte: u8) {
+        if self.len + BLOCK > self.out.len() {
+            self.out.resize((self.len + BLOCK) * 2, 0);
+        }
+        self.out[self.len] = byte;
+        self.len += 1;
+    }
+
+    /// Appends a token, a slice of the document (or of anything else).
+    #[inline(always)]
+    fn put_token(&mut self, raw: &str) {
+        let raw = raw.as_bytes();
+        let offset = (raw.as_ptr() as usize).wrapping_sub(self.text.as_ptr() as usize);
+        let rest = match self.text.get(offset..) {
+            Some(rest) if rest.as_ptr() == raw.as_ptr() => rest,
+            _ => raw,
+        };
+        self.put(raw, rest);
+    }
+
+    /// Appends what goes before an item of the innermost container (`first`:
+    /// the first one) or, at `close`, before its closing bracket: a comma for
+    /// an item that is not the first, then (pretty) a line break and the
+    /// indentation of `depth`. One copy of a part of `separator`.
+    #[inline(always)]
+    fn write_separator(&mut self, close: bool) {
+        let wanted = self.line_start + self.unit * self.depth;
+        if self.separator.len() < wanted + BLOCK {
+            self.separator.resize((wanted + BLOCK) * 2, self.fill);
+        }
+        let from = usize::from(self.first || close);
+        let separator = std::mem::take(&mut self.separator);
+        self.put(&separator[from..wanted], &separator[from..]);
+        self.separator = separator;
+    }
+
+    #[inline(always)]
     fn before_value(&mut self) {
         if self.after_key {
             self.after_key = false;
             return;
         }
         if self.depth > 0 {
-            if !self.first {
-                self.out.push(b',');
-            }
-            self.line_break();
+            self.write_separator(false);
         }
         self.first = false;
     }
 }
 
-impl<'a> Sink<'a> for Writer<'_> {
+impl<'a> Sink<'a> for Writer<'_, '_> {
     fn begin(&mut self, open: u8, _: usize) {
         self.before_value();
-        self.out.push(open);
+        self.put_byte(open);
         self.depth += 1;
         self.first = true;
     }
@@ -200,28 +279,27 @@ impl<'a> Sink<'a> for Writer<'_> {
     fn end(&mut self, close: u8, _: usize) {
         self.depth -= 1;
         if !self.first {
-            self.line_break();
+            self.write_separator(true);
         }
-        self.out.push(close);
+        self.put_byte(close);
         self.first = false;
         self.flush_if_full();
     }
 
+    #[inline]
     fn key(&mut self, raw: &'a str) {
-        if !self.first {
-            self.out.push(b',');
-        }
-        self.line_break();
-        self.out.extend_from_slice(raw.as_bytes());
-        let colon: &[u8] = if self.layout == Layout::Minify { b":" } else { b": " };
-        self.out.extend_from_slice(colon);
+        self.write_separator(false);
+        self.put_token(raw);
+        let colon = self.colon;
+        self.put(&colon[..self.colon_len], colon);
         self.first = false;
         self.after_key = true;
     }
 
+    #[inline]
     fn scalar(&mut self, raw: &'a str) {
         self.before_value();
-        self.out.extend_from_slice(raw.as_bytes());
+        self.put_token(raw);
         self.flush_if_full();
     }
 }
@@ -260,7 +338,7 @@ impl<'a> TreeBuilder<'a> {
         index
     }
 
-    fn sort_and_replay(mut self, writer: &mut Writer<'_>) {
+    fn sort_and_replay(mut self, writer: &mut Writer<'_, '_>) {
         let keys: Vec<Option<Cow<'a, str>>> = self.nodes.iter().map(|n| n.key.map(decode_key)).collect();
         for node in &mut self.nodes {
             if let NodeKind::Container {
@@ -377,6 +455,51 @@ mod tests {
         assert_eq!(
             streamed("7", &FormatOptions::default()).unwrap(),
             ("7\n".to_string(), 1)
+        );
+    }
+
+    /// The streamed pretty output comes from the trusting second pass: it must
+    /// cut every token as the validating scan does, in every corner of the grammar.
+    #[test]
+    fn streaming_cuts_tokens_as_the_validating_scan_does() {
+        let deep = format!("{}0{}", "[{\"k\":".repeat(70), "}]".repeat(70));
+        let texts = [
+            r#"{"a,b:c}": "x\"]}, {\\", "\u00e9\"": [1e-3, -0, 2.5E+7, true, false, null], "": {}}"#,
+            "  [ [] , {} , [ { } ] ]  ",
+            deep.as_str(),
+            "-12.5e3",
+            "\"\\\\\"",
+        ];
+        for text in texts {
+            for layout in [
+                Layout::Minify,
+                Layout::Pretty(Indent::Spaces(4)),
+                Layout::Pretty(Indent::Tab),
+            ] {
+                let options = FormatOptions {
+                    layout,
+                    ..Default::default()
+                };
+                assert_eq!(
+                    streamed(text, &options).unwrap().0,
+                    format(text, &options).unwrap(),
+                    "{text}"
+                );
+            }
+        }
+        let jsonc = FormatOptions {
+            jsonc: true,
+            ..Default::default()
+        };
+        let commented =
+            "\u{feff}// head\n{ /* a } */ \"a\": [1, 2, /* ] */ ], // , \"b\": 1\n \"c\" /* : */ : {\"d\": null,},\n}";
+        assert_eq!(
+            streamed(commented, &jsonc).unwrap().0,
+            format(commented, &jsonc).unwrap()
+        );
+        assert_eq!(
+            format(commented, &jsonc).unwrap(),
+            "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"c\": {\n    \"d\": null\n  }\n}\n"
         );
     }
 

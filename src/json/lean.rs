@@ -504,6 +504,13 @@ impl<'a> Iterator for Elements<'a> {
 #[derive(Debug, Clone, Copy)]
 pub struct LeanNumber<'a>(&'a str);
 
+impl<'a> LeanNumber<'a> {
+    /// The number's text as written, borrowed from the document.
+    pub(crate) fn raw(&self) -> &'a str {
+        self.0
+    }
+}
+
 impl JsonNumber for LeanNumber<'_> {
     fn as_u64(&self) -> Option<u64> {
         self.0.parse().ok()

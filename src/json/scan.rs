@@ -400,6 +400,102 @@ pub(crate) fn scan<'a>(text: &'a str, jsonc: bool, sink: &mut impl Sink<'a>) -> 
     }
 }
 
+/// Bytes that end a number or a literal (`true`, `false`, `null`) in checked
+/// text: what may follow a value, and `/` for a JSONC comment.
+static SCALAR_END: [bool; 256] = {
+    let mut table = [false; 256];
+    let ends = *b" \t\n\r,]}/";
+    let mut i = 0;
+    while i < ends.len() {
+        table[ends[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
+/// Reports `text` to `sink` exactly as [`scan`] would, for text that [`scan`]
+/// already accepted with the same `jsonc` flag. It validates nothing (no number
+/// grammar, no escapes, no control bytes, no depth), so a formatter that checks
+/// first pays for the grammar once. Unchecked text gives nonsense tokens but
+/// never a slice inside a character: every cut is next to an ASCII byte.
+pub(crate) fn replay_checked<'a>(text: &'a str, jsonc: bool, sink: &mut impl Sink<'a>) {
+    let bytes = text.as_bytes();
+    let mut pos = if jsonc && text.starts_with('\u{feff}') { 3 } else { 0 };
+    // One bit per open container: set for an object. Past 64 levels the bits of
+    // the outer ones are kept in `outer`.
+    let mut objects: u64 = 0;
+    let mut outer: Vec<u64> = Vec::new();
+    let mut depth = 0usize;
+    // The next string is an object key: right after `{` or after `,` in an object.
+    let mut key_next = false;
+    while let Some(&byte) = bytes.get(pos) {
+        match byte {
+            b' ' | b'\t' | b'\n' | b'\r' => pos += 1,
+            b'{' | b'[' => {
+                sink.begin(byte, pos);
+                pos += 1;
+                if depth > 0 && depth % 64 == 0 {
+                    outer.push(objects);
+                    objects = 0;
+                }
+                objects = (objects << 1) | u64::from(byte == b'{');
+                depth += 1;
+                key_next = byte == b'{';
+            }
+            b'}' | b']' => {
+                sink.end(byte, pos);
+                pos += 1;
+                depth = depth.saturating_sub(1);
+                objects >>= 1;
+                if depth > 0 && depth % 64 == 0 {
+                    objects = outer.pop().unwrap_or(0);
+                }
+                key_next = false;
+            }
+            b',' => {
+                pos += 1;
+                key_next = objects & 1 == 1;
+            }
+            b':' => pos += 1,
+            b'"' => {
+                let mut end = pos + 1;
+                loop {
+                    end = skip_plain_string_bytes(bytes, end);
+                    match bytes.get(end) {
+                        // The escaped byte is ASCII in checked text; `\u` digits are plain.
+                        Some(b'\\') => end += 2,
+                        Some(b'"') => break,
+                        Some(_) => end += 1,
+                        None => return,
+                    }
+                }
+                let raw = text.get(pos..end + 1).unwrap_or_default();
+                if key_next {
+                    sink.key(raw);
+                    key_next = false;
+                } else {
+                    sink.scalar(raw);
+                }
+                pos = end + 1;
+            }
+            b'/' => {
+                pos = match bytes.get(pos + 1) {
+                    Some(b'*') => text[pos + 2..].find("*/").map_or(bytes.len(), |end| pos + 2 + end + 2),
+                    _ => memchr_newline(bytes, pos).unwrap_or(bytes.len()),
+                };
+            }
+            _ => {
+                let start = pos;
+                pos += 1;
+                while bytes.get(pos).is_some_and(|&b| !SCALAR_END[b as usize]) {
+                    pos += 1;
+                }
+                sink.scalar(text.get(start..pos).unwrap_or_default());
+            }
+        }
+    }
+}
+
 /// Scans `"key" :` and reports the key.
 fn member_key<'a>(s: &mut Scanner<'a>, sink: &mut impl Sink<'a>) -> Result<(), ScanError> {
     match s.skip_space()? {

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use apcheck::exit::Exit;
 use apcheck::json::diff::unified::unified;
 use apcheck::json::diff::{CompareOption, CompareOptions, Side, canonical_text, merge::merge_patch};
-use apcheck::json::tools::{DiffProblem, DiffRequest, check_diff_size, diff_documents};
+use apcheck::json::tools::{DiffProblem, DiffRequest, check_diff_size, diff_changes, diff_documents};
 use apcheck::render::diff::{Style, changes_json, changes_text, unified_text};
 use apcheck::render::documents::parse_error;
 
@@ -78,36 +78,44 @@ fn run(args: &DiffArgs) -> Result<bool, String> {
         options,
         lines: matches!(args.format.as_str(), "text" | "json"),
     };
-    let comparison = diff_documents(&a_text, &b_text, &request).map_err(|problem| match problem {
+    let not_compared = |problem| match problem {
         DiffProblem::NotJson(e) if e.side == Side::A => parse_error(&args.a, &a_text, &e.error, output::stderr_text()),
         DiffProblem::NotJson(e) => parse_error(&args.b, &b_text, &e.error, output::stderr_text()),
         too_large => format!("apcheck: {too_large}\n"),
-    })?;
-    let equal = comparison.diff.is_empty();
-    match args.format.as_str() {
-        "patch" => println!("{}", pretty(&comparison.diff.patch)),
-        "merge" => {
-            let merge = merge_patch(&comparison.a, &comparison.b);
-            for pointer in &merge.lossy {
-                eprintln!("warning: {pointer} is null in B; a merge patch deletes it instead (use --format patch)");
+    };
+    let style = Style::new(args.color.enabled());
+    let equal = match args.format.as_str() {
+        // The two views that need whole documents; the others need only the
+        // changes and the patch, which come from far leaner documents.
+        "merge" | "unified" => {
+            let comparison = diff_documents(&a_text, &b_text, &request).map_err(not_compared)?;
+            if args.format == "merge" {
+                let merge = merge_patch(&comparison.a, &comparison.b);
+                for pointer in &merge.lossy {
+                    eprintln!("warning: {pointer} is null in B; a merge patch deletes it instead (use --format patch)");
+                }
+                println!("{}", pretty(&merge.patch));
+            } else {
+                let a = canonical_text(&a_text, &comparison.a, pruned);
+                let b = canonical_text(&b_text, &comparison.b, pruned);
+                print!("{}", unified_text(&unified(&a, &b, &args.a, &args.b), &style));
             }
-            println!("{}", pretty(&merge.patch));
+            let equal = comparison.diff.is_empty();
+            // Freeing two big trees node by node costs more than diffing them; the
+            // process is about to exit and returns the memory at once.
+            std::mem::forget(comparison);
+            equal
         }
-        "unified" => {
-            let a = canonical_text(&a_text, &comparison.a, pruned);
-            let b = canonical_text(&b_text, &comparison.b, pruned);
-            let style = Style::new(args.color.enabled());
-            print!("{}", unified_text(&unified(&a, &b, &args.a, &args.b), &style));
+        format => {
+            let diff = diff_changes(&a_text, &b_text, &request).map_err(not_compared)?;
+            match format {
+                "patch" => println!("{}", pretty(&diff.patch)),
+                "json" => println!("{}", pretty(&changes_json(&diff))),
+                _ => print!("{}", changes_text(&diff, &args.a, &args.b, &style)),
+            }
+            diff.is_empty()
         }
-        "json" => println!("{}", pretty(&changes_json(&comparison.diff))),
-        _ => print!(
-            "{}",
-            changes_text(&comparison.diff, &args.a, &args.b, &Style::new(args.color.enabled()))
-        ),
-    }
-    // Freeing two big trees node by node costs more than diffing them; the
-    // process is about to exit and returns the memory at once.
-    std::mem::forget(comparison);
+    };
     Ok(equal)
 }
 

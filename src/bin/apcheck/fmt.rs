@@ -5,8 +5,8 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use apcheck::json::format::{FormatOptions, Indent, Layout, format_streaming};
-use apcheck::json::tools::format_document;
 use apcheck::render::documents::fmt_error;
+use apcheck::render::escape::visible;
 
 use crate::output::{self, EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
 
@@ -61,29 +61,81 @@ pub fn fmt(args: FmtArgs) -> ExitCode {
         jsonc: args.jsonc,
     };
     let writes_file = args.write && args.file != "-";
-    if !(args.check || writes_file) {
-        return stream_to_stdout(&args.file, &text, &options);
-    }
-    let formatted = match format_document(&text, &options) {
-        Ok(formatted) => formatted,
-        Err(error) => {
-            eprint!("{}", fmt_error(&args.file, &text, error, output::stderr_text()));
-            return ExitCode::from(EXIT_FINDINGS);
-        }
-    };
     if args.check {
-        if !formatted.changed {
-            return ExitCode::from(EXIT_CLEAN);
-        }
-        eprintln!("{}: not formatted", apcheck::render::escape::visible(&args.file));
-        return ExitCode::from(EXIT_FINDINGS);
+        check_formatted(&args.file, &text, &options)
+    } else if writes_file {
+        write_back(&args.file, &text, &options)
+    } else {
+        stream_to_stdout(&args.file, &text, &options)
     }
-    match std::fs::write(&args.file, formatted.text.as_bytes()) {
-        Ok(()) => ExitCode::from(EXIT_CLEAN),
-        Err(e) => {
-            eprintln!("apcheck: cannot write {}: {e}", args.file);
-            ExitCode::from(EXIT_FAILURE)
+}
+
+/// Formats `text` in chunks to `emit`, which writes to `target` and may
+/// fail; a syntax error is printed (nothing was emitted before it: the core
+/// checks first).
+fn stream(
+    file: &str,
+    text: &str,
+    options: &FormatOptions,
+    target: &str,
+    mut emit: impl FnMut(&[u8]) -> std::io::Result<()>,
+) -> Result<(), ExitCode> {
+    let mut write_error: Option<std::io::Error> = None;
+    let formatted = format_streaming(text, options, &mut |chunk: &[u8]| {
+        if write_error.is_none()
+            && let Err(e) = emit(chunk)
+        {
+            write_error = Some(e);
         }
+    });
+    if let Err(error) = formatted {
+        eprint!("{}", fmt_error(file, text, error, output::stderr_text()));
+        return Err(ExitCode::from(EXIT_FINDINGS));
+    }
+    match write_error {
+        None => Ok(()),
+        Some(e) => {
+            eprintln!("apcheck: cannot write {target}: {e}");
+            Err(ExitCode::from(EXIT_FAILURE))
+        }
+    }
+}
+
+/// `--check`: compares the formatted document with the text chunk by chunk,
+/// so neither is held twice.
+fn check_formatted(file: &str, text: &str, options: &FormatOptions) -> ExitCode {
+    let mut rest = text.as_bytes();
+    let mut same = true;
+    let compared = stream(file, text, options, "", |chunk| {
+        same = same && rest.len() >= chunk.len() && rest[..chunk.len()] == *chunk;
+        rest = rest.get(chunk.len()..).unwrap_or_default();
+        Ok(())
+    });
+    match compared {
+        Err(code) => code,
+        Ok(()) if same && rest.is_empty() => ExitCode::from(EXIT_CLEAN),
+        Ok(()) => {
+            eprintln!("{}: not formatted", visible(file));
+            ExitCode::from(EXIT_FINDINGS)
+        }
+    }
+}
+
+/// `--write`: the text is already in memory, so the file is rewritten in
+/// place as the chunks come (keeping its inode and permissions); it is opened
+/// (and emptied) only at the first chunk, after the check passed.
+fn write_back(file: &str, text: &str, options: &FormatOptions) -> ExitCode {
+    let mut opened: Option<std::fs::File> = None;
+    let written = stream(file, text, options, &visible(file), |chunk| {
+        let out = match &mut opened {
+            Some(out) => out,
+            None => opened.insert(std::fs::File::create(file)?),
+        };
+        out.write_all(chunk)
+    });
+    match written {
+        Ok(()) => ExitCode::from(EXIT_CLEAN),
+        Err(code) => code,
     }
 }
 
@@ -93,24 +145,14 @@ pub fn fmt(args: FmtArgs) -> ExitCode {
 /// prints nothing on standard output.
 fn stream_to_stdout(file: &str, text: &str, options: &FormatOptions) -> ExitCode {
     let mut stdout = std::io::stdout().lock();
-    let mut write_error: Option<std::io::Error> = None;
-    let formatted = format_streaming(text, options, &mut |chunk: &[u8]| {
-        if write_error.is_none()
-            && let Err(e) = stdout.write_all(chunk)
-        {
-            write_error = Some(e);
-        }
-    });
-    if let Err(error) = formatted {
-        eprint!("{}", fmt_error(file, text, error, output::stderr_text()));
-        return ExitCode::from(EXIT_FINDINGS);
-    }
-    match write_error.map_or_else(|| stdout.flush().err(), Some) {
-        None => ExitCode::from(EXIT_CLEAN),
-        Some(e) => {
+    match stream(file, text, options, "output", |chunk| stdout.write_all(chunk)).and_then(|()| {
+        stdout.flush().map_err(|e| {
             eprintln!("apcheck: cannot write output: {e}");
             ExitCode::from(EXIT_FAILURE)
-        }
+        })
+    }) {
+        Ok(()) => ExitCode::from(EXIT_CLEAN),
+        Err(code) => code,
     }
 }
 

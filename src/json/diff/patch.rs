@@ -26,12 +26,12 @@ pub struct PatchOp {
 }
 
 impl PatchOp {
-    pub fn add(path: String, value: &Value) -> Self {
+    pub fn add(path: String, value: Value) -> Self {
         PatchOp {
             op: PatchKind::Add,
             path,
             from: None,
-            value: Some(value.clone()),
+            value: Some(value),
         }
     }
 
@@ -44,12 +44,12 @@ impl PatchOp {
         }
     }
 
-    pub fn replace(path: String, value: &Value) -> Self {
+    pub fn replace(path: String, value: Value) -> Self {
         PatchOp {
             op: PatchKind::Replace,
             path,
             from: None,
-            value: Some(value.clone()),
+            value: Some(value),
         }
     }
 

@@ -98,7 +98,7 @@ fn an_insertion_in_an_unkeyed_array_is_one_change() {
     let b = json!([1, 2, 3, "new", 4, 5, 6]);
     let result = assert_patch_turns_a_into_b(&a, &b, &DiffOptions::default());
     assert_eq!(result.changes.len(), 1);
-    assert_eq!(result.patch, vec![PatchOp::add("/3".into(), &json!("new"))]);
+    assert_eq!(result.patch, vec![PatchOp::add("/3".into(), json!("new"))]);
 }
 
 #[test]
@@ -209,5 +209,132 @@ proptest! {
             json_patch::merge(&mut patched, &merge.patch);
             prop_assert!(value::equal(&patched, &b), "{} vs {}", patched, b);
         }
+    }
+}
+
+/// JSON text with the spellings that make the lean and `Value` trees work for
+/// equality: numbers of equal value written apart, escaped and plain strings
+/// and keys, member order, white space. Keys are distinct per object (a
+/// duplicate sends the lean path back to serde_json, tested in `lean`).
+fn json_text() -> impl Strategy<Value = String> {
+    let leaf = prop::sample::select(vec![
+        "null",
+        "true",
+        "false",
+        "1",
+        "1.0",
+        "1e0",
+        "10E-1",
+        "-0",
+        "0.0",
+        "2",
+        "1.50",
+        "\"a\"",
+        "\"\\u0061\"",
+        "\"é\"",
+        "\"\\u00e9\"",
+        "\"a\\nb\"",
+        "\"\\ud83d\\ude00\"",
+        "\"t1\"",
+        "\"t2\"",
+    ])
+    .prop_map(str::to_string);
+    leaf.prop_recursive(4, 48, 6, |inner| {
+        let names = ["a", "\\u0061", "b", "name", "n\\u0061me", "id", "é", "\\u00e9", "v"];
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(|items| format!("[{}]", items.join(", "))),
+            prop::collection::vec((0..names.len(), inner), 0..6).prop_map(move |members| {
+                // `a`/`\u0061`, `name`/`n\u0061me` and `é`/`\u00e9` are the same key.
+                let logical = |i: usize| names[i].replace("\\u0061", "a").replace("\\u00e9", "é");
+                let mut seen = std::collections::HashSet::new();
+                let members: Vec<String> = members
+                    .into_iter()
+                    .filter(|(i, _)| seen.insert(logical(*i)))
+                    .map(|(i, value)| format!("\"{}\":{value}", names[i]))
+                    .collect();
+                format!("{{{}}}", members.join(",\n "))
+            }),
+        ]
+    })
+}
+
+/// A snapshot-like document: tools keyed by name, sometimes with duplicates.
+fn tools_text() -> impl Strategy<Value = String> {
+    prop::collection::vec((0u8..8, json_text()), 0..8).prop_map(|tools| {
+        let tools: Vec<String> = tools
+            .into_iter()
+            .map(|(name, body)| format!("{{\"name\": \"t{name}\", \"body\": {body}}}"))
+            .collect();
+        format!("{{\"tools\": [{}], \"mcpServers\": []}}", tools.join(","))
+    })
+}
+
+/// The lean path must say exactly what the `Value` path says, whenever it answers.
+fn assert_lean_diff_is_the_value_diff(a: &str, b: &str, options: &CompareOptions) {
+    let Some(lean) = lean_diff(a, b, options) else {
+        return;
+    };
+    let value = compare(a, b, options).unwrap().diff;
+    assert_eq!(
+        serde_json::to_string(&lean).unwrap(),
+        serde_json::to_string(&value).unwrap(),
+        "{a}\n{b}"
+    );
+    assert_eq!(lean.arrays, value.arrays, "{a}\n{b}");
+}
+
+#[test]
+fn lean_and_value_diffs_agree_on_keyed_snapshots_and_big_objects() {
+    let tool =
+        |name: &str, description: &str| format!(r#"{{"name": "{name}", "description": "{description}", "n": 1}}"#);
+    let a = format!(
+        r#"{{"tools": [{}, {}, {}], "map": {{{}}}}}"#,
+        tool("a", "x"),
+        tool("b", "x"),
+        tool("c", "x"),
+        (0..40).map(|i| format!("\"k{i}\": {i}")).collect::<Vec<_>>().join(",")
+    );
+    let b = format!(
+        r#"{{"map": {{{}}}, "tools": [{}, {}, {}]}}"#,
+        (0..41)
+            .rev()
+            .map(|i| format!("\"k{i}\": {i}.0"))
+            .collect::<Vec<_>>()
+            .join(","),
+        tool("c", "y"),
+        tool("new", "x"),
+        tool("a", "x"),
+    );
+    assert!(lean_diff(&a, &b, &CompareOptions::default()).is_some());
+    assert_lean_diff_is_the_value_diff(&a, &b, &CompareOptions::default());
+    let keyed = CompareOptions::parse(&["/tools=description".into()], true, &[]).unwrap();
+    assert_lean_diff_is_the_value_diff(&a, &b, &keyed);
+}
+
+#[test]
+fn changes_alone_fall_back_to_values_where_lean_documents_do_not_answer() {
+    let options = CompareOptions::default();
+    // A duplicate key: serde_json keeps the last value.
+    let duplicated = compare_changes(r#"{"a": 1, "a": 2}"#, r#"{"a": 2}"#, &options).unwrap();
+    assert!(duplicated.is_empty());
+    let ignored = CompareOptions::parse(&[], false, &["/a".into()]).unwrap();
+    assert!(
+        compare_changes(r#"{"a": 1}"#, r#"{"a": 2}"#, &ignored)
+            .unwrap()
+            .is_empty()
+    );
+    let error = compare_changes("{}", "{\n  \"x\": \n}", &options).unwrap_err();
+    assert_eq!((error.side, error.error.line), (Side::B, 3));
+}
+
+proptest! {
+    #[test]
+    fn lean_and_value_diffs_agree(a in json_text(), b in json_text()) {
+        assert_lean_diff_is_the_value_diff(&a, &b, &CompareOptions::default());
+    }
+
+    #[test]
+    fn lean_and_value_diffs_agree_on_tool_lists(a in tools_text(), b in tools_text()) {
+        assert_lean_diff_is_the_value_diff(&a, &b, &CompareOptions::default());
     }
 }

@@ -7,16 +7,25 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use serde_json::{Number, Value};
 
+use super::tree::{Elements, Members, Shape, Tree};
+
 /// Whether two values are the same JSON value.
 pub fn equal(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Null, Value::Null) => true,
-        (Value::Bool(x), Value::Bool(y)) => x == y,
-        (Value::Number(x), Value::Number(y)) => numbers_equal(x, y),
-        (Value::String(x), Value::String(y)) => x == y,
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equal(p, q)),
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(key, p)| y.get(key).is_some_and(|q| equal(p, q)))
+    trees_equal(a, b)
+}
+
+/// [`equal`], for either tree the diff walks.
+pub(crate) fn trees_equal<'v, N: Tree<'v>>(a: N, b: N) -> bool {
+    match (a.shape(), b.shape()) {
+        (Shape::Null, Shape::Null) => true,
+        (Shape::Bool(x), Shape::Bool(y)) => x == y,
+        (Shape::Number(x), Shape::Number(y)) => number_texts_equal(x, y),
+        (Shape::String(x), Shape::String(y)) => x == y,
+        (Shape::Array(x), Shape::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| trees_equal(p, q))
+        }
+        (Shape::Object(x), Shape::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(key, p)| y.get(&key).is_some_and(|q| trees_equal(p, q)))
         }
         _ => false,
     }
@@ -25,7 +34,11 @@ pub fn equal(a: &Value, b: &Value) -> bool {
 /// Whether two numbers have the same decimal value, read from their text
 /// (serde_json keeps it: `arbitrary_precision`), never through `f64`.
 pub fn numbers_equal(x: &Number, y: &Number) -> bool {
-    x.as_str() == y.as_str() || Decimal::of(x.as_str()) == Decimal::of(y.as_str())
+    number_texts_equal(x.as_str(), y.as_str())
+}
+
+fn number_texts_equal(x: &str, y: &str) -> bool {
+    x == y || Decimal::of(x) == Decimal::of(y)
 }
 
 /// A JSON number's value in a canonical form: ±0.d₁d₂…dₙ × 10^exponent with
@@ -182,26 +195,31 @@ impl Exponent {
 
 /// A hash consistent with [`equal`]: equal values hash alike.
 pub fn hash(value: &Value) -> u64 {
+    tree_hash(value)
+}
+
+/// [`hash`], for either tree the diff walks (the same number for the same text).
+pub(crate) fn tree_hash<'v, N: Tree<'v>>(value: N) -> u64 {
     let mut hasher = DefaultHasher::new();
     feed(value, &mut hasher);
     hasher.finish()
 }
 
-fn feed(value: &Value, hasher: &mut DefaultHasher) {
-    match value {
-        Value::Null => 0u8.hash(hasher),
-        Value::Bool(b) => (1u8, *b).hash(hasher),
-        Value::Number(n) => (2u8, Decimal::of(n.as_str())).hash(hasher),
-        Value::String(s) => (3u8, s).hash(hasher),
-        Value::Array(items) => {
+fn feed<'v, N: Tree<'v>>(value: N, hasher: &mut DefaultHasher) {
+    match value.shape() {
+        Shape::Null => 0u8.hash(hasher),
+        Shape::Bool(b) => (1u8, b).hash(hasher),
+        Shape::Number(n) => (2u8, Decimal::of(n)).hash(hasher),
+        Shape::String(s) => (3u8, &*s).hash(hasher),
+        Shape::Array(items) => {
             (4u8, items.len()).hash(hasher);
             items.iter().for_each(|item| feed(item, hasher));
         }
-        Value::Object(members) => {
+        Shape::Object(members) => {
             // Order-independent: a commutative sum of per-member hashes.
             let sum = members.iter().fold(0u64, |sum, (key, member)| {
                 let mut own = DefaultHasher::new();
-                key.hash(&mut own);
+                (*key).hash(&mut own);
                 feed(member, &mut own);
                 sum.wrapping_add(own.finish())
             });

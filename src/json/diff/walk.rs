@@ -3,6 +3,7 @@
 //! moves, or by a longest common subsequence of element hashes. One file,
 //! because the walk and the array matching call each other.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
@@ -11,11 +12,17 @@ use similar::DiffOp;
 use super::model::{ArrayKey, ArrayMatch, Change, ChangeKind, Diff, DiffOptions, Matching};
 use super::patch::PatchOp;
 use super::sequence::myers_ops;
+use super::tree::{Elements, Members, Shape, Tree};
 use super::value;
 use crate::json::parse::push_token;
 
 /// Compares `a` with `b`.
 pub fn diff(a: &Value, b: &Value, options: &DiffOptions) -> Diff {
+    diff_trees(a, b, options)
+}
+
+/// [`diff`], for either tree (see [`Tree`]): the same changes and patch from the same texts.
+pub(crate) fn diff_trees<'v, N: Tree<'v>>(a: N, b: N, options: &DiffOptions) -> Diff {
     let mut walker = Walker {
         options,
         diff: Diff::default(),
@@ -27,7 +34,7 @@ pub fn diff(a: &Value, b: &Value, options: &DiffOptions) -> Diff {
 /// One step of the walk from the root.
 #[derive(Debug, Clone)]
 enum Segment<'v> {
-    Member(&'v str),
+    Member(Cow<'v, str>),
     /// An array element: its index in A (none for an added one) and in B, and
     /// for keyed arrays the label that names it (`[name=echo]`).
     Element {
@@ -45,7 +52,7 @@ struct Paths<'v> {
 }
 
 impl<'v> Paths<'v> {
-    fn push_member(&mut self, key: &'v str) {
+    fn push_member(&mut self, key: Cow<'v, str>) {
         self.segments.push(Segment::Member(key));
     }
 
@@ -105,7 +112,7 @@ impl<'v> Paths<'v> {
                 .zip(&self.segments)
                 .all(|(token, segment)| match segment {
                     _ if token == "*" => true,
-                    Segment::Member(key) => token == key,
+                    Segment::Member(key) => token.as_str() == key.as_ref(),
                     Segment::Element { b, .. } => token.parse::<usize>().is_ok_and(|i| i == *b),
                 })
     }
@@ -141,57 +148,60 @@ impl Walker<'_> {
         }
     }
 
-    fn walk<'v>(&mut self, a: &'v Value, b: &'v Value, at: &mut Paths<'v>) {
-        match (a, b) {
-            (Value::Object(left), Value::Object(right)) => {
-                for (key, old) in left {
+    fn walk<'v, N: Tree<'v>>(&mut self, a: N, b: N, at: &mut Paths<'v>) {
+        match (a.shape(), b.shape()) {
+            (Shape::Object(left), Shape::Object(right)) => {
+                for (key, old) in left.iter() {
+                    let new = right.get(&key);
                     at.push_member(key);
-                    match right.get(key) {
+                    match new {
                         Some(new) => self.walk(old, new, at),
                         None => self.removed(at, old),
                     }
                     at.pop();
                 }
-                for (key, new) in right.iter().filter(|(key, _)| !left.contains_key(*key)) {
-                    at.push_member(key);
-                    self.added(at, new);
-                    at.pop();
+                for (key, new) in right.iter() {
+                    if left.get(&key).is_none() {
+                        at.push_member(key);
+                        self.added(at, new);
+                        at.pop();
+                    }
                 }
             }
-            (Value::Array(left), Value::Array(right)) => diff_arrays(self, left, right, at),
-            _ if value::equal(a, b) => {}
+            (Shape::Array(left), Shape::Array(right)) => diff_arrays::<N>(self, &left, &right, at),
+            _ if value::trees_equal(a, b) => {}
             _ => {
-                self.diff.patch.push(PatchOp::replace(at.b(), b));
+                self.diff.patch.push(PatchOp::replace(at.b(), b.to_value()));
                 self.record(ChangeKind::Changed, at, Some(a), Some(b));
             }
         }
     }
 
-    fn added(&mut self, at: &Paths<'_>, new: &Value) {
-        self.diff.patch.push(PatchOp::add(at.b(), new));
+    fn added<'v, N: Tree<'v>>(&mut self, at: &Paths<'_>, new: N) {
+        self.diff.patch.push(PatchOp::add(at.b(), new.to_value()));
         self.record(ChangeKind::Added, at, None, Some(new));
     }
 
     /// A removed object member (array elements are removed by index, see `arrays`).
-    fn removed(&mut self, at: &Paths<'_>, old: &Value) {
+    fn removed<'v, N: Tree<'v>>(&mut self, at: &Paths<'_>, old: N) {
         self.diff.patch.push(PatchOp::remove(at.b()));
         self.record_removal(at, old);
     }
 
-    fn record_removal(&mut self, at: &Paths<'_>, old: &Value) {
+    fn record_removal<'v, N: Tree<'v>>(&mut self, at: &Paths<'_>, old: N) {
         self.diff.changes.push(Change {
             kind: ChangeKind::Removed,
             path: at.a(),
             old_path: None,
             label: at.label(),
-            old: Some(old.clone()),
+            old: Some(old.to_value()),
             new: None,
             old_line: None,
             new_line: None,
         });
     }
 
-    fn record(&mut self, kind: ChangeKind, at: &Paths<'_>, old: Option<&Value>, new: Option<&Value>) {
+    fn record<'v, N: Tree<'v>>(&mut self, kind: ChangeKind, at: &Paths<'_>, old: Option<N>, new: Option<N>) {
         let path = at.b();
         let old_path = Some(at.a()).filter(|a| *a != path && kind != ChangeKind::Added);
         self.diff.changes.push(Change {
@@ -199,8 +209,8 @@ impl Walker<'_> {
             path,
             old_path,
             label: at.label(),
-            old: old.cloned(),
-            new: new.cloned(),
+            old: old.map(Tree::to_value),
+            new: new.map(Tree::to_value),
             old_line: None,
             new_line: None,
         });
@@ -211,27 +221,27 @@ impl Walker<'_> {
 /// of two large, mostly different arrays is quadratic, and a diff must not hang.
 const SEQUENCE_PAIR_LIMIT: usize = 100_000_000;
 
-fn diff_arrays<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], at: &mut Paths<'v>) {
+fn diff_arrays<'v, N: Tree<'v>>(walker: &mut Walker<'_>, a: &N::Array, b: &N::Array, at: &mut Paths<'v>) {
     let keyed = walker
         .options
         .array_keys
         .iter()
         .filter(|key| key.path.as_ref().is_none_or(|pattern| at.matches(pattern)))
-        .find_map(|key| Keys::of(key, a, b));
+        .find_map(|key| Keys::of::<N>(key, a, b));
     if let Some(keys) = keyed {
         walker.note_matching(at, Matching::Key, keys.fields);
-        return by_key(walker, a, b, &keys, at);
+        return by_key::<N>(walker, a, b, &keys, at);
     }
     let changes_before = walker.diff.changes.len();
     let by = if a.len().saturating_mul(b.len()) <= SEQUENCE_PAIR_LIMIT {
-        by_sequence(walker, a, b, at);
+        by_sequence::<N>(walker, a, b, at);
         Matching::Sequence
     } else {
-        by_position(walker, a, b, at);
+        by_position::<N>(walker, a, b, at);
         Matching::Position
     };
     // Only where a key would have named the elements and something differs.
-    let objects = |items: &[Value]| !items.is_empty() && items.iter().all(Value::is_object);
+    let objects = |items: &N::Array| items.len() > 0 && items.iter().all(Tree::is_object);
     if walker.diff.changes.len() > changes_before && (objects(a) || objects(b)) {
         walker.note_matching(at, by, &[]);
     }
@@ -245,9 +255,9 @@ struct Keys<'k> {
 }
 
 impl<'k> Keys<'k> {
-    fn of(key: &'k ArrayKey, a: &[Value], b: &[Value]) -> Option<Self> {
-        let a_keys = unique_keys(&key.fields, a)?;
-        let b_keys = unique_keys(&key.fields, b)?;
+    fn of<'v, N: Tree<'v>>(key: &'k ArrayKey, a: &N::Array, b: &N::Array) -> Option<Self> {
+        let a_keys = unique_keys::<N>(&key.fields, a)?;
+        let b_keys = unique_keys::<N>(&key.fields, b)?;
         Some(Keys {
             fields: &key.fields,
             a: a_keys,
@@ -256,28 +266,40 @@ impl<'k> Keys<'k> {
     }
 
     /// `[name=echo]` or `[server=x,name=echo]`, from the element itself.
-    fn label(&self, element: &Value) -> String {
+    fn label<'v, N: Tree<'v>>(&self, element: N) -> String {
+        let members = match element.shape() {
+            Shape::Object(members) => Some(members),
+            _ => None,
+        };
         let parts: Vec<String> = self
             .fields
             .iter()
-            .map(|field| match &element[field] {
-                Value::String(s) => format!("{field}={s}"),
-                other => format!("{field}={other}"),
+            .map(|field| match members.as_ref().and_then(|m| m.get(field)) {
+                Some(member) => match member.shape() {
+                    Shape::String(s) => format!("{field}={s}"),
+                    _ => format!("{field}={}", member.to_value()),
+                },
+                None => format!("{field}={}", Value::Null),
             })
             .collect();
         format!("[{}]", parts.join(","))
     }
 }
 
-fn unique_keys(fields: &[String], items: &[Value]) -> Option<Vec<String>> {
+fn unique_keys<'v, N: Tree<'v>>(fields: &[String], items: &N::Array) -> Option<Vec<String>> {
     let mut keys = Vec::with_capacity(items.len());
     let mut seen = HashSet::with_capacity(items.len());
-    for item in items {
+    for item in items.iter() {
+        let Shape::Object(members) = item.shape() else {
+            return None;
+        };
         let mut key = String::new();
         for field in fields {
-            match item.get(field)? {
-                Value::String(s) => key.push_str(s),
-                scalar @ (Value::Number(_) | Value::Bool(_)) => key.push_str(&scalar.to_string()),
+            match members.get(field)?.shape() {
+                Shape::String(s) => key.push_str(&s),
+                // A number's text, as serde_json prints it (`arbitrary_precision`).
+                Shape::Number(text) => key.push_str(text),
+                Shape::Bool(b) => key.push_str(if b { "true" } else { "false" }),
                 _ => return None,
             }
             key.push('\u{0}');
@@ -293,7 +315,7 @@ fn unique_keys(fields: &[String], items: &[Value]) -> Option<Vec<String>> {
 /// Keyed matching. The patch removes deleted elements (highest index first),
 /// then walks B's order inserting new elements and moving displaced ones, and
 /// only then descends into matched pairs at their B index.
-fn by_key<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], keys: &Keys<'_>, at: &mut Paths<'v>) {
+fn by_key<'v, N: Tree<'v>>(walker: &mut Walker<'_>, a: &N::Array, b: &N::Array, keys: &Keys<'_>, at: &mut Paths<'v>) {
     let a_index: HashMap<&str, usize> = keys.a.iter().enumerate().map(|(i, k)| (k.as_str(), i)).collect();
     let b_keys: HashSet<&str> = keys.b.iter().map(String::as_str).collect();
     let matched: Vec<Option<usize>> = keys.b.iter().map(|k| a_index.get(k.as_str()).copied()).collect();
@@ -305,8 +327,8 @@ fn by_key<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], keys: &Ke
         walker.diff.patch.push(PatchOp::remove(format!("{array}/{i}")));
     }
     for &i in &deleted {
-        at.push_element(Some(i), i, Some(keys.label(&a[i])));
-        walker.record_removal(at, &a[i]);
+        at.push_element(Some(i), i, Some(keys.label(a.at(i))));
+        walker.record_removal(at, a.at(i));
         at.pop();
     }
 
@@ -317,7 +339,7 @@ fn by_key<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], keys: &Ke
     for (j, new) in b.iter().enumerate() {
         if let Some(i) = matched[j].filter(|&i| !stable[i]) {
             at.push_element(Some(i), j, Some(keys.label(new)));
-            walker.record(ChangeKind::Moved, at, None, None);
+            walker.record::<N>(ChangeKind::Moved, at, None, None);
             at.pop();
         }
         if let Some(i) = matched[j]
@@ -328,7 +350,10 @@ fn by_key<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], keys: &Ke
         }
         match matched[j] {
             None => {
-                walker.diff.patch.push(PatchOp::add(format!("{array}/{j}"), new));
+                walker
+                    .diff
+                    .patch
+                    .push(PatchOp::add(format!("{array}/{j}"), new.to_value()));
                 at.push_element(None, j, Some(keys.label(new)));
                 walker.record(ChangeKind::Added, at, None, Some(new));
                 at.pop();
@@ -356,7 +381,7 @@ fn by_key<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], keys: &Ke
     for (j, new) in b.iter().enumerate() {
         if let Some(i) = matched[j] {
             at.push_element(Some(i), j, Some(keys.label(new)));
-            walker.walk(&a[i], new, at);
+            walker.walk(a.at(i), new, at);
             at.pop();
         }
     }
@@ -498,9 +523,9 @@ fn longest_increasing(matched: &[Option<usize>], a_len: usize) -> Vec<bool> {
 }
 
 /// Unkeyed matching by a longest common subsequence of element hashes.
-fn by_sequence<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], at: &mut Paths<'v>) {
-    let a_hashes: Vec<u64> = a.iter().map(value::hash).collect();
-    let b_hashes: Vec<u64> = b.iter().map(value::hash).collect();
+fn by_sequence<'v, N: Tree<'v>>(walker: &mut Walker<'_>, a: &N::Array, b: &N::Array, at: &mut Paths<'v>) {
+    let a_hashes: Vec<u64> = a.iter().map(value::tree_hash).collect();
+    let b_hashes: Vec<u64> = b.iter().map(value::tree_hash).collect();
     for op in myers_ops(&a_hashes, &b_hashes) {
         match op {
             DiffOp::Equal {
@@ -510,15 +535,15 @@ fn by_sequence<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], at: 
             } => {
                 // Equal hashes; walking finds nothing unless two values collided.
                 for k in 0..len {
-                    walk_pair(walker, a, b, old_index + k, new_index + k, at);
+                    walk_pair::<N>(walker, a, b, old_index + k, new_index + k, at);
                 }
             }
             DiffOp::Delete {
                 old_index,
                 old_len,
                 new_index,
-            } => remove_run(walker, a, old_index..old_index + old_len, new_index, at),
-            DiffOp::Insert { new_index, new_len, .. } => insert_run(walker, b, new_index..new_index + new_len, at),
+            } => remove_run::<N>(walker, a, old_index..old_index + old_len, new_index, at),
+            DiffOp::Insert { new_index, new_len, .. } => insert_run::<N>(walker, b, new_index..new_index + new_len, at),
             DiffOp::Replace {
                 old_index,
                 old_len,
@@ -527,39 +552,52 @@ fn by_sequence<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], at: 
             } => {
                 let paired = old_len.min(new_len);
                 for k in 0..paired {
-                    walk_pair(walker, a, b, old_index + k, new_index + k, at);
+                    walk_pair::<N>(walker, a, b, old_index + k, new_index + k, at);
                 }
-                remove_run(
+                remove_run::<N>(
                     walker,
                     a,
                     old_index + paired..old_index + old_len,
                     new_index + paired,
                     at,
                 );
-                insert_run(walker, b, new_index + paired..new_index + new_len, at);
+                insert_run::<N>(walker, b, new_index + paired..new_index + new_len, at);
             }
         }
     }
 }
 
 /// Pairs elements by index: the fallback for very large unkeyed arrays.
-fn by_position<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], at: &mut Paths<'v>) {
+fn by_position<'v, N: Tree<'v>>(walker: &mut Walker<'_>, a: &N::Array, b: &N::Array, at: &mut Paths<'v>) {
     let paired = a.len().min(b.len());
     for k in 0..paired {
-        walk_pair(walker, a, b, k, k, at);
+        walk_pair::<N>(walker, a, b, k, k, at);
     }
-    remove_run(walker, a, paired..a.len(), paired, at);
-    insert_run(walker, b, paired..b.len(), at);
+    remove_run::<N>(walker, a, paired..a.len(), paired, at);
+    insert_run::<N>(walker, b, paired..b.len(), at);
 }
 
-fn walk_pair<'v>(walker: &mut Walker<'_>, a: &'v [Value], b: &'v [Value], i: usize, j: usize, at: &mut Paths<'v>) {
+fn walk_pair<'v, N: Tree<'v>>(
+    walker: &mut Walker<'_>,
+    a: &N::Array,
+    b: &N::Array,
+    i: usize,
+    j: usize,
+    at: &mut Paths<'v>,
+) {
     at.push_element(Some(i), j, None);
-    walker.walk(&a[i], &b[j], at);
+    walker.walk(a.at(i), b.at(j), at);
     at.pop();
 }
 
 /// Removes A's elements `run`, which now sit at `position` one after another.
-fn remove_run(walker: &mut Walker<'_>, a: &[Value], run: std::ops::Range<usize>, position: usize, at: &mut Paths<'_>) {
+fn remove_run<'v, N: Tree<'v>>(
+    walker: &mut Walker<'_>,
+    a: &N::Array,
+    run: std::ops::Range<usize>,
+    position: usize,
+    at: &mut Paths<'_>,
+) {
     if run.is_empty() {
         return;
     }
@@ -567,15 +605,15 @@ fn remove_run(walker: &mut Walker<'_>, a: &[Value], run: std::ops::Range<usize>,
     for i in run {
         walker.diff.patch.push(PatchOp::remove(format!("{array}/{position}")));
         at.push_element(Some(i), i, None);
-        walker.record_removal(at, &a[i]);
+        walker.record_removal(at, a.at(i));
         at.pop();
     }
 }
 
-fn insert_run(walker: &mut Walker<'_>, b: &[Value], run: std::ops::Range<usize>, at: &mut Paths<'_>) {
+fn insert_run<'v, N: Tree<'v>>(walker: &mut Walker<'_>, b: &N::Array, run: std::ops::Range<usize>, at: &mut Paths<'_>) {
     for j in run {
         at.push_element(None, j, None);
-        walker.added(at, &b[j]);
+        walker.added(at, b.at(j));
         at.pop();
     }
 }

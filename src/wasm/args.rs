@@ -22,7 +22,9 @@ pub fn bytes(value: &JsValue, name: &str) -> Result<Vec<u8>, String> {
         .ok_or_else(|| format!("`{name}` must be a Uint8Array, not {}", kind(value)))
 }
 
-/// The strings of the array `value`, or why it is not an array of strings.
+/// The strings of the array `value`, or why it is not an array of strings
+/// (the npm package's options; the page sends no arrays of strings).
+#[cfg(feature = "node")]
 pub fn strings(value: &JsValue, name: &str) -> Result<Vec<String>, String> {
     let array = value
         .dyn_ref::<js_sys::Array>()

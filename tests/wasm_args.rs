@@ -28,6 +28,14 @@ fn text(s: &str) -> JsValue {
     JsValue::from_str(s)
 }
 
+fn utf8(s: &str) -> JsValue {
+    js_sys::Uint8Array::from(s.as_bytes()).into()
+}
+
+fn uint32s(numbers: &[u32]) -> JsValue {
+    js_sys::Uint32Array::from(numbers).into()
+}
+
 /// `{"ok": false, "error": {"message": ..}}` naming the parameter and what it got.
 fn assert_error(answer: String, parameter: &str, got: &str) {
     let value: Value = serde_json::from_str(&answer).expect("the answer is JSON");
@@ -48,7 +56,7 @@ fn text_exports_answer_a_wrong_argument_with_their_error_value() {
         assert_error(diff_json(text("1"), wrong.clone(), text("")), "b", got);
         assert_error(locate_json(wrong.clone(), text("[]")), "text", got);
         assert_error(
-            validate_json_batch(js_sys::Array::new().into(), wrong.clone(), text("{}")),
+            validate_json_batch(utf8(""), uint32s(&[]), wrong.clone(), text("{}")),
             "schema_text",
             got,
         );
@@ -80,21 +88,33 @@ fn text_exports_answer_a_wrong_argument_with_their_error_value() {
 }
 
 #[wasm_bindgen_test]
-fn a_batch_must_be_an_array_of_strings() {
-    let answer = |documents: JsValue| -> String {
-        let value: Value = serde_json::from_str(&validate_json_batch(documents, text("{}"), text("{}"))).unwrap();
+fn a_batch_is_one_utf8_buffer_and_the_byte_lengths_of_its_texts() {
+    let answer = |documents: JsValue, lengths: JsValue| -> String {
+        let value: Value =
+            serde_json::from_str(&validate_json_batch(documents, lengths, text("{}"), text("{}"))).unwrap();
         assert_eq!(value["ok"], false, "{value}");
         value["error"]["message"].as_str().unwrap_or_default().to_string()
     };
     assert_eq!(
-        answer(text("{}")),
-        "`documents` must be an array of strings, not a string"
+        answer(text("{}"), uint32s(&[2])),
+        "`documents` must be a Uint8Array, not a string"
     );
-    let mixed: JsValue = js_sys::Array::of2(&text("{}"), &JsValue::from_f64(1.0)).into();
-    assert_eq!(answer(mixed), "`documents[1]` must be a string, not a number");
-    let fine: JsValue = js_sys::Array::of1(&text("{}")).into();
-    let value: Value = serde_json::from_str(&validate_json_batch(fine, text("{}"), text("{}"))).unwrap();
-    assert_eq!(value["valid"], 1, "{value}");
+    assert_eq!(
+        answer(utf8("{}"), js_sys::Array::of1(&JsValue::from_f64(2.0)).into()),
+        "`lengths` must be a Uint32Array, not an array"
+    );
+    assert_eq!(
+        answer(utf8("{}[]"), uint32s(&[2])),
+        "documents: the lengths add up to less than the joined texts (2 bytes are left over)"
+    );
+    let fine: Value = serde_json::from_str(&validate_json_batch(
+        utf8("{}[]"),
+        uint32s(&[2, 2]),
+        text("{}"),
+        text("{}"),
+    ))
+    .unwrap();
+    assert_eq!(fine["valid"], 2, "{fine}");
 }
 
 #[wasm_bindgen_test]

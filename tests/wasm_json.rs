@@ -9,13 +9,19 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// The JS array of strings the page passes to `validate_json_batch`.
-fn strings(texts: &[&str]) -> JsValue {
-    texts
-        .iter()
-        .map(|text| JsValue::from_str(text))
-        .collect::<js_sys::Array>()
-        .into()
+/// What the page passes to `validate_json_batch`: the texts as one buffer of
+/// UTF-8, and each text's length in bytes.
+fn batch(texts: &[&str]) -> (JsValue, JsValue) {
+    let lengths: Vec<u32> = texts.iter().map(|t| t.len() as u32).collect();
+    (
+        js_sys::Uint8Array::from(texts.concat().as_bytes()).into(),
+        js_sys::Uint32Array::from(&lengths[..]).into(),
+    )
+}
+
+fn validate_batch(texts: &[&str], schema: &str, options: &str) -> Value {
+    let (documents, lengths) = batch(texts);
+    parsed(validate_json_batch(documents, lengths, schema.into(), options.into()))
 }
 
 fn parsed(text: String) -> Value {
@@ -71,11 +77,7 @@ fn validate_names_a_document_of_another_kind_as_the_cli_does() {
         out["kind_mismatch"].as_str().unwrap().contains("--builtin snapshot"),
         "{out}"
     );
-    let batch = parsed(validate_json_batch(
-        strings(&[snapshot]),
-        "".into(),
-        r#"{"builtin": "plugin"}"#.into(),
-    ));
+    let batch = validate_batch(&[snapshot], "", r#"{"builtin": "plugin"}"#);
     assert!(batch["failures"][0]["kind_mismatch"].is_string(), "{batch}");
 }
 
@@ -96,7 +98,7 @@ fn a_batch_is_validated_against_one_compilation() {
     let schema = r#"{"type": "object", "required": ["n"], "properties": {"n": {"type": "integer"}}}"#;
     let documents = [r#"{"n": 1}"#, r#"{"n": "x"}"#, "{"];
     for _ in 0..2 {
-        let out = parsed(validate_json_batch(strings(&documents), schema.into(), "".into()));
+        let out = validate_batch(&documents, schema, "");
         assert_eq!((out["valid"].as_u64(), out["invalid"].as_u64()), (Some(1), Some(2)));
         // Only the failures are listed, by position (issue 14: a compact reply).
         let failures = out["failures"].as_array().unwrap();
@@ -108,16 +110,18 @@ fn a_batch_is_validated_against_one_compilation() {
             (Some(2), Some(1))
         );
     }
-    let builtin = parsed(validate_json_batch(
-        strings(&[r#"{"name": "x"}"#]),
-        "".into(),
-        r#"{"builtin": "mcp-tool", "formats": true}"#.into(),
-    ));
+    // Lengths count bytes: "é" is two, "𝄞" four.
+    let wide = validate_batch(&[r#"{"n": "é𝄞"}"#, r#"{"n": 2}"#, r#"{"n": "𝄞"}"#], schema, "");
+    let failed: Vec<_> = wide["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["index"].clone())
+        .collect();
+    assert_eq!(failed, [0, 2], "{wide}");
+    let builtin = validate_batch(&[r#"{"name": "x"}"#], "", r#"{"builtin": "mcp-tool", "formats": true}"#);
     assert_eq!(builtin["invalid"], 1);
-    assert_eq!(
-        parsed(validate_json_batch(strings(&[]), r#"{"type": 3}"#.into(), "".into()))["ok"],
-        false
-    );
+    assert_eq!(validate_batch(&[], r#"{"type": 3}"#, "")["ok"], false);
 }
 
 #[wasm_bindgen_test]

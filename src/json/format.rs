@@ -211,8 +211,14 @@ impl<'t, 'e> Writer<'t, 'e> {
         if end + BLOCK > self.out.len() {
             self.out.resize((end + BLOCK) * 2, 0);
         }
-        match padded.get(..BLOCK) {
-            Some(block) if bytes.len() <= BLOCK => self.out[self.len..self.len + BLOCK].copy_from_slice(block),
+        let block: Option<&[u8; BLOCK]> = padded.get(..BLOCK).and_then(|block| block.try_into().ok());
+        let room: Option<&mut [u8; BLOCK]> = self
+            .out
+            .get_mut(self.len..self.len + BLOCK)
+            .and_then(|room| room.try_into().ok());
+        match (block, room) {
+            // Arrays, so the copy is a fixed-size move whatever the inliner does.
+            (Some(block), Some(room)) if bytes.len() <= BLOCK => *room = *block,
             _ => self.out[self.len..end].copy_from_slice(bytes),
         }
         self.len = end;

@@ -238,6 +238,32 @@ pub struct BatchFailure {
     pub issues: Vec<ValidationIssue>,
 }
 
+/// The texts of a batch sent as one UTF-8 buffer, `joined`, and each text's
+/// length in bytes: one copy across the page's boundaries instead of one per
+/// text (issue 14). Lengths that do not add up to `joined`, or a text that is
+/// not UTF-8, are refused.
+pub fn split_batch<'t>(joined: &'t [u8], lengths: &[u32]) -> Result<Vec<&'t str>, String> {
+    let mut texts = Vec::with_capacity(lengths.len());
+    let mut rest = joined;
+    for (index, &length) in lengths.iter().enumerate() {
+        let Some((text, after)) = rest.split_at_checked(length as usize) else {
+            return Err(format!(
+                "text {index} is {length} bytes long, but only {} bytes are left",
+                rest.len()
+            ));
+        };
+        texts.push(std::str::from_utf8(text).map_err(|e| format!("text {index} is not UTF-8: {e}"))?);
+        rest = after;
+    }
+    if !rest.is_empty() {
+        return Err(format!(
+            "the lengths add up to less than the joined texts ({} bytes are left over)",
+            rest.len()
+        ));
+    }
+    Ok(texts)
+}
+
 /// Validates every text against `schema` (compiled once by the caller);
 /// `builtin` as for [`validate_document`].
 pub fn validate_batch<'t>(
@@ -432,5 +458,33 @@ mod tests {
         let options = FormatOptions::default();
         assert!(!format_document("[\n  1\n]\n", &options).unwrap().changed);
         assert!(format_document("[1]", &options).unwrap().changed);
+    }
+
+    #[test]
+    fn a_joined_batch_splits_at_its_byte_lengths() {
+        let joined = "{}[1]\"é\"".as_bytes();
+        assert_eq!(split_batch(joined, &[2, 3, 4, 0]).unwrap(), ["{}", "[1]", "\"é\"", ""]);
+        assert_eq!(split_batch(b"", &[]).unwrap(), Vec::<&str>::new());
+        assert_eq!(
+            split_batch("\"é\"".as_bytes(), &[2, 2]).unwrap_err(),
+            "text 0 is not UTF-8: incomplete utf-8 byte sequence from index 1"
+        );
+        assert_eq!(
+            split_batch(b"{}", &[3]).unwrap_err(),
+            "text 0 is 3 bytes long, but only 2 bytes are left"
+        );
+        assert_eq!(
+            split_batch(b"{}[]", &[2]).unwrap_err(),
+            "the lengths add up to less than the joined texts (2 bytes are left over)"
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_texts_joined_split_back_into_themselves(texts in proptest::collection::vec(".{0,12}", 0..8)) {
+            let joined = texts.concat();
+            let lengths: Vec<u32> = texts.iter().map(|t| t.len() as u32).collect();
+            proptest::prop_assert_eq!(split_batch(joined.as_bytes(), &lengths).unwrap(), texts);
+        }
     }
 }

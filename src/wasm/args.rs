@@ -22,7 +22,9 @@ pub fn bytes(value: &JsValue, name: &str) -> Result<Vec<u8>, String> {
         .ok_or_else(|| format!("`{name}` must be a Uint8Array, not {}", kind(value)))
 }
 
-/// The strings of the array `value`, or why it is not an array of strings.
+/// The strings of the array `value`, or why it is not an array of strings
+/// (the npm package's options; the page sends no arrays of strings).
+#[cfg(feature = "node")]
 pub fn strings(value: &JsValue, name: &str) -> Result<Vec<String>, String> {
     let array = value
         .dyn_ref::<js_sys::Array>()
@@ -35,6 +37,14 @@ pub fn strings(value: &JsValue, name: &str) -> Result<Vec<String>, String> {
                 .ok_or_else(|| format!("`{name}[{index}]` must be a string, not {}", kind(&item)))
         })
         .collect()
+}
+
+/// The numbers of the `Uint32Array` `value`, or why it is not one.
+pub fn u32s(value: &JsValue, name: &str) -> Result<Vec<u32>, String> {
+    value
+        .dyn_ref::<js_sys::Uint32Array>()
+        .map(js_sys::Uint32Array::to_vec)
+        .ok_or_else(|| format!("`{name}` must be a Uint32Array, not {}", kind(value)))
 }
 
 /// `{"ok": false, "error": {"message": ..}}`, the snapshot and rule exports' error value.
@@ -63,7 +73,7 @@ fn kind(value: &JsValue) -> String {
 }
 
 /// Rebinds each named `JsValue` parameter as its `String` (or, with `bytes`,
-/// its `Vec<u8>`, with `strings` its `Vec<String>`), returning `$on_error(message)` from the export when it is not.
+/// its `Vec<u8>`, with `strings` its `Vec<String>`, with `u32s` its `Vec<u32>`), returning `$on_error(message)` from the export when it is not.
 macro_rules! args {
     ($on_error:expr; $($kind:ident $name:ident),+ $(,)?) => {
         $(

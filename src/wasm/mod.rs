@@ -14,6 +14,12 @@ use crate::tree::{Entry, Tree};
 
 pub mod snapshot;
 
+// Talc rather than std's dlmalloc: the same speed on the page's
+// allocation-heavy work (10,000 small `Value` trees built and dropped, in CPU
+// time measured interleaved), in 6.4 KiB less wasm (issue 13 §5).
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 #[wasm_bindgen(start)]
 pub fn start() {
     console_error_panic_hook::set_once();

@@ -320,7 +320,10 @@ async function handle({ op, args }, progress) {
   if (Object.hasOwn(DIFF_OPS, op)) return DIFF_OPS[op](args);
   if (Object.hasOwn(VIEWER_OPS, op)) return VIEWER_OPS[op](args);
   if (op === 'call' && TEXT_EXPORTS.includes(args.name) && typeof core[args.name] === 'function') {
-    return JSON.parse(core[args.name](...args.params));
+    // `text: true` hands the reply back as the JSON text: one string to copy,
+    // where a big reply (a batch's failures) would be cloned object by object.
+    const reply = core[args.name](...args.params);
+    return args.text ? reply : JSON.parse(reply);
   }
   throw new Error(`unknown request ${op} ${args?.name ?? ''}`);
 }

@@ -309,6 +309,12 @@ fn lean_and_value_diffs_agree_on_keyed_snapshots_and_big_objects() {
     assert_lean_diff_is_the_value_diff(&a, &b, &CompareOptions::default());
     let keyed = CompareOptions::parse(&["/tools=description".into()], true, &[]).unwrap();
     assert_lean_diff_is_the_value_diff(&a, &b, &keyed);
+    // Number keys as serde_json spells them: `1E3` and `1e3` are one key, so no keyed match.
+    let a = r#"{"tools": [{"name": 1E3, "v": 1}, {"name": 1e3, "v": 2}, {"name": 2.50, "v": 3}]}"#;
+    let b = r#"{"tools": [{"name": 1e3, "v": 2}, {"name": 1E3, "v": 1}, {"name": 2.50, "v": 4}]}"#;
+    assert_lean_diff_is_the_value_diff(a, b, &CompareOptions::default());
+    let options = CompareOptions::parse(&["/tools=v".into()], false, &[]).unwrap();
+    assert_lean_diff_is_the_value_diff(a, b, &options);
 }
 
 #[test]

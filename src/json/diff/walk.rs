@@ -295,10 +295,12 @@ fn unique_keys<'v, N: Tree<'v>>(fields: &[String], items: &N::Array) -> Option<V
         };
         let mut key = String::new();
         for field in fields {
-            match members.get(field)?.shape() {
+            let member = members.get(field)?;
+            match member.shape() {
                 Shape::String(s) => key.push_str(&s),
-                // A number's text, as serde_json prints it (`arbitrary_precision`).
-                Shape::Number(text) => key.push_str(text),
+                // As serde_json spells the number, which is not always as written
+                // (`1E3` is `1e+3`): keys that serde_json reads alike are one key.
+                Shape::Number(_) => key.push_str(&member.to_value().to_string()),
                 Shape::Bool(b) => key.push_str(if b { "true" } else { "false" }),
                 _ => return None,
             }

@@ -3,20 +3,10 @@
 // re-run answers), the re-run replaces it, and a cancelled run says so.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
-import { openPage, readFolder, repoRoot, servePageForEachFile, shared, waitReady } from './harness.mjs';
-
-// The folders the tests write their files to, removed when the file's tests end.
-const made = [];
-after(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-function temporaryDir(prefix) {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
+import { test } from 'node:test';
+import { openPage, readFolder, repoRoot, servePageForEachFile, shared, temporaryDir, waitReady } from './harness.mjs';
 
 let browser;
 let origin;

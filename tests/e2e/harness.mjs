@@ -2,7 +2,8 @@
 // Chromium driven by playwright-core, every request recorded, every CSP
 // violation and page error collected, screenshots saved under target/.
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before } from 'node:test';
@@ -75,6 +76,17 @@ export async function waitReady(page) {
 export async function screenshot(page, name) {
   mkdirSync(screensDir, { recursive: true });
   await page.screenshot({ path: join(screensDir, `${name}.png`), fullPage: false });
+}
+
+// The folders tests write their files to, removed when the test file ends.
+const temporaryDirs = [];
+after(() => temporaryDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** A fresh folder under the system's temporary one, removed after the test file. */
+export function temporaryDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temporaryDirs.push(dir);
+  return dir;
 }
 
 /** Every file under `dir` as {path, base64}, for a synthesized drop. */

@@ -6,21 +6,11 @@
 // 5 MB document without holding up the page.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { strToU8, zipSync } from 'fflate';
-import { dropFolder, openPage, readFolder, screenshot, servePageForEachFile, shared, waitReady } from './harness.mjs';
-
-// The folders the tests write their files to, removed when the file's tests end.
-const made = [];
-after(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-function temporaryDir(prefix) {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
+import { dropFolder, openPage, readFolder, screenshot, servePageForEachFile, shared, temporaryDir, waitReady } from './harness.mjs';
 
 let browser;
 let origin;

@@ -5,22 +5,12 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, symlinkSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { deflateSync, zipSync } from 'fflate';
-import { openPage, repoRoot, servePageForEachFile, waitReady } from './harness.mjs';
-
-// The folders the tests write their files to, removed when the file's tests end.
-const made = [];
-after(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-function temporaryDir(prefix) {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
+import { openPage, repoRoot, servePageForEachFile, temporaryDir, waitReady } from './harness.mjs';
 
 let browser;
 let origin;

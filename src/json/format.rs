@@ -385,10 +385,11 @@ impl<'a> Sink<'a> for Writer<'_, '_> {
 /// the one being emitted, so memory stays a few slices' output per thread.
 #[cfg(not(target_arch = "wasm32"))]
 mod parallel {
+    use std::ops::ControlFlow;
     use std::sync::mpsc::{Receiver, Sender, channel, sync_channel};
 
     use super::{BLOCK, FormatOptions, JsonParseError, Writer, output_estimate, write_checked};
-    use crate::json::scan::{Sink, replay_checked, replay_checked_from, scan};
+    use crate::json::scan::{MAX_DEPTH, Sink, replay_checked, replay_checked_from, scan, scan_tail};
 
     /// A comma between two items, and the containers open there (outermost
     /// first, `true` for an object).
@@ -397,11 +398,33 @@ mod parallel {
         open: Vec<bool>,
     }
 
-    /// The check's sink: keeps the first comma past every `spacing` bytes.
+    /// The check's sink: keeps the first comma past every `spacing` bytes,
+    /// and stops at the comma at `stop` (where the other thread's check began).
     struct Checkpoints {
         spacing: usize,
         next: usize,
         list: Vec<Checkpoint>,
+        stop: Option<usize>,
+        stopped: bool,
+    }
+
+    impl Checkpoints {
+        fn new(spacing: usize, stop: Option<usize>) -> Self {
+            Checkpoints {
+                spacing,
+                next: spacing,
+                list: Vec::new(),
+                stop,
+                stopped: false,
+            }
+        }
+
+        fn add(&mut self, at: usize, open: impl FnOnce() -> Vec<bool>) {
+            if at >= self.next {
+                self.list.push(Checkpoint { at, open: open() });
+                self.next = at + self.spacing;
+            }
+        }
     }
 
     impl<'a> Sink<'a> for Checkpoints {
@@ -411,15 +434,84 @@ mod parallel {
         fn scalar(&mut self, _: &'a str) {}
 
         #[inline(always)]
-        fn separator(&mut self, at: usize, open: &[bool]) {
-            if at >= self.next {
+        fn separator(&mut self, at: usize, open: &[bool]) -> ControlFlow<()> {
+            if self.stop == Some(at) {
                 self.list.push(Checkpoint {
                     at,
                     open: open.to_vec(),
                 });
-                self.next = at + self.spacing;
+                self.stopped = true;
+                return ControlFlow::Break(());
             }
+            self.add(at, || open.to_vec());
+            ControlFlow::Continue(())
         }
+    }
+
+    /// Checks `text` and returns the checkpoints `spacing` bytes apart. A
+    /// strict document of two slices or more is checked on two threads,
+    /// from its start and from a comma near its middle (see [`scan_tail`]);
+    /// when the two do not join up (that comma was inside a string, or either
+    /// half has an error) the first thread's check is the whole check, or the
+    /// whole text is checked again on one thread: the errors are always
+    /// those of [`scan`].
+    fn check(text: &str, jsonc: bool, spacing: usize, threads: usize) -> Result<Vec<Checkpoint>, JsonParseError> {
+        let middle = text.len() / 2;
+        let split = !jsonc && threads >= 2 && text.len() >= 2 * spacing;
+        let comma = text.as_bytes()[middle..]
+            .iter()
+            .position(|&b| b == b',')
+            .map(|i| middle + i)
+            .filter(|_| split);
+        let Some(comma) = comma else {
+            let mut whole = Checkpoints::new(spacing, None);
+            scan(text, jsonc, &mut whole).map_err(|e| e.locate(text))?;
+            return Ok(whole.list);
+        };
+        let mut head = Checkpoints::new(spacing, Some(comma));
+        let (head_checked, tail) = std::thread::scope(|scope| {
+            let tail = scope.spawn(|| {
+                // Checkpoints as `Checkpoints` keeps them, their containers
+                // told as (how many of the comma's are closed, opened since).
+                let mut next = comma + spacing;
+                let mut relative = Vec::new();
+                let tail = scan_tail(text, comma, &mut |at, closed, open: &[bool]| {
+                    if at >= next {
+                        relative.push((at, closed, open.to_vec()));
+                        next = at + spacing;
+                    }
+                });
+                tail.map(|tail| (tail, relative))
+            });
+            let head_checked = scan(text, false, &mut head);
+            // A panic in the tail's check is a bug; passing it on is the scope's join.
+            (head_checked, tail.join().unwrap_or(None))
+        });
+        head_checked.map_err(|e| e.locate(text))?;
+        if !head.stopped {
+            // The comma was inside a string: the first thread checked everything.
+            return Ok(head.list);
+        }
+        let at_comma = head
+            .list
+            .last()
+            .map(|checkpoint| checkpoint.open.clone())
+            .unwrap_or_default();
+        let joined = tail.filter(|(tail, _)| {
+            tail.closes.iter().rev().eq(at_comma.iter()) && at_comma.len() + tail.deepest <= MAX_DEPTH
+        });
+        let Some((_, relative)) = joined else {
+            let mut whole = Checkpoints::new(spacing, None);
+            scan(text, false, &mut whole).map_err(|e| e.locate(text))?;
+            return Ok(whole.list);
+        };
+        let mut list = head.list;
+        list.extend(relative.into_iter().map(|(at, closed, opened)| {
+            let mut open = at_comma[..at_comma.len() - closed].to_vec();
+            open.extend(opened);
+            Checkpoint { at, open }
+        }));
+        Ok(list)
     }
 
     /// A formatted slice: the output is `bytes[..len]` (the rest is room the
@@ -436,17 +528,12 @@ mod parallel {
         threads: usize,
         emit: &mut dyn FnMut(&[u8]),
     ) -> Result<(), JsonParseError> {
-        let mut checkpoints = Checkpoints {
-            spacing: slice_bytes.max(1),
-            next: slice_bytes.max(1),
-            list: Vec::new(),
-        };
-        scan(text, options.jsonc, &mut checkpoints).map_err(|e| e.locate(text))?;
-        if checkpoints.list.is_empty() || threads < 2 {
+        let checkpoints = check(text, options.jsonc, slice_bytes.max(1), threads)?;
+        if checkpoints.is_empty() || threads < 2 {
             write_checked(text, options, emit);
             return Ok(());
         }
-        let slices = checkpoints.list.len() + 1;
+        let slices = checkpoints.len() + 1;
         let threads = threads.min(slices);
         std::thread::scope(|scope| {
             let mut finished: Vec<Receiver<Piece>> = Vec::with_capacity(threads);
@@ -455,7 +542,7 @@ mod parallel {
                 // Capacity 1: a thread waits once it is a slice ahead.
                 let (done, finished_here) = sync_channel::<Piece>(1);
                 let (recycle_here, returned) = channel::<Piece>();
-                let checkpoints = &checkpoints.list;
+                let checkpoints = &checkpoints;
                 scope.spawn(move || {
                     for slice in (first..slices).step_by(threads) {
                         let reused = returned.try_recv().ok().map(|piece| piece.bytes);

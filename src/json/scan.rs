@@ -8,6 +8,7 @@
 //! Lone surrogate escapes (`"\ud800"`) are grammatical JSON and pass through.
 
 use std::borrow::Cow;
+use std::ops::ControlFlow;
 
 use crate::source::LineIndex;
 
@@ -59,9 +60,12 @@ pub(crate) trait Sink<'a> {
     fn scalar(&mut self, raw: &'a str);
     /// A comma at byte `at` between two items of the innermost of the `open`
     /// containers (outermost first, `true` for an object); never a trailing
-    /// comma. Only the parallel formatter's check wants them.
+    /// comma. Only the parallel formatter's check wants them; breaking stops
+    /// the scan there, successfully.
     #[inline(always)]
-    fn separator(&mut self, _at: usize, _open: &[bool]) {}
+    fn separator(&mut self, _at: usize, _open: &[bool]) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
 }
 
 /// A sink that keeps nothing: the scan only validates.
@@ -389,7 +393,9 @@ pub(crate) fn scan<'a>(text: &'a str, jsonc: bool, sink: &mut impl Sink<'a>) -> 
                         sink.end(close, s.pos - 1);
                         continue;
                     }
-                    sink.separator(comma, &open);
+                    if sink.separator(comma, &open).is_break() {
+                        return Ok(());
+                    }
                     if is_object {
                         member_key(&mut s, sink)?;
                     }
@@ -404,6 +410,154 @@ pub(crate) fn scan<'a>(text: &'a str, jsonc: bool, sink: &mut impl Sink<'a>) -> 
             }
         }
     }
+}
+
+/// What [`scan_tail`] learnt of the containers open at its comma.
+pub(crate) struct Tail {
+    /// The kinds of those the tail closes, innermost first (`true` for an object).
+    pub closes: Vec<bool>,
+    /// The most containers open at once in the tail beyond those open at the comma.
+    pub deepest: usize,
+}
+
+/// Checks strict JSON `text` after the comma at `comma`, as [`scan`] would
+/// if that comma separated two items inside containers it does not know:
+/// it learns their kinds as it goes (a key and `:` after a comma mean an
+/// object, each closing bracket names its kind). If the containers open at
+/// the comma are exactly `closes` (innermost last) and at most
+/// [`MAX_DEPTH`] minus `deepest` of them, [`scan`] accepts `text` exactly when
+/// it accepts it up to that comma and stops there as a separator (breaking
+/// in [`Sink::separator`]): the second half of a check on two threads.
+/// `None` when no containers would do or when it cannot tell (anything
+/// [`scan`] would reject, a trailing comma); the caller then checks the whole
+/// text. `checkpoint` gets every comma between items with the number of the
+/// comma's containers closed before it and the containers opened since.
+pub(crate) fn scan_tail(text: &str, comma: usize, checkpoint: &mut impl FnMut(usize, usize, &[bool])) -> Option<Tail> {
+    let mut s = Scanner {
+        text,
+        bytes: text.as_bytes(),
+        pos: comma + 1,
+        jsonc: false,
+    };
+    // Containers opened in the tail, and the kinds learnt of the ones below.
+    let mut open: Vec<bool> = Vec::new();
+    let mut closes: Vec<bool> = Vec::new();
+    let mut deepest = 0usize;
+    // Whether the innermost container below the tail's own is an object:
+    // learnt from an item (`None` right after a closing bracket, before any).
+    let mut floor: Option<bool> = None;
+    // A value is still to scan (not after a closing bracket or a string element).
+    let mut pending = unknown_item(&mut s, &mut floor)?;
+    loop {
+        if pending {
+            match s.skip_space().ok()? {
+                Some(open_byte @ (b'{' | b'[')) => {
+                    s.pos += 1;
+                    let close = if open_byte == b'{' { b'}' } else { b']' };
+                    if s.skip_space().ok()? == Some(close) {
+                        s.pos += 1;
+                    } else {
+                        open.push(open_byte == b'{');
+                        deepest = deepest.max(open.len().saturating_sub(closes.len()));
+                        if open_byte == b'{' {
+                            member_key(&mut s, &mut Discard).ok()?;
+                        }
+                        continue;
+                    }
+                }
+                Some(b'"') => {
+                    s.string().ok()?;
+                }
+                Some(b'-' | b'0'..=b'9') => {
+                    s.number().ok()?;
+                }
+                Some(b't') => {
+                    s.literal("true").ok()?;
+                }
+                Some(b'f') => {
+                    s.literal("false").ok()?;
+                }
+                Some(b'n') => {
+                    s.literal("null").ok()?;
+                }
+                _ => return None,
+            }
+        }
+        // After a complete value: close containers or move to the next item.
+        match (open.last().copied(), s.skip_space().ok()?) {
+            (Some(is_object), Some(b',')) => {
+                let at = s.pos;
+                s.pos += 1;
+                let close = if is_object { b'}' } else { b']' };
+                if s.skip_space().ok()? == Some(close) {
+                    return None;
+                }
+                checkpoint(at, closes.len(), &open);
+                if is_object {
+                    member_key(&mut s, &mut Discard).ok()?;
+                }
+                pending = true;
+            }
+            (Some(is_object), Some(b)) if b == if is_object { b'}' } else { b']' } => {
+                s.pos += 1;
+                open.pop();
+                pending = false;
+            }
+            (Some(_), _) => return None,
+            // Below the tail's own containers, after an item or a closing bracket.
+            (None, Some(b',')) => {
+                let at = s.pos;
+                s.pos += 1;
+                if matches!(s.skip_space().ok()?, Some(b'}' | b']')) {
+                    return None;
+                }
+                checkpoint(at, closes.len(), &open);
+                pending = unknown_item(&mut s, &mut floor)?;
+            }
+            (None, Some(close @ (b'}' | b']'))) => {
+                let is_object = close == b'}';
+                if floor.is_some_and(|kind| kind != is_object) {
+                    return None;
+                }
+                s.pos += 1;
+                closes.push(is_object);
+                floor = None;
+                pending = false;
+            }
+            // The end, outside every container: right after a closing bracket.
+            (None, None) if floor.is_none() => return Some(Tail { closes, deepest }),
+            (None, _) => return None,
+        }
+    }
+}
+
+/// An item right after a comma in a container of unknown kind (`floor`,
+/// learnt here, `None` if it disagrees with what was known): a string
+/// followed by `:` is a key, so the container is an object; anything else is
+/// an array element. Returns whether the item's value is still to scan (not
+/// when it was a string element).
+fn unknown_item(s: &mut Scanner<'_>, floor: &mut Option<bool>) -> Option<bool> {
+    let is_object = match s.skip_space().ok()? {
+        Some(b'"') => {
+            s.string().ok()?;
+            if s.skip_space().ok()? == Some(b':') {
+                s.pos += 1;
+                true
+            } else {
+                if *floor == Some(true) {
+                    return None;
+                }
+                *floor = Some(false);
+                return Some(false);
+            }
+        }
+        _ => false,
+    };
+    if floor.is_some_and(|kind| kind != is_object) {
+        return None;
+    }
+    *floor = Some(is_object);
+    Some(true)
 }
 
 /// Bytes that end a number or a literal (`true`, `false`, `null`) in checked
@@ -592,4 +746,64 @@ pub(crate) fn decode_key(raw: &str) -> Cow<'_, str> {
         units.push(unit);
     }
     Cow::Owned(String::from_utf16_lossy(&units))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every comma between items, with the containers open there.
+    struct Separators(Vec<(usize, Vec<bool>)>);
+
+    impl<'a> Sink<'a> for Separators {
+        fn begin(&mut self, _: u8, _: usize) {}
+        fn end(&mut self, _: u8, _: usize) {}
+        fn key(&mut self, _: &'a str) {}
+        fn scalar(&mut self, _: &'a str) {}
+        fn separator(&mut self, at: usize, open: &[bool]) -> ControlFlow<()> {
+            self.0.push((at, open.to_vec()));
+            ControlFlow::Continue(())
+        }
+    }
+
+    fn tail(text: &str, comma: usize) -> Option<(Vec<bool>, usize)> {
+        scan_tail(text, comma, &mut |_, _, _| {}).map(|tail| (tail.closes, tail.deepest))
+    }
+
+    /// From every comma between items of a valid document, the tail learns
+    /// exactly the containers open there (`[` `{` mixed, keys that look like
+    /// values), so the two-thread check joins.
+    #[test]
+    fn a_tail_learns_the_containers_open_at_its_comma() {
+        let text = r#"{"a": [1, "x", {"k": [true, {}], "l": "v,w"}], "b": [[], ["s", 2]], "c": null}"#;
+        let mut separators = Separators(Vec::new());
+        scan(text, false, &mut separators).unwrap_or_else(|_| panic!("valid"));
+        assert_eq!(separators.0.len(), 8);
+        for (at, open) in separators.0 {
+            let (closes, _) = tail(text, at).unwrap_or_else(|| panic!("tail at {at}"));
+            assert_eq!(closes.iter().rev().copied().collect::<Vec<_>>(), open, "at {at}");
+        }
+        assert_eq!(tail("[1,[[[2]]]]", 2), Some((vec![false], 3)));
+    }
+
+    /// What no containers at the comma could make valid, or what only the
+    /// full check can judge, is `None`.
+    #[test]
+    fn a_tail_that_cannot_join_is_none() {
+        for (text, comma) in [
+            // Nothing but white space may follow the document's last bracket.
+            ("[[0,1]],1", 4),
+            ("[0,1]]x", 2),
+            // A key in an array, an element in an object, a bracket of the other kind.
+            ("[0,\"k\":1,2]", 2),
+            ("{\"a\":1,\"b\":2,3}", 6),
+            ("[0,{\"a\":1}}", 2),
+            // Still open at the end, a trailing comma, an error in a value.
+            ("[0,1", 2),
+            ("[0,1,]", 2),
+            ("[0,01]", 2),
+        ] {
+            assert_eq!(tail(text, comma), None, "{text}");
+        }
+    }
 }

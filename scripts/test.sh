@@ -9,6 +9,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export APCHECK_SHARED="${APCHECK_SHARED:-$(cd .. && pwd)/shared}"
+# Every temporary file of the run goes in one folder, removed at exit: the
+# tests' own, and the profile folders Chromium leaves behind when
+# chromedriver is stopped (about 90 MB per browser).
+run_tmp="$(mktemp -d "${TMPDIR:-/tmp}/apcheck-test.XXXXXX")"
+trap 'rm -rf "$run_tmp"' EXIT
+export TMPDIR="$run_tmp"
 
 passed=0
 step() {

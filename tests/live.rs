@@ -508,7 +508,7 @@ fn the_probe_plugin_shows_every_conformance_case() {
 }
 
 #[test]
-fn inherit_env_passes_the_whole_environment_and_data_defaults_to_a_fresh_directory() {
+fn inherit_env_passes_the_whole_environment_and_data_defaults_to_a_temporary_directory() {
     let root = plugin(
         "inherit",
         json!({"default": {"type": "stdio", "command": "node", "args": ["${PLUGIN_ROOT}/dist/probe.mjs", "default"]}}),
@@ -521,14 +521,17 @@ fn inherit_env_passes_the_whole_environment_and_data_defaults_to_a_fresh_directo
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     let seen = observed(&snapshot_of(&output), "default").clone();
     assert_eq!(seen["env"]["APCHECK_TEST_AMBIENT"], "passed on");
-    // Without --data, the run creates PLUGIN_DATA and says where.
+    // Without --data, the run creates PLUGIN_DATA (the server saw it as a
+    // folder, §9.1), says where, and removes it when the run ends.
     let data = seen["env"]["PLUGIN_DATA"].as_str().unwrap();
+    assert_eq!(seen["dataWritable"], true, "{seen}");
     assert!(
-        stderr.contains(&format!("PLUGIN_DATA for this run: {data}")),
+        stderr.contains(&format!(
+            "PLUGIN_DATA for this run: {data} (a temporary folder, removed when the run ends"
+        )),
         "{stderr}"
     );
-    assert!(Path::new(data).is_dir());
-    std::fs::remove_dir_all(data).unwrap();
+    assert!(!Path::new(data).exists(), "{data} is left behind");
 }
 
 #[test]

@@ -250,26 +250,52 @@ pub fn mask_secrets(text: &str) -> String {
     out
 }
 
-/// The plugin data directory: `dir` (created if missing), or a fresh one this
-/// run creates; `true` when it is fresh. §9.1: it exists and is writable
-/// before any server starts, and every server of the plugin gets the same one.
-pub fn data_dir(dir: Option<&Path>) -> Result<(PathBuf, bool), String> {
-    match dir {
-        Some(dir) => {
-            std::fs::create_dir_all(dir).map_err(|e| format!("cannot create --data {}: {e}", dir.display()))?;
-            let dir = dir
-                .canonicalize()
-                .map_err(|e| format!("cannot resolve --data {}: {e}", dir.display()))?;
-            Ok((dir, false))
+/// The plugin data directory for one run (§9.1: it exists and is writable
+/// before any server starts, and every server of the plugin gets the same one).
+pub enum DataDir {
+    /// `--data DIR`, created if missing, and left as the servers leave it.
+    Given(PathBuf),
+    /// A fresh folder this run creates and removes when it is dropped, after
+    /// every server process has been reaped: a check is not an installation,
+    /// and repeated runs in CI would otherwise leave one folder each behind.
+    Temporary {
+        path: PathBuf,
+        _removed_on_drop: tempfile::TempDir,
+    },
+}
+
+impl DataDir {
+    /// `dir` (created if missing and resolved), or a fresh temporary folder.
+    pub fn new(dir: Option<&Path>) -> Result<Self, String> {
+        match dir {
+            Some(dir) => {
+                std::fs::create_dir_all(dir).map_err(|e| format!("cannot create --data {}: {e}", dir.display()))?;
+                let dir = dir
+                    .canonicalize()
+                    .map_err(|e| format!("cannot resolve --data {}: {e}", dir.display()))?;
+                Ok(Self::Given(dir))
+            }
+            None => {
+                let fresh = tempfile::Builder::new()
+                    .prefix("apcheck-plugin-data-")
+                    .tempdir()
+                    .map_err(|e| format!("cannot create a plugin data directory: {e}"))?;
+                let path = fresh
+                    .path()
+                    .canonicalize()
+                    .unwrap_or_else(|_| fresh.path().to_path_buf());
+                Ok(Self::Temporary {
+                    path,
+                    _removed_on_drop: fresh,
+                })
+            }
         }
-        None => {
-            let fresh = tempfile::Builder::new()
-                .prefix("apcheck-plugin-data-")
-                .tempdir()
-                .map_err(|e| format!("cannot create a plugin data directory: {e}"))?;
-            let dir = fresh.keep();
-            let dir = dir.canonicalize().unwrap_or(dir);
-            Ok((dir, true))
+    }
+
+    /// The absolute path servers get as `PLUGIN_DATA`.
+    pub fn path(&self) -> &Path {
+        match self {
+            Self::Given(path) | Self::Temporary { path, .. } => path,
         }
     }
 }

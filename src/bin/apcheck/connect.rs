@@ -57,17 +57,23 @@ pub fn run(dir: &Path, tree: &Tree, report: &PackageReport, args: &ConnectArgs) 
     let root = dir
         .canonicalize()
         .map_err(|e| format!("cannot resolve plugin root {}: {e}", dir.display()))?;
-    let (data, fresh) = if live::needs_data_dir(tree, report, &options) {
-        live::data_dir(args.data.as_deref())?
+    // Kept to the end of this function: a temporary folder is removed when
+    // it drops, after `live::connect` has reaped every server.
+    let data_dir = if live::needs_data_dir(tree, report, &options) {
+        Some(live::DataDir::new(args.data.as_deref())?)
     } else {
-        (args.data.clone().unwrap_or_default(), false)
+        None
     };
-    if fresh {
+    if let Some(live::DataDir::Temporary { path, .. }) = &data_dir {
         eprintln!(
-            "apcheck: PLUGIN_DATA for this run: {} (created; pass --data to choose one)",
-            data.display()
+            "apcheck: PLUGIN_DATA for this run: {} (a temporary folder, removed when the run ends; pass --data DIR to keep one)",
+            path.display()
         );
     }
+    let data = match &data_dir {
+        Some(dir) => dir.path().to_path_buf(),
+        None => args.data.clone().unwrap_or_default(),
+    };
     let places = live::Places { root, data };
     let on_terminal = std::io::stderr().is_terminal();
     let mut progress = |event: Progress| match event {

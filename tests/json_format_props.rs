@@ -2,7 +2,7 @@
 //! serde_json (a strict RFC 8259 parser) on near-JSON input, failing where
 //! the validating scan (`fmt`'s check before streaming) fails.
 
-use apcheck::json::format::{FormatOptions, Indent, Layout, format, format_streaming};
+use apcheck::json::format::{FormatOptions, Indent, Layout, format, format_streaming, format_streaming_in_slices};
 use apcheck::json::locate::{SpanTree, nearest_spans};
 use apcheck::json::scan::check_syntax;
 use proptest::prelude::*;
@@ -116,6 +116,21 @@ proptest! {
         prop_assert_eq!(String::from_utf8(streamed).unwrap(), format(&text, &options).unwrap());
     }
 
+    /// The parallel writer (slices this short put a checkpoint at nearly every
+    /// comma) writes the bytes the serial writer writes, JSONC included.
+    #[test]
+    fn parallel_slices_give_what_format_returns(
+        text in prop_oneof![json_text(), jsonc_text()],
+        options in layouts(),
+        slice_bytes in 1..48usize,
+        threads in 2..5usize,
+    ) {
+        let options = FormatOptions { jsonc: true, sort_keys: false, ..options };
+        let mut sliced = Vec::new();
+        format_streaming_in_slices(&text, &options, slice_bytes, threads, &mut |piece: &[u8]| sliced.extend_from_slice(piece)).unwrap();
+        prop_assert_eq!(String::from_utf8(sliced).unwrap(), format(&text, &options).unwrap());
+    }
+
     /// The one-scan locator and the span tree agree on every pointer, including
     /// duplicate keys (the generator's keys are short, so they repeat) and missing ones.
     #[test]
@@ -159,6 +174,12 @@ proptest! {
         // report the same first error, at the same place.
         let checked = check_syntax(&mutated, false);
         prop_assert_eq!(ours.as_ref().err(), checked.as_ref().err());
+        // So does the check that records the parallel writer's checkpoints,
+        // and it emits nothing for a broken text.
+        let mut emitted = 0;
+        let sliced = format_streaming_in_slices(&mutated, &FormatOptions::default(), 4, 2, &mut |piece: &[u8]| emitted += piece.len());
+        prop_assert_eq!(sliced.as_ref().err(), checked.as_ref().err());
+        prop_assert!(checked.is_ok() || emitted == 0);
         match serde_json::from_str::<Value>(&mutated) {
             Ok(_) => prop_assert!(ours.is_ok(), "{mutated:?}: {:?}", ours.err()),
             // serde_json refuses numbers beyond f64; the grammar allows them and so do we.

@@ -13,7 +13,7 @@
 use std::borrow::Cow;
 
 use crate::json::parse::JsonParseError;
-use crate::json::scan::{Discard, Sink, decode_key, replay_checked, scan};
+use crate::json::scan::{Sink, decode_key, replay_checked, scan};
 
 /// How to lay the document out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,32 +61,88 @@ pub fn format(text: &str, options: &FormatOptions) -> Result<String, JsonParseEr
     Ok(String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
-/// Bytes [`format_streaming`] hands over at a time: big enough that each
-/// hand-over is one cheap write, small enough to stay in the cache.
+/// Bytes [`format_streaming`] hands over at a time when it writes on one
+/// thread: big enough that each hand-over is one cheap write, small enough to
+/// stay in the cache.
 pub const STREAM_CHUNK: usize = 256 * 1024;
 
-/// Formats `text` as [`format`] does, handing the output to `emit` in pieces of
-/// about [`STREAM_CHUNK`] bytes (each whole UTF-8, the last ending with the
-/// newline) instead of holding it: a 100 MB document pretty-prints in a fixed
-/// buffer. The text is checked first, so on a syntax error nothing was emitted.
+/// Formats `text` as [`format`] does, handing the output to `emit` in pieces
+/// (each whole UTF-8, the last ending with the newline) instead of holding it:
+/// a 100 MB document pretty-prints in a few fixed buffers. The text is checked
+/// first, so on a syntax error nothing was emitted.
+///
+/// Natively, a document of more than [`PARALLEL_SLICE`] bytes is written on
+/// every core, a slice each (see [`format_streaming_in_slices`]); the page's
+/// wasm has one thread and writes in pieces of [`STREAM_CHUNK`].
 pub fn format_streaming(
     text: &str,
     options: &FormatOptions,
     emit: &mut dyn FnMut(&[u8]),
 ) -> Result<(), JsonParseError> {
-    let mut writer = Writer::new(text, options.layout, Some(emit));
     if options.sort_keys {
         // Sorting scans the whole text into its tree before writing anything.
+        let mut writer = Writer::new(text, options.layout, Some(emit));
         write_document(text, options, &mut writer)?;
-    } else {
-        // The plain layout writes as it goes, so the text is checked first; the
-        // second pass then only cuts tokens, trusting the grammar.
-        scan(text, options.jsonc, &mut Discard).map_err(|e| e.locate(text))?;
-        replay_checked(text, options.jsonc, &mut writer);
+        writer.put_byte(b'\n');
+        writer.flush();
+        return Ok(());
     }
+    // The plain layout writes as it goes, so the text is checked first; the
+    // writing pass then only cuts tokens, trusting the grammar.
+    #[cfg(not(target_arch = "wasm32"))]
+    return parallel::format_streaming(text, options, PARALLEL_SLICE, writing_threads(), emit);
+    #[cfg(target_arch = "wasm32")]
+    {
+        crate::json::scan::check_syntax(text, options.jsonc)?;
+        write_checked(text, options, emit);
+        Ok(())
+    }
+}
+
+/// Writes checked `text` in the plain layout on the calling thread, in pieces of [`STREAM_CHUNK`].
+fn write_checked(text: &str, options: &FormatOptions, emit: &mut dyn FnMut(&[u8])) {
+    let mut writer = Writer::new(text, options.layout, Some(emit));
+    replay_checked(text, options.jsonc, &mut writer);
     writer.put_byte(b'\n');
     writer.flush();
-    Ok(())
+}
+
+/// Input bytes between the starts of two slices the parallel writer formats
+/// on different threads: each thread holds about two slices' output (twice
+/// the input when pretty), whatever the size of the document.
+#[cfg(not(target_arch = "wasm32"))]
+pub const PARALLEL_SLICE: usize = 1 << 20;
+
+/// More threads than this would wait on the one thread that emits.
+#[cfg(not(target_arch = "wasm32"))]
+const MAX_WRITING_THREADS: usize = 8;
+
+/// The threads [`format_streaming`] formats on: the machine's cores, at most [`MAX_WRITING_THREADS`].
+#[cfg(not(target_arch = "wasm32"))]
+pub fn writing_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(MAX_WRITING_THREADS)
+}
+
+/// [`format_streaming`] without `sort_keys`, with the document cut into
+/// slices about `slice_bytes` apart, formatted on `threads` threads and
+/// emitted in order, one piece per slice: the same bytes as [`format`]
+/// returns. A document with a single slice (or `threads` below 2) is written
+/// on the calling thread. Tests give small slices so that small documents
+/// take the parallel path.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn format_streaming_in_slices(
+    text: &str,
+    options: &FormatOptions,
+    slice_bytes: usize,
+    threads: usize,
+    emit: &mut dyn FnMut(&[u8]),
+) -> Result<(), JsonParseError> {
+    if options.sort_keys {
+        return format_streaming(text, options, emit);
+    }
+    parallel::format_streaming(text, options, slice_bytes, threads, emit)
 }
 
 fn write_document(text: &str, options: &FormatOptions, writer: &mut Writer<'_, '_>) -> Result<(), JsonParseError> {
@@ -98,6 +154,12 @@ fn write_document(text: &str, options: &FormatOptions, writer: &mut Writer<'_, '
         scan(text, options.jsonc, writer).map_err(|e| e.locate(text))?;
     }
     Ok(())
+}
+
+/// Room to reserve for the output of `input` bytes: the output of a pretty
+/// document is about twice the minified input.
+fn output_estimate(input: usize, layout: Layout) -> usize {
+    input.saturating_mul(if layout == Layout::Minify { 1 } else { 2 })
 }
 
 /// Where a streaming writer hands its chunks.
@@ -154,6 +216,18 @@ struct Writer<'t, 'e> {
 
 impl<'t, 'e> Writer<'t, 'e> {
     fn new(text: &'t str, layout: Layout, emit: Option<Emit<'e>>) -> Self {
+        // Streaming flushes at STREAM_CHUNK; in memory the buffer grows.
+        let capacity = if emit.is_some() {
+            STREAM_CHUNK
+        } else {
+            output_estimate(text.len(), layout)
+        };
+        Self::with_buffer(text, layout, emit, vec![0; capacity + 2 * BLOCK])
+    }
+
+    /// A writer whose output goes into `out` (its length is the room the
+    /// writer has before it grows it, its bytes are overwritten).
+    fn with_buffer(text: &'t str, layout: Layout, emit: Option<Emit<'e>>, out: Vec<u8>) -> Self {
         let (fill, unit) = match layout {
             Layout::Pretty(Indent::Tab) => (b'\t', 1),
             Layout::Pretty(Indent::Spaces(n)) => (b' ', usize::from(n)),
@@ -163,16 +237,9 @@ impl<'t, 'e> Writer<'t, 'e> {
         let line_start = if pretty { 2 } else { 1 };
         let mut separator = b",\n"[..line_start].to_vec();
         separator.resize(line_start + unit * 16 + BLOCK, fill);
-        // Streaming flushes at STREAM_CHUNK; in memory the buffer grows, and
-        // the output of a pretty document is about twice the minified input.
-        let capacity = if emit.is_some() {
-            STREAM_CHUNK
-        } else {
-            text.len().saturating_mul(if pretty { 2 } else { 1 })
-        };
         Writer {
             text: text.as_bytes(),
-            out: vec![0; capacity + 2 * BLOCK],
+            out,
             len: 0,
             emit,
             separator,
@@ -307,6 +374,147 @@ impl<'a> Sink<'a> for Writer<'_, '_> {
         self.before_value();
         self.put_token(raw);
         self.flush_if_full();
+    }
+}
+
+/// The plain layout on every core: the check records a checkpoint at a comma
+/// every `slice_bytes` or so (the containers open there are all a writer
+/// needs to start at it), then each thread formats whole slices into its own
+/// buffers, taking every `threads`-th slice, and the calling thread emits
+/// them in document order. A thread is at most one finished slice ahead of
+/// the one being emitted, so memory stays a few slices' output per thread.
+#[cfg(not(target_arch = "wasm32"))]
+mod parallel {
+    use std::sync::mpsc::{Receiver, Sender, channel, sync_channel};
+
+    use super::{BLOCK, FormatOptions, JsonParseError, Writer, output_estimate, write_checked};
+    use crate::json::scan::{Sink, replay_checked, replay_checked_from, scan};
+
+    /// A comma between two items, and the containers open there (outermost
+    /// first, `true` for an object).
+    struct Checkpoint {
+        at: usize,
+        open: Vec<bool>,
+    }
+
+    /// The check's sink: keeps the first comma past every `spacing` bytes.
+    struct Checkpoints {
+        spacing: usize,
+        next: usize,
+        list: Vec<Checkpoint>,
+    }
+
+    impl<'a> Sink<'a> for Checkpoints {
+        fn begin(&mut self, _: u8, _: usize) {}
+        fn end(&mut self, _: u8, _: usize) {}
+        fn key(&mut self, _: &'a str) {}
+        fn scalar(&mut self, _: &'a str) {}
+
+        #[inline(always)]
+        fn separator(&mut self, at: usize, open: &[bool]) {
+            if at >= self.next {
+                self.list.push(Checkpoint {
+                    at,
+                    open: open.to_vec(),
+                });
+                self.next = at + self.spacing;
+            }
+        }
+    }
+
+    /// A formatted slice: the output is `bytes[..len]` (the rest is room the
+    /// writer used for its block copies).
+    struct Piece {
+        bytes: Vec<u8>,
+        len: usize,
+    }
+
+    pub(super) fn format_streaming(
+        text: &str,
+        options: &FormatOptions,
+        slice_bytes: usize,
+        threads: usize,
+        emit: &mut dyn FnMut(&[u8]),
+    ) -> Result<(), JsonParseError> {
+        let mut checkpoints = Checkpoints {
+            spacing: slice_bytes.max(1),
+            next: slice_bytes.max(1),
+            list: Vec::new(),
+        };
+        scan(text, options.jsonc, &mut checkpoints).map_err(|e| e.locate(text))?;
+        if checkpoints.list.is_empty() || threads < 2 {
+            write_checked(text, options, emit);
+            return Ok(());
+        }
+        let slices = checkpoints.list.len() + 1;
+        let threads = threads.min(slices);
+        std::thread::scope(|scope| {
+            let mut finished: Vec<Receiver<Piece>> = Vec::with_capacity(threads);
+            let mut recycle: Vec<Sender<Piece>> = Vec::with_capacity(threads);
+            for first in 0..threads {
+                // Capacity 1: a thread waits once it is a slice ahead.
+                let (done, finished_here) = sync_channel::<Piece>(1);
+                let (recycle_here, returned) = channel::<Piece>();
+                let checkpoints = &checkpoints.list;
+                scope.spawn(move || {
+                    for slice in (first..slices).step_by(threads) {
+                        let reused = returned.try_recv().ok().map(|piece| piece.bytes);
+                        let piece = format_slice(text, options, checkpoints, slice, reused);
+                        if done.send(piece).is_err() {
+                            return;
+                        }
+                    }
+                });
+                finished.push(finished_here);
+                recycle.push(recycle_here);
+            }
+            for slice in 0..slices {
+                let Ok(piece) = finished[slice % threads].recv() else {
+                    // The thread panicked; the scope passes its panic on.
+                    return;
+                };
+                emit(&piece.bytes[..piece.len]);
+                // A thread that has no slice left has dropped its receiver.
+                let _ = recycle[slice % threads].send(piece);
+            }
+        });
+        Ok(())
+    }
+
+    /// Formats slice `index`: from the start of the document (the first) or
+    /// from checkpoint `index - 1`, to the next checkpoint or the end and its
+    /// newline (the last).
+    fn format_slice(
+        text: &str,
+        options: &FormatOptions,
+        checkpoints: &[Checkpoint],
+        index: usize,
+        reused: Option<Vec<u8>>,
+    ) -> Piece {
+        let start = index.checked_sub(1).map(|previous| &checkpoints[previous]);
+        let end = checkpoints.get(index).map_or(text.len(), |checkpoint| checkpoint.at);
+        let slice = &text[..end];
+        let buffer = reused.unwrap_or_else(|| {
+            let from = start.map_or(0, |checkpoint| checkpoint.at);
+            vec![0; output_estimate(end - from, options.layout) + 2 * BLOCK]
+        });
+        let mut writer = Writer::with_buffer(text, options.layout, None, buffer);
+        match start {
+            None => replay_checked(slice, options.jsonc, &mut writer),
+            Some(checkpoint) => {
+                // Inside containers, after an item: the comma is the writer's to place.
+                writer.depth = checkpoint.open.len();
+                writer.first = false;
+                replay_checked_from(slice, checkpoint.at, &checkpoint.open, &mut writer);
+            }
+        }
+        if end == text.len() {
+            writer.put_byte(b'\n');
+        }
+        Piece {
+            bytes: writer.out,
+            len: writer.len,
+        }
     }
 }
 
@@ -507,6 +715,89 @@ mod tests {
             format(commented, &jsonc).unwrap(),
             "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"c\": {\n    \"d\": null\n  }\n}\n"
         );
+    }
+
+    fn sliced(text: &str, options: &FormatOptions, slice_bytes: usize, threads: usize) -> (String, usize) {
+        let mut out = Vec::new();
+        let mut pieces = 0;
+        format_streaming_in_slices(text, options, slice_bytes, threads, &mut |piece: &[u8]| {
+            assert!(std::str::from_utf8(piece).is_ok(), "every piece is whole UTF-8");
+            out.extend_from_slice(piece);
+            pieces += 1;
+        })
+        .unwrap();
+        (String::from_utf8(out).unwrap(), pieces)
+    }
+
+    /// Slices a few bytes long put a checkpoint at nearly every comma: each
+    /// slice starts inside containers of both kinds, past 64 levels (where
+    /// the replay keeps the outer levels apart), before comments and BOMs.
+    #[test]
+    fn parallel_slices_write_what_format_returns() {
+        let deep = format!("{}0,\"j\":[1,2]{}", "[{\"k\":".repeat(70), "}]".repeat(70));
+        let texts = [
+            r#"{"a,b:c}": "x\"]}, {\\", "\u00e9\"": [1e-3, -0, 2.5E+7, true, false, null], "": {}, "z": [[1, 2], {"y": [3]}]}"#,
+            "  [ [] , {} , [ { } ] , 1 ]  ",
+            deep.as_str(),
+            "[\"ünïcode\", \"😀\", \"é\"]",
+        ];
+        let layouts = [
+            Layout::Minify,
+            Layout::Pretty(Indent::Spaces(2)),
+            Layout::Pretty(Indent::Tab),
+        ];
+        for text in texts {
+            for layout in layouts {
+                let options = FormatOptions {
+                    layout,
+                    ..Default::default()
+                };
+                let expected = format(text, &options).unwrap();
+                for (slice_bytes, threads) in [(1, 2), (3, 3), (16, 2), (1, 1)] {
+                    assert_eq!(
+                        sliced(text, &options, slice_bytes, threads).0,
+                        expected,
+                        "{text} {slice_bytes} {threads}"
+                    );
+                }
+            }
+        }
+        let jsonc = FormatOptions {
+            jsonc: true,
+            ..Default::default()
+        };
+        let commented = "\u{feff}// head\n{ /* a } */ \"a\": [1, 2, /* ] */ ], // , \"b\": 1\n \"c\" /* : */ : {\"d\": null,},\n \"e\": 0}";
+        assert_eq!(sliced(commented, &jsonc, 1, 2).0, format(commented, &jsonc).unwrap());
+    }
+
+    #[test]
+    fn parallel_slices_are_emitted_one_piece_each() {
+        let text = format!("[{}]", vec!["{\"a\":[1,2]}"; 1000].join(","));
+        // Each slice ends at the first comma 100 bytes past its start, and
+        // commas are at most 8 bytes apart here.
+        let (out, pieces) = sliced(&text, &FormatOptions::default(), 100, 2);
+        assert_eq!(out, pretty(&text));
+        assert!(
+            (text.len() / 108..=text.len() / 100 + 1).contains(&pieces),
+            "{pieces} pieces"
+        );
+        // Without a checkpoint (the whole document is shorter than a slice) it is written serially.
+        assert_eq!(
+            sliced("[1,2]", &FormatOptions::default(), 100, 2),
+            ("[\n  1,\n  2\n]\n".to_string(), 1)
+        );
+    }
+
+    #[test]
+    fn parallel_slices_emit_nothing_before_a_syntax_error() {
+        let broken = format!("[{}, oops]", vec!["\"padding padding\""; 5_000].join(","));
+        let mut emitted = 0;
+        let error = format_streaming_in_slices(&broken, &FormatOptions::default(), 64, 2, &mut |piece: &[u8]| {
+            emitted += piece.len()
+        })
+        .unwrap_err();
+        assert_eq!(emitted, 0);
+        assert_eq!(error, format(&broken, &FormatOptions::default()).unwrap_err());
     }
 
     #[test]

@@ -57,6 +57,11 @@ pub(crate) trait Sink<'a> {
     fn end(&mut self, close: u8, at: usize);
     fn key(&mut self, raw: &'a str);
     fn scalar(&mut self, raw: &'a str);
+    /// A comma at byte `at` between two items of the innermost of the `open`
+    /// containers (outermost first, `true` for an object); never a trailing
+    /// comma. Only the parallel formatter's check wants them.
+    #[inline(always)]
+    fn separator(&mut self, _at: usize, _open: &[bool]) {}
 }
 
 /// A sink that keeps nothing: the scan only validates.
@@ -384,6 +389,7 @@ pub(crate) fn scan<'a>(text: &'a str, jsonc: bool, sink: &mut impl Sink<'a>) -> 
                         sink.end(close, s.pos - 1);
                         continue;
                     }
+                    sink.separator(comma, &open);
                     if is_object {
                         member_key(&mut s, sink)?;
                     }
@@ -419,13 +425,58 @@ static SCALAR_END: [bool; 256] = {
 /// first pays for the grammar once. Unchecked text gives nonsense tokens but
 /// never a slice inside a character: every cut is next to an ASCII byte.
 pub(crate) fn replay_checked<'a>(text: &'a str, jsonc: bool, sink: &mut impl Sink<'a>) {
+    let start = if jsonc && text.starts_with('\u{feff}') { 3 } else { 0 };
+    replay(text, start, Levels::default(), sink);
+}
+
+/// [`replay_checked`] from the comma at `at` (one that [`Sink::separator`]
+/// reported, with the containers `open` there) to the end of `text`, which
+/// may be cut short of the checked document at another such comma: the
+/// tokens of one slice of the document, for formatting slices in parallel.
+pub(crate) fn replay_checked_from<'a>(text: &'a str, at: usize, open: &[bool], sink: &mut impl Sink<'a>) {
+    let mut levels = Levels::default();
+    for &object in open {
+        levels.push(object);
+    }
+    replay(text, at, levels, sink);
+}
+
+/// The kinds of the open containers, a bit each (set for an object): the
+/// innermost 64 in `inner`, the bits of the outer ones in `outer`.
+#[derive(Default)]
+struct Levels {
+    inner: u64,
+    outer: Vec<u64>,
+    depth: usize,
+}
+
+impl Levels {
+    #[inline(always)]
+    fn push(&mut self, object: bool) {
+        if self.depth > 0 && self.depth % 64 == 0 {
+            self.outer.push(self.inner);
+            self.inner = 0;
+        }
+        self.inner = (self.inner << 1) | u64::from(object);
+        self.depth += 1;
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+        self.inner >>= 1;
+        if self.depth > 0 && self.depth % 64 == 0 {
+            self.inner = self.outer.pop().unwrap_or(0);
+        }
+    }
+
+    fn in_object(&self) -> bool {
+        self.inner & 1 == 1
+    }
+}
+
+fn replay<'a>(text: &'a str, mut pos: usize, mut levels: Levels, sink: &mut impl Sink<'a>) {
     let bytes = text.as_bytes();
-    let mut pos = if jsonc && text.starts_with('\u{feff}') { 3 } else { 0 };
-    // One bit per open container: set for an object. Past 64 levels the bits of
-    // the outer ones are kept in `outer`.
-    let mut objects: u64 = 0;
-    let mut outer: Vec<u64> = Vec::new();
-    let mut depth = 0usize;
     // The next string is an object key: right after `{` or after `,` in an object.
     let mut key_next = false;
     while let Some(&byte) = bytes.get(pos) {
@@ -434,27 +485,18 @@ pub(crate) fn replay_checked<'a>(text: &'a str, jsonc: bool, sink: &mut impl Sin
             b'{' | b'[' => {
                 sink.begin(byte, pos);
                 pos += 1;
-                if depth > 0 && depth % 64 == 0 {
-                    outer.push(objects);
-                    objects = 0;
-                }
-                objects = (objects << 1) | u64::from(byte == b'{');
-                depth += 1;
+                levels.push(byte == b'{');
                 key_next = byte == b'{';
             }
             b'}' | b']' => {
                 sink.end(byte, pos);
                 pos += 1;
-                depth = depth.saturating_sub(1);
-                objects >>= 1;
-                if depth > 0 && depth % 64 == 0 {
-                    objects = outer.pop().unwrap_or(0);
-                }
+                levels.pop();
                 key_next = false;
             }
             b',' => {
                 pos += 1;
-                key_next = objects & 1 == 1;
+                key_next = levels.in_object();
             }
             b':' => pos += 1,
             b'"' => {

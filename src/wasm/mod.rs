@@ -4,6 +4,7 @@
 use wasm_bindgen::prelude::*;
 
 mod args;
+mod heap;
 pub mod json;
 #[cfg(feature = "node")]
 pub mod node;
@@ -18,7 +19,7 @@ pub mod snapshot;
 // allocation-heavy work (10,000 small `Value` trees built and dropped, in CPU
 // time measured interleaved), in 6.4 KiB less wasm (issue 13 §5).
 #[global_allocator]
-static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+static ALLOCATOR: heap::Heap = heap::heap();
 
 #[wasm_bindgen(start)]
 pub fn start() {

@@ -47,6 +47,36 @@ fn members_are_added_removed_and_changed() {
 }
 
 #[test]
+fn objects_naming_the_same_members_in_order_or_not_diff_alike() {
+    // Same names in the same order (walked side by side), the same names in
+    // another order, and B keeping every name while A has one more (no
+    // second pass for additions): one change list, in A's order.
+    let a = json!({"x": {"p": 1, "q": [1, 2]}, "y": "old", "z": null});
+    let in_order = json!({"x": {"p": 2, "q": [1, 2]}, "y": "new", "z": null});
+    let reordered = json!({"z": null, "y": "new", "x": {"q": [1, 2], "p": 2}});
+    let changes = |b: &Value| -> Vec<(ChangeKind, String)> {
+        let result = assert_patch_turns_a_into_b(&a, b, &DiffOptions::default());
+        result.changes.iter().map(|c| (c.kind, c.path.clone())).collect()
+    };
+    let expected = vec![
+        (ChangeKind::Changed, "/x/p".to_string()),
+        (ChangeKind::Changed, "/y".to_string()),
+    ];
+    assert_eq!(changes(&in_order), expected);
+    assert_eq!(changes(&reordered), expected);
+    let fewer = json!({"x": {"p": 1, "q": [1, 2]}, "z": null});
+    assert_eq!(changes(&fewer), [(ChangeKind::Removed, "/y".to_string())]);
+    let renamed = json!({"x": {"p": 1, "q": [1, 2]}, "w": "old", "z": null});
+    assert_eq!(
+        changes(&renamed),
+        [
+            (ChangeKind::Removed, "/y".to_string()),
+            (ChangeKind::Added, "/w".to_string())
+        ]
+    );
+}
+
+#[test]
 fn tools_match_by_name_with_moves() {
     let tool = |name: &str, description: &str| json!({"name": name, "description": description});
     let a = json!({"tools": [tool("a", "1"), tool("b", "1"), tool("c", "1"), tool("d", "1"), tool("e", "1")]});

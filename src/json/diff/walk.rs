@@ -3,8 +3,8 @@
 //! moves, or by a longest common subsequence of element hashes. One file,
 //! because the walk and the array matching call each other.
 
+use foldhash::{HashMap, HashSet, HashSetExt};
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 use similar::DiffOp;
@@ -151,20 +151,38 @@ impl Walker<'_> {
     fn walk<'v, N: Tree<'v>>(&mut self, a: N, b: N, at: &mut Paths<'v>) {
         match (a.shape(), b.shape()) {
             (Shape::Object(left), Shape::Object(right)) => {
+                // Two versions of an object mostly name the same members in the
+                // same order: those are walked side by side, without a hash
+                // lookup per member (the changes come in the same order).
+                if left.len() == right.len() && left.iter().zip(right.iter()).all(|((l, _), (r, _))| l == r) {
+                    for ((key, old), (_, new)) in left.iter().zip(right.iter()) {
+                        at.push_member(key);
+                        self.walk(old, new, at);
+                        at.pop();
+                    }
+                    return;
+                }
+                let mut kept = 0;
                 for (key, old) in left.iter() {
                     let new = right.get(&key);
                     at.push_member(key);
                     match new {
-                        Some(new) => self.walk(old, new, at),
+                        Some(new) => {
+                            kept += 1;
+                            self.walk(old, new, at);
+                        }
                         None => self.removed(at, old),
                     }
                     at.pop();
                 }
-                for (key, new) in right.iter() {
-                    if left.get(&key).is_none() {
-                        at.push_member(key);
-                        self.added(at, new);
-                        at.pop();
+                // Names are unique, so when every member of B was kept, none was added.
+                if kept < right.len() {
+                    for (key, new) in right.iter() {
+                        if left.get(&key).is_none() {
+                            at.push_member(key);
+                            self.added(at, new);
+                            at.pop();
+                        }
                     }
                 }
             }

@@ -7,16 +7,32 @@
 //! else: the entry limit can then only leave out files no client reads. A
 //! directory that cannot be listed is recorded as such ([`Tree::mark_unlisted`])
 //! and those locations are still looked up in it by name, as a client does.
+//!
+//! The skill folders are independent of each other, so their `SKILL.md` is
+//! looked up and their listing read on every core, a chunk at a time; the
+//! tree is still built from those answers one entry after the other, in the
+//! order a serial walk takes, so the entry limit cuts at the same place.
 
+use std::collections::HashMap;
 use std::fs;
 use std::io::{ErrorKind, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use crate::tree::{Entry, FileLoader, Limits, Tree, target_leaves_root};
 
 /// The component locations at the plugin root (§6.1).
 const ROOT_COMPONENTS: &[&str] = &["plugin.json", "mcp.json", "skills"];
+
+/// How many skill folders are looked at in parallel before their answers
+/// go into the tree: enough to keep every core busy, few enough that a
+/// walk cut short by the entry limit wastes little.
+const SKILL_DIRS_AT_ONCE: usize = 1024;
+
+/// A directory's names, sorted, each with its type when the listing gives it.
+type Listing = Vec<(String, Option<fs::FileType>)>;
 
 /// Reads everything under `root` into a tree, within `limits`. Entries past a
 /// limit are recorded with [`Tree::mark_omitted`] / [`Tree::mark_truncated`],
@@ -72,6 +88,7 @@ fn walk(root: &Path, limits: Limits, bytes: Bytes) -> std::io::Result<Tree> {
         bytes,
         tree: Tree::new(),
         total_bytes: 0,
+        listed: HashMap::new(),
     };
     reader.read_components(root);
     reader.read_rest(root);
@@ -86,12 +103,35 @@ struct Reader {
     bytes: Bytes,
     tree: Tree,
     total_bytes: usize,
+    /// Listings read ahead (the root, `skills/`, each skill folder), by
+    /// root-relative path, which [`Reader::list`] takes instead of reading again.
+    listed: HashMap<String, Listing>,
+}
+
+/// What a skill folder holds, looked at ahead of the walk (see [`look_at_skill_dir`]).
+struct SkillDirLook {
+    skill_md: std::io::Result<fs::Metadata>,
+    listing: std::io::Result<Listing>,
+}
+
+/// The `lstat` of `dir/SKILL.md` and the listing of `dir`, for a folder the
+/// listing says is one; `None` for anything else (a link, an unknown type),
+/// which the walk looks at itself.
+fn look_at_skill_dir(dir: &Path, kind: Option<fs::FileType>) -> Option<SkillDirLook> {
+    kind.is_some_and(|kind| kind.is_dir()).then(|| SkillDirLook {
+        skill_md: fs::symlink_metadata(dir.join("SKILL.md")),
+        listing: list_dir(dir),
+    })
 }
 
 impl Reader {
     /// `plugin.json`, `mcp.json`, `skills/`, its children and their `SKILL.md`.
     fn read_components(&mut self, root: &Path) {
         let listed = self.list(root, "");
+        if let Some(listed) = &listed {
+            // `read_rest` starts from the root again.
+            self.listed.insert(String::new(), listed.clone());
+        }
         for name in ROOT_COMPONENTS {
             match &listed {
                 Some(listed) => {
@@ -106,13 +146,33 @@ impl Reader {
             return;
         }
         let skills = root.join("skills");
-        for (name, kind) in self.list(&skills, "skills").unwrap_or_default() {
-            let dir = format!("skills/{name}");
-            if self.add(&skills.join(&name), &dir, kind) {
+        let Some(children) = self.list(&skills, "skills") else {
+            return;
+        };
+        for chunk in children.chunks(SKILL_DIRS_AT_ONCE) {
+            let looks: Vec<Option<SkillDirLook>> = chunk
+                .par_iter()
+                .map(|(name, kind)| look_at_skill_dir(&skills.join(name), *kind))
+                .collect();
+            for ((name, kind), look) in chunk.iter().zip(looks) {
+                let dir = format!("skills/{name}");
+                let full = skills.join(name);
+                if !self.add(&full, &dir, *kind) {
+                    continue;
+                }
                 // By name, as a client looks for it: found even in a folder that cannot be listed.
-                self.probe(&skills.join(&name).join("SKILL.md"), &format!("{dir}/SKILL.md"));
+                let skill_md = full.join("SKILL.md");
+                let (metadata, listing) = match look {
+                    Some(look) => (look.skill_md, look.listing.ok()),
+                    None => (fs::symlink_metadata(&skill_md), None),
+                };
+                self.probe_with(&skill_md, &format!("{dir}/SKILL.md"), metadata);
+                if let Some(listing) = listing {
+                    self.listed.insert(dir, listing);
+                }
             }
         }
+        self.listed.insert("skills".to_string(), children);
     }
 
     /// Everything not read yet, depth first in name order.
@@ -142,19 +202,14 @@ impl Reader {
         }
     }
 
-    /// The names in `dir`, sorted, each with its type when the listing gives
-    /// it (on Linux it does, without a syscall, and without following links);
-    /// `None` (and the directory recorded as unlisted) when it cannot be listed.
-    fn list(&mut self, dir: &Path, rel: &str) -> Option<Vec<(String, Option<fs::FileType>)>> {
-        match fs::read_dir(dir) {
-            Ok(read) => {
-                let mut listed: Vec<(String, Option<fs::FileType>)> = read
-                    .filter_map(Result::ok)
-                    .map(|child| (child.file_name().to_string_lossy().into_owned(), child.file_type().ok()))
-                    .collect();
-                listed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-                Some(listed)
-            }
+    /// [`list_dir`], or the listing read ahead for `rel`; `None` (and the
+    /// directory recorded as unlisted) when it cannot be listed.
+    fn list(&mut self, dir: &Path, rel: &str) -> Option<Listing> {
+        if let Some(listed) = self.listed.remove(rel) {
+            return Some(listed);
+        }
+        match list_dir(dir) {
+            Ok(listed) => Some(listed),
             // A folder added from its parent's listing, without an `lstat`, in a
             // parent that can be listed but not entered: the `lstat` fails too,
             // and the folder is unreadable, as an `lstat` first would have found.
@@ -172,7 +227,12 @@ impl Reader {
     /// Looks `path` up by name in a directory that could not be listed:
     /// added when it is there, recorded as absent when it is certainly not.
     fn probe(&mut self, full: &Path, path: &str) {
-        match fs::symlink_metadata(full) {
+        self.probe_with(full, path, fs::symlink_metadata(full));
+    }
+
+    /// [`Reader::probe`] with the `lstat` already done.
+    fn probe_with(&mut self, full: &Path, path: &str, metadata: std::io::Result<fs::Metadata>) {
+        match metadata {
             Ok(meta) => {
                 self.add_with(full, path, Ok(meta));
             }
@@ -272,6 +332,17 @@ impl Reader {
         self.tree.insert(path, entry);
         is_dir
     }
+}
+
+/// The names in `dir`, sorted, each with its type when the listing gives
+/// it (on Linux it does, without a syscall, and without following links).
+fn list_dir(dir: &Path) -> std::io::Result<Listing> {
+    let mut listed: Listing = fs::read_dir(dir)?
+        .filter_map(Result::ok)
+        .map(|child| (child.file_name().to_string_lossy().into_owned(), child.file_type().ok()))
+        .collect();
+    listed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    Ok(listed)
 }
 
 /// At most `limit` bytes of the file (a 100 MB file is not loaded whole), in

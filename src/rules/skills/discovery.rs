@@ -19,6 +19,11 @@ use super::texts::{GOOD_SKILL, PLUGIN, SKILLS_INVALID, SKIPPED};
 /// How many paths the stray summary names before "and N more".
 const NAMED_PATHS: usize = 3;
 
+/// How many skill folders are checked together (in parallel, natively)
+/// before their findings are merged: the findings of one chunk are held
+/// twice at most, not those of every skill.
+const SKILL_DIRS_AT_ONCE: usize = 1024;
+
 pub static SKILLS_NOT_DIRECTORY: Rule = Rule {
     code: "AP301",
     name: "skills-not-directory",
@@ -102,9 +107,14 @@ pub fn discover_skills(tree: &Tree, diagnostics: &mut Vec<Diagnostic>) -> Skills
             Entry::Dir => {
                 section.state = SkillsState::Valid;
                 crate::rules::unread::listing_not_read(tree, resolved.path, "skills", diagnostics);
-                for (name, _, _) in tree.children(resolved.path) {
-                    if let Some(entry) = check_skill_dir(tree, resolved.path, name, &mut accounted, diagnostics) {
-                        section.entries.push(entry);
+                let names: Vec<&str> = tree.children(resolved.path).map(|(name, _, _)| name).collect();
+                // In listing order, as if checked one after the other.
+                for chunk in names.chunks(SKILL_DIRS_AT_ONCE) {
+                    for checked in check_skill_dirs(tree, resolved.path, chunk) {
+                        diagnostics.extend(checked.diagnostics);
+                        accounted.reached.extend(checked.reached);
+                        accounted.explained_dirs.extend(checked.explained_dir);
+                        section.entries.extend(checked.entry);
                     }
                 }
             }
@@ -145,15 +155,50 @@ impl Accounted {
     }
 }
 
+/// What checking one folder under `skills/` found, to be merged in listing order.
+#[derive(Default)]
+struct CheckedDir {
+    entry: Option<SkillEntry>,
+    diagnostics: Vec<Diagnostic>,
+    /// The real path of its SKILL.md, when it resolved to a file ([`Accounted::reached`]).
+    reached: Option<String>,
+    /// The real folder, when a near miss in it was explained ([`Accounted::explained_dirs`]).
+    explained_dir: Option<String>,
+}
+
+/// Checks the folders `names` of `skills_dir`. Each depends on nothing but
+/// the tree, so natively they are checked on every core: reading and parsing
+/// the SKILL.md files is most of the time a plugin with thousands of skills
+/// takes. The results come back in the order of `names`, so the report is
+/// the same as checking them one by one, as the wasm (one thread) does.
+#[cfg(not(target_arch = "wasm32"))]
+fn check_skill_dirs(tree: &Tree, skills_dir: &str, names: &[&str]) -> Vec<CheckedDir> {
+    use rayon::prelude::*;
+    names
+        .par_iter()
+        .map(|name| check_skill_dir(tree, skills_dir, name))
+        .collect()
+}
+
+#[cfg(target_arch = "wasm32")]
+fn check_skill_dirs(tree: &Tree, skills_dir: &str, names: &[&str]) -> Vec<CheckedDir> {
+    names
+        .iter()
+        .map(|name| check_skill_dir(tree, skills_dir, name))
+        .collect()
+}
+
 /// One immediate child of `skills/`: a skill entry when it holds a `SKILL.md`
 /// that is (or claims to be) a file; otherwise a hint at most.
-fn check_skill_dir(
-    tree: &Tree,
-    skills_dir: &str,
-    name: &str,
-    accounted: &mut Accounted,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Option<SkillEntry> {
+fn check_skill_dir(tree: &Tree, skills_dir: &str, name: &str) -> CheckedDir {
+    let mut checked = CheckedDir::default();
+    checked.entry = check_skill(tree, skills_dir, name, &mut checked);
+    checked
+}
+
+/// [`check_skill_dir`]'s entry, recording the rest in `checked`.
+fn check_skill(tree: &Tree, skills_dir: &str, name: &str, checked: &mut CheckedDir) -> Option<SkillEntry> {
+    let diagnostics = &mut checked.diagnostics;
     let path = format!("skills/{name}/SKILL.md");
     let mut entry = SkillEntry {
         dir: name.to_string(),
@@ -164,16 +209,15 @@ fn check_skill_dir(
         reason: None,
         tokens: TokenEstimate::default(),
     };
-    let before = diagnostics.len();
     match resolve_within_root(tree, &path, SKIPPED, diagnostics) {
         Resolution::Refused => {
-            entry.reason = first_error(&diagnostics[before..]);
+            entry.reason = first_error(diagnostics);
             return Some(entry);
         }
         Resolution::Absent => {
             let real_dir = format!("{skills_dir}/{name}");
             if explain_missing_skill_md(tree, &real_dir, name, diagnostics) {
-                accounted.explained_dirs.insert(real_dir);
+                checked.explained_dir = Some(real_dir);
             }
             return None;
         }
@@ -192,18 +236,18 @@ fn check_skill_dir(
             return None;
         }
         Resolution::Found(resolved) => {
-            accounted.reached.insert(resolved.path.to_string());
+            checked.reached = Some(resolved.path.to_string());
         }
     }
     let file = match read_text_file(tree, &path, SKIPPED, diagnostics) {
         Load::Loaded(file) => file,
         Load::Absent | Load::Failed => {
-            entry.reason = first_error(&diagnostics[before..]);
+            entry.reason = first_error(diagnostics);
             return Some(entry);
         }
     };
     skill_md::check_skill_file(&file, name, &mut entry, diagnostics);
-    entry.reason = first_error(&diagnostics[before..]);
+    entry.reason = first_error(diagnostics);
     if entry.reason.is_none() {
         entry.state = SkillState::Discovered;
     }

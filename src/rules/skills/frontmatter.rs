@@ -108,8 +108,19 @@ pub fn parse_fields(yaml: &str) -> Result<Fields, YamlError> {
     parse_fields_with(yaml, Typing::Core)
 }
 
+/// [`parse_fields`], and whether YAML 1.1 would type any scalar in it
+/// otherwise ([`yaml::read_noting_typing`]): when none, its reading is the same.
+pub fn parse_fields_noting_yaml11(yaml: &str) -> Result<(Fields, bool), YamlError> {
+    parse_fields_noting(yaml, Typing::Core)
+}
+
 /// Parses `yaml` as [`parse_fields`] does, typing plain scalars by `typing`.
 pub fn parse_fields_with(yaml: &str, typing: Typing) -> Result<Fields, YamlError> {
+    parse_fields_noting(yaml, typing).map(|(fields, _)| fields)
+}
+
+/// [`parse_fields_with`], and whether the other typing would type a scalar otherwise.
+fn parse_fields_noting(yaml: &str, typing: Typing) -> Result<(Fields, bool), YamlError> {
     let empty = || YamlError {
         message: "the frontmatter is empty".to_string(),
         span: Span::new(0, 0),
@@ -119,8 +130,9 @@ pub fn parse_fields_with(yaml: &str, typing: Typing) -> Result<Fields, YamlError
         return Err(empty());
     }
     // A frontmatter of comments only is an empty mapping: its fields are missing, not malformed.
-    let Some(root) = yaml::read(yaml, typing)? else {
-        return Ok(Fields::default());
+    let (root, typing_matters) = yaml::read_noting_typing(yaml, typing)?;
+    let Some(root) = root else {
+        return Ok((Fields::default(), typing_matters));
     };
     let Node::Map(members) = root.node else {
         return Err(YamlError {
@@ -132,7 +144,7 @@ pub fn parse_fields_with(yaml: &str, typing: Typing) -> Result<Fields, YamlError
             cause: YamlCause::Shape,
         });
     };
-    Ok(Fields(
+    let fields = Fields(
         members
             .into_iter()
             .map(|(key, key_span, value)| Field {
@@ -142,7 +154,8 @@ pub fn parse_fields_with(yaml: &str, typing: Typing) -> Result<Fields, YamlError
                 value: value.node.into_json(),
             })
             .collect(),
-    ))
+    );
+    Ok((fields, typing_matters))
 }
 
 fn kind(node: &Node) -> &'static str {

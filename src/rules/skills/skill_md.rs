@@ -122,8 +122,8 @@ pub(super) fn check_skill_file(file: &TextFile, dir: &str, entry: &mut SkillEntr
     entry.tokens.body = estimate_tokens(body);
     let yaml = &text[parts.yaml.start..parts.yaml.end];
     let shift = |span: Span| Span::new(span.start + parts.yaml.start, span.end + parts.yaml.start);
-    let fields = match frontmatter::parse_fields(yaml) {
-        Ok(fields) => fields,
+    let (fields, yaml11_differs) = match frontmatter::parse_fields_noting_yaml11(yaml) {
+        Ok(read) => read,
         Err(error) => {
             diagnostics.push(frontmatter_yaml_error(&error).in_file(&file.path).at_span(
                 text,
@@ -140,7 +140,10 @@ pub(super) fn check_skill_file(file: &TextFile, dir: &str, entry: &mut SkillEntr
             .at_span(text, &file.index, shift(span))
     };
     fields::check_fields(&fields, dir, entry, &place, diagnostics);
-    portability::check_yaml11_typing(yaml, &fields, &place, diagnostics);
+    // Reading the YAML again as 1.1 finds nothing when no scalar is typed otherwise there.
+    if yaml11_differs {
+        portability::check_yaml11_typing(yaml, &fields, &place, diagnostics);
+    }
     entry.tokens.metadata = estimate_tokens(entry.name.as_deref().unwrap_or_default())
         + estimate_tokens(entry.description.as_deref().unwrap_or_default());
     hints::check_body(file, parts.body, entry.tokens.body, diagnostics);

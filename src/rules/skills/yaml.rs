@@ -22,6 +22,15 @@ pub enum Typing {
     Yaml11,
 }
 
+impl Typing {
+    fn other(self) -> Typing {
+        match self {
+            Typing::Core => Typing::Yaml11,
+            Typing::Yaml11 => Typing::Core,
+        }
+    }
+}
+
 /// Why the YAML could not be read, and where (a span of the YAML text).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct YamlError {
@@ -119,6 +128,13 @@ const MAX_SCALAR_BYTES: usize = 4 * 1024 * 1024;
 
 /// Reads `yaml` as one document (an empty stream is `None`), typing plain scalars by `typing`.
 pub fn read(yaml: &str, typing: Typing) -> Result<Option<Spanned>, YamlError> {
+    read_noting_typing(yaml, typing).map(|(root, _)| root)
+}
+
+/// [`read`], and whether the other [`Typing`] would type any scalar
+/// otherwise (or refuse it): when none would, reading the text again with
+/// it gives the same document, so a check comparing the two can skip that.
+pub fn read_noting_typing(yaml: &str, typing: Typing) -> Result<(Option<Spanned>, bool), YamlError> {
     let mut reader = Reader {
         yaml,
         parser: Parser::new_from_str(yaml),
@@ -128,13 +144,14 @@ pub fn read(yaml: &str, typing: Typing) -> Result<Option<Spanned>, YamlError> {
         aliases: 0,
         replayed_nodes: 0,
         scalar_bytes: 0,
+        typing_matters: false,
     };
     let mut root = None;
     loop {
         let (event, span) = reader.next()?;
         match event {
             Event::StreamStart | Event::DocumentEnd => {}
-            Event::StreamEnd => return Ok(root),
+            Event::StreamEnd => return Ok((root, reader.typing_matters)),
             Event::DocumentStart(..) if root.is_some() => {
                 return Err(reader.error(
                     YamlCause::Shape,
@@ -170,6 +187,8 @@ struct Reader<'a> {
     aliases: usize,
     replayed_nodes: usize,
     scalar_bytes: usize,
+    /// Whether a scalar read so far is typed otherwise by the other [`Typing`].
+    typing_matters: bool,
 }
 
 impl<'a> Reader<'a> {
@@ -195,7 +214,13 @@ impl<'a> Reader<'a> {
         let (node, anchor) = match event {
             Event::Scalar(text, style, anchor, tag) => {
                 self.charge_bytes(text.len(), span.start)?;
-                (self.scalar(&text, style, tag.as_deref(), span.start)?, anchor)
+                let node = self.scalar(&text, style, tag.as_deref(), span.start, self.typing)?;
+                // Typing decides only plain and tagged scalars.
+                if !self.typing_matters && (style == ScalarStyle::Plain || tag.is_some()) {
+                    let other = self.scalar(&text, style, tag.as_deref(), span.start, self.typing.other());
+                    self.typing_matters = other.as_ref().ok() != Some(&node);
+                }
+                (node, anchor)
             }
             Event::SequenceStart(_, anchor, _) => {
                 let depth = self.deeper(depth, span.start)?;
@@ -379,12 +404,19 @@ impl<'a> Reader<'a> {
     /// A scalar typed by its tag, or, without one, by its style and [`Typing`]:
     /// quoted and block scalars are strings; plain ones are null, a boolean, an
     /// integer, a float or else a string.
-    fn scalar(&self, text: &str, style: ScalarStyle, tag: Option<&Tag>, at: Marker) -> Result<Node, YamlError> {
+    fn scalar(
+        &self,
+        text: &str,
+        style: ScalarStyle,
+        tag: Option<&Tag>,
+        at: Marker,
+        typing: Typing,
+    ) -> Result<Node, YamlError> {
         let invalid = |kind: &str| self.error(YamlCause::Shape, format!("invalid {kind}: {text:?}"), at);
         match tag.map(scalar_tag) {
             Some(ScalarTag::Null) => return Ok(Node::Null),
-            Some(ScalarTag::Bool) => return self.boolean(text).map(Node::Bool).ok_or_else(|| invalid("boolean")),
-            Some(ScalarTag::Int) => return self.integer(trim(text)).ok_or_else(|| invalid("integer")),
+            Some(ScalarTag::Bool) => return boolean(text, typing).map(Node::Bool).ok_or_else(|| invalid("boolean")),
+            Some(ScalarTag::Int) => return integer(trim(text), typing).ok_or_else(|| invalid("integer")),
             Some(ScalarTag::Float) => return self.finite(text, float(text).ok_or_else(|| invalid("float"))?, at),
             Some(ScalarTag::Str) => return Ok(Node::String(text.to_string())),
             Some(ScalarTag::Other) | None => {}
@@ -395,7 +427,7 @@ impl<'a> Reader<'a> {
         if is_null(text) {
             return Ok(Node::Null);
         }
-        if let Some(value) = self.boolean(text) {
+        if let Some(value) = boolean(text, typing) {
             return Ok(Node::Bool(value));
         }
         let trimmed = trim(text);
@@ -404,11 +436,11 @@ impl<'a> Reader<'a> {
         // (YAML 1.2 has no digit separators) underscored numbers.
         if matches!(unsigned.as_bytes(), [b'0', b'X' | b'O' | b'B', ..])
             || is_nan(unsigned) && unsigned.len() < trimmed.len()
-            || self.typing == Typing::Core && trimmed.contains('_')
+            || typing == Typing::Core && trimmed.contains('_')
         {
             return Ok(Node::String(text.to_string()));
         }
-        if let Some(node) = self.integer(trimmed) {
+        if let Some(node) = integer(trimmed, typing) {
             return Ok(node);
         }
         match float(text) {
@@ -426,72 +458,6 @@ impl<'a> Reader<'a> {
                 at,
             )
         })
-    }
-
-    fn boolean(&self, text: &str) -> Option<bool> {
-        let text = trim(text);
-        match self.typing {
-            Typing::Core => match text {
-                "true" | "True" | "TRUE" => Some(true),
-                "false" | "False" | "FALSE" => Some(false),
-                _ => None,
-            },
-            Typing::Yaml11 => {
-                let is = |words: [&str; 4]| words.iter().any(|word| text.eq_ignore_ascii_case(word));
-                if is(["true", "yes", "y", "on"]) {
-                    Some(true)
-                } else if is(["false", "no", "n", "off"]) {
-                    Some(false)
-                } else {
-                    None
-                }
-            }
-        }
-    }
-
-    /// An integer that fits 64 bits: decimal (no redundant leading zero) or
-    /// `0x`/`0o`/`0b`; YAML 1.1 also reads a leading `0` as octal and allows
-    /// `_` between digits.
-    fn integer(&self, text: &str) -> Option<Node> {
-        let yaml11 = self.typing == Typing::Yaml11;
-        let (negative, rest) = match text.as_bytes().first() {
-            Some(b'-') => (true, &text[1..]),
-            Some(b'+') => (false, &text[1..]),
-            _ => (false, text),
-        };
-        let prefixed = |prefix: &str| {
-            let digits = rest.strip_prefix(prefix)?;
-            Some(if yaml11 {
-                digits.strip_prefix('_').unwrap_or(digits)
-            } else {
-                digits
-            })
-        };
-        let (radix, digits) = if let Some(digits) = prefixed("0x") {
-            (16, digits)
-        } else if let Some(digits) = prefixed("0o") {
-            (8, digits)
-        } else if let Some(digits) = prefixed("0b") {
-            (2, digits)
-        } else if yaml11 && rest.len() > 1 && rest.starts_with('0') {
-            let digits = &rest[1..];
-            (8, digits.strip_prefix('_').unwrap_or(digits))
-        } else if rest.len() > 1 && rest.starts_with('0') {
-            return None;
-        } else {
-            (10, rest)
-        };
-        let magnitude = digits_value(digits, radix)?;
-        if negative {
-            let value = if magnitude == 1 << 63 {
-                i64::MIN
-            } else {
-                -i64::try_from(magnitude).ok()?
-            };
-            Some(Node::Number(value.into()))
-        } else {
-            Some(Node::Number(u64::try_from(magnitude).ok()?.into()))
-        }
     }
 
     fn span(&self, span: granit_parser::Span) -> Span {
@@ -515,6 +481,72 @@ impl<'a> Reader<'a> {
 
     fn scan_error(&self, error: &ScanError) -> YamlError {
         self.error(YamlCause::Syntax, error.info(), *error.marker())
+    }
+}
+
+fn boolean(text: &str, typing: Typing) -> Option<bool> {
+    let text = trim(text);
+    match typing {
+        Typing::Core => match text {
+            "true" | "True" | "TRUE" => Some(true),
+            "false" | "False" | "FALSE" => Some(false),
+            _ => None,
+        },
+        Typing::Yaml11 => {
+            let is = |words: [&str; 4]| words.iter().any(|word| text.eq_ignore_ascii_case(word));
+            if is(["true", "yes", "y", "on"]) {
+                Some(true)
+            } else if is(["false", "no", "n", "off"]) {
+                Some(false)
+            } else {
+                None
+            }
+        }
+    }
+}
+
+/// An integer that fits 64 bits: decimal (no redundant leading zero) or
+/// `0x`/`0o`/`0b`; YAML 1.1 also reads a leading `0` as octal and allows
+/// `_` between digits.
+fn integer(text: &str, typing: Typing) -> Option<Node> {
+    let yaml11 = typing == Typing::Yaml11;
+    let (negative, rest) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let prefixed = |prefix: &str| {
+        let digits = rest.strip_prefix(prefix)?;
+        Some(if yaml11 {
+            digits.strip_prefix('_').unwrap_or(digits)
+        } else {
+            digits
+        })
+    };
+    let (radix, digits) = if let Some(digits) = prefixed("0x") {
+        (16, digits)
+    } else if let Some(digits) = prefixed("0o") {
+        (8, digits)
+    } else if let Some(digits) = prefixed("0b") {
+        (2, digits)
+    } else if yaml11 && rest.len() > 1 && rest.starts_with('0') {
+        let digits = &rest[1..];
+        (8, digits.strip_prefix('_').unwrap_or(digits))
+    } else if rest.len() > 1 && rest.starts_with('0') {
+        return None;
+    } else {
+        (10, rest)
+    };
+    let magnitude = digits_value(digits, radix)?;
+    if negative {
+        let value = if magnitude == 1 << 63 {
+            i64::MIN
+        } else {
+            -i64::try_from(magnitude).ok()?
+        };
+        Some(Node::Number(value.into()))
+    } else {
+        Some(Node::Number(u64::try_from(magnitude).ok()?.into()))
     }
 }
 
@@ -798,6 +830,10 @@ mod tests {
             assert_eq!(render(yaml, Typing::Core), *core, "{yaml:?} in YAML 1.2 core");
             let yaml11 = if *yaml11 == "same" { core } else { yaml11 };
             assert_eq!(render(yaml, Typing::Yaml11), *yaml11, "{yaml:?} in YAML 1.1");
+            if core != yaml11 {
+                let noted = read_noting_typing(yaml, Typing::Core).map(|(_, matters)| matters);
+                assert!(noted.unwrap_or(true), "{yaml:?} reads otherwise in YAML 1.1");
+            }
         }
     }
 
@@ -910,13 +946,18 @@ mod tests {
                         Just("a"), Just("b: "), Just("&x "), Just("*x"), Just("[ "), Just("]"), Just("{"), Just("}"),
                         Just(", "), Just("\n"), Just("  "), Just("- "), Just("<<: "), Just("? "), Just(": "), Just("!!str "),
                         Just("!!int "), Just("'q'"), Just("\"d\\n\""), Just("|\n"), Just("# c"), Just("---\n"), Just("1e9"),
-                        Just("0x1"), Just("~"), Just("&y [*x, *x, *x]"),
+                        Just("0x1"), Just("~"), Just("&y [*x, *x, *x]"), Just("yes"), Just("On"), Just("tRUE"),
+                        Just("017"), Just("1_000"), Just("0x_1"), Just("!!bool "),
                     ],
                     0..40,
                 ).prop_map(|pieces| pieces.concat()),
             ],
             typing in prop_oneof![Just(Typing::Core), Just(Typing::Yaml11)],
         ) {
+            // Saying that the other typing changes nothing is what lets a check skip reading again.
+            if let Ok((root, false)) = read_noting_typing(&text, typing) {
+                prop_assert_eq!(read(&text, typing.other()), Ok(root));
+            }
             if let Ok(Some(root)) = read(&text, typing) {
                 let (nodes, bytes) = root.node.cost();
                 prop_assert!(nodes <= MAX_EVENTS + MAX_REPLAYED_NODES);

@@ -9,20 +9,22 @@
 #![cfg(unix)]
 
 use std::fs;
-use std::os::unix::fs::{MetadataExt, PermissionsExt, symlink};
+use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use apcheck::disk::list_tree;
 use apcheck::tree::{Limits, Tree};
+
+#[path = "support/unprivileged.rs"]
+mod unprivileged;
+use unprivileged::{apcheck_unprivileged, reachable_tempdir};
 
 const MANIFEST: &str =
     "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"many-skills\"}";
 /// More than the 1,024 skill folders each parallel step takes, so the
 /// answers of several steps are merged.
 const SKILLS: usize = 2_500;
-/// `nobody`, who owns nothing in the generated package.
-const NOBODY: u32 = 65534;
 
 fn skill(name: &str, extra: &str) -> String {
     format!("---\nname: {name}\ndescription: Does task {name} when the user asks for it.\n{extra}---\n# {name}\n")
@@ -146,21 +148,7 @@ fn one_thread_and_many_read_and_check_the_same_plugin_the_same_way() {
 
 /// `apcheck check --format json` as a user the permissions apply to, on `threads` threads.
 fn check_process(threads: usize, root: &Path) -> Output {
-    let bin = env!("CARGO_BIN_EXE_apcheck");
-    let is_root = fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0);
-    let mut command = if is_root {
-        let mut command = Command::new("setpriv");
-        command.args([
-            &format!("--reuid={NOBODY}"),
-            &format!("--regid={NOBODY}"),
-            "--clear-groups",
-            bin,
-        ]);
-        command
-    } else {
-        Command::new(bin)
-    };
-    command
+    apcheck_unprivileged()
         .env("RAYON_NUM_THREADS", threads.to_string())
         .args(["check", "--format", "json"])
         .arg(root)
@@ -170,8 +158,7 @@ fn check_process(threads: usize, root: &Path) -> Output {
 
 #[test]
 fn unreadable_skill_folders_are_reported_the_same_on_one_thread_and_many() {
-    let dir = tempfile::tempdir().unwrap();
-    chmod(dir.path(), 0o755);
+    let dir = reachable_tempdir();
     let (closed, unlistable) = generate(dir.path());
     for (folders, mode) in [(&closed, 0o000), (&unlistable, 0o311)] {
         for folder in folders {

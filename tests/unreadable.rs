@@ -1,12 +1,10 @@
 //! A check is complete, or it fails (issue 9 §2): unreadable folders, run as
-//! a user who cannot read them. Tests usually run as root, whom permissions do
-//! not stop, so the binary is then started as `nobody` through `setpriv`.
+//! a user who cannot read them (`support/unprivileged.rs`).
 #![cfg(unix)]
 
 use std::fs;
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
@@ -14,35 +12,13 @@ const MANIFEST: &str =
     "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"demo\"}";
 const SKILL: &str = "---\nname: review\ndescription: Reviews code. Use when asked for a review.\n---\n";
 
-/// `nobody`, who owns nothing in the temporary package.
-const NOBODY: u32 = 65534;
-
-/// Runs apcheck as a user the permissions apply to.
-fn apcheck_unprivileged(args: &[&str]) -> Output {
-    let bin = env!("CARGO_BIN_EXE_apcheck");
-    let is_root = fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0);
-    let mut command = if is_root {
-        let mut c = Command::new("setpriv");
-        c.args([
-            &format!("--reuid={NOBODY}"),
-            &format!("--regid={NOBODY}"),
-            "--clear-groups",
-            bin,
-        ]);
-        c
-    } else {
-        Command::new(bin)
-    };
-    command
-        .args(args)
-        .output()
-        .expect("apcheck runs (setpriv is util-linux, installed everywhere)")
-}
+#[path = "support/unprivileged.rs"]
+mod unprivileged;
+use unprivileged::{apcheck_unprivileged, reachable_tempdir};
 
 /// A package in a temporary directory anyone may enter.
 fn package(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    let dir = reachable_tempdir();
     for (path, contents) in files {
         let path = dir.path().join(path);
         fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -56,7 +32,11 @@ fn chmod(path: &Path, mode: u32) {
 }
 
 fn check_json(root: &Path) -> (i32, Value) {
-    let output = apcheck_unprivileged(&["check", "--format", "json", root.to_str().unwrap()]);
+    let output = apcheck_unprivileged()
+        .args(["check", "--format", "json"])
+        .arg(root)
+        .output()
+        .expect("apcheck runs (setpriv is util-linux, installed everywhere)");
     let report = serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stderr)));
     (output.status.code().unwrap(), report)
@@ -108,7 +88,7 @@ fn an_unreadable_root_does_not_say_there_is_no_plugin_json() {
     fs::create_dir(&root).unwrap();
     fs::write(root.join("plugin.json"), MANIFEST).unwrap();
     chmod(&root, 0o000);
-    let output = apcheck_unprivileged(&["check", root.to_str().unwrap()]);
+    let output = apcheck_unprivileged().arg("check").arg(&root).output().unwrap();
     chmod(&root, 0o755);
     let text = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{text}");

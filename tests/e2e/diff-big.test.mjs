@@ -6,11 +6,10 @@
 // both editors. Times are printed, never asserted (they are benchmarks).
 
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { offOrigin, openPage, screenshot, servePageForEachFile, waitReady } from './harness.mjs';
+import { offOrigin, openPage, screenshot, servePageForEachFile, temporaryDir, waitReady } from './harness.mjs';
 
 let browser;
 let origin;
@@ -61,14 +60,16 @@ async function longTasks(page) {
  * go through disk: a buffer would be decoded by a script in the page, a long
  * task of the test's own making.
  */
+// The files stay until the test file ends (the harness removes the folder):
+// the page reads a picked file when it gets to it, after setInputFiles
+// returns, and a file removed before that is a NotFoundError in the page.
 async function openBoth(page, { a, b }) {
-  const dir = await mkdtemp(join(tmpdir(), 'apcheck-diff-'));
+  const dir = temporaryDir('apcheck-diff-');
   await writeFile(join(dir, 'a.json'), a);
   await writeFile(join(dir, 'b.json'), b);
   await page.setInputFiles('#diff-load-a', join(dir, 'a.json'));
   await page.locator('#diff-root .diff-results', { hasText: 'Open B… to compare' }).waitFor({ timeout: 60_000 });
   await page.setInputFiles('#diff-load-b', join(dir, 'b.json'));
-  await rm(dir, { recursive: true });
 }
 
 async function diffPage() {

@@ -7,9 +7,6 @@
 //! `scripts/test.sh` makes TMPDIR, mode 0700) would fail every check with
 //! "Permission denied" on the root, which is not what these tests ask about.
 
-// Each includer uses its own part.
-#![allow(dead_code)]
-
 use std::fs;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! the validating scan (`fmt`'s check before streaming) fails.
 
 use apcheck::json::format::{FormatOptions, Indent, Layout, format, format_streaming, format_streaming_in_slices};
-use apcheck::json::locate::{SpanTree, nearest_spans};
+use apcheck::json::locate::{SpanTree, nearest_spans, nearest_spans_in_checked};
 use apcheck::json::scan::check_syntax;
 use proptest::prelude::*;
 use serde_json::Value;
@@ -131,7 +131,7 @@ proptest! {
         prop_assert_eq!(String::from_utf8(sliced).unwrap(), format(&text, &options).unwrap());
     }
 
-    /// The one-scan locator and the span tree agree on every pointer, including
+    /// The one-scan locator, the checked walk and the span tree agree on every pointer, including
     /// duplicate keys (the generator's keys are short, so they repeat) and missing ones.
     #[test]
     fn one_scan_locates_as_the_span_tree_does(text in json_text()) {
@@ -140,7 +140,9 @@ proptest! {
         let wanted: Vec<&str> = wanted.iter().map(String::as_str).collect();
         let tree = SpanTree::parse(&text).unwrap();
         let expected: Vec<_> = wanted.iter().map(|pointer| tree.nearest_span(pointer)).collect();
-        prop_assert_eq!(nearest_spans(&text, &wanted).unwrap(), expected);
+        prop_assert_eq!(&nearest_spans(&text, &wanted).unwrap(), &expected);
+        // The walk that trusts the text and passes over unwanted values finds the same.
+        prop_assert_eq!(nearest_spans_in_checked(&text, &wanted), expected);
     }
 
     #[test]

@@ -342,6 +342,7 @@ impl<'t, 'e> Writer<'t, 'e> {
 }
 
 impl<'a> Sink<'a> for Writer<'_, '_> {
+    #[inline(always)]
     fn begin(&mut self, open: u8, _: usize) {
         self.before_value();
         self.put_byte(open);
@@ -349,6 +350,7 @@ impl<'a> Sink<'a> for Writer<'_, '_> {
         self.first = true;
     }
 
+    #[inline(always)]
     fn end(&mut self, close: u8, _: usize) {
         self.depth -= 1;
         if !self.first {
@@ -359,7 +361,7 @@ impl<'a> Sink<'a> for Writer<'_, '_> {
         self.flush_if_full();
     }
 
-    #[inline]
+    #[inline(always)]
     fn key(&mut self, raw: &'a str) {
         self.write_separator(false);
         self.put_token(raw);
@@ -369,7 +371,7 @@ impl<'a> Sink<'a> for Writer<'_, '_> {
         self.after_key = true;
     }
 
-    #[inline]
+    #[inline(always)]
     fn scalar(&mut self, raw: &'a str) {
         self.before_value();
         self.put_token(raw);

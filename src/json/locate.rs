@@ -9,9 +9,12 @@
 //! quadratic).
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 
 use crate::json::pointer::{pointer_tokens, push_token};
-use crate::json::scan::{JsonParseError, Sink, decode_key, scan};
+use crate::json::scan::{
+    JsonParseError, Sink, decode_key, scan, skip_checked_space, skip_checked_string, skip_checked_value,
+};
 use crate::source::Span;
 
 /// Above this many members an object is indexed by key; below, a scan is faster.
@@ -287,27 +290,50 @@ impl<'a> Sink<'a> for Builder<'a> {
 /// Lookups agree with [`SpanTree::nearest_span`]: of duplicate members the last
 /// one counts.
 pub fn nearest_spans(text: &str, pointers: &[&str]) -> Result<Vec<Span>, JsonParseError> {
-    let mut wanted: HashMap<&str, Option<Span>> = HashMap::new();
-    for pointer in pointers {
-        for (end, _) in pointer.match_indices('/') {
-            wanted.insert(&pointer[..end], None);
-        }
-        wanted.insert(pointer, None);
-    }
     let mut finder = Finder {
         text,
-        wanted,
+        wanted: wanted_paths(pointers),
         path: String::new(),
         frames: Vec::new(),
         pending_key: None,
     };
     scan(text, false, &mut finder).map_err(|e| e.locate(text))?;
-    let found = finder.wanted;
+    Ok(nearest_of_each(&finder.wanted, pointers))
+}
+
+/// [`nearest_spans`] in a text that [`scan`] already accepted as strict JSON
+/// (a diff's documents, just parsed). It walks down the wanted paths only and
+/// passes over every other value by its quotes and brackets, validating
+/// nothing: in the page, a third of the time of a scan on 15 MB snapshots.
+/// Unchecked text gives wrong spans, never a panic.
+pub fn nearest_spans_in_checked(text: &str, pointers: &[&str]) -> Vec<Span> {
+    let mut walker = Walker {
+        text,
+        wanted: wanted_paths(pointers),
+        path: String::new(),
+    };
+    walker.value(skip_checked_space(text.as_bytes(), 0));
+    nearest_of_each(&walker.wanted, pointers)
+}
+
+/// Every pointer of `pointers` and every ancestor of one, nothing found yet.
+fn wanted_paths<'p>(pointers: &[&'p str]) -> HashMap<&'p str, Option<Span>> {
+    let mut wanted = HashMap::new();
+    for pointer in pointers {
+        for (end, _) in pointer.match_indices('/') {
+            wanted.insert(&pointer[..end], None);
+        }
+        wanted.insert(*pointer, None);
+    }
+    wanted
+}
+
+fn nearest_of_each(found: &HashMap<&str, Option<Span>>, pointers: &[&str]) -> Vec<Span> {
     let root = found.get("").copied().flatten().unwrap_or_default();
-    Ok(pointers
+    pointers
         .iter()
-        .map(|pointer| nearest_found(&found, pointer, root))
-        .collect())
+        .map(|pointer| nearest_found(found, pointer, root))
+        .collect()
 }
 
 /// Walks down `pointer` while each step was found inside its parent's span: a
@@ -326,6 +352,76 @@ fn nearest_found(found: &HashMap<&str, Option<Span>>, pointer: &str, root: Span)
         }
     }
     best
+}
+
+/// The walk of [`nearest_spans_in_checked`]: recursive, but only along the
+/// wanted paths, which are no deeper than the document the diff parsed.
+struct Walker<'t, 'p> {
+    text: &'t str,
+    wanted: HashMap<&'p str, Option<Span>>,
+    /// The pointer of the value being walked.
+    path: String,
+}
+
+impl Walker<'_, '_> {
+    /// Passes over the value at `pos`, whose pointer is `path`, recording its
+    /// span (and walking into it) when it is wanted; returns its end.
+    fn value(&mut self, pos: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        if !self.wanted.contains_key(self.path.as_str()) {
+            return skip_checked_value(bytes, pos);
+        }
+        let end = match bytes.get(pos) {
+            Some(b'{') => self.members(pos),
+            Some(b'[') => self.elements(pos),
+            _ => skip_checked_value(bytes, pos),
+        };
+        if let Some(slot) = self.wanted.get_mut(self.path.as_str()) {
+            *slot = Some(Span::new(pos, end));
+        }
+        end
+    }
+
+    /// The object at `open`; of duplicate members, the last one's spans stay.
+    fn members(&mut self, open: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let parent = self.path.len();
+        let mut i = skip_checked_space(bytes, open + 1);
+        while bytes.get(i) == Some(&b'"') {
+            let key_end = skip_checked_string(bytes, i);
+            let raw = self.text.get(i..key_end).filter(|raw| raw.len() >= 2).unwrap_or("\"\"");
+            push_token(&mut self.path, &decode_key(raw));
+            // Past the key, the colon and the spaces around it.
+            i = skip_checked_space(bytes, skip_checked_space(bytes, key_end) + 1);
+            i = skip_checked_space(bytes, self.value(i));
+            self.path.truncate(parent);
+            if bytes.get(i) != Some(&b',') {
+                break;
+            }
+            i = skip_checked_space(bytes, i + 1);
+        }
+        (i + 1).min(bytes.len())
+    }
+
+    /// The array at `open`.
+    fn elements(&mut self, open: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let parent = self.path.len();
+        let mut i = skip_checked_space(bytes, open + 1);
+        let mut index = 0_usize;
+        while bytes.get(i).is_some_and(|&b| b != b']') {
+            // Writing to a String cannot fail.
+            let _ = write!(self.path, "/{index}");
+            i = skip_checked_space(bytes, self.value(i));
+            self.path.truncate(parent);
+            if bytes.get(i) != Some(&b',') {
+                break;
+            }
+            i = skip_checked_space(bytes, i + 1);
+            index += 1;
+        }
+        (i + 1).min(bytes.len())
+    }
 }
 
 /// The scan's state for [`nearest_spans`].
@@ -479,12 +575,21 @@ mod tests {
         let tree = SpanTree::parse(text).unwrap();
         let expected: Vec<Span> = pointers.iter().map(|p| tree.nearest_span(p)).collect();
         assert_eq!(nearest_spans(text, &pointers).unwrap(), expected);
+        assert_eq!(nearest_spans_in_checked(text, &pointers), expected);
+        let pretty = crate::json::format::format(text, &Default::default()).unwrap();
+        let tree = SpanTree::parse(&pretty).unwrap();
+        let expected: Vec<Span> = pointers.iter().map(|p| tree.nearest_span(p)).collect();
+        assert_eq!(nearest_spans_in_checked(&pretty, &pointers), expected);
         let at = |span: Span| &text[span.start..span.end];
         let spans = nearest_spans(text, &pointers).unwrap();
         // `/k/z` is only in the first of two `k` members; the last one counts.
         assert_eq!(at(spans[6]), r#"{"y": [2]}"#);
         assert_eq!(at(spans[5]), "2");
         assert!(nearest_spans("[1,", &["/0"]).is_err());
+        // Text that is not JSON gives the checked walk no panic, whatever it finds.
+        for broken in ["[1,", "{\"a\"", "{\"", "[[[", "\"", "{\"a\":}", "]", "}{"] {
+            nearest_spans_in_checked(broken, &["/0", "/a/b", ""]);
+        }
         assert_eq!(nearest_spans("[]", &[]).unwrap(), Vec::<Span>::new());
     }
 

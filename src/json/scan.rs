@@ -412,6 +412,8 @@ pub(crate) fn scan<'a>(text: &'a str, jsonc: bool, sink: &mut impl Sink<'a>) -> 
     }
 }
 
+// Only the native parallel formatter checks and writes from a comma (the page has one thread).
+#[cfg(not(target_arch = "wasm32"))]
 /// What [`scan_tail`] learnt of the containers open at its comma.
 pub(crate) struct Tail {
     /// The kinds of those the tail closes, innermost first (`true` for an object).
@@ -432,6 +434,7 @@ pub(crate) struct Tail {
 /// [`scan`] would reject, a trailing comma); the caller then checks the whole
 /// text. `checkpoint` gets every comma between items with the number of the
 /// comma's containers closed before it and the containers opened since.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn scan_tail(text: &str, comma: usize, checkpoint: &mut impl FnMut(usize, usize, &[bool])) -> Option<Tail> {
     let mut s = Scanner {
         text,
@@ -536,6 +539,7 @@ pub(crate) fn scan_tail(text: &str, comma: usize, checkpoint: &mut impl FnMut(us
 /// followed by `:` is a key, so the container is an object; anything else is
 /// an array element. Returns whether the item's value is still to scan (not
 /// when it was a string element).
+#[cfg(not(target_arch = "wasm32"))]
 fn unknown_item(s: &mut Scanner<'_>, floor: &mut Option<bool>) -> Option<bool> {
     let is_object = match s.skip_space().ok()? {
         Some(b'"') => {
@@ -587,6 +591,7 @@ pub(crate) fn replay_checked<'a>(text: &'a str, jsonc: bool, sink: &mut impl Sin
 /// reported, with the containers `open` there) to the end of `text`, which
 /// may be cut short of the checked document at another such comma: the
 /// tokens of one slice of the document, for formatting slices in parallel.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn replay_checked_from<'a>(text: &'a str, at: usize, open: &[bool], sink: &mut impl Sink<'a>) {
     let mut levels = Levels::default();
     for &object in open {
@@ -690,6 +695,69 @@ fn replay<'a>(text: &'a str, mut pos: usize, mut levels: Levels, sink: &mut impl
             }
         }
     }
+}
+
+/// The end (one past the last byte) of the value at `pos` in text that
+/// [`scan`] accepted as strict JSON. It looks only at quotes, escapes and
+/// brackets, validating nothing: how a reader that knows the text is JSON
+/// passes over the values it does not want. Unchecked text gives a wrong
+/// end, never a panic.
+pub(crate) fn skip_checked_value(bytes: &[u8], pos: usize) -> usize {
+    match bytes.get(pos) {
+        Some(b'"') => skip_checked_string(bytes, pos),
+        Some(b'{' | b'[') => {
+            let mut depth = 0_usize;
+            let mut i = pos;
+            while let Some(&byte) = bytes.get(i) {
+                match byte {
+                    b'"' => {
+                        i = skip_checked_string(bytes, i);
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            return i + 1;
+                        }
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            bytes.len()
+        }
+        _ => {
+            let mut i = pos + 1;
+            while bytes.get(i).is_some_and(|&b| !SCALAR_END[b as usize]) {
+                i += 1;
+            }
+            i.min(bytes.len())
+        }
+    }
+}
+
+/// The end of the string whose opening quote is at `pos`, in checked text.
+pub(crate) fn skip_checked_string(bytes: &[u8], pos: usize) -> usize {
+    let mut end = pos + 1;
+    loop {
+        end = skip_plain_string_bytes(bytes, end);
+        match bytes.get(end) {
+            // The escaped byte is ASCII in checked text; `\u` digits are plain.
+            Some(b'\\') => end += 2,
+            Some(b'"') => return end + 1,
+            Some(_) => end += 1,
+            None => return bytes.len(),
+        }
+    }
+}
+
+/// The first byte at or after `pos` that is not JSON whitespace.
+pub(crate) fn skip_checked_space(bytes: &[u8], mut pos: usize) -> usize {
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(pos) {
+        pos += 1;
+    }
+    pos
 }
 
 /// Scans `"key" :` and reports the key.

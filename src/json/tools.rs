@@ -292,9 +292,10 @@ pub fn validate_batch<'t>(
 // ---- diff ----
 
 /// Documents larger than this together are diffed without line numbers, in the
-/// CLI and in the page alike: locating scans each text once more
-/// ([`crate::json::locate::nearest_spans`], no tree), which past this size is
-/// seconds in the browser. The page locates a clicked change on request instead.
+/// CLI and in the page alike: locating passes over each text once more
+/// ([`crate::json::locate::nearest_spans_in_checked`], no tree), which past
+/// this size is a second or more in the browser. The page locates a clicked
+/// change on request instead.
 pub const LOCATE_LIMIT: usize = 32 * 1024 * 1024;
 
 /// Documents larger than this together are refused: their trees would need
@@ -363,9 +364,8 @@ pub fn diff_changes(a_text: &str, b_text: &str, request: &DiffRequest) -> Result
 
 fn locate_if_asked(diff: &mut Diff, bytes: usize, request: &DiffRequest, a_text: &str, b_text: &str) {
     if locates_up_front(bytes, request) {
-        // Both texts were just parsed, so neither scan fails; if one did, `locate`
-        // would leave every change without lines rather than with wrong ones.
-        locate(&mut diff.changes, a_text, b_text).ok();
+        // Both texts were just parsed: the changes came from them.
+        locate(&mut diff.changes, a_text, b_text);
     }
 }
 

@@ -175,7 +175,7 @@ fn changes_are_located_by_line() {
     let a_text = "{\n  \"tools\": [\n    {\"name\": \"a\", \"v\": 1}\n  ]\n}";
     let b_text = "{\n  \"tools\": [\n    {\"name\": \"new\"},\n    {\"name\": \"a\", \"v\": 2}\n  ]\n}";
     let mut result = compare(a_text, b_text, &CompareOptions::default()).unwrap().diff;
-    locate(&mut result.changes, a_text, b_text).unwrap();
+    locate(&mut result.changes, a_text, b_text);
     let changed = result.changes.iter().find(|c| c.kind == ChangeKind::Changed).unwrap();
     assert_eq!((changed.old_line, changed.new_line), (Some(3), Some(4)));
 }
@@ -373,4 +373,19 @@ proptest! {
     fn lean_and_value_diffs_agree_on_tool_lists(a in tools_text(), b in tools_text()) {
         assert_lean_diff_is_the_value_diff(&a, &b, &CompareOptions::default());
     }
+}
+
+#[test]
+fn newlines_are_counted_exactly_eight_bytes_at_a_time() {
+    // Bytes next to a line feed in value (0x09, 0x0b, 0x8a, 0x0a with the high
+    // bit set) and at every position of a word, and lengths past whole words.
+    let mut text = Vec::new();
+    for i in 0..300_u32 {
+        text.push([b'\n', 0x09, 0x0b, 0x8a, b'a', 0xe2, 0x00, 0xff][(i * 7 % 11 % 8) as usize]);
+    }
+    for end in 0..text.len() {
+        let naive = text[..end].iter().filter(|&&b| b == b'\n').count();
+        assert_eq!(count_newlines(&text[..end]), naive, "first {end} bytes");
+    }
+    assert_eq!(count_newlines(b"\n\n\n\n\n\n\n\n\n"), 9);
 }

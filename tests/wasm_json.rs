@@ -45,6 +45,35 @@ fn format_keeps_numbers_and_reports_errors_as_data() {
     assert_eq!(comma["error"]["jsoncAccepts"], true);
 }
 
+/// Strings past a few thousand units reach the wasm through the platform's
+/// encoder in place (`wasm::args`): every character arrives, wherever the
+/// first non-ASCII one is, and a lone surrogate is U+FFFD as for short strings.
+#[wasm_bindgen_test]
+fn long_strings_arrive_whole_whatever_their_characters() {
+    let padding = "x".repeat(5000);
+    let mixed = "é€😀".repeat(3000);
+    for content in [
+        padding.clone(),
+        format!("{padding}é"),
+        format!("é{padding}€😀"),
+        mixed.clone(),
+        format!("{mixed}{padding}"),
+    ] {
+        let out = parsed(format_json(format!("[\"{content}\"]").into(), "".into()));
+        assert_eq!(
+            out["text"],
+            format!("[\n  \"{content}\"\n]\n"),
+            "{} characters",
+            content.chars().count()
+        );
+    }
+    let lone = js_sys::JsString::from(format!("[\"{padding}"))
+        .concat(&js_sys::JsString::from_char_code1(0xd800))
+        .concat(&"\"]".into());
+    let out = parsed(format_json(lone.into(), "".into()));
+    assert_eq!(out["text"], format!("[\n  \"{padding}\u{fffd}\"\n]\n"));
+}
+
 #[wasm_bindgen_test]
 fn validate_against_a_builtin_and_a_given_schema() {
     let out = parsed(validate_json(

@@ -56,16 +56,12 @@ fn encode_in_place(text: &js_sys::JsString, units: usize) -> String {
         // `read` never splits a surrogate pair: the rest starts on a whole character.
         let rest = text.substring(read as u32, units as u32);
         bytes.resize(used + 3 * (units - read), 0);
-        used += rest_written(&encoder, &rest, &mut bytes[used..]);
+        used += encoder.encode_into(&rest, &mut bytes[used..]).written() as usize;
     }
     bytes.truncate(used);
     // The encoder writes only UTF-8, so this check always passes; a failure
     // would be a platform bug, answered with replacement characters, not a trap.
     String::from_utf8(bytes).unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned())
-}
-
-fn rest_written(encoder: &Utf8Encoder, rest: &js_sys::JsString, into: &mut [u8]) -> usize {
-    encoder.encode_into(rest, into).written() as usize
 }
 
 /// The bytes of the `Uint8Array` `value`, or why it is not one.

@@ -84,6 +84,39 @@ fn fmt_prints_nothing_on_stdout_for_a_document_broken_near_its_end() {
     assert!(stderr(&out).contains("broken.json:1:"), "{}", stderr(&out));
 }
 
+/// Files of 16 MiB or more are read in two halves at once: every byte arrives,
+/// with a multi-byte character across the middle, and an invalid byte in
+/// either half is still named at its offset.
+#[test]
+fn big_files_are_read_whole_and_checked_for_utf8() {
+    let dir = tempfile::tempdir().unwrap();
+    let element = "\"é€😀 abcdefghijklmnopqrstuvwxyz\"";
+    let count = (17 << 20) / (element.len() + 1) + 1;
+    let text = format!("[{}]", vec![element; count].join(","));
+    write(dir.path(), "big.json", &text);
+    let out = apcheck(&["fmt", "--minify", "big.json"], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out.stdout.len() == text.len() + 1 && out.stdout[..text.len()] == *text.as_bytes());
+    // An ASCII letter each side of the middle, so the invalid byte is where the error starts.
+    let past_middle = text.len() / 2
+        + text.as_bytes()[text.len() / 2..]
+            .iter()
+            .position(|&b| b == b'a')
+            .unwrap();
+    for at in [1 + element.find('a').unwrap(), past_middle] {
+        let mut bytes = text.clone().into_bytes();
+        bytes[at] = 0xff;
+        std::fs::write(dir.path().join("bad.json"), &bytes).unwrap();
+        let out = apcheck(&["fmt", "bad.json"], dir.path());
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            stderr(&out).contains(&format!("byte {at} is invalid")),
+            "{}",
+            stderr(&out)
+        );
+    }
+}
+
 #[test]
 fn validate_reports_every_error_with_its_line() {
     let dir = tempfile::tempdir().unwrap();

@@ -659,25 +659,15 @@ fn replay<'a>(text: &'a str, mut pos: usize, mut levels: Levels, sink: &mut impl
             }
             b':' => pos += 1,
             b'"' => {
-                let mut end = pos + 1;
-                loop {
-                    end = skip_plain_string_bytes(bytes, end);
-                    match bytes.get(end) {
-                        // The escaped byte is ASCII in checked text; `\u` digits are plain.
-                        Some(b'\\') => end += 2,
-                        Some(b'"') => break,
-                        Some(_) => end += 1,
-                        None => return,
-                    }
-                }
-                let raw = text.get(pos..end + 1).unwrap_or_default();
+                let end = skip_checked_string(bytes, pos);
+                let raw = text.get(pos..end).unwrap_or_default();
                 if key_next {
                     sink.key(raw);
                     key_next = false;
                 } else {
                     sink.scalar(raw);
                 }
-                pos = end + 1;
+                pos = end;
             }
             b'/' => {
                 pos = match bytes.get(pos + 1) {
@@ -737,7 +727,9 @@ pub(crate) fn skip_checked_value(bytes: &[u8], pos: usize) -> usize {
     }
 }
 
-/// The end of the string whose opening quote is at `pos`, in checked text.
+/// The end of the string whose opening quote is at `pos`, in checked text
+/// (the end of the text if it is unterminated).
+#[inline(always)]
 pub(crate) fn skip_checked_string(bytes: &[u8], pos: usize) -> usize {
     let mut end = pos + 1;
     loop {

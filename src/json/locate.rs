@@ -389,7 +389,11 @@ impl Walker<'_, '_> {
         let mut i = skip_checked_space(bytes, open + 1);
         while bytes.get(i) == Some(&b'"') {
             let key_end = skip_checked_string(bytes, i);
-            let raw = self.text.get(i..key_end).filter(|raw| raw.len() >= 2).unwrap_or("\"\"");
+            let raw = self
+                .text
+                .get(i..key_end)
+                .filter(|raw| raw.len() >= 2 && raw.ends_with('"'))
+                .unwrap_or("\"\"");
             push_token(&mut self.path, &decode_key(raw));
             // Past the key, the colon and the spaces around it.
             i = skip_checked_space(bytes, skip_checked_space(bytes, key_end) + 1);
@@ -587,7 +591,18 @@ mod tests {
         assert_eq!(at(spans[5]), "2");
         assert!(nearest_spans("[1,", &["/0"]).is_err());
         // Text that is not JSON gives the checked walk no panic, whatever it finds.
-        for broken in ["[1,", "{\"a\"", "{\"", "[[[", "\"", "{\"a\":}", "]", "}{"] {
+        for broken in [
+            "[1,",
+            "{\"a\"",
+            "{\"",
+            "{\"é",
+            "{\"a\\\"é",
+            "[[[",
+            "\"",
+            "{\"a\":}",
+            "]",
+            "}{",
+        ] {
             nearest_spans_in_checked(broken, &["/0", "/a/b", ""]);
         }
         assert_eq!(nearest_spans("[]", &[]).unwrap(), Vec::<Span>::new());

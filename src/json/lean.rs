@@ -1,11 +1,14 @@
-//! A lean, read-only document for answering "is this instance valid?" without
-//! a `serde_json::Value` tree (native builds only).
+//! A lean, read-only document for answering "is this instance valid?" (native
+//! builds) and for diffing changes and patches (everywhere) without a
+//! `serde_json::Value` tree.
 //!
 //! A `Value` with `preserve_order` and `arbitrary_precision` costs about nine
 //! times its input: an `IndexMap` per object, a `String` per key, string and
-//! number. This document is one flat vector of 20-byte slots in document order,
+//! number. This document is one flat vector of 28-byte slots in document order,
 //! each pointing into the text it was scanned from by the exact scanner
-//! ([`crate::json::scan`]); strings are decoded only when a keyword reads them.
+//! ([`crate::json::scan`]); strings are decoded only when read. Each slot
+//! keeps its value's text span, so two values spelled alike are known equal
+//! in one comparison of bytes, and a change's line is counted from its offset.
 //! It implements the `jsonschema` crate's representation traits, so the same
 //! compiled schema answers for it (see [`crate::json::validate`]).
 //!
@@ -17,8 +20,8 @@
 //! one's place), a lone surrogate escape (serde_json rejects it), and texts
 //! past 4 GiB (offsets are 32-bit).
 
+use foldhash::{HashSet, HashSetExt};
 use std::borrow::Cow;
-use std::collections::HashSet;
 use std::str::FromStr;
 
 use jsonschema::json::{Array, Json, JsonNumber, Node, NodeIdentity, Object};
@@ -51,10 +54,14 @@ struct Slot {
     /// Byte offset and length of the raw key; `NO_KEY` for array elements and the root.
     key_start: u32,
     key_len: u32,
-    /// Scalars: offset and length of the raw text. Containers: the index past the
-    /// last descendant (the next sibling), and the number of children.
-    first: u32,
-    second: u32,
+    /// The value's text, brackets or quotes included: what a scalar is read
+    /// from, and what tells the diff that two containers are spelled alike.
+    start: u32,
+    end: u32,
+    /// Containers only: the index past the last descendant (the next sibling),
+    /// and the number of children.
+    next: u32,
+    children: u32,
 }
 
 const NO_KEY: u32 = u32::MAX;
@@ -92,8 +99,14 @@ impl<'t> LeanDoc<'t> {
         LeanNode::Slot(self, 0)
     }
 
-    fn raw(&self, start: u32, len: u32) -> &'t str {
-        &self.text[start as usize..(start + len) as usize]
+    fn raw(&self, start: u32, end: u32) -> &'t str {
+        &self.text[start as usize..end as usize]
+    }
+
+    /// The text of the value at `index`.
+    fn text_of(&self, index: u32) -> &'t str {
+        let slot = self.slot(index);
+        self.raw(slot.start, slot.end)
     }
 
     fn slot(&self, index: u32) -> Slot {
@@ -104,21 +117,21 @@ impl<'t> LeanDoc<'t> {
     fn next_sibling(&self, index: u32) -> u32 {
         let slot = self.slot(index);
         match slot.kind {
-            Kind::Array | Kind::Object => slot.first,
+            Kind::Array | Kind::Object => slot.next,
             _ => index + 1,
         }
     }
 
     fn key(&self, index: u32) -> Option<&'t str> {
         let slot = self.slot(index);
-        (slot.key_start != NO_KEY).then(|| self.raw(slot.key_start, slot.key_len))
+        (slot.key_start != NO_KEY).then(|| self.raw(slot.key_start, slot.key_start + slot.key_len))
     }
 
     fn children(&self, index: u32) -> Children<'_, 't> {
         Children {
             doc: self,
             next: index + 1,
-            left: self.slot(index).second,
+            left: self.slot(index).children,
         }
     }
 
@@ -130,8 +143,8 @@ impl<'t> LeanDoc<'t> {
             Kind::Null => Value::Null,
             Kind::False => Value::Bool(false),
             Kind::True => Value::Bool(true),
-            Kind::Number => Value::Number(number(self.raw(slot.first, slot.second))),
-            Kind::String => Value::String(decode_string(self.raw(slot.first, slot.second)).into_owned()),
+            Kind::Number => Value::Number(number(self.raw(slot.start, slot.end))),
+            Kind::String => Value::String(decode_string(self.raw(slot.start, slot.end)).into_owned()),
             Kind::Array => Value::Array(self.children(index).map(|child| self.to_value(child)).collect()),
             Kind::Object => Value::Object(
                 self.children(index)
@@ -183,7 +196,13 @@ fn decode_string(raw: &str) -> Cow<'_, str> {
 
 /// serde_json refuses a lone surrogate escape, which the scanner lets through.
 fn has_lone_surrogate(raw: &str) -> bool {
-    raw.contains("\\u") && serde_json::from_str::<String>(raw).is_err()
+    // Most strings have no escape: one byte search says so (a substring
+    // search per string cost a tenth of a parse in the page).
+    let bytes = raw.as_bytes();
+    let Some(first_escape) = bytes.iter().position(|&b| b == b'\\') else {
+        return false;
+    };
+    bytes[first_escape..].windows(2).any(|pair| pair == b"\\u") && serde_json::from_str::<String>(raw).is_err()
 }
 
 struct Builder<'t> {
@@ -201,57 +220,72 @@ impl<'t> Builder<'t> {
         (raw.as_ptr() as usize - self.text.as_ptr() as usize) as u32
     }
 
-    fn push(&mut self, kind: Kind, first: u32, second: u32) {
+    /// Pushes a value starting at `start`; a scalar's `end` is known now, a
+    /// container's when it closes ([`Sink::end`]).
+    fn push(&mut self, kind: Kind, start: u32, end: u32) {
         let (key_start, key_len) = match self.pending_key.take() {
             Some(key) => (self.offset(key), key.len() as u32),
             None => (NO_KEY, 0),
         };
         if let Some(&parent) = self.open.last() {
-            self.slots[parent as usize].second += 1;
+            self.slots[parent as usize].children += 1;
         }
         self.slots.push(Slot {
             kind,
             key_start,
             key_len,
-            first,
-            second,
+            start,
+            end,
+            next: 0,
+            children: 0,
         });
     }
 
     /// Whether two members of the object at `index` have the same key.
     fn has_duplicate_key(&self, index: u32) -> bool {
-        let count = self.slots[index as usize].second;
-        let mut keys: Vec<&str> = Vec::with_capacity(count.min(PAIRWISE_MEMBERS) as usize);
-        let mut child = index + 1;
-        for _ in 0..count {
-            let slot = self.slots[child as usize];
-            keys.push(&self.text[slot.key_start as usize..(slot.key_start + slot.key_len) as usize]);
-            child = match slot.kind {
-                Kind::Array | Kind::Object => slot.first,
-                _ => child + 1,
+        let count = self.slots[index as usize].children;
+        let keys = (0..count).scan(index + 1, |child, _| {
+            let slot = self.slots[*child as usize];
+            *child = match slot.kind {
+                Kind::Array | Kind::Object => slot.next,
+                _ => *child + 1,
             };
+            Some(&self.text[slot.key_start as usize..(slot.key_start + slot.key_len) as usize])
+        });
+        if count <= PAIRWISE_MEMBERS {
+            // On the stack: an allocation per object cost more than the comparisons.
+            let mut small = [""; PAIRWISE_MEMBERS as usize];
+            let mut escaped = false;
+            for (slot, key) in small.iter_mut().zip(keys.clone()) {
+                escaped |= key.as_bytes().contains(&b'\\');
+                *slot = key;
+            }
+            let small = &small[..count as usize];
+            if !escaped {
+                return small.iter().enumerate().any(|(i, key)| small[..i].contains(key));
+            }
         }
-        if keys.iter().any(|key| key.contains('\\')) || count > PAIRWISE_MEMBERS {
-            let mut seen = HashSet::with_capacity(keys.len());
-            return !keys.into_iter().all(|key| seen.insert(decode_key(key)));
-        }
-        keys.iter().enumerate().any(|(i, key)| keys[..i].contains(key))
+        let mut seen = HashSet::with_capacity(count as usize);
+        !keys.into_iter().all(|key| seen.insert(decode_key(key)))
     }
 }
 
 impl<'t> Sink<'t> for Builder<'t> {
-    fn begin(&mut self, open: u8, _: usize) {
+    fn begin(&mut self, open: u8, at: usize) {
         let kind = if open == b'{' { Kind::Object } else { Kind::Array };
-        self.push(kind, 0, 0);
+        self.push(kind, at as u32, 0);
         self.open.push(self.slots.len() as u32 - 1);
         if self.open.len() > DEPTH_LIMIT {
             self.unsupported = true;
         }
     }
 
-    fn end(&mut self, close: u8, _: usize) {
+    fn end(&mut self, close: u8, at: usize) {
         let Some(index) = self.open.pop() else { return };
-        self.slots[index as usize].first = self.slots.len() as u32;
+        let next = self.slots.len() as u32;
+        let slot = &mut self.slots[index as usize];
+        slot.next = next;
+        slot.end = at as u32 + 1;
         if close == b'}' && self.has_duplicate_key(index) {
             self.unsupported = true;
         }
@@ -265,7 +299,7 @@ impl<'t> Sink<'t> for Builder<'t> {
     }
 
     fn scalar(&mut self, raw: &'t str) {
-        let (start, len) = (self.offset(raw), raw.len() as u32);
+        let start = self.offset(raw);
         let kind = match raw.as_bytes()[0] {
             b'n' => Kind::Null,
             b'f' => Kind::False,
@@ -278,7 +312,7 @@ impl<'t> Sink<'t> for Builder<'t> {
             }
             _ => Kind::Number,
         };
-        self.push(kind, start, len);
+        self.push(kind, start, start + raw.len() as u32);
     }
 }
 
@@ -309,6 +343,27 @@ impl Json for Lean {
 }
 
 impl<'a> LeanNode<'a> {
+    /// The byte offset of the value in the document's text (none for a bare name).
+    pub(crate) fn start(self) -> Option<usize> {
+        match self {
+            LeanNode::Slot(doc, index) => Some(doc.slot(index).start as usize),
+            LeanNode::Name(_) => None,
+        }
+    }
+
+    /// Whether both values are spelled byte for byte alike. Then they are
+    /// equal (a lean document has no duplicate keys, the one way equal text
+    /// could mean different values); unequal spellings may still be equal.
+    pub(crate) fn spelled_alike(self, other: LeanNode<'_>) -> bool {
+        match (self, other) {
+            (LeanNode::Slot(doc, index), LeanNode::Slot(other_doc, other_index)) => {
+                doc.text_of(index) == other_doc.text_of(other_index)
+            }
+            (LeanNode::Name(name), LeanNode::Name(other_name)) => name == other_name,
+            _ => false,
+        }
+    }
+
     /// The slot and its document, when this is a document value of `kind`.
     fn slot_of(&self, kind: Kind) -> Option<(&'a LeanDoc<'a>, u32, Slot)> {
         match *self {
@@ -338,13 +393,13 @@ impl<'a> Node<'a, Lean> for LeanNode<'a> {
             LeanNode::Name(name) => Some(Cow::Borrowed(name)),
             LeanNode::Slot(..) => self
                 .slot_of(Kind::String)
-                .map(|(doc, _, slot)| decode_string(doc.raw(slot.first, slot.second))),
+                .map(|(doc, _, slot)| decode_string(doc.raw(slot.start, slot.end))),
         }
     }
 
     fn as_number(&self) -> Option<LeanNumber<'a>> {
         self.slot_of(Kind::Number)
-            .map(|(doc, _, slot)| LeanNumber(doc.raw(slot.first, slot.second)))
+            .map(|(doc, _, slot)| LeanNumber(doc.raw(slot.start, slot.end)))
     }
 
     fn as_boolean(&self) -> Option<bool> {
@@ -412,28 +467,35 @@ pub struct LeanObject<'a> {
     index: u32,
 }
 
-impl<'a> Object<'a, Lean> for LeanObject<'a> {
-    type Node = LeanNode<'a>;
-    type MemberName = Cow<'a, str>;
-    type MembersIter = Members<'a>;
-
-    fn len(&self) -> usize {
-        self.doc.slot(self.index).second as usize
-    }
-
-    fn get(&self, key: &String) -> Option<LeanNode<'a>> {
+impl<'a> LeanObject<'a> {
+    /// The member named `name`, found without gathering the others.
+    pub(crate) fn member(&self, name: &str) -> Option<LeanNode<'a>> {
         let doc = self.doc;
         doc.children(self.index)
             .find(|&child| {
                 let raw = doc.key(child).unwrap_or("\"\"");
                 let inner = &raw[1..raw.len() - 1];
                 if inner.contains('\\') {
-                    decode_key(raw) == key.as_str()
+                    decode_key(raw) == name
                 } else {
-                    inner == key
+                    inner == name
                 }
             })
             .map(|child| LeanNode::Slot(doc, child))
+    }
+}
+
+impl<'a> Object<'a, Lean> for LeanObject<'a> {
+    type Node = LeanNode<'a>;
+    type MemberName = Cow<'a, str>;
+    type MembersIter = Members<'a>;
+
+    fn len(&self) -> usize {
+        self.doc.slot(self.index).children as usize
+    }
+
+    fn get(&self, key: &String) -> Option<LeanNode<'a>> {
+        self.member(key)
     }
 
     fn members(&self) -> Members<'a> {
@@ -442,7 +504,7 @@ impl<'a> Object<'a, Lean> for LeanObject<'a> {
             children: Children {
                 doc: self.doc,
                 next: self.index + 1,
-                left: self.doc.slot(self.index).second,
+                left: self.doc.slot(self.index).children,
             },
         }
     }
@@ -475,7 +537,7 @@ impl<'a> Array<'a, Lean> for LeanArray<'a> {
     type ElementsIter = Elements<'a>;
 
     fn len(&self) -> usize {
-        self.doc.slot(self.index).second as usize
+        self.doc.slot(self.index).children as usize
     }
 
     fn elements(&self) -> Elements<'a> {
@@ -688,10 +750,13 @@ mod tests {
         assert!(LeanDoc::parse(r#""\ud83d\ude00""#).is_some());
     }
 
+    /// Six words for a value's key, text and children, and its kind. A
+    /// container's text (8 bytes more than the 20 a slot took without it)
+    /// lets the diff pass over equal subtrees by their spelling.
     #[test]
     fn a_slot_is_small() {
         assert!(
-            std::mem::size_of::<Slot>() <= 20,
+            std::mem::size_of::<Slot>() <= 28,
             "{} bytes",
             std::mem::size_of::<Slot>()
         );

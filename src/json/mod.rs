@@ -4,7 +4,6 @@
 pub mod builtin;
 pub mod diff;
 pub mod format;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod lean;
 pub mod locate;
 pub mod parse;

@@ -365,7 +365,7 @@ pub fn diff_changes(a_text: &str, b_text: &str, request: &DiffRequest) -> Result
 fn locate_if_asked(diff: &mut Diff, bytes: usize, request: &DiffRequest, a_text: &str, b_text: &str) {
     if locates_up_front(bytes, request) {
         // Both texts were just parsed: the changes came from them.
-        locate(&mut diff.changes, a_text, b_text);
+        locate(diff, a_text, b_text);
     }
 }
 

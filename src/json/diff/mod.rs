@@ -27,6 +27,7 @@ use serde_json::Value;
 use std::borrow::Cow;
 
 use crate::json::format::{FormatOptions, format};
+use crate::json::lean::LeanDoc;
 use crate::json::locate::{nearest_spans, nearest_spans_in_checked};
 use crate::json::parse::{JsonParseError, parse_document};
 use crate::json::scan::check_syntax;
@@ -114,12 +115,12 @@ pub fn compare(a_text: &str, b_text: &str, options: &CompareOptions) -> Result<C
 
 /// [`compare`]'s differences alone, for a face that needs no whole document
 /// afterwards (changes and patches, not merge patches or canonical texts).
-/// Natively they come from lean documents ([`crate::json::lean`]: a tenth of
-/// the memory of two `Value` trees), wherever those read the texts as serde_json
-/// does and nothing is to be pruned; otherwise, and in the wasm, from [`compare`].
-/// Both give the same changes and patch, byte for byte.
+/// They come from lean documents ([`crate::json::lean`]: a tenth of the memory
+/// of two `Value` trees, and in the page's wasm a third of the time), wherever
+/// those read the texts as serde_json does and nothing is to be pruned;
+/// otherwise from [`compare`]. Both give the same changes and patch, byte for
+/// byte, and the same lines.
 pub fn compare_changes(a_text: &str, b_text: &str, options: &CompareOptions) -> Result<Diff, DocumentError> {
-    #[cfg(not(target_arch = "wasm32"))]
     if let Some(diff) = lean_diff(a_text, b_text, options) {
         return Ok(diff);
     }
@@ -127,18 +128,26 @@ pub fn compare_changes(a_text: &str, b_text: &str, options: &CompareOptions) -> 
 }
 
 /// The diff of two lean documents, when both texts make one and nothing is pruned.
-#[cfg(not(target_arch = "wasm32"))]
 fn lean_diff(a_text: &str, b_text: &str, options: &CompareOptions) -> Option<Diff> {
-    use crate::json::lean::LeanDoc;
     if !options.ignore.is_empty() {
         return None;
     }
-    let (a, b) = std::thread::scope(|scope| {
+    let (a, b) = parse_both_lean(a_text, b_text);
+    Some(walk::diff_trees((a?).root(), (b?).root(), &diff_options(options)))
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn parse_both_lean<'t>(a_text: &'t str, b_text: &'t str) -> (Option<LeanDoc<'t>>, Option<LeanDoc<'t>>) {
+    std::thread::scope(|scope| {
         let a = scope.spawn(|| LeanDoc::parse(a_text));
         let b = LeanDoc::parse(b_text);
         (a.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), b)
-    });
-    Some(walk::diff_trees((a?).root(), (b?).root(), &diff_options(options)))
+    })
+}
+
+#[cfg(target_arch = "wasm32")]
+fn parse_both_lean<'t>(a_text: &'t str, b_text: &'t str) -> (Option<LeanDoc<'t>>, Option<LeanDoc<'t>>) {
+    (LeanDoc::parse(a_text), LeanDoc::parse(b_text))
 }
 
 /// The user's array keys, then the defaults unless they are left out.
@@ -194,12 +203,14 @@ pub fn canonical_text(text: &str, value: &Value, pruned: bool) -> String {
 }
 
 /// Fills in the lines of every change in `a_text` and `b_text`, the texts the
-/// changes came from (so both are JSON): one walk of each that passes over
+/// changes came from (so both are JSON). From the offsets the walk kept
+/// ([`Diff::starts`]) when it read lean documents: one count of newlines up
+/// to the last of them. Otherwise one walk of each text that passes over
 /// every value off the changed paths ([`nearest_spans_in_checked`]). No tree
 /// of either document is built, and no column is counted (a column would
 /// count characters from the line start, which on a minified document is the
 /// whole text).
-pub fn locate(changes: &mut [Change], a_text: &str, b_text: &str) {
+pub fn locate(diff: &mut Diff, a_text: &str, b_text: &str) {
     fn old_pointer(change: &Change) -> Option<&str> {
         match change.kind {
             ChangeKind::Removed => Some(change.path.as_str()),
@@ -210,8 +221,19 @@ pub fn locate(changes: &mut [Change], a_text: &str, b_text: &str) {
     fn new_pointer(change: &Change) -> Option<&str> {
         (change.kind != ChangeKind::Removed).then_some(change.path.as_str())
     }
-    let old_lines = lines_in_checked(a_text, changes.iter().filter_map(old_pointer).collect());
-    let new_lines = lines_in_checked(b_text, changes.iter().filter_map(new_pointer).collect());
+    let changes = &mut diff.changes;
+    let (old_lines, new_lines) = if diff.starts.len() == changes.len() {
+        let starts = &diff.starts;
+        (
+            lines_from_starts(a_text, starts.iter().filter_map(|[old, _]| *old)),
+            lines_from_starts(b_text, starts.iter().filter_map(|[_, new]| *new)),
+        )
+    } else {
+        (
+            lines_in_checked(a_text, changes.iter().filter_map(old_pointer).collect()),
+            lines_in_checked(b_text, changes.iter().filter_map(new_pointer).collect()),
+        )
+    };
     let (mut old_lines, mut new_lines) = (old_lines.into_iter(), new_lines.into_iter());
     for change in changes.iter_mut() {
         change.old_line = old_pointer(change).and_then(|_| old_lines.next());
@@ -237,6 +259,14 @@ fn lines_in_checked(text: &str, pointers: Vec<&str>) -> Vec<usize> {
     }
     let spans = nearest_spans_in_checked(text, &pointers);
     lines_at(text, spans.iter().map(|span| span.start))
+}
+
+/// The lines of values starting at `starts` in `text`.
+fn lines_from_starts(text: &str, starts: impl Iterator<Item = usize>) -> Vec<usize> {
+    if on_one_line(text) {
+        return vec![1; starts.count()];
+    }
+    lines_at(text, starts)
 }
 
 /// Whether every value of `text` is on its first line (a minified document):
@@ -266,16 +296,19 @@ fn lines_at(text: &str, offsets: impl Iterator<Item = usize>) -> Vec<usize> {
 /// the page, a byte loop costs more than finding the changed values.
 fn count_newlines(bytes: &[u8]) -> usize {
     const LOW_SEVEN: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let mut words = bytes.chunks_exact(8);
+    let mut rest = bytes;
     let mut count = 0;
-    for word in &mut words {
-        let word = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+    // `split_first_chunk`, not `chunks_exact` and a conversion with `expect`:
+    // at the page's opt-level "z" that `expect` stayed a call per word.
+    while let Some((word, tail)) = rest.split_first_chunk::<8>() {
+        rest = tail;
+        let word = u64::from_le_bytes(*word);
         let zero_where_newline = word ^ (u64::from(b'\n') * 0x0101_0101_0101_0101);
         // The high bit of each byte that is zero, exactly (no borrow between bytes).
         let zeros = !(((zero_where_newline & LOW_SEVEN) + LOW_SEVEN) | zero_where_newline | LOW_SEVEN);
         count += zeros.count_ones() as usize;
     }
-    count + words.remainder().iter().filter(|&&b| b == b'\n').count()
+    count + rest.iter().filter(|&&b| b == b'\n').count()
 }
 
 #[cfg(test)]

@@ -112,10 +112,17 @@ pub struct Diff {
     /// page, which shows the key used and warns when matching fell back to positions.
     #[serde(skip)]
     pub arrays: Vec<ArrayMatch>,
+    /// Where each change's old and new values start in the texts of A and B,
+    /// in change order, when the walk read lean documents (they keep their
+    /// offsets); empty after a walk of `Value` trees. Lines are then counted
+    /// from these ([`crate::json::diff::locate`]), with no walk of the texts.
+    #[serde(skip)]
+    pub starts: Vec<[Option<usize>; 2]>,
 }
 
-/// How arrays were matched: for every path pattern, the keyed ones, and the
-/// unkeyed arrays of objects that differ (there a key would name the elements).
+/// How arrays were matched, for every path pattern: the keyed arrays that
+/// differ, and the unkeyed arrays of objects that differ (there a key would
+/// name the elements).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ArrayMatch {
     /// The arrays' pointer in B, element indices as `*`: `/tools`, `/tools/*/icons`.

@@ -174,10 +174,15 @@ fn compare_prunes_ignored_fields_and_reports_bad_input() {
 fn changes_are_located_by_line() {
     let a_text = "{\n  \"tools\": [\n    {\"name\": \"a\", \"v\": 1}\n  ]\n}";
     let b_text = "{\n  \"tools\": [\n    {\"name\": \"new\"},\n    {\"name\": \"a\", \"v\": 2}\n  ]\n}";
-    let mut result = compare(a_text, b_text, &CompareOptions::default()).unwrap().diff;
-    locate(&mut result.changes, a_text, b_text);
-    let changed = result.changes.iter().find(|c| c.kind == ChangeKind::Changed).unwrap();
-    assert_eq!((changed.old_line, changed.new_line), (Some(3), Some(4)));
+    // From a walk of the texts (`Value` trees), and from the lean walk's offsets.
+    for mut result in [
+        compare(a_text, b_text, &CompareOptions::default()).unwrap().diff,
+        lean_diff(a_text, b_text, &CompareOptions::default()).unwrap(),
+    ] {
+        locate(&mut result, a_text, b_text);
+        let changed = result.changes.iter().find(|c| c.kind == ChangeKind::Changed).unwrap();
+        assert_eq!((changed.old_line, changed.new_line), (Some(3), Some(4)));
+    }
 }
 
 #[test]
@@ -299,18 +304,43 @@ fn tools_text() -> impl Strategy<Value = String> {
     })
 }
 
-/// The lean path must say exactly what the `Value` path says, whenever it answers.
+/// The lean path must say exactly what the `Value` path says, whenever it
+/// answers, and put every change on the same lines, in the texts as given
+/// and pretty-printed.
 fn assert_lean_diff_is_the_value_diff(a: &str, b: &str, options: &CompareOptions) {
-    let Some(lean) = lean_diff(a, b, options) else {
+    let Some(mut lean) = lean_diff(a, b, options) else {
         return;
     };
-    let value = compare(a, b, options).unwrap().diff;
+    let mut value = compare(a, b, options).unwrap().diff;
+    assert_eq!(lean.starts.len(), lean.changes.len());
+    assert!(value.starts.is_empty());
     assert_eq!(
         serde_json::to_string(&lean).unwrap(),
         serde_json::to_string(&value).unwrap(),
         "{a}\n{b}"
     );
     assert_eq!(lean.arrays, value.arrays, "{a}\n{b}");
+    locate(&mut lean, a, b);
+    locate(&mut value, a, b);
+    assert_eq!(
+        serde_json::to_string(&lean).unwrap(),
+        serde_json::to_string(&value).unwrap(),
+        "{a}\n{b}"
+    );
+    let pretty = |text: &str| format(text, &FormatOptions::default()).unwrap();
+    let (a, b) = (pretty(a), pretty(b));
+    let (Some(mut lean), mut value) = (lean_diff(&a, &b, options), compare(&a, &b, options).unwrap().diff) else {
+        panic!("pretty-printing changed what the lean document reads:\n{a}\n{b}");
+    };
+    locate(&mut lean, &a, &b);
+    locate(&mut value, &a, &b);
+    let lines = |diff: &Diff| {
+        diff.changes
+            .iter()
+            .map(|c| (c.old_line, c.new_line))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(lines(&lean), lines(&value), "{a}\n{b}");
 }
 
 #[test]
@@ -345,6 +375,27 @@ fn lean_and_value_diffs_agree_on_keyed_snapshots_and_big_objects() {
     assert_lean_diff_is_the_value_diff(a, b, &CompareOptions::default());
     let options = CompareOptions::parse(&["/tools=v".into()], false, &[]).unwrap();
     assert_lean_diff_is_the_value_diff(a, b, &options);
+}
+
+#[test]
+fn arrays_are_noted_where_they_differ_outer_first_on_both_trees() {
+    // `/same` is keyed and equal (the lean walk passes over it by its
+    // spelling), `/tools` differs inside an element's keyed `icons` array.
+    let a = r#"{"same": [{"id": 1}], "tools": [{"name": "a", "icons": [{"src": "x", "size": 1}]}, {"name": "b"}]}"#;
+    let b = r#"{"same": [{"id": 1}], "tools": [{"name": "b"}, {"name": "a", "icons": [{"src": "x", "size": 2}]}]}"#;
+    let options = CompareOptions::parse(&["/tools/*/icons=src".into()], false, &[]).unwrap();
+    let diff = compare_changes(a, b, &options).unwrap();
+    let noted: Vec<(&str, Matching)> = diff.arrays.iter().map(|m| (m.path.as_str(), m.by)).collect();
+    assert_eq!(noted, [("/tools", Matching::Key), ("/tools/*/icons", Matching::Key)]);
+    assert_lean_diff_is_the_value_diff(a, b, &options);
+    // Equal spellings are equal values; different spellings of equal values are still equal.
+    let respelled = compare_changes(
+        r#"{"n": [1.0, {"a": "\u0041"}]}"#,
+        r#"{"n": [1.00, {"a": "A"}]}"#,
+        &options,
+    )
+    .unwrap();
+    assert!(respelled.is_empty(), "{respelled:?}");
 }
 
 #[test]

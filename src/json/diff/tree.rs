@@ -1,9 +1,10 @@
 //! What the walk reads of a document, so that one walk serves two trees:
-//! serde_json's `Value` (the page, and the merge and unified views, which need
-//! whole documents) and, natively, the lean document of [`crate::json::lean`]
-//! (one 20-byte slot per value, borrowing the text), which the CLI's change
-//! lists and patches use: a tenth of the memory. In the wasm only the `Value`
-//! tree exists, so the walk is compiled once there.
+//! the lean document of [`crate::json::lean`] (one 28-byte slot per value,
+//! borrowing the text), which change lists and patches use in the CLI and the
+//! page alike (a tenth of the memory of a `Value`, several times faster to
+//! build in the wasm, and equal subtrees pass by their spelling), and
+//! serde_json's `Value`, for what the lean document does not read as
+//! serde_json does (a duplicate key) and for pruned documents (`ignore`).
 
 use std::borrow::Cow;
 
@@ -21,9 +22,21 @@ pub(crate) trait Tree<'v>: Copy {
     /// Cheaper than matching [`Tree::shape`] where that would gather members.
     fn is_object(self) -> bool;
 
+    /// Whether `self` and `other` are known equal without looking inside:
+    /// the lean tree compares their texts, which skips every tool that did
+    /// not change in one `memcmp`. `false` says nothing.
+    fn spelled_alike(self, other: Self) -> bool;
+
     /// The value serde_json builds from the same text: what changes and patch
     /// operations carry, so both trees print the same bytes.
     fn to_value(self) -> Value;
+
+    /// The byte offset of the value in its document's text, when the tree keeps it.
+    fn start(self) -> Option<usize>;
+
+    /// An object's member `name` (none for other values): for array keys,
+    /// read from every element, where gathering all members would cost more.
+    fn member(self, name: &str) -> Option<Self>;
 }
 
 /// A value as the diff distinguishes it.
@@ -73,8 +86,21 @@ impl<'v> Tree<'v> for &'v Value {
         Value::is_object(self)
     }
 
+    /// A `Value` keeps no text.
+    fn spelled_alike(self, _: Self) -> bool {
+        false
+    }
+
     fn to_value(self) -> Value {
         self.clone()
+    }
+
+    fn start(self) -> Option<usize> {
+        None
+    }
+
+    fn member(self, name: &str) -> Option<Self> {
+        self.get(name)
     }
 }
 
@@ -104,10 +130,9 @@ impl<'v> Elements<&'v Value> for &'v [Value] {
 
 /// The lean document as a [`Tree`], through the representation it already
 /// offers the `jsonschema` crate.
-#[cfg(not(target_arch = "wasm32"))]
 mod lean {
+    use foldhash::HashMap;
     use std::borrow::Cow;
-    use std::collections::HashMap;
 
     use jsonschema::json::{Array, Node, Object};
     use jsonschema::types::JsonType;
@@ -156,8 +181,20 @@ mod lean {
             self.json_type() == JsonType::Object
         }
 
+        fn spelled_alike(self, other: Self) -> bool {
+            LeanNode::spelled_alike(self, other)
+        }
+
         fn to_value(self) -> Value {
             Node::to_value(&self).into_owned()
+        }
+
+        fn start(self) -> Option<usize> {
+            LeanNode::start(self)
+        }
+
+        fn member(self, name: &str) -> Option<Self> {
+            self.as_object()?.member(name)
         }
     }
 

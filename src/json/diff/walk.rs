@@ -28,7 +28,12 @@ pub(crate) fn diff_trees<'v, N: Tree<'v>>(a: N, b: N, options: &DiffOptions) -> 
         diff: Diff::default(),
     };
     walker.walk(a, b, &mut Paths::default());
-    walker.diff
+    let mut diff = walker.diff;
+    if diff.starts.iter().any(|[old, new]| old.is_none() && new.is_none()) {
+        // A `Value` tree keeps no offsets.
+        diff.starts.clear();
+    }
+    diff
 }
 
 /// One step of the walk from the root.
@@ -129,8 +134,9 @@ struct Walker<'o> {
 }
 
 impl Walker<'_> {
-    /// Counts one array at `at` matched `by` (`key`: the members, for `Key`).
-    fn note_matching(&mut self, at: &Paths<'_>, by: Matching, key: &[String]) {
+    /// Counts one array at `at` matched `by` (`key`: the members, for `Key`);
+    /// a first one is listed at `position`.
+    fn note_matching(&mut self, at: &Paths<'_>, by: Matching, key: &[String], position: usize) {
         let path = at.pattern();
         match self
             .diff
@@ -139,16 +145,22 @@ impl Walker<'_> {
             .find(|m| m.path == path && m.by == by && m.key == key)
         {
             Some(seen) => seen.count += 1,
-            None => self.diff.arrays.push(ArrayMatch {
-                path,
-                by,
-                key: key.to_vec(),
-                count: 1,
-            }),
+            None => self.diff.arrays.insert(
+                position,
+                ArrayMatch {
+                    path,
+                    by,
+                    key: key.to_vec(),
+                    count: 1,
+                },
+            ),
         }
     }
 
     fn walk<'v, N: Tree<'v>>(&mut self, a: N, b: N, at: &mut Paths<'v>) {
+        if a.spelled_alike(b) {
+            return;
+        }
         match (a.shape(), b.shape()) {
             (Shape::Object(left), Shape::Object(right)) => {
                 // Two versions of an object mostly name the same members in the
@@ -207,6 +219,7 @@ impl Walker<'_> {
     }
 
     fn record_removal<'v, N: Tree<'v>>(&mut self, at: &Paths<'_>, old: N) {
+        self.diff.starts.push([old.start(), None]);
         self.diff.changes.push(Change {
             kind: ChangeKind::Removed,
             path: at.a(),
@@ -219,16 +232,22 @@ impl Walker<'_> {
         });
     }
 
+    /// Records a change of `old` into `new` (either absent for an addition or
+    /// a removal; for a move, where the element was and is).
     fn record<'v, N: Tree<'v>>(&mut self, kind: ChangeKind, at: &Paths<'_>, old: Option<N>, new: Option<N>) {
         let path = at.b();
         let old_path = Some(at.a()).filter(|a| *a != path && kind != ChangeKind::Added);
+        self.diff
+            .starts
+            .push([old.and_then(Tree::start), new.and_then(Tree::start)]);
         self.diff.changes.push(Change {
             kind,
             path,
             old_path,
             label: at.label(),
-            old: old.map(Tree::to_value),
-            new: new.map(Tree::to_value),
+            // A move carries no values: they are where they were, elsewhere.
+            old: old.filter(|_| kind != ChangeKind::Moved).map(Tree::to_value),
+            new: new.filter(|_| kind != ChangeKind::Moved).map(Tree::to_value),
             old_line: None,
             new_line: None,
         });
@@ -246,11 +265,18 @@ fn diff_arrays<'v, N: Tree<'v>>(walker: &mut Walker<'_>, a: &N::Array, b: &N::Ar
         .iter()
         .filter(|key| key.path.as_ref().is_none_or(|pattern| at.matches(pattern)))
         .find_map(|key| Keys::of::<N>(key, a, b));
-    if let Some(keys) = keyed {
-        walker.note_matching(at, Matching::Key, keys.fields);
-        return by_key::<N>(walker, a, b, &keys, at);
-    }
+    // Arrays are noted only where something in them differs: an equal array
+    // matters to no one, and the lean walk never looks inside one.
     let changes_before = walker.diff.changes.len();
+    if let Some(keys) = keyed {
+        // Listed before the arrays inside it, as the walk meets them.
+        let position = walker.diff.arrays.len();
+        by_key::<N>(walker, a, b, &keys, at);
+        if walker.diff.changes.len() > changes_before {
+            walker.note_matching(at, Matching::Key, keys.fields, position);
+        }
+        return;
+    }
     let by = if a.len().saturating_mul(b.len()) <= SEQUENCE_PAIR_LIMIT {
         by_sequence::<N>(walker, a, b, at);
         Matching::Sequence
@@ -261,7 +287,8 @@ fn diff_arrays<'v, N: Tree<'v>>(walker: &mut Walker<'_>, a: &N::Array, b: &N::Ar
     // Only where a key would have named the elements and something differs.
     let objects = |items: &N::Array| items.len() > 0 && items.iter().all(Tree::is_object);
     if walker.diff.changes.len() > changes_before && (objects(a) || objects(b)) {
-        walker.note_matching(at, by, &[]);
+        let position = walker.diff.arrays.len();
+        walker.note_matching(at, by, &[], position);
     }
 }
 
@@ -285,14 +312,10 @@ impl<'k> Keys<'k> {
 
     /// `[name=echo]` or `[server=x,name=echo]`, from the element itself.
     fn label<'v, N: Tree<'v>>(&self, element: N) -> String {
-        let members = match element.shape() {
-            Shape::Object(members) => Some(members),
-            _ => None,
-        };
         let parts: Vec<String> = self
             .fields
             .iter()
-            .map(|field| match members.as_ref().and_then(|m| m.get(field)) {
+            .map(|field| match element.member(field) {
                 Some(member) => match member.shape() {
                     Shape::String(s) => format!("{field}={s}"),
                     _ => format!("{field}={}", member.to_value()),
@@ -308,12 +331,12 @@ fn unique_keys<'v, N: Tree<'v>>(fields: &[String], items: &N::Array) -> Option<V
     let mut keys = Vec::with_capacity(items.len());
     let mut seen = HashSet::with_capacity(items.len());
     for item in items.iter() {
-        let Shape::Object(members) = item.shape() else {
+        if !item.is_object() {
             return None;
-        };
+        }
         let mut key = String::new();
         for field in fields {
-            let member = members.get(field)?;
+            let member = item.member(field)?;
             match member.shape() {
                 Shape::String(s) => key.push_str(&s),
                 // As serde_json spells the number, which is not always as written
@@ -359,7 +382,7 @@ fn by_key<'v, N: Tree<'v>>(walker: &mut Walker<'_>, a: &N::Array, b: &N::Array, 
     for (j, new) in b.iter().enumerate() {
         if let Some(i) = matched[j].filter(|&i| !stable[i]) {
             at.push_element(Some(i), j, Some(keys.label(new)));
-            walker.record::<N>(ChangeKind::Moved, at, None, None);
+            walker.record(ChangeKind::Moved, at, Some(a.at(i)), Some(new));
             at.pop();
         }
         if let Some(i) = matched[j]
@@ -400,8 +423,13 @@ fn by_key<'v, N: Tree<'v>>(walker: &mut Walker<'_>, a: &N::Array, b: &N::Array, 
 
     for (j, new) in b.iter().enumerate() {
         if let Some(i) = matched[j] {
+            let old = a.at(i);
+            // Before the label is made: most kept elements did not change.
+            if old.spelled_alike(new) {
+                continue;
+            }
             at.push_element(Some(i), j, Some(keys.label(new)));
-            walker.walk(a.at(i), new, at);
+            walker.walk(old, new, at);
             at.pop();
         }
     }

@@ -30,8 +30,9 @@ use serde_json::Value;
 
 use crate::json::scan::{Sink, decode_key, scan};
 
-/// serde_json stops at 128 levels; staying below it keeps the two in agreement.
-pub const DEPTH_LIMIT: usize = 120;
+/// serde_json's own nesting limit (it refuses a 128th level), so that every
+/// text it reads, and every `Value` it writes out again, a lean document reads.
+pub const DEPTH_LIMIT: usize = 127;
 
 /// Objects up to this many members are checked for duplicate keys pairwise; larger ones hash.
 const PAIRWISE_MEMBERS: u32 = 16;
@@ -740,6 +741,10 @@ mod tests {
         assert!(LeanDoc::parse(&distinct).is_some());
         let deep = "[".repeat(DEPTH_LIMIT + 1) + &"]".repeat(DEPTH_LIMIT + 1);
         assert!(LeanDoc::parse(&deep).is_none());
+        assert!(
+            serde_json::from_str::<Value>(&deep).is_err(),
+            "serde_json refuses it too"
+        );
         let deepest = "[".repeat(DEPTH_LIMIT) + &"]".repeat(DEPTH_LIMIT);
         assert!(LeanDoc::parse(&deepest).is_some());
         assert!(

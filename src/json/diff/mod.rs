@@ -30,7 +30,7 @@ use crate::json::format::{FormatOptions, format};
 use crate::json::lean::LeanDoc;
 use crate::json::locate::{nearest_spans, nearest_spans_in_checked};
 use crate::json::parse::{JsonParseError, parse_document};
-use crate::json::scan::check_syntax;
+use crate::json::scan::{check_syntax, eight};
 
 pub use ignore::{IgnorePattern, prune};
 pub use model::{ArrayKey, ArrayMatch, Change, ChangeKind, Diff, DiffOptions, Matching, default_array_keys};
@@ -102,24 +102,26 @@ pub struct Comparison {
     pub diff: Diff,
 }
 
-/// Parses both texts, prunes what `options.ignore` names, and diffs them.
+/// Parses both texts, prunes what `options.ignore` names, and diffs them:
+/// as lean documents of the texts when nothing is pruned and those read them
+/// as serde_json does, else through the `Value`s (see [`diff`]).
 pub fn compare(a_text: &str, b_text: &str, options: &CompareOptions) -> Result<Comparison, DocumentError> {
     let (a, b) = parse_both(a_text, b_text);
     let mut a = a.map_err(|error| DocumentError { side: Side::A, error })?;
     let mut b = b.map_err(|error| DocumentError { side: Side::B, error })?;
     prune(&mut a, &options.ignore);
     prune(&mut b, &options.ignore);
-    let diff = diff(&a, &b, &diff_options(options));
+    let diff = lean_diff(a_text, b_text, options).unwrap_or_else(|| diff(&a, &b, &diff_options(options)));
     Ok(Comparison { a, b, diff })
 }
 
 /// [`compare`]'s differences alone, for a face that needs no whole document
 /// afterwards (changes and patches, not merge patches or canonical texts).
-/// They come from lean documents ([`crate::json::lean`]: a tenth of the memory
-/// of two `Value` trees, and in the page's wasm a third of the time), wherever
-/// those read the texts as serde_json does and nothing is to be pruned;
-/// otherwise from [`compare`]. Both give the same changes and patch, byte for
-/// byte, and the same lines.
+/// They come from lean documents of the texts alone ([`crate::json::lean`]: a
+/// tenth of the memory of two `Value` trees, and in the page's wasm a third of
+/// the time), wherever those read the texts as serde_json does and nothing is
+/// to be pruned; otherwise from [`compare`]. Both give the same changes and
+/// patch, byte for byte, and the same lines.
 pub fn compare_changes(a_text: &str, b_text: &str, options: &CompareOptions) -> Result<Diff, DocumentError> {
     if let Some(diff) = lean_diff(a_text, b_text, options) {
         return Ok(diff);
@@ -296,19 +298,16 @@ fn lines_at(text: &str, offsets: impl Iterator<Item = usize>) -> Vec<usize> {
 /// the page, a byte loop costs more than finding the changed values.
 fn count_newlines(bytes: &[u8]) -> usize {
     const LOW_SEVEN: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let mut rest = bytes;
+    let mut words = bytes.chunks_exact(8);
     let mut count = 0;
-    // `split_first_chunk`, not `chunks_exact` and a conversion with `expect`:
-    // at the page's opt-level "z" that `expect` stayed a call per word.
-    while let Some((word, tail)) = rest.split_first_chunk::<8>() {
-        rest = tail;
-        let word = u64::from_le_bytes(*word);
+    for word in &mut words {
+        let word = u64::from_le_bytes(eight(word));
         let zero_where_newline = word ^ (u64::from(b'\n') * 0x0101_0101_0101_0101);
         // The high bit of each byte that is zero, exactly (no borrow between bytes).
         let zeros = !(((zero_where_newline & LOW_SEVEN) + LOW_SEVEN) | zero_where_newline | LOW_SEVEN);
         count += zeros.count_ones() as usize;
     }
-    count + rest.iter().filter(|&&b| b == b'\n').count()
+    count + words.remainder().iter().filter(|&&b| b == b'\n').count()
 }
 
 #[cfg(test)]

@@ -113,8 +113,8 @@ pub struct Diff {
     #[serde(skip)]
     pub arrays: Vec<ArrayMatch>,
     /// Where each change's old and new values start in the texts of A and B,
-    /// in change order, when the walk read lean documents (they keep their
-    /// offsets); empty after a walk of `Value` trees. Lines are then counted
+    /// in change order; empty when the walk read other texts (`Value`s written
+    /// out again: pruned, or with a duplicate key resolved). Lines are counted
     /// from these ([`crate::json::diff::locate`]), with no walk of the texts.
     #[serde(skip)]
     pub starts: Vec<[Option<usize>; 2]>,

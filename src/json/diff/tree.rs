@@ -1,10 +1,13 @@
-//! What the walk reads of a document, so that one walk serves two trees:
-//! the lean document of [`crate::json::lean`] (one 28-byte slot per value,
-//! borrowing the text), which change lists and patches use in the CLI and the
-//! page alike (a tenth of the memory of a `Value`, several times faster to
-//! build in the wasm, and equal subtrees pass by their spelling), and
-//! serde_json's `Value`, for what the lean document does not read as
-//! serde_json does (a duplicate key) and for pruned documents (`ignore`).
+//! What the diff's walk reads of a document: the lean document of
+//! [`crate::json::lean`] (one 28-byte slot per value, borrowing the text), in
+//! the CLI and the page alike. A tenth of the memory of a `Value`, several
+//! times faster to build in the wasm, and equal subtrees pass by their
+//! spelling. `Value`s (pruned, or with a duplicate key resolved) are written
+//! out and read back as lean documents ([`super::walk::diff`]), so there is
+//! one walk, compiled once. The trait keeps the walk to what it needs of a
+//! tree: shapes, members by name, elements by index, texts and offsets;
+//! `Value`s implement it too, for the equality and hash of
+//! [`super::value`], which the merge patch asks of them.
 
 use std::borrow::Cow;
 
@@ -67,6 +70,8 @@ pub(crate) trait Elements<N> {
     }
 }
 
+/// `Value`s, for the equality the merge patch asks of them
+/// ([`super::value::equal`]); the walk never reads them.
 impl<'v> Tree<'v> for &'v Value {
     type Object = &'v Map<String, Value>;
     type Array = &'v [Value];

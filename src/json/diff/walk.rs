@@ -14,26 +14,35 @@ use super::patch::PatchOp;
 use super::sequence::myers_ops;
 use super::tree::{Elements, Members, Shape, Tree};
 use super::value;
+use crate::json::lean::LeanDoc;
 use crate::json::parse::push_token;
 
-/// Compares `a` with `b`.
+/// Compares `a` with `b`, values serde_json read (nesting within its limit),
+/// through their compact texts: the one walk there is reads lean documents.
+/// The changes carry no offsets ([`Diff::starts`]): these texts are not the
+/// documents' own.
 pub fn diff(a: &Value, b: &Value, options: &DiffOptions) -> Diff {
-    diff_trees(a, b, options)
+    let (a_text, b_text) = (a.to_string(), b.to_string());
+    let lean = |text| {
+        LeanDoc::parse(text).expect(
+            "serde_json writes what a lean document reads: no duplicate key, no lone surrogate, its own nesting limit",
+        )
+    };
+    let (a_doc, b_doc) = (lean(&a_text), lean(&b_text));
+    let mut diff = diff_trees(a_doc.root(), b_doc.root(), options);
+    diff.starts.clear();
+    diff
 }
 
-/// [`diff`], for either tree (see [`Tree`]): the same changes and patch from the same texts.
+/// The changes and patch that turn `a` into `b`, where each change keeps where
+/// its values start in the texts the documents were read from.
 pub(crate) fn diff_trees<'v, N: Tree<'v>>(a: N, b: N, options: &DiffOptions) -> Diff {
     let mut walker = Walker {
         options,
         diff: Diff::default(),
     };
     walker.walk(a, b, &mut Paths::default());
-    let mut diff = walker.diff;
-    if diff.starts.iter().any(|[old, new]| old.is_none() && new.is_none()) {
-        // A `Value` tree keeps no offsets.
-        diff.starts.clear();
-    }
-    diff
+    walker.diff
 }
 
 /// One step of the walk from the root.

@@ -26,13 +26,13 @@ step() {
 }
 
 step "format" cargo fmt --all -- --check
-step "clippy" cargo clippy --all-targets --locked -- -D warnings
+step "clippy" cargo clippy --workspace --all-targets --locked -- -D warnings
 # The wasm builds compile code the native build leaves out (and leave out
 # native-only code): checked on their own, so neither carries dead code.
 step "clippy (wasm: the page's build and the npm package's)" bash -c '
     cargo clippy --target wasm32-unknown-unknown --no-default-features --lib --locked -- -D warnings &&
     cargo clippy --target wasm32-unknown-unknown --no-default-features --features node --lib --locked -- -D warnings'
-step "native tests" cargo test --locked
+step "native tests" cargo test --workspace --locked
 step "pre-commit hook with the real pre-commit (try-repo: a rejected plugin fails, the fixed one passes)" \
     bash scripts/test-pre-commit.sh
 step "web build (wasm + page, sizes)" npm run build

@@ -38,7 +38,7 @@ impl JsonDocument {
             JsonDocument::Manifest => (&PLUGIN, PLUGIN_SCHEMA),
             JsonDocument::McpConfig => (&MCP, MCP_SCHEMA),
         };
-        cell.get_or_init(|| serde_json::from_str(text).expect("the embedded schemas are JSON"))
+        cell.get_or_init(|| apcheck_hot::parse_value(text).expect("the embedded schemas are JSON"))
     }
 }
 

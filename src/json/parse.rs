@@ -26,7 +26,7 @@ pub struct JsonDoc {
 
 /// Parses `text` as strict JSON (no comments, no trailing commas) with spans.
 pub fn parse_document(text: &str) -> Result<JsonDoc, JsonParseError> {
-    let value: Value = serde_json::from_str(text).map_err(|e| serde_error(text, &e))?;
+    let value = apcheck_hot::parse_value(text).map_err(|e| serde_error(text, &e))?;
     // serde_json accepted the text, so the scanner does too (both are strict
     // RFC 8259); should they ever disagree, its error is reported, not hidden.
     let mut spans = SpanTree::parse(text)?;

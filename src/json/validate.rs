@@ -435,8 +435,9 @@ pub fn validate_text_keeping_failure(text: &str, schema: &CompiledSchema) -> Res
     if LeanDoc::parse(text).is_some_and(|document| schema.lean.is_valid(document.root())) {
         return Ok(None);
     }
-    let value = match serde_json::from_str::<Value>(text) {
-        Ok(value) => value,
+    let value = match apcheck_hot::parse_and_check(&schema.validator, text) {
+        Ok(None) => return Ok(None),
+        Ok(Some(value)) => value,
         // The formatter's scanner says what was expected; serde_json's message is terser.
         Err(_) => {
             check_syntax(text, false)?;
@@ -448,9 +449,6 @@ pub fn validate_text_keeping_failure(text: &str, schema: &CompiledSchema) -> Res
             }));
         }
     };
-    if schema.validator.is_valid(&value) {
-        return Ok(None);
-    }
     // Only a failing document's spans are needed: one scan, no second value tree.
     let spans = SpanTree::parse(text)?;
     let errors = schema.validator.iter_errors(&value);

@@ -18,7 +18,7 @@ use crate::tree::Tree;
 /// Returns `{"ok": true, "snapshot": …, "text": …}` (`text` is what `apcheck snapshot` prints).
 pub fn build(root: &str, tree: &Tree, tools_json: &str) -> String {
     let failed = |message: String| json!({"ok": false, "error": {"message": message}}).to_string();
-    let captures: serde_json::Map<String, Value> = match serde_json::from_str(tools_json) {
+    let captures = match apcheck_hot::parse_value(tools_json) {
         Ok(Value::Object(captures)) => captures,
         _ => return failed("tools are given as a JSON object of server id to capture text".into()),
     };

@@ -183,7 +183,7 @@ fn parse_both(a_text: &str, b_text: &str) -> (Parsed, Parsed) {
 /// serde_json alone on the fast path; on failure, the formatter's scanner words
 /// the error (it says what was expected), else serde_json's own (nesting limit).
 fn parse_value(text: &str) -> Result<Value, JsonParseError> {
-    serde_json::from_str(text).or_else(|_| {
+    apcheck_hot::parse_value(text).or_else(|_| {
         check_syntax(text, false)?;
         parse_document(text).map(|doc| doc.value)
     })

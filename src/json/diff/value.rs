@@ -7,7 +7,7 @@ use std::hash::{BuildHasher, Hash, Hasher};
 
 use foldhash::quality::{FixedState, FoldHasher};
 
-use serde_json::{Number, Value};
+use serde_json::Value;
 
 use super::tree::{Elements, Members, Shape, Tree};
 
@@ -38,10 +38,6 @@ pub(crate) fn trees_equal<'v, N: Tree<'v>>(a: N, b: N) -> bool {
 
 /// Whether two numbers have the same decimal value, read from their text
 /// (serde_json keeps it: `arbitrary_precision`), never through `f64`.
-pub fn numbers_equal(x: &Number, y: &Number) -> bool {
-    number_texts_equal(x.as_str(), y.as_str())
-}
-
 fn number_texts_equal(x: &str, y: &str) -> bool {
     x == y || Decimal::of(x) == Decimal::of(y)
 }

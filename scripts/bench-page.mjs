@@ -81,8 +81,12 @@ try {
     const documents = readdirSync(join(data, 'small')).sort().map((name) => readFileSync(join(data, 'small', name), 'utf8'));
     const schema = readFileSync(join(root, 'schemas/agent-plugins/1.0.0/plugin.schema.json'), 'utf8');
     const validation = await page.evaluate((input) => window.bench.benchValidate(input), { schema, documents, runs });
-    rows.push(`  ${`validate ${documents.length} small documents (ajv)`.padEnd(64)} ${ms(validation.ours)} ${ms(validation.peer)} ${ratio(validation.ours, validation.peer)} ${ms(native['validate-10k'] ?? NaN)} ${ratio(validation.ours, native['validate-10k'])}`);
-    if (validation.oursValid !== validation.peerValid) fail(`verdicts differ: apcheck finds ${validation.oursValid} valid documents, ajv ${validation.peerValid}`);
+    // The page shares a big batch with one worker per core; the row above it is its own worker alone.
+    rows.push(`  ${`validate ${documents.length} small documents, one worker (ajv)`.padEnd(64)} ${ms(validation.single)} ${ms(validation.peer)} ${ratio(validation.single, validation.peer)} ${ms(native['validate-10k'] ?? NaN)} ${ratio(validation.single, native['validate-10k'])}`);
+    rows.push(`  ${`the same, as the page shares it: ${validation.workers} workers (ajv)`.padEnd(64)} ${ms(validation.ours)} ${ms(validation.peer)} ${ratio(validation.ours, validation.peer)} ${ms(native['validate-10k'] ?? NaN)} ${ratio(validation.ours, native['validate-10k'])}`);
+    for (const [how, found] of [['one worker', validation.singleValid], [`${validation.workers} workers`, validation.oursValid]]) {
+      if (found !== validation.peerValid) fail(`verdicts differ: apcheck (${how}) finds ${found} valid documents, ajv ${validation.peerValid}`);
+    }
   }
   if (wants('diff')) {
     const a = readFileSync(join(data, 'tools-a.json'), 'utf8');

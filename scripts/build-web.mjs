@@ -39,7 +39,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // `Value` parse and the validator's verdict at opt-level 3 (+20 KB of wasm,
 // +7 KiB gzipped), which took a quarter off the wasm's part of validating
 // 10,000 small documents and about 15% off the page's (70 ms to 59 ms).
-const BUDGET = { wasmRaw: 3.0e6, pageGzip: 944 * 1024 };
+// The page's budget grew by 2 KiB more, as a decision (issue 14): the Schema
+// view's "Open many…" (a batch of files, listed by failure) and the batch
+// shared across workers (www/src/client.js) cost 1.5 KiB of gzipped JS, and
+// locating a failing document's issues without a span tree 0.4 KiB of wasm;
+// the page validates 10,000 small documents in about half the time.
+const BUDGET = { wasmRaw: 3.0e6, pageGzip: 946 * 1024 };
 const GOAL = { wasmRaw: 2.4e6, pageGzip: 800 * 1024 };
 const jsOnly = process.argv.includes('--js-only');
 const config = parseToml(readFileSync(join(root, 'wasm-pack.toml'), 'utf8'));

@@ -45,12 +45,7 @@ const CHECKPOINT: usize = 4096;
 impl LineIndex {
     pub fn new(text: &str) -> Self {
         let mut line_starts = vec![0];
-        line_starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
+        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
         let mut checkpoints = Vec::new();
         for (line, &start) in line_starts.iter().enumerate() {
             let end = line_starts.get(line + 1).map_or(text.len(), |&next| next);
@@ -98,6 +93,19 @@ impl LineIndex {
                 .count()
             + 1;
         LineCol { line: line + 1, column }
+    }
+
+    /// [`LineIndex::line_col`] without an index: one pass over the text before
+    /// `offset`, cheaper than building the index when a text has a finding or two.
+    pub fn line_col_unindexed(text: &str, offset: usize) -> LineCol {
+        let before = &text.as_bytes()[..offset.min(text.len())];
+        let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+        // A character is counted where it starts: a byte that is not a UTF-8 continuation.
+        let chars = before[line_start..].iter().filter(|&&b| b & 0xC0 != 0x80).count();
+        LineCol {
+            line: memchr::memchr_iter(b'\n', before).count() + 1,
+            column: chars + 1,
+        }
     }
 
     /// The text of 1-based `line`, without its line break.
@@ -173,6 +181,20 @@ mod tests {
             let at = index.line_col(&text, offset);
             assert_eq!(at.column, naive(offset), "offset {offset}");
             assert_eq!(at.line, index.line(offset));
+        }
+    }
+
+    #[test]
+    fn the_unindexed_count_agrees_with_the_index_at_every_offset() {
+        // Every offset, including those inside a multi-byte character and past the end.
+        let text = "{\n  \"é\": \"€😀\",\r\n\n  \"b\": [1,\n2]}\n";
+        let index = LineIndex::new(text);
+        for offset in 0..=text.len() + 3 {
+            assert_eq!(
+                LineIndex::line_col_unindexed(text, offset),
+                index.line_col(text, offset),
+                "offset {offset}"
+            );
         }
     }
 

@@ -56,7 +56,7 @@ fn text_exports_answer_a_wrong_argument_with_their_error_value() {
         assert_error(diff_json(text("1"), wrong.clone(), text("")), "b", got);
         assert_error(locate_json(wrong.clone(), text("[]")), "text", got);
         assert_error(
-            validate_json_batch(utf8(""), uint32s(&[]), wrong.clone(), text("{}")),
+            validate_json_batch(text(""), uint32s(&[]), wrong.clone(), text("{}")),
             "schema_text",
             got,
         );
@@ -88,7 +88,7 @@ fn text_exports_answer_a_wrong_argument_with_their_error_value() {
 }
 
 #[wasm_bindgen_test]
-fn a_batch_is_one_utf8_buffer_and_the_byte_lengths_of_its_texts() {
+fn a_batch_is_one_string_and_the_utf16_lengths_of_its_texts() {
     let answer = |documents: JsValue, lengths: JsValue| -> String {
         let value: Value =
             serde_json::from_str(&validate_json_batch(documents, lengths, text("{}"), text("{}"))).unwrap();
@@ -96,25 +96,26 @@ fn a_batch_is_one_utf8_buffer_and_the_byte_lengths_of_its_texts() {
         value["error"]["message"].as_str().unwrap_or_default().to_string()
     };
     assert_eq!(
-        answer(text("{}"), uint32s(&[2])),
-        "`documents` must be a Uint8Array, not a string"
+        answer(utf8("{}"), uint32s(&[2])),
+        "`documents` must be a string, not an object"
     );
     assert_eq!(
-        answer(utf8("{}"), js_sys::Array::of1(&JsValue::from_f64(2.0)).into()),
+        answer(text("{}"), js_sys::Array::of1(&JsValue::from_f64(2.0)).into()),
         "`lengths` must be a Uint32Array, not an array"
     );
     assert_eq!(
-        answer(utf8("{}[]"), uint32s(&[2])),
-        "documents: the lengths add up to less than the joined texts (2 bytes are left over)"
+        answer(text("{}[]"), uint32s(&[2])),
+        "documents: the lengths add up to less than the joined texts (2 UTF-16 units are left over)"
     );
+    // "😀" is two UTF-16 units (four bytes): the lengths count units, as JavaScript does.
     let fine: Value = serde_json::from_str(&validate_json_batch(
-        utf8("{}[]"),
-        uint32s(&[2, 2]),
+        text("{}[]\"😀\""),
+        uint32s(&[2, 2, 4]),
         text("{}"),
         text("{}"),
     ))
     .unwrap();
-    assert_eq!(fine["valid"], 2, "{fine}");
+    assert_eq!(fine["valid"], 3, "{fine}");
 }
 
 #[wasm_bindgen_test]

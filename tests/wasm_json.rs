@@ -9,12 +9,12 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// What the page passes to `validate_json_batch`: the texts as one buffer of
-/// UTF-8, and each text's length in bytes.
+/// What the page passes to `validate_json_batch`: the texts joined into one
+/// string, and each text's length in UTF-16 units.
 fn batch(texts: &[&str]) -> (JsValue, JsValue) {
-    let lengths: Vec<u32> = texts.iter().map(|t| t.len() as u32).collect();
+    let lengths: Vec<u32> = texts.iter().map(|t| t.encode_utf16().count() as u32).collect();
     (
-        js_sys::Uint8Array::from(texts.concat().as_bytes()).into(),
+        JsValue::from_str(&texts.concat()),
         js_sys::Uint32Array::from(&lengths[..]).into(),
     )
 }

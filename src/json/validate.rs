@@ -16,7 +16,7 @@ use serde_json::Value;
 
 #[cfg(not(target_arch = "wasm32"))]
 use crate::json::lean::{Lean, LeanDoc};
-use crate::json::locate::SpanTree;
+use crate::json::locate::nearest_spans_in_checked;
 use crate::json::parse::{JsonDoc, JsonParseError, parse_document, pointer_tokens};
 use crate::json::scan::check_syntax;
 use crate::source::{LineCol, LineIndex, Span};
@@ -253,7 +253,9 @@ fn meta_validate(file: SchemaFile<'_>, document: &JsonDoc) -> Result<(), SchemaE
         _ => whole_file_error(file.name, SchemaErrorKind::Invalid, error.to_string()),
     })?;
     let errors = meta.iter_errors(&document.value);
-    let issues = locate_issues(file.text, &document.value, "", errors, |p| document.nearest_span(p));
+    let issues = locate_issues(file.text, &document.value, "", errors, |pointers| {
+        spans_in(document, pointers)
+    });
     match issues.first() {
         None => Ok(()),
         Some(first) => Err(SchemaError {
@@ -408,7 +410,9 @@ pub fn validate(text: &str, instance: &JsonDoc, schema: &CompiledSchema) -> Vec<
         return Vec::new();
     }
     let errors = schema.validator.iter_errors(&instance.value);
-    locate_issues(text, &instance.value, "", errors, |p| instance.nearest_span(p))
+    locate_issues(text, &instance.value, "", errors, |pointers| {
+        spans_in(instance, pointers)
+    })
 }
 
 /// Parses and validates `text`; the fast path for many documents. Spans are
@@ -449,10 +453,13 @@ pub fn validate_text_keeping_failure(text: &str, schema: &CompiledSchema) -> Res
             }));
         }
     };
-    // Only a failing document's spans are needed: one scan, no second value tree.
-    let spans = SpanTree::parse(text)?;
+    // Only a failing document's spans are needed, and only at its errors'
+    // pointers: serde_json has just accepted the text, so one walk down those
+    // paths finds them, with no span tree of the whole document.
     let errors = schema.validator.iter_errors(&value);
-    let issues = locate_issues(text, &value, "", errors, |p| spans.nearest_span(p));
+    let issues = locate_issues(text, &value, "", errors, |pointers| {
+        nearest_spans_in_checked(text, pointers)
+    });
     Ok(Some(Failure { issues, value }))
 }
 
@@ -470,26 +477,39 @@ pub fn validate_at(
         return Some(Vec::new());
     }
     let errors = schema.validator.iter_errors(value);
-    Some(locate_issues(text, &instance.value, pointer, errors, |p| {
-        instance.nearest_span(p)
+    Some(locate_issues(text, &instance.value, pointer, errors, |pointers| {
+        spans_in(instance, pointers)
     }))
 }
 
 /// Turns the validator's errors into issues; `prefix` is where the validated
-/// value sits in `root`, and `span_of` locates a pointer in `text`.
+/// value sits in `root`, and `spans_of` locates every issue's pointer in `text`
+/// at once (the span of each, or of its nearest existing ancestor), so a
+/// caller without a span tree locates them all in one walk.
 fn locate_issues<'a>(
     text: &str,
     root: &Value,
     prefix: &str,
     errors: impl Iterator<Item = jsonschema::ValidationError<'a>>,
-    span_of: impl Fn(&str) -> Span,
+    spans_of: impl FnOnce(&[&str]) -> Vec<Span>,
 ) -> Vec<ValidationIssue> {
-    let index = LineIndex::new(text);
+    let errors: Vec<_> = errors
+        .map(|error| (format!("{prefix}{}", error.instance_path().as_str()), error))
+        .collect();
+    let pointers: Vec<&str> = errors.iter().map(|(pointer, _)| pointer.as_str()).collect();
+    let spans = spans_of(&pointers);
+    // Most documents fail once or twice: counting to each issue is cheaper
+    // than indexing every line of the text first.
+    let index = (errors.len() > 4).then(|| LineIndex::new(text));
+    let line_col = |offset| match &index {
+        Some(index) => index.line_col(text, offset),
+        None => LineIndex::line_col_unindexed(text, offset),
+    };
     errors
-        .map(|error| {
-            let instance_pointer = format!("{prefix}{}", error.instance_path().as_str());
-            let span = span_of(&instance_pointer);
-            let at = index.line_col(text, span.start);
+        .into_iter()
+        .zip(spans)
+        .map(|((instance_pointer, error), span)| {
+            let at = line_col(span.start);
             ValidationIssue {
                 element: outermost_element(root, &instance_pointer),
                 schema_location: error.schema_path().as_str().to_string(),
@@ -508,6 +528,11 @@ fn locate_issues<'a>(
             }
         })
         .collect()
+}
+
+/// Each pointer's nearest span in a parsed document's span tree.
+fn spans_in(document: &JsonDoc, pointers: &[&str]) -> Vec<Span> {
+    pointers.iter().map(|pointer| document.nearest_span(pointer)).collect()
 }
 
 /// The first array element on the way from the root to `pointer`.

@@ -162,6 +162,48 @@ test('Schema: a built-in schema lists each failure at its pointer; your own sche
   await context.close();
 });
 
+test('Schema: Open many… validates a set of files across workers, in order, and opens a failing one', async () => {
+  const { context, page, requests, problems } = await openPage(browser, `${origin}/#schema`);
+  await waitReady(page);
+  await page.waitForSelector('#schema-root .schema-results .status');
+  // 2,400 manifests (about 700 KB), big enough to be shared across workers;
+  // the failing ones sit in every slice, so a wrong offset names the wrong files.
+  const failingAt = new Set([3, 1199, 1200, 2399]);
+  const files = Array.from({ length: 2400 }, (_, index) => {
+    const name = failingAt.has(index) ? `Bad Name ${index}` : `plugin-${index}`;
+    const manifest = { $schema: 'https://agent-plugins.org/schemas/1.0.0/plugin.schema.json', name, version: '1.0.0', description: 'x'.repeat(200) };
+    return { name: `m${String(index).padStart(4, '0')}.json`, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(manifest, null, 2)) };
+  });
+  files[2000].buffer = Buffer.from('{"name": ');
+  const expected = ['m0003.json', 'm1199.json', 'm1200.json', 'm2000.json', 'm2399.json'];
+  const workersAvailable = await page.evaluate(() => Math.min(navigator.hardwareConcurrency || 1, 4));
+  // The first big batch starts the extra workers and runs on the page's own;
+  // a later one is shared once they have loaded the core.
+  let workers = 0;
+  for (let attempt = 0; attempt < 20 && workers < workersAvailable; attempt++) {
+    await page.setInputFiles('#schema-open-many', files);
+    await page.waitForFunction(() => /5 of 2400 documents fail/.test(document.querySelector('#schema-root .schema-results .status')?.textContent ?? ''));
+    const named = await page.locator('#schema-root .batch-failures > li .diag-head button').allTextContents();
+    assert.deepEqual(named, expected, `attempt ${attempt}`);
+    workers = Number(await page.locator('#schema-root .batch-took').getAttribute('data-workers'));
+    if (workers < workersAvailable) await page.waitForTimeout(250);
+  }
+  assert.equal(workers, workersAvailable, 'the batch was shared by one worker per core');
+  assert.match(await page.locator('#schema-root .batch-failures').textContent(), /not JSON[\s\S]*\/name pattern/);
+  await screenshot(page, 'schema-many');
+  // A failing file opens in the editor, where the single-document view takes over.
+  await page.locator('#schema-root .batch-failures > li .diag-head button', { hasText: 'm1199.json' }).click();
+  await page.waitForFunction(() => /1 failure against plugin/.test(document.querySelector('#schema-root .schema-results .status')?.textContent ?? ''));
+  assert.match(await page.locator('#schema-root .cm-content').first().textContent(), /Bad Name 1199/);
+  // Three valid files: one worker, nothing listed.
+  await page.setInputFiles('#schema-open-many', files.slice(4, 7));
+  await page.waitForFunction(() => /All 3 documents are valid against plugin/.test(document.querySelector('#schema-root .schema-results .status')?.textContent ?? ''));
+  assert.equal(await page.locator('#schema-root .batch-took').getAttribute('data-workers'), '1');
+  assert.deepEqual(problems, []);
+  assert.deepEqual(ownOrigin(requests), []);
+  await context.close();
+});
+
 test('Diff: side by side and inline, paths with moves, JSON Patch and merge patch', async () => {
   const { context, page, requests, problems } = await openPage(browser, `${origin}/#diff`);
   await waitReady(page);

@@ -211,6 +211,23 @@ export function openFileButton(id, label, accept, onText) {
   return [h('label.button.small', { for: id }, label), input];
 }
 
+/** An "Open…" button for several local files at once, read as text; `onFiles([{name, text}])`. Nothing is uploaded. */
+export function openFilesButton(id, label, accept, onFiles) {
+  const input = h('input', {
+    type: 'file',
+    accept,
+    id,
+    multiple: true,
+    class: 'visually-hidden',
+    onchange: async () => {
+      const picked = [...input.files];
+      input.value = '';
+      if (picked.length) onFiles(await Promise.all(picked.map(async (file) => ({ name: file.webkitRelativePath || file.name, text: await file.text() }))));
+    },
+  });
+  return [h('label.button.small', { for: id }, label), input];
+}
+
 const STALE_NOTE = 'Out of date: the inputs changed since this result was made. Re-running…';
 
 /**

@@ -1,11 +1,13 @@
 // The Schema view: validate a JSON document against a built-in schema (the
 // Agent Plugins and MCP schemas the core embeds) or one of your own; every
-// failure is listed with its instance pointer and marked at its span.
+// failure is listed with its instance pointer and marked at its span. "Open
+// many…" validates a set of files at once (a batch, shared across workers) and
+// lists the ones that fail; any of them opens in the editor.
 
-import { call } from '../client.js';
+import { call, validateBatch } from '../client.js';
 import { byteToCharOffset, createEditor } from '../editor.js';
 import { keeper } from '../keep.js';
-import { callWithProgress, checkbox, copyButton, debounce, h, openFileButton, resultArea, select, status } from '../util.js';
+import { callWithProgress, checkbox, copyButton, debounce, h, isCancelled, longList, openFileButton, openFilesButton, plural, resultArea, select, status, withProgress } from '../util.js';
 
 const OWN = '';
 const SAMPLE_INSTANCE = `{
@@ -64,30 +66,36 @@ function markIssues(editor, issues) {
   }));
 }
 
+/** The request both validations send: which schema, and whether formats are asserted. */
+function validateRequest() {
+  return JSON.stringify({ formats: options.formats, ...(options.builtin ? { builtin: options.builtin } : {}) });
+}
+
+/** Shows why the core refused a request (`answer.ok` false): most often a schema that does not compile. */
+function showRefusal(ticket, answer) {
+  const { error } = answer;
+  const target = error.document === 'instance' ? instance : error.document === 'schema' ? schema : null;
+  if (error.issues?.length) markIssues(schema, error.issues);
+  else if (target && error.line) {
+    const at = error.offset !== undefined ? byteToCharOffset(target.text, error.offset) : target.offsetAt(error.line, error.column);
+    target.mark([{ from: at, to: at + 1, severity: 'error', message: error.message }]);
+  }
+  const where = error.line ? ` at ${error.line}:${error.column}` : '';
+  results.show(
+    ticket,
+    status('bad', `${error.document === 'schema' ? 'The schema' : error.document === 'instance' ? 'The document' : 'The request'} is not usable${where}: ${error.message}`),
+    error.issues?.length ? issueList(schema, error.issues) : '',
+  );
+}
+
 async function run() {
-  const request = { formats: options.formats, ...(options.builtin ? { builtin: options.builtin } : {}) };
   const ticket = results.ticket();
-  const answer = await callWithProgress('Validating', 'validate_json', instance.text, options.builtin ? '' : schema.text, JSON.stringify(request));
+  const answer = await callWithProgress('Validating', 'validate_json', instance.text, options.builtin ? '' : schema.text, validateRequest());
   if (!answer) return results.cancelled(ticket);
   if (ticket !== results.ticket()) return;
   instance.mark([]);
   schema.mark([]);
-  if (!answer.ok) {
-    const { error } = answer;
-    const target = error.document === 'instance' ? instance : error.document === 'schema' ? schema : null;
-    if (error.issues?.length) markIssues(schema, error.issues);
-    else if (target && error.line) {
-      const at = error.offset !== undefined ? byteToCharOffset(target.text, error.offset) : target.offsetAt(error.line, error.column);
-      target.mark([{ from: at, to: at + 1, severity: 'error', message: error.message }]);
-    }
-    const where = error.line ? ` at ${error.line}:${error.column}` : '';
-    results.show(
-      ticket,
-      status('bad', `${error.document === 'schema' ? 'The schema' : error.document === 'instance' ? 'The document' : 'The request'} is not usable${where}: ${error.message}`),
-      error.issues?.length ? issueList(schema, error.issues) : '',
-    );
-    return;
-  }
+  if (!answer.ok) return showRefusal(ticket, answer);
   markIssues(instance, answer.issues);
   results.show(
     ticket,
@@ -98,6 +106,70 @@ async function run() {
     answer.kind_mismatch ? h('p.muted.kind-mismatch', {}, `Note: ${answer.kind_mismatch}.`) : '',
     answer.issues.length ? issueList(instance, answer.issues) : '',
     answer.issues.length ? h('div.row', {}, copyButton('Copy failures as JSON', () => JSON.stringify(answer.issues, null, 2), 'Failures copied')) : '',
+  );
+}
+
+/** One failing file of a batch: its name, why it fails, and a button that opens it in the editor. */
+function batchFailure(file, failure) {
+  const open = h('button.link', { type: 'button', onclick: () => (instance.text = file.text), title: 'Open it in the editor, with its failures marked' }, file.name);
+  if (failure.error) {
+    const { message, line, column } = failure.error;
+    return h('li.diag.error', {}, h('div.diag-head', {}, open, h('span.muted', {}, 'not JSON')), h('p.message', {}, `${line}:${column}: ${message}`));
+  }
+  return h(
+    'li.diag.error',
+    {},
+    h('div.diag-head', {}, open, h('span.muted', {}, plural(failure.issues.length, 'failure'))),
+    failure.kind_mismatch ? h('p.muted.kind-mismatch', {}, `Note: ${failure.kind_mismatch}.`) : '',
+    h(
+      'ul.batch-issues',
+      {},
+      failure.issues.slice(0, 3).map((issue) =>
+        h('li', {}, h('span.muted', {}, `${issue.line}:${issue.column} `), h('code.pointer', {}, issue.instance_pointer || '(root)'), ` ${issue.keyword}: ${issue.message}`),
+      ),
+      failure.issues.length > 3 ? h('li.muted', {}, `and ${failure.issues.length - 3} more: open the file to see them`) : '',
+    ),
+  );
+}
+
+/** Validates every picked file against the chosen schema and lists the ones that fail. */
+async function runBatch(files) {
+  results.changed();
+  const ticket = results.ticket();
+  const against = options.builtin ?? 'your schema';
+  let answer;
+  const started = performance.now();
+  try {
+    answer = await withProgress(`Validating ${plural(files.length, 'document')}`, () =>
+      validateBatch(
+        files.map((file) => file.text),
+        options.builtin ? '' : schema.text,
+        validateRequest(),
+      ),
+    );
+  } catch (error) {
+    if (isCancelled(error)) return results.cancelled(ticket);
+    throw error;
+  }
+  if (ticket !== results.ticket()) return;
+  schema.mark([]);
+  if (!answer.ok) return showRefusal(ticket, answer);
+  const took = performance.now() - started;
+  const failing = answer.failures.map((failure) => ({ file: files[failure.index], failure }));
+  results.show(
+    ticket,
+    answer.invalid === 0
+      ? status('ok', `All ${plural(files.length, 'document')} are valid against ${against} (${answer.dialect}).`)
+      : status('bad', `${answer.invalid} of ${plural(files.length, 'document')} fail against ${against} (${answer.dialect}); ${answer.valid} valid.`),
+    h('p.muted.batch-took', { dataset: { workers: answer.workers } }, `Validated in ${took < 1000 ? `${Math.round(took)} ms` : `${(took / 1000).toFixed(1)} s`} by ${plural(answer.workers, 'worker')} on this device.`),
+    failing.length ? longList('ol.diagnostics.batch-failures', failing, ({ file, failure }) => batchFailure(file, failure), { what: 'failing documents' }) : '',
+    failing.length
+      ? h(
+          'div.row',
+          {},
+          copyButton('Copy failures as JSON', () => JSON.stringify(failing.map(({ file, failure }) => ({ file: file.name, error: failure.error, kind_mismatch: failure.kind_mismatch, issues: failure.issues })), null, 2), 'Failures copied'),
+        )
+      : '',
   );
 }
 
@@ -152,7 +224,7 @@ export async function setUpSchemaView() {
     h(
       'div.tool-grid',
       {},
-      h('div.pane', {}, h('div.row', {}, h('span.muted', {}, 'Document'), ...openFileButton('schema-open-instance', 'Open…', '.json,application/json', (text) => (instance.text = text))), instanceHost),
+      h('div.pane', {}, h('div.row', {}, h('span.muted', {}, 'Document'), ...openFileButton('schema-open-instance', 'Open…', '.json,application/json', (text) => (instance.text = text)), ...openFilesButton('schema-open-many', 'Open many…', '.json,application/json', runBatch)), instanceHost),
       h('div.pane', {}, schemaPane, results.element),
     ),
     kept.element,

@@ -4,7 +4,7 @@
 // many…" validates a set of files at once (a batch, shared across workers) and
 // lists the ones that fail; any of them opens in the editor.
 
-import { call, validateBatch } from '../client.js';
+import { call, validateBatch, warmBatchWorkers } from '../client.js';
 import { byteToCharOffset, createEditor } from '../editor.js';
 import { keeper } from '../keep.js';
 import { callWithProgress, checkbox, copyButton, debounce, h, isCancelled, longList, openFileButton, openFilesButton, plural, resultArea, select, status, withProgress } from '../util.js';
@@ -209,6 +209,9 @@ export async function setUpSchemaView() {
     },
   });
   results = resultArea(h('div.schema-results', { 'aria-live': 'polite' }));
+  // Picking many files says a batch is coming: the extra workers load the core meanwhile.
+  const openMany = openFilesButton('schema-open-many', 'Open many…', '.json,application/json', runBatch);
+  openMany[0].addEventListener('click', () => warmBatchWorkers());
   const instanceHost = h('div.editor');
   const schemaHost = h('div.editor');
   schemaPane.append(h('div.row', {}, h('span.muted', {}, 'Schema'), ...openFileButton('schema-open-schema', 'Open…', '.json,application/json', (text) => (schema.text = text))), schemaHost);
@@ -224,7 +227,7 @@ export async function setUpSchemaView() {
     h(
       'div.tool-grid',
       {},
-      h('div.pane', {}, h('div.row', {}, h('span.muted', {}, 'Document'), ...openFileButton('schema-open-instance', 'Open…', '.json,application/json', (text) => (instance.text = text)), ...openFilesButton('schema-open-many', 'Open many…', '.json,application/json', runBatch)), instanceHost),
+      h('div.pane', {}, h('div.row', {}, h('span.muted', {}, 'Document'), ...openFileButton('schema-open-instance', 'Open…', '.json,application/json', (text) => (instance.text = text)), ...openMany), instanceHost),
       h('div.pane', {}, schemaPane, results.element),
     ),
     kept.element,

@@ -160,7 +160,7 @@ async function runBatch(files) {
     ticket,
     answer.invalid === 0
       ? status('ok', `All ${plural(files.length, 'document')} are valid against ${against} (${answer.dialect}).`)
-      : status('bad', `${answer.invalid} of ${plural(files.length, 'document')} fail against ${against} (${answer.dialect}); ${answer.valid} valid.`),
+      : status('bad', `${answer.invalid} of ${plural(files.length, 'document')} ${answer.invalid === 1 ? 'fails' : 'fail'} against ${against} (${answer.dialect}); ${answer.valid} valid.`),
     h('p.muted.batch-took', { dataset: { workers: answer.workers } }, `Validated in ${took < 1000 ? `${Math.round(took)} ms` : `${(took / 1000).toFixed(1)} s`} by ${plural(answer.workers, 'worker')} on this device.`),
     failing.length ? longList('ol.diagnostics.batch-failures', failing, ({ file, failure }) => batchFailure(file, failure), { what: 'failing documents' }) : '',
     failing.length

@@ -764,4 +764,27 @@ mod tests {
         assert_eq!(found[0].element.as_ref().unwrap().name.as_deref(), Some("t"));
         assert!(validate_at(text, &document, "/missing", &compiled).is_none());
     }
+
+    #[test]
+    fn a_batch_document_is_located_as_a_parsed_one_is() {
+        // The batch path walks to its errors' pointers and counts lines without
+        // an index for a few issues, with one past four; the single-document
+        // path reads a span tree. Both must name the same spans, lines and columns.
+        let compiled = schema(
+            r#"{"type": "object", "properties": {"é/~": {"type": "integer"}},
+                "additionalProperties": {"type": "string", "maxLength": 2}}"#,
+        );
+        let texts = [
+            "{\"é/~\": \"x\"}",
+            "{\n  \"a\": \"😀😀😀\",\r\n  \"é/~\": 1.5\n}",
+            "{\"a\": 1, \"b\": 2, \"c\": 3,\n \"d\": 4, \"e\": [], \"é/~\": \"\"}",
+            "{\"a\": 1, \"a\": \"okay\"}",
+        ];
+        for text in texts {
+            let document = parse_document(text).unwrap();
+            let expected = validate(text, &document, &compiled);
+            assert!(!expected.is_empty(), "{text}");
+            assert_eq!(validate_text(text, &compiled).unwrap(), expected, "{text}");
+        }
+    }
 }

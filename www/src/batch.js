@@ -3,7 +3,8 @@
 // `length`). The worker hands the one string to the wasm, where the platform
 // encodes it in a single call; per-text encoding (`TextEncoder.encodeInto`
 // for each of 10,000 texts) took 9–15 ms of the page's main thread in
-// Chromium, more than a worker then spends validating half of them.
+// Chromium, more than a worker then spends validating half of them. A big
+// batch is cut into slices, one per worker (`validateBatch` in client.js).
 
 /** `{joined: string, lengths: Uint32Array}` for `texts`, an array of strings. */
 export function packBatch(texts) {
@@ -12,4 +13,26 @@ export function packBatch(texts) {
     lengths[index] = text.length;
   });
   return { joined: texts.join(''), lengths };
+}
+
+/**
+ * `texts` cut into at most `count` contiguous slices of about equal length, for
+ * as many workers: `[{start, texts}]`, `start` being the slice's first index in
+ * `texts`. No slice is empty, except the one slice of an empty batch.
+ */
+export function sliceBatch(texts, count) {
+  let total = 0;
+  for (const text of texts) total += text.length;
+  const cuts = [];
+  let start = 0;
+  let size = 0;
+  texts.forEach((text, index) => {
+    size += text.length;
+    if (cuts.length < count - 1 && size >= (total * (cuts.length + 1)) / count) {
+      cuts.push({ start, texts: texts.slice(start, index + 1) });
+      start = index + 1;
+    }
+  });
+  if (start < texts.length || cuts.length === 0) cuts.push({ start, texts: texts.slice(start) });
+  return cuts;
 }

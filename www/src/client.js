@@ -3,7 +3,7 @@
 // A batch of documents to validate is also shared with a few more workers, one
 // per core (see `validateBatch`).
 
-import { packBatch } from './batch.js';
+import { packBatch, sliceBatch } from './batch.js';
 
 const embeddedWorker = () => document.getElementById('apcheck-worker');
 
@@ -157,24 +157,6 @@ export function warmBatchWorkers() {
   return Promise.all(batchWorkers.map((entry) => entry.loading)).then(() => 1 + batchWorkers.filter((entry) => entry.ready).length);
 }
 
-/** Cuts `texts` into `count` contiguous slices of about equal length: `[{start, texts}]`. */
-function slices(texts, count) {
-  let total = 0;
-  for (const text of texts) total += text.length;
-  const cuts = [];
-  let start = 0;
-  let size = 0;
-  texts.forEach((text, index) => {
-    size += text.length;
-    if (cuts.length < count - 1 && size >= (total * (cuts.length + 1)) / count) {
-      cuts.push({ start, texts: texts.slice(start, index + 1) });
-      start = index + 1;
-    }
-  });
-  if (start < texts.length || cuts.length === 0) cuts.push({ start, texts: texts.slice(start) });
-  return cuts;
-}
-
 /**
  * Validates every text of `texts` against one schema (`schemaText` and
  * `optionsJson` as `validate_json_batch` takes them): resolves with that
@@ -188,7 +170,7 @@ export async function validateBatch(texts, schemaText, optionsJson) {
   if (total >= 2 * MIN_SLICE_UNITS) warmBatchWorkers();
   const helpers = batchWorkers.filter((entry) => entry.ready).slice(0, Math.max(0, Math.floor(total / MIN_SLICE_UNITS) - 1));
   const lanes = [null, ...helpers.map((entry) => entry.worker)];
-  const parts = slices(texts, lanes.length);
+  const parts = sliceBatch(texts, lanes.length);
   const replies = await Promise.all(
     parts.map(({ texts: part }, lane) => {
       const { joined, lengths } = packBatch(part);

@@ -447,3 +447,27 @@ fn a_failed_write_is_an_io_failure() {
         .unwrap();
     assert_eq!(status.code(), Some(2));
 }
+
+/// §6.2, read from a real disk: `skills` and `mcp.json` present as links that
+/// resolve to nothing make those components invalid (reported), not absent.
+#[cfg(unix)]
+#[test]
+fn fixed_locations_linked_to_nothing_are_invalid_not_absent() {
+    let dir = tempfile::tempdir().unwrap();
+    write_files(dir.path(), &[("plugin.json", &manifest("demo"))]);
+    std::os::unix::fs::symlink("gone", dir.path().join("skills")).unwrap();
+    std::os::unix::fs::symlink("gone.json", dir.path().join("mcp.json")).unwrap();
+    let output = apcheck(&["check", "--format", "json", path_str(dir.path())]);
+    let report = json(&output);
+    assert_eq!(code(&output), 1, "{report}");
+    assert_eq!(report["plugin"]["state"], "loaded", "{report}");
+    let codes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["AP006", "AP301"], "{report}");
+    assert_ne!(report["skills"]["state"], "absent", "{report}");
+    assert_ne!(report["mcp"]["state"], "absent", "{report}");
+}

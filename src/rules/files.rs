@@ -238,7 +238,17 @@ pub struct TextFile {
 /// rejected (§5.2)"`.
 pub fn read_text_file(tree: &Tree, path: &str, consequence: &str, diagnostics: &mut Vec<Diagnostic>) -> Load<TextFile> {
     let resolved = match resolve_within_root(tree, path, consequence, diagnostics) {
-        Resolution::Absent => return Load::Absent,
+        // §6.2: a link that resolves to nothing is present, not absent.
+        Resolution::Absent => match dangling_link(tree, path) {
+            Some(target) => {
+                let message = format!(
+                    "`{path}` is a symlink to `{target}`, which does not exist, not a regular file; {consequence}"
+                );
+                diagnostics.push(Diagnostic::new(&NOT_A_REGULAR_FILE, message).in_file(path));
+                return Load::Failed;
+            }
+            None => return Load::Absent,
+        },
         Resolution::Refused => return Load::Failed,
         Resolution::Found(resolved) => resolved,
     };
@@ -390,6 +400,16 @@ pub fn read_json_file(
 }
 
 /// What an entry is, in words: "a directory", "a FIFO".
+/// The target of `path` when `path` itself is a symlink, for a path that
+/// resolved to nothing: the package has an entry there, so a fixed location
+/// is present but not of the expected kind (§6.2), unlike a path with no entry.
+pub fn dangling_link<'t>(tree: &'t Tree, path: &str) -> Option<&'t str> {
+    match tree.entry(path) {
+        Some(Entry::Symlink(target)) => Some(target),
+        _ => None,
+    }
+}
+
 pub fn describe(entry: &Entry) -> String {
     match entry {
         Entry::File(_) => "a regular file".to_string(),
@@ -461,6 +481,20 @@ mod tests {
 
     fn codes(diagnostics: &[Diagnostic]) -> Vec<&str> {
         diagnostics.iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn a_link_to_nothing_is_present_not_absent() {
+        // §6.2: a fixed location that is present but does not resolve to a
+        // regular file makes that component invalid; only no entry is absent.
+        let mut tree = Tree::from_files([("plugin.json", "{}")]);
+        tree.insert("mcp.json", Entry::Symlink("gone.json".into()));
+        let (load, diagnostics) = read(&tree, "mcp.json");
+        assert!(matches!(load, Load::Failed));
+        assert_eq!(codes(&diagnostics), ["AP006"]);
+        assert!(diagnostics[0].message.contains("`gone.json`, which does not exist"));
+        let (load, diagnostics) = read(&tree, "other.json");
+        assert!(matches!(load, Load::Absent) && diagnostics.is_empty());
     }
 
     #[test]

@@ -10,7 +10,7 @@ use crate::diag::{Diagnostic, Severity};
 use crate::report::{SkillEntry, SkillState, SkillsSection, SkillsState, TokenEstimate};
 use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::containment::{Resolution, resolve_within_root};
-use crate::rules::files::{Load, describe, read_text_file};
+use crate::rules::files::{Load, dangling_link, describe, read_text_file};
 use crate::tree::{Entry, Tree};
 
 use super::skill_md;
@@ -101,7 +101,16 @@ pub fn discover_skills(tree: &Tree, diagnostics: &mut Vec<Diagnostic>) -> Skills
     };
     let mut accounted = Accounted::default();
     match resolve_within_root(tree, "skills", SKILLS_INVALID, diagnostics) {
-        Resolution::Absent => {}
+        // §6.2: a link that resolves to nothing is present, and not a directory.
+        Resolution::Absent => {
+            if let Some(target) = dangling_link(tree, "skills") {
+                section.state = SkillsState::Invalid;
+                let message = format!(
+                    "`skills` is a symlink to `{target}`, which does not exist, not a directory; {SKILLS_INVALID}"
+                );
+                diagnostics.push(Diagnostic::new(&SKILLS_NOT_DIRECTORY, message).in_file("skills"));
+            }
+        }
         Resolution::Refused => section.state = SkillsState::Invalid,
         Resolution::Found(resolved) => match resolved.entry {
             Entry::Dir => {
@@ -215,6 +224,14 @@ fn check_skill(tree: &Tree, skills_dir: &str, name: &str, checked: &mut CheckedD
             return Some(entry);
         }
         Resolution::Absent => {
+            // §7.1: a SKILL.md that resolves to nothing makes no skill, whatever its name.
+            if let Some(target) = dangling_link(tree, &path) {
+                let message = format!(
+                    "`{path}` is a symlink to `{target}`, which does not exist, so `skills/{name}` is not a skill (§7.1)"
+                );
+                diagnostics.push(Diagnostic::new(&crate::rules::files::NOT_A_REGULAR_FILE, message).in_file(&path));
+                return None;
+            }
             let real_dir = format!("{skills_dir}/{name}");
             if explain_missing_skill_md(tree, &real_dir, name, diagnostics) {
                 checked.explained_dir = Some(real_dir);
@@ -402,6 +419,26 @@ mod tests {
         let (section, diagnostics) = discover(&[("skills/a/SKILL.md/x", "")]);
         assert!(section.entries.is_empty());
         assert_eq!(codes(&diagnostics), ["AP006"]);
+    }
+
+    #[test]
+    fn links_to_nothing_are_present_not_absent() {
+        // §6.2: `skills` present as a link that resolves to nothing is invalid, not absent.
+        let mut tree = Tree::from_files([("plugin.json", "{}")]);
+        tree.insert("skills", Entry::Symlink("gone".into()));
+        let (section, diagnostics) = discover_tree(&tree);
+        assert_eq!(section.state, SkillsState::Invalid);
+        assert_eq!(codes(&diagnostics), ["AP301"]);
+        // §7.1: a SKILL.md link to nothing makes no skill, and its name is not the problem.
+        let mut tree = Tree::from_files([(
+            "skills/ok/SKILL.md",
+            skill("name: ok\ndescription: Does x. Use when y."),
+        )]);
+        tree.insert("skills/gone/SKILL.md", Entry::Symlink("missing.md".into()));
+        let (section, diagnostics) = discover_tree(&tree);
+        assert_eq!(codes(&diagnostics), ["AP006"]);
+        assert!(diagnostics[0].message.contains("`missing.md`, which does not exist"));
+        assert_eq!(section.entries.len(), 1);
     }
 
     #[test]

@@ -399,7 +399,6 @@ pub fn read_json_file(
     Load::Loaded(json)
 }
 
-/// What an entry is, in words: "a directory", "a FIFO".
 /// The target of `path` when `path` itself is a symlink, for a path that
 /// resolved to nothing: the package has an entry there, so a fixed location
 /// is present but not of the expected kind (§6.2), unlike a path with no entry.
@@ -410,6 +409,7 @@ pub fn dangling_link<'t>(tree: &'t Tree, path: &str) -> Option<&'t str> {
     }
 }
 
+/// What an entry is, in words: "a directory", "a FIFO".
 pub fn describe(entry: &Entry) -> String {
     match entry {
         Entry::File(_) => "a regular file".to_string(),

@@ -27,8 +27,9 @@ fn main() {
         let schema: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", source.display()));
         let extract = extract(&schema, ROOTS).unwrap_or_else(|e| panic!("{}: {e}", source.display()));
         let target = Path::new(&out_dir).join(format!("mcp-{revision}-tools.schema.json"));
-        let pretty = serde_json::to_string_pretty(&extract).expect("JSON values serialize");
-        std::fs::write(&target, pretty + "\n").unwrap_or_else(|e| panic!("{}: {e}", target.display()));
+        // Compact: the text is only compiled, never shown, and every byte is in the page's wasm.
+        let compact = serde_json::to_string(&extract).expect("JSON values serialize");
+        std::fs::write(&target, compact).unwrap_or_else(|e| panic!("{}: {e}", target.display()));
     }
 }
 

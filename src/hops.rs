@@ -39,6 +39,7 @@ pub fn check_package_with(root: &str, tree: &Tree, inputs: &FixInputs) -> Packag
             },
         )
     };
+    rules::containment::report_links_leaving_root(tree, &mut diagnostics);
     rules::layout::hint_vendor_files(tree, &plugin, &mut diagnostics);
     rules::unread::report_unreadable_paths(tree, &mut diagnostics);
     sort_diagnostics(&mut diagnostics);

@@ -30,6 +30,16 @@ fn json(output: &Output) -> Value {
 }
 
 /// Writes `files` under `root`, creating directories.
+/// The codes of a JSON report's diagnostics, in report order.
+fn diagnostic_codes(report: &Value) -> Vec<&str> {
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect()
+}
+
 fn write_files(root: &Path, files: &[(&str, &str)]) {
     for (path, contents) in files {
         let path = root.join(path);
@@ -390,12 +400,7 @@ fn no_format_ever_prints_a_credential() {
     write_files(dir.path(), &[("plugin.json", &manifest("demo")), ("mcp.json", &mcp)]);
     let root = path_str(dir.path());
     let report = json(&apcheck(&["check", "--format", "json", root]));
-    let codes: Vec<&str> = report["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["code"].as_str().unwrap())
-        .collect();
+    let codes = diagnostic_codes(&report);
     assert!(
         codes.iter().any(|c| c.starts_with("AP5")),
         "the token is found: {codes:?}"
@@ -461,13 +466,36 @@ fn fixed_locations_linked_to_nothing_are_invalid_not_absent() {
     let report = json(&output);
     assert_eq!(code(&output), 1, "{report}");
     assert_eq!(report["plugin"]["state"], "loaded", "{report}");
-    let codes: Vec<&str> = report["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["code"].as_str().unwrap())
-        .collect();
+    let codes = diagnostic_codes(&report);
     assert_eq!(codes, ["AP006", "AP301"], "{report}");
     assert_ne!(report["skills"]["state"], "absent", "{report}");
     assert_ne!(report["mcp"]["state"], "absent", "{report}");
+}
+
+#[test]
+fn links_out_of_the_root_from_a_skill_folder_are_reported_and_the_skill_still_loads() {
+    // §4.1 boundary 5: a package path outside the root is denied; the skill is not skipped.
+    let outside = tempfile::tempdir().unwrap();
+    write_files(outside.path(), &[("secret.txt", "not shipped\n")]);
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[
+            ("plugin.json", &manifest("demo")),
+            (
+                "skills/review/SKILL.md",
+                "---\nname: review\ndescription: Reviews code. Use when asked for a review.\n---\n",
+            ),
+        ],
+    );
+    let references = dir.path().join("skills/review/references");
+    std::os::unix::fs::symlink(outside.path(), &references).unwrap();
+    std::os::unix::fs::symlink("../../plugin.json", dir.path().join("skills/review/inside.json")).unwrap();
+    let output = apcheck(&["check", "--format", "json", path_str(dir.path())]);
+    let report = json(&output);
+    assert_eq!(diagnostic_codes(&report), ["AP103"], "{report}");
+    assert_eq!(report["diagnostics"][0]["file"], "skills/review/references", "{report}");
+    assert_eq!(report["skills"]["entries"][0]["state"], "discovered", "{report}");
+    // A warning: the check passes unless warnings are made to fail it.
+    assert_eq!(code(&output), 0, "{report}");
 }

@@ -38,6 +38,28 @@ pub fn parse_document(text: &str) -> Result<JsonDoc, JsonParseError> {
     })
 }
 
+/// serde_json's recursion limit: RFC 8259 §9 lets a parser limit nesting.
+const DEPTH_LIMIT: &str = "it nests arrays and objects more than 128 deep, past the limit of apcheck's JSON \
+     parser (RFC 8259 §9 lets a parser set one)";
+/// RFC 8259 §8.2: grammatical, but no Unicode text; parsers differ on it.
+const LONE_SURROGATE: &str = "a `\\u` escape is an unpaired UTF-16 surrogate, which encodes no Unicode character; \
+     RFC 8259 §8.2 leaves such strings to each parser, and apcheck's, like every serde_json-based client's, \
+     refuses them";
+
+impl JsonParseError {
+    /// When the text is RFC 8259 JSON that apcheck's parser does not take
+    /// (nesting past its limit, an unpaired surrogate escape), what to do
+    /// about it: not the author's syntax error, and not a verdict on what
+    /// every client does. `None` for a syntax error.
+    pub fn parser_limit_hint(&self) -> Option<&'static str> {
+        match self.message.as_str() {
+            DEPTH_LIMIT => Some("Nest at most 128 arrays and objects deep"),
+            LONE_SURROGATE => Some("Write the character itself, or a surrogate pair (`\\ud83d\\ude00`)"),
+            _ => None,
+        }
+    }
+}
+
 fn serde_error(text: &str, error: &serde_json::Error) -> JsonParseError {
     let full = error.to_string();
     // serde_json appends " at line L column C"; keep the message without it.
@@ -45,6 +67,12 @@ fn serde_error(text: &str, error: &serde_json::Error) -> JsonParseError {
         .rsplit_once(" at line ")
         .map_or(full.as_str(), |(m, _)| m)
         .to_string();
+    // RFC 8259 JSON that only this parser refuses: say so, not "not JSON".
+    let message = match message.as_str() {
+        "recursion limit exceeded" => DEPTH_LIMIT.to_string(),
+        "lone leading surrogate in hex escape" | "unexpected end of hex escape" => LONE_SURROGATE.to_string(),
+        _ => message,
+    };
     let (line, column) = (error.line().max(1), error.column().max(1));
     // serde_json counts columns in bytes.
     let offset = offset_at(text, line, column, ColumnUnit::Bytes);
@@ -132,6 +160,28 @@ mod tests {
     fn deep_nesting_is_an_error_not_a_crash() {
         let text = "[".repeat(100_000) + &"]".repeat(100_000);
         let error = parse_document(&text).unwrap_err();
-        assert!(error.message.contains("recursion limit"), "{}", error.message);
+        assert!(error.message.contains("more than 128 deep"), "{}", error.message);
+        assert!(error.parser_limit_hint().is_some());
+    }
+
+    #[test]
+    fn unpaired_surrogate_escapes_are_named_as_such() {
+        // RFC 8259 §8.2: grammatical JSON whose handling each parser decides.
+        for text in [
+            r#""\ud800""#,
+            r#""\udc00""#,
+            r#"{"a": "\ud800\u0041"}"#,
+            r#"["\ud800\n"]"#,
+        ] {
+            let error = parse_document(text).unwrap_err();
+            assert!(error.parser_limit_hint().is_some(), "{text}: {}", error.message);
+            assert!(error.message.contains("unpaired UTF-16 surrogate"), "{text}");
+        }
+        for text in [r#""\u12""#, "[1,]", "[[[1]]"] {
+            assert!(
+                parse_document(text).unwrap_err().parser_limit_hint().is_none(),
+                "{text}"
+            );
+        }
     }
 }

@@ -5,6 +5,8 @@
 //! failure boundary the caller applies (reject the plugin, invalidate a
 //! component type, skip a skill, invalidate a server entry, deny the path).
 
+use std::collections::BTreeSet;
+
 use crate::diag::{Diagnostic, Severity};
 use crate::rule::{Example, Rule, RuleDoc};
 use crate::tree::{Entry, Resolved, Tree, Unresolved};
@@ -89,7 +91,54 @@ pub static SYMLINK_LOOP: Rule = Rule {
     },
 };
 
-pub static RULES: &[&Rule] = &[&PATH_ESCAPES_ROOT, &SYMLINK_LOOP];
+pub static LINK_LEAVES_ROOT: Rule = Rule {
+    code: "AP103",
+    name: "link-leaves-root",
+    severity: Severity::Warning,
+    spec: "Agent Plugins §4.1",
+    summary: "A symlink the loading hops never follow resolves outside the plugin root",
+    fix_hint: Some("Copy the target into the package, or remove the link"),
+    doc: RuleDoc {
+        what: "Reports every other symlink in the package (a skill's `scripts/` or `references/`, an extension \
+               directory, any file) whose filesystem-resolved target is outside the plugin root. Links on the way \
+               to plugin.json, `skills/`, a skill folder, its SKILL.md or mcp.json are judged by AP101 and AP102, \
+               with the failure boundary of what they lead to; a server's `command` or `cwd` through such a link \
+               is also reported there (AP101, the server is skipped).",
+        why: "For a package path outside those boundaries, a client MUST deny access (§4.1 boundary 5). Nothing \
+              is rejected at load time, but a skill that tells the model to read `references/guide.md` or run \
+              `scripts/run.sh` through such a link fails when it is used, and the link points the model at \
+              files of the user's machine the author did not ship. A package should not contain one.",
+        failing: Example::PackageWithLinks {
+            files: &[
+                (
+                    "plugin.json",
+                    "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"demo\"}",
+                ),
+                (
+                    "skills/review/SKILL.md",
+                    "---\nname: review\ndescription: Reviews code. Use when asked for a review.\n---\nSee references/guide.md.\n",
+                ),
+            ],
+            links: &[("skills/review/references", "../../../docs")],
+        },
+        fixed: Example::PackageWithLinks {
+            files: &[
+                (
+                    "plugin.json",
+                    "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"demo\"}",
+                ),
+                (
+                    "skills/review/SKILL.md",
+                    "---\nname: review\ndescription: Reviews code. Use when asked for a review.\n---\nSee references/guide.md.\n",
+                ),
+                ("docs/guide.md", "# Review guide\n"),
+            ],
+            links: &[("skills/review/references", "../../docs")],
+        },
+    },
+};
+
+pub static RULES: &[&Rule] = &[&PATH_ESCAPES_ROOT, &SYMLINK_LOOP, &LINK_LEAVES_ROOT];
 
 /// What resolving one package path inside the root established.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -157,6 +206,58 @@ pub fn unresolved_diagnostic(
     Some(diagnostic.in_file(path))
 }
 
+/// AP103: every symlink whose own target takes it out of the root (§4.1
+/// boundary 5), except the links the loading hops already judge with their
+/// own failure boundary. A link that escapes only because a link before it
+/// does is left to that one, so each cause is reported once, where it can be
+/// fixed.
+pub fn report_links_leaving_root(tree: &Tree, diagnostics: &mut Vec<Diagnostic>) {
+    let judged = links_judged_by_the_hops(tree);
+    for (path, entry) in tree.entries() {
+        let Entry::Symlink(target) = entry else {
+            continue;
+        };
+        if judged.contains(path) {
+            continue;
+        }
+        if let Err(Unresolved::Escapes { link }) = tree.resolve(path)
+            && link == path
+        {
+            diagnostics.push(
+                Diagnostic::new(
+                    &LINK_LEAVES_ROOT,
+                    format!(
+                        "`{path}` is a symlink to `{target}`, which resolves outside the plugin root; a client \
+                         denies access to it and to every path through it (§4.1)"
+                    ),
+                )
+                .in_file(path),
+            );
+        }
+    }
+}
+
+/// The links that make a path the hops resolve escape (§4.1 boundaries 1-3):
+/// plugin.json, mcp.json, `skills`, each skill folder and its SKILL.md,
+/// resolved as the hops resolve them, so a `skills` given through a link is
+/// followed as a client follows it.
+fn links_judged_by_the_hops(tree: &Tree) -> BTreeSet<String> {
+    let mut loaded: Vec<String> = ["plugin.json", "mcp.json", "skills"].map(String::from).to_vec();
+    if let Ok(skills) = tree.resolve("skills") {
+        for (name, _, _) in tree.children(skills.path) {
+            loaded.push(format!("skills/{name}"));
+            loaded.push(format!("skills/{name}/SKILL.md"));
+        }
+    }
+    loaded
+        .iter()
+        .filter_map(|path| match tree.resolve(path) {
+            Err(Unresolved::Escapes { link }) => Some(link),
+            _ => None,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,6 +312,45 @@ mod tests {
             Resolution::Refused
         );
         assert_eq!(diagnostics[0].code, "AP102");
+    }
+
+    #[test]
+    fn links_leaving_the_root_off_the_loading_hops_are_reported_once_each() {
+        // §4.1 boundary 5: any other package path outside the root is denied.
+        let package = tree(&[
+            ("skills/a/scripts", "/usr/local/bin"),
+            ("skills/a/refs", "../../../.."),
+            // Escapes only through `skills/a/scripts`: reported there, not again.
+            ("skills/a/tool", "scripts/tool"),
+            ("com.example.client/hooks", "../inside"),
+            ("skills/b", "/elsewhere"),
+            ("skills/c/SKILL.md", "/etc/passwd"),
+            ("mcp.json", "../mcp.json"),
+            ("loop", "loop"),
+        ]);
+        let mut diagnostics = Vec::new();
+        report_links_leaving_root(&package, &mut diagnostics);
+        let files: Vec<_> = diagnostics
+            .iter()
+            .map(|d| (d.code, d.file.as_deref().unwrap()))
+            .collect();
+        assert_eq!(files, [("AP103", "skills/a/refs"), ("AP103", "skills/a/scripts")]);
+        assert!(
+            diagnostics[1]
+                .message
+                .contains("`skills/a/scripts` is a symlink to `/usr/local/bin`")
+        );
+        // `skills` through a link: its real folders are the ones the hops judge.
+        let package = tree(&[
+            ("skills", "real"),
+            ("real/b", "/elsewhere"),
+            ("real/c/SKILL.md", "../../../passwd"),
+            ("real/c/scripts", "/usr/bin"),
+        ]);
+        let mut diagnostics = Vec::new();
+        report_links_leaving_root(&package, &mut diagnostics);
+        let files: Vec<_> = diagnostics.iter().map(|d| d.file.as_deref().unwrap()).collect();
+        assert_eq!(files, ["real/c/scripts"]);
     }
 
     #[test]

@@ -120,23 +120,25 @@ pub static NOT_A_REGULAR_FILE: Rule = Rule {
     code: "AP006",
     name: "not-a-regular-file",
     severity: Severity::Error,
-    spec: "Agent Plugins §6.2, §7.1",
-    summary: "A path that must be a regular file is a directory, FIFO, socket or device",
+    spec: "Agent Plugins §5.1, §6.2",
+    summary: "plugin.json or mcp.json is not a regular file (a directory, FIFO, socket, device or link to nothing)",
     fix_hint: Some("Replace it with a regular file"),
     doc: RuleDoc {
-        what: "Reports plugin.json, mcp.json or SKILL.md resolving to something other than a regular file.",
-        why: "§6.2: a fixed location that does not resolve to the expected kind invalidates that component \
-              type; §7.1 discovers a skill only where SKILL.md resolves to a regular file. Reading a FIFO \
-              would block a client forever.",
+        what: "Reports plugin.json or mcp.json resolving to something other than a regular file, or being a \
+               symlink to nothing. (A skill's SKILL.md that is not a file is AP317.)",
+        why: "A manifest that is not a file rejects the plugin (§5.1). §6.2: a fixed location that is present \
+              but does not resolve to the expected kind invalidates that component type, so an mcp.json \
+              directory disables MCP for the plugin, and a link to nothing is present, not absent. Reading a \
+              FIFO would block a client forever.",
         failing: Example::Package(&[
             ("plugin.json", VALID_MANIFEST),
-            ("skills/review/SKILL.md/notes.md", "Reviews code."),
+            ("mcp.json/servers.json", "{\"mcpServers\": {}}"),
         ]),
         fixed: Example::Package(&[
             ("plugin.json", VALID_MANIFEST),
             (
-                "skills/review/SKILL.md",
-                "---\nname: review\ndescription: Reviews code. Use when asked for a review.\n---\n",
+                "mcp.json",
+                "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\", \"mcpServers\": {}}",
             ),
         ]),
     },
@@ -164,13 +166,17 @@ pub static JSON_SYNTAX: Rule = Rule {
     name: "json-syntax",
     severity: Severity::Error,
     spec: "RFC 8259; Agent Plugins §5.2, §7.2.2",
-    summary: "A JSON file is not valid JSON",
+    summary: "A JSON file is not valid JSON, or is JSON that apcheck's parser cannot take",
     fix_hint: Some("Fix the syntax at the position shown; comments and trailing commas are not JSON"),
     doc: RuleDoc {
-        what: "Parses plugin.json and mcp.json as strict JSON (no comments, no trailing commas, nesting \
-               bounded) and reports the first error at its line and column.",
+        what: "Parses plugin.json and mcp.json as strict JSON (no comments, no trailing commas) and reports the \
+               first error at its line and column. Two things RFC 8259 leaves to each parser are reported as \
+               such, not as bad syntax: nesting more than 128 deep (§9) and a `\\u` escape that is an \
+               unpaired UTF-16 surrogate (§8.2).",
         why: "The manifest MUST be JSON (§5.2): a syntax error rejects the plugin. An mcp.json that is not \
-              JSON disables MCP for the plugin (§7.2.2).",
+              JSON disables MCP for the plugin (§7.2.2). A file past apcheck's parser could not be checked, \
+              and clients' parsers disagree on it (serde_json refuses both cases, JavaScript's takes them), so \
+              the check fails rather than pass what it did not read.",
         failing: Example::Package(&[(
             "plugin.json",
             "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\",\n  \"name\": \"demo\",\n}\n",
@@ -364,14 +370,22 @@ pub fn read_json_file(
     let doc = match parse_document(&file.text) {
         Ok(doc) => doc,
         Err(error) => {
-            diagnostics.push(
-                Diagnostic::new(
+            let diagnostic = match error.parser_limit_hint() {
+                Some(hint) => Diagnostic::new(
+                    &JSON_SYNTAX,
+                    format!("`{path}` could not be checked: {}; {consequence}", error.message),
+                )
+                .with_hint(hint),
+                None => Diagnostic::new(
                     &JSON_SYNTAX,
                     format!("`{path}` is not valid JSON: {}; {consequence}", error.message),
-                )
-                .in_file(path)
-                .at_span(&file.text, &file.index, Span::new(error.offset, error.offset)),
-            );
+                ),
+            };
+            diagnostics.push(diagnostic.in_file(path).at_span(
+                &file.text,
+                &file.index,
+                Span::new(error.offset, error.offset),
+            ));
             return Load::Failed;
         }
     };

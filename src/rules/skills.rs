@@ -26,6 +26,7 @@ pub static RULES: &[&Rule] = &[
     &discovery::SKILLS_NOT_DIRECTORY,
     &discovery::SKILL_MD_CASE,
     &discovery::SKILL_MD_TOO_DEEP,
+    &discovery::SKILL_MD_NOT_A_FILE,
     &discovery::STRAY_SKILL_MD,
     &skill_md::SKILL_BYTE_ORDER_MARK,
     &skill_md::FRONTMATTER_MISSING,

@@ -1,7 +1,7 @@
 //! The closed member set of §5.2, member by member: unknown and inline
 //! fields (ignored, reported), types and the `author` object (fatal), and
 //! `extensions` (§8.1: a non-object is ignored, a non-object member value is
-//! fatal, a namespace that is not reverse-domain gets a hint).
+//! fatal, a namespace that is not reverse-domain gets a warning).
 
 use serde_json::{Map, Value};
 
@@ -153,16 +153,18 @@ pub static NAME_MISSING: Rule = Rule {
 pub static EXTENSION_NAMESPACE: Rule = Rule {
     code: "AP213",
     name: "extension-namespace",
-    severity: Severity::Info,
+    severity: Severity::Warning,
     spec: "Agent Plugins §8, §8.1",
     summary: "An `extensions` member name is not a reverse-domain namespace",
     fix_hint: Some("Name it after a domain the client controls, reversed: \"com.example.client\""),
     doc: RuleDoc {
         what: "Checks that each member name of `extensions` looks like a reverse-domain identifier: two or \
                more dot-separated labels of letters, digits and inner hyphens.",
-        why: "Client-specific data MUST sit under a reverse-domain namespace (§8); a bare name like `claude` \
-              can collide between clients. Clients ignore namespaces they do not implement (§8.1), so this \
-              never changes loading.",
+        why: "Client-specific data MUST sit under a reverse-domain namespace (§8), named after a domain the \
+              client controls; a bare name like `claude` can collide between clients. The package still loads, \
+              since clients ignore namespaces they do not implement without looking inside (§8.1), but a \
+              conformant client claims only its own reverse-domain namespace, so this data is not expected to \
+              reach any client: a warning, like other data that is ignored.",
         failing: Example::Package(&[(
             "plugin.json",
             "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"invoice-ops\", \"extensions\": {\"claude\": {}}}",
@@ -420,7 +422,10 @@ fn check_extensions(file: &JsonSource, value: &Value, diagnostics: &mut Vec<Diag
             diagnostics.push(file.at_key(
                 &EXTENSION_NAMESPACE,
                 &pointer,
-                format!("`{namespace}` is not a reverse-domain namespace such as `com.example.client` (§8)"),
+                format!(
+                    "`{namespace}` is not a reverse-domain namespace such as `com.example.client`; client data \
+                     MUST sit under one (§8), so no conformant client is expected to read this"
+                ),
             ));
         }
     }

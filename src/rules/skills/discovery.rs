@@ -56,6 +56,27 @@ pub static SKILL_MD_CASE: Rule = Rule {
     },
 };
 
+pub static SKILL_MD_NOT_A_FILE: Rule = Rule {
+    code: "AP317",
+    name: "skill-md-not-a-file",
+    severity: Severity::Warning,
+    spec: "Agent Plugins §7.1",
+    summary: "A skill folder's `SKILL.md` is not a regular file; the folder is not discovered",
+    fix_hint: Some("Make `SKILL.md` the skill's file (or a symlink to a file inside the plugin root)"),
+    doc: RuleDoc {
+        what: "Reports a `skills/<name>/SKILL.md` that is a directory, a FIFO or socket, or a symlink to \
+               nothing, naming what it is.",
+        why: "Only a child directory holding a `SKILL.md` that resolves to a regular file is a skill (§7.1). \
+              Such a folder is not discovered, so there is no skill to skip: as with a `skill.md` in the wrong \
+              case (AP302), the package loads and the skill never shows up.",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN),
+            ("skills/pdf-tools/SKILL.md/SKILL.md", GOOD_SKILL),
+        ]),
+        fixed: Example::Package(&[("plugin.json", PLUGIN), ("skills/pdf-tools/SKILL.md", GOOD_SKILL)]),
+    },
+};
+
 pub static SKILL_MD_TOO_DEEP: Rule = Rule {
     code: "AP303",
     name: "skill-md-too-deep",
@@ -229,7 +250,7 @@ fn check_skill(tree: &Tree, skills_dir: &str, name: &str, checked: &mut CheckedD
                 let message = format!(
                     "`{path}` is a symlink to `{target}`, which does not exist, so `skills/{name}` is not a skill (§7.1)"
                 );
-                diagnostics.push(Diagnostic::new(&crate::rules::files::NOT_A_REGULAR_FILE, message).in_file(&path));
+                diagnostics.push(Diagnostic::new(&SKILL_MD_NOT_A_FILE, message).in_file(&path));
                 return None;
             }
             let real_dir = format!("{skills_dir}/{name}");
@@ -242,7 +263,7 @@ fn check_skill(tree: &Tree, skills_dir: &str, name: &str, checked: &mut CheckedD
             // §7.1: only a SKILL.md resolving to a regular file makes a skill.
             diagnostics.push(
                 Diagnostic::new(
-                    &crate::rules::files::NOT_A_REGULAR_FILE,
+                    &SKILL_MD_NOT_A_FILE,
                     format!(
                         "`{path}` is {}, so `skills/{name}` is not a skill (§7.1)",
                         describe(resolved.entry)
@@ -418,7 +439,7 @@ mod tests {
     fn skill_md_directory_is_not_a_skill() {
         let (section, diagnostics) = discover(&[("skills/a/SKILL.md/x", "")]);
         assert!(section.entries.is_empty());
-        assert_eq!(codes(&diagnostics), ["AP006"]);
+        assert_eq!(codes(&diagnostics), ["AP317"]);
     }
 
     #[test]
@@ -436,7 +457,7 @@ mod tests {
         )]);
         tree.insert("skills/gone/SKILL.md", Entry::Symlink("missing.md".into()));
         let (section, diagnostics) = discover_tree(&tree);
-        assert_eq!(codes(&diagnostics), ["AP006"]);
+        assert_eq!(codes(&diagnostics), ["AP317"]);
         assert!(diagnostics[0].message.contains("`missing.md`, which does not exist"));
         assert_eq!(section.entries.len(), 1);
     }

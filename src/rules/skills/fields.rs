@@ -12,7 +12,7 @@ use crate::report::SkillEntry;
 use crate::rule::{Example, Rule, RuleDoc};
 use crate::source::Span;
 
-use super::frontmatter::Fields;
+use super::frontmatter::{Fields, quote_fix};
 use super::hints;
 use super::texts::{GOOD_SKILL, PLUGIN, SKIPPED};
 
@@ -105,11 +105,12 @@ pub static SKILL_FIELD_LOOSE_TYPE: Rule = Rule {
     name: "skill-field-loose-type",
     severity: Severity::Warning,
     spec: "Agent Skills (metadata, allowed-tools)",
-    summary: "A `metadata` value or `allowed-tools` is not the string the spec asks for",
+    summary: "A `metadata` key or value, or `allowed-tools`, is not the string the spec asks for",
     fix_hint: Some("Quote the value, e.g. version: \"1.0\"; write allowed-tools as one space-separated string"),
     doc: RuleDoc {
-        what: "Reports `metadata` values that are numbers, booleans or null instead of strings, and an \
-               `allowed-tools` list instead of a space-separated string.",
+        what: "Reports `metadata` keys and values that YAML types as numbers, booleans or null instead of \
+               strings (`1: a`, `version: 1.10`), and an `allowed-tools` list instead of a space-separated \
+               string.",
         why: "The spec asks for strings; clients in use read these leniently and do not skip the skill, but \
               YAML turns `version: 1.10` into the number 1.1, so the value a client sees may not be the one \
               written. apcheck warns rather than skip (see the README).",
@@ -177,6 +178,7 @@ pub(super) type Place<'a> = dyn Fn(&Rule, &str, Span, String) -> Diagnostic + 'a
 
 pub(super) fn check_fields(
     fields: &Fields,
+    yaml: &str,
     dir: &str,
     entry: &mut SkillEntry,
     place: &Place,
@@ -301,6 +303,24 @@ pub(super) fn check_fields(
                 kind(other)
             ))),
             ("metadata", Value::Object(members)) => {
+                for (key, key_span, typed_as) in &field.typed_keys {
+                    let mut member = pointer.clone();
+                    push_token(&mut member, key);
+                    let diagnostic = place(
+                        &SKILL_FIELD_LOOSE_TYPE,
+                        &member,
+                        *key_span,
+                        format!(
+                            "the `metadata` key `{key}` is {typed_as} in YAML, not a string; clients may read it \
+                             as the text `{key}` or as {typed_as}"
+                        ),
+                    )
+                    .with_hint(format!("Quote the key: \"{key}\": ..."));
+                    diagnostics.push(match quote_fix(yaml, *key_span, *key_span, key, &diagnostic) {
+                        Some(fix) => diagnostic.with_fix(fix),
+                        None => diagnostic,
+                    });
+                }
                 for (key, value) in members.iter().filter(|(_, value)| !value.is_string()) {
                     let mut member = pointer.clone();
                     push_token(&mut member, key);
@@ -436,6 +456,35 @@ mod tests {
         let all = "license: MIT\ncompatibility: Needs git\nmetadata:\n  author: x\nallowed-tools: Read Bash(git:*)";
         let (_, clean) = discover(&[("skills/a/SKILL.md", skill(&format!("{base}\n{all}")).as_str())]);
         assert!(clean.is_empty(), "{clean:?}");
+    }
+
+    #[test]
+    fn metadata_keys_that_yaml_types_otherwise_are_reported() {
+        // Agent Skills: `metadata` is "a map from string keys to string values".
+        let base = "name: a\ndescription: Does x. Use when y.\nmetadata:\n";
+        for (members, expected) in [
+            (
+                "  1: c\n  true: d\n  0x1F: e",
+                vec!["/metadata/1", "/metadata/true", "/metadata/0x1F"],
+            ),
+            ("  !!int 2: c", vec!["/metadata/2"]),
+            ("  \"1\": c\n  'true': d\n  yes: e\n  v1: f\n  !!str 3: g", vec![]),
+        ] {
+            let (section, diagnostics) =
+                discover(&[("skills/a/SKILL.md", skill(&format!("{base}{members}")).as_str())]);
+            let pointers: Vec<_> = diagnostics.iter().map(|d| d.pointer.as_deref().unwrap()).collect();
+            assert_eq!(pointers, expected, "{members}");
+            assert!(diagnostics.iter().all(|d| d.code == "AP312"), "{diagnostics:?}");
+            assert_eq!(section.entries[0].state, SkillState::Discovered);
+        }
+        // A plain key is quoted by a safe fix, which replaces the key alone.
+        let text = skill(&format!("{base}  1: c"));
+        let (_, diagnostics) = discover(&[("skills/a/SKILL.md", text.as_str())]);
+        let fix = diagnostics[0].fix.as_ref().expect("a fix");
+        assert_eq!(fix.edits.len(), 1);
+        let edit = &fix.edits[0];
+        assert_eq!(&text[edit.span.start..edit.span.end], "1");
+        assert_eq!(edit.replacement, "\"1\"");
     }
 
     #[test]

@@ -7,6 +7,8 @@ use serde_json::Value;
 
 use super::yaml::{self, Node};
 pub use super::yaml::{Typing, YamlCause, YamlError};
+use crate::diag::Diagnostic;
+use crate::fix::{Edit, Fix};
 use crate::source::Span;
 
 /// The two parts of a `SKILL.md`, as byte ranges of the file's text.
@@ -88,6 +90,9 @@ pub struct Field {
     pub key_span: Span,
     pub value: Value,
     pub value_span: Span,
+    /// When the value is a mapping: its keys that YAML types as something
+    /// other than a string (`1: x`), with their span and that kind ("a number").
+    pub typed_keys: Vec<(String, Span, &'static str)>,
 }
 
 /// The frontmatter mapping, in document order.
@@ -147,11 +152,18 @@ fn parse_fields_noting(yaml: &str, typing: Typing) -> Result<(Fields, bool), Yam
     let fields = Fields(
         members
             .into_iter()
-            .map(|(key, key_span, value)| Field {
-                key,
-                key_span,
-                value_span: value.span,
-                value: value.node.into_json(),
+            .map(|member| Field {
+                typed_keys: match &member.value.node {
+                    Node::Map(inner) => inner
+                        .iter()
+                        .filter_map(|m| Some((m.key.clone(), m.key_span, m.key_typed_as?)))
+                        .collect(),
+                    _ => Vec::new(),
+                },
+                key: member.key,
+                key_span: member.key_span,
+                value_span: member.value.span,
+                value: member.value.node.into_json(),
             })
             .collect(),
     );
@@ -181,8 +193,8 @@ pub fn scalar_span(yaml: &str, pointer: &str) -> Option<Span> {
         node = match &node.node {
             Node::Map(members) => members
                 .iter()
-                .find(|(key, ..)| *key == token)
-                .map(|(_, _, value)| value)?,
+                .find(|member| member.key == token)
+                .map(|member| &member.value)?,
             Node::Seq(items) => items.get(token.parse::<usize>().ok()?)?,
             _ => return None,
         };
@@ -191,6 +203,30 @@ pub fn scalar_span(yaml: &str, pointer: &str) -> Option<Span> {
         Node::Seq(_) | Node::Map(_) => None,
         _ => Some(node.span),
     }
+}
+
+/// Quotes the plain scalar at `scalar` (a span of `yaml`) whose text is
+/// `written`, so that every YAML parser reads it as that string. Safe: the
+/// text apcheck checked stays the same (a value YAML 1.2 reads as this
+/// string, a mapping key apcheck and JSON keep as its text); the parsers that
+/// typed it otherwise now read it too. `None` unless the span holds exactly
+/// that text (a plain scalar is its own text), so nothing but the scalar is
+/// ever replaced.
+pub fn quote_fix(yaml: &str, scalar: Span, placed: Span, written: &str, diagnostic: &Diagnostic) -> Option<Fix> {
+    if yaml.get(scalar.start..scalar.end)? != written {
+        return None;
+    }
+    // `place` shifted `placed` from the YAML into the file; shift the scalar alike.
+    let shift = diagnostic.span?.start.checked_sub(placed.start)?;
+    let quoted = serde_json::to_string(written).ok()?;
+    Some(Fix::safe(
+        format!("Quote {quoted}, so that every YAML parser reads a string"),
+        vec![Edit::replace(
+            diagnostic.file.clone()?,
+            Span::new(scalar.start + shift, scalar.end + shift),
+            quoted,
+        )],
+    ))
 }
 
 #[cfg(test)]

@@ -9,12 +9,11 @@
 use serde_json::Value;
 
 use crate::diag::{Diagnostic, Severity};
-use crate::fix::{Edit, Fix};
 use crate::rule::{Example, Rule, RuleDoc};
 use crate::source::Span;
 
 use super::fields::Place;
-use super::frontmatter::{Fields, Typing, parse_fields_with, scalar_span};
+use super::frontmatter::{Fields, Typing, parse_fields_with, quote_fix, scalar_span};
 use super::texts::PLUGIN;
 
 pub static YAML_1_1_TYPING: Rule = Rule {
@@ -95,28 +94,6 @@ pub(super) fn check_yaml11_typing(yaml: &str, fields: &Fields, place: &Place, di
             },
         );
     }
-}
-
-/// Quotes the plain scalar at `scalar` (a span of `yaml`), which YAML 1.2
-/// reads as the string `written`. Safe: the value apcheck checked, and every
-/// YAML 1.2 parser reads, stays the same; YAML 1.1 parsers now read it too.
-/// `None` unless the span holds exactly that text (a plain scalar is its own
-/// text), so nothing but the scalar is ever replaced.
-fn quote_fix(yaml: &str, scalar: Span, placed: Span, written: &str, diagnostic: &Diagnostic) -> Option<Fix> {
-    if yaml.get(scalar.start..scalar.end)? != written {
-        return None;
-    }
-    // `place` shifted `placed` from the YAML into the file; shift the scalar alike.
-    let shift = diagnostic.span?.start.checked_sub(placed.start)?;
-    let quoted = serde_json::to_string(written).ok()?;
-    Some(Fix::safe(
-        format!("Quote {quoted}, so that every YAML parser reads a string"),
-        vec![Edit::replace(
-            diagnostic.file.clone()?,
-            Span::new(scalar.start + shift, scalar.end + shift),
-            quoted,
-        )],
-    ))
 }
 
 /// The first pair of values that differ, depth first, extending `pointer` to it.

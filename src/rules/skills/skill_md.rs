@@ -139,7 +139,7 @@ pub(super) fn check_skill_file(file: &TextFile, dir: &str, entry: &mut SkillEntr
             .at_pointer(pointer)
             .at_span(text, &file.index, shift(span))
     };
-    fields::check_fields(&fields, dir, entry, &place, diagnostics);
+    fields::check_fields(&fields, yaml, dir, entry, &place, diagnostics);
     // Reading the YAML again as 1.1 finds nothing when no scalar is typed otherwise there.
     if yaml11_differs {
         portability::check_yaml11_typing(yaml, &fields, &place, diagnostics);

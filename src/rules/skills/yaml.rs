@@ -73,8 +73,20 @@ pub enum Node {
     Number(Number),
     String(String),
     Seq(Vec<Spanned>),
-    /// Members in document order; the key is the scalar's text and span.
-    Map(Vec<(String, Span, Spanned)>),
+    /// Members in document order.
+    Map(Vec<Member>),
+}
+
+/// One member of a mapping. The key is kept as its text, which is what a
+/// JSON object and every client in use make of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Member {
+    pub key: String,
+    pub key_span: Span,
+    /// What YAML types the key as when that is not a string (`1:` is a
+    /// number, `true:` a boolean): `Some("a number")`, else `None`.
+    pub key_typed_as: Option<&'static str>,
+    pub value: Spanned,
 }
 
 impl Node {
@@ -89,8 +101,8 @@ impl Node {
             Node::Seq(items) => Value::Array(items.into_iter().map(|item| item.node.into_json()).collect()),
             Node::Map(members) => {
                 let mut object = Map::new();
-                for (key, _, value) in members {
-                    object.insert(key, value.node.into_json());
+                for member in members {
+                    object.insert(member.key, member.value.node.into_json());
                 }
                 Value::Object(object)
             }
@@ -105,9 +117,9 @@ impl Node {
                 let (n, b) = item.node.cost();
                 (nodes + n, bytes + b)
             }),
-            Node::Map(members) => members.iter().fold((1, 0), |(nodes, bytes), (key, _, value)| {
-                let (n, b) = value.node.cost();
-                (nodes + 1 + n, bytes + key.len() + b)
+            Node::Map(members) => members.iter().fold((1, 0), |(nodes, bytes), member| {
+                let (n, b) = member.value.node.cost();
+                (nodes + 1 + n, bytes + member.key.len() + b)
             }),
             _ => (1, 0),
         }
@@ -268,11 +280,11 @@ impl<'a> Reader<'a> {
     /// the members of a mapping (or of a list of mappings) that the mapping
     /// does not set itself, after its own members, earlier sources first.
     fn mapping(&mut self, depth: usize) -> Result<Node, YamlError> {
-        let mut members: Vec<(String, Span, Spanned)> = Vec::new();
-        let mut merged: Vec<(String, Span, Spanned)> = Vec::new();
+        let mut members: Vec<Member> = Vec::new();
+        let mut merged: Vec<Member> = Vec::new();
         loop {
             let (event, span) = self.next()?;
-            let (key, is_merge) = match event {
+            let (key, key_typed_as, is_merge) = match event {
                 Event::MappingEnd => break,
                 Event::Scalar(text, style, _, tag) => {
                     if tag.is_none() && style == ScalarStyle::Plain && is_null(&text) {
@@ -285,13 +297,22 @@ impl<'a> Reader<'a> {
                     let is_merge = text == "<<"
                         && style == ScalarStyle::Plain
                         && tag.as_deref().is_none_or(|tag| tag.is_yaml_core_schema_tag("merge"));
-                    (text.into_owned(), is_merge)
+                    // A key whose tag or typing makes it something else than a
+                    // string is noted, not refused: its text is what clients use.
+                    let typed_as = |typing| match self.scalar(&text, style, tag.as_deref(), span.start, typing) {
+                        Ok(Node::Bool(_)) => Some("a boolean"),
+                        Ok(Node::Number(_)) => Some("a number"),
+                        _ => None,
+                    };
+                    let (typed_as, other) = (typed_as(self.typing), typed_as(self.typing.other()));
+                    self.typing_matters |= typed_as != other;
+                    (text.into_owned(), typed_as.filter(|_| !is_merge), is_merge)
                 }
                 Event::Alias(id) => match self.alias(id, span.start)? {
-                    Node::String(text) => (text, false),
-                    Node::Null => (String::new(), false),
-                    Node::Bool(value) => (value.to_string(), false),
-                    Node::Number(number) => (number.to_string(), false),
+                    Node::String(text) => (text, None, false),
+                    Node::Null => (String::new(), None, false),
+                    Node::Bool(value) => (value.to_string(), Some("a boolean"), false),
+                    Node::Number(number) => (number.to_string(), Some("a number"), false),
                     _ => {
                         return Err(self.error(
                             YamlCause::Shape,
@@ -325,24 +346,29 @@ impl<'a> Reader<'a> {
                         });
                     };
                     for member in source_members {
-                        if !merged.iter().any(|(key, ..)| *key == member.0) {
+                        if !merged.iter().any(|seen| seen.key == member.key) {
                             merged.push(member);
                         }
                     }
                 }
                 continue;
             }
-            if members.iter().any(|(seen, ..)| *seen == key) {
+            if members.iter().any(|seen| seen.key == key) {
                 return Err(YamlError {
                     message: format!("duplicate mapping key: {key}"),
                     span: Span::new(key_span.start, key_span.start),
                     cause: YamlCause::Shape,
                 });
             }
-            members.push((key, key_span, value));
+            members.push(Member {
+                key,
+                key_span,
+                key_typed_as,
+                value,
+            });
         }
         for member in merged {
-            if !members.iter().any(|(key, ..)| *key == member.0) {
+            if !members.iter().any(|seen| seen.key == member.key) {
                 members.push(member);
             }
         }
@@ -671,17 +697,18 @@ mod tests {
                 }
                 Node::Map(members) => {
                     writeln!(out, "map{at}").unwrap();
-                    for (key, key_span, value) in members {
+                    for member in members {
                         write!(
                             out,
-                            "{:indent$}{key:?}@{}-{}: ",
+                            "{:indent$}{:?}@{}-{}: ",
                             "",
-                            key_span.start,
-                            key_span.end,
+                            member.key,
+                            member.key_span.start,
+                            member.key_span.end,
                             indent = indent + 2
                         )
                         .unwrap();
-                        node(out, indent + 2, value);
+                        node(out, indent + 2, &member.value);
                     }
                 }
                 scalar => writeln!(out, "{}{at}", scalar.clone().into_json()).unwrap(),

@@ -4,6 +4,11 @@
 //! only these extracts (`src/schemas.rs`), which keeps 330 KB of schema text out
 //! of the binary and the page's wasm. `tests/schema_extract.rs` checks that an
 //! extract validates real `tools/list` captures exactly as its full schema does.
+//! The schemas embedded whole are written there too, without whitespace: they
+//! are compiled, never shown, and every byte of them is in the page's wasm.
+//! Those no editor help reads (the MCP extracts, the snapshot schema) also lose
+//! their annotations (`description`, `title`, `examples`, `$comment`), which
+//! validate nothing: about 17 KB of the page's wasm.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -25,11 +30,101 @@ fn main() {
         println!("cargo:rerun-if-changed={}", source.display());
         let text = std::fs::read_to_string(&source).unwrap_or_else(|e| panic!("{}: {e}", source.display()));
         let schema: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", source.display()));
-        let extract = extract(&schema, ROOTS).unwrap_or_else(|e| panic!("{}: {e}", source.display()));
+        let mut extract = extract(&schema, ROOTS).unwrap_or_else(|e| panic!("{}: {e}", source.display()));
+        strip_annotations(&mut extract);
         let target = Path::new(&out_dir).join(format!("mcp-{revision}-tools.schema.json"));
         // Compact: the text is only compiled, never shown, and every byte is in the page's wasm.
         let compact = serde_json::to_string(&extract).expect("JSON values serialize");
         std::fs::write(&target, compact).unwrap_or_else(|e| panic!("{}: {e}", target.display()));
+    }
+    // The schemas embedded whole, compacted the same way: the same JSON, without its whitespace.
+    for (source, name, annotations) in EMBEDDED_WHOLE {
+        println!("cargo:rerun-if-changed={source}");
+        let text = std::fs::read_to_string(source).unwrap_or_else(|e| panic!("{source}: {e}"));
+        let mut schema: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{source}: {e}"));
+        if let Annotations::Strip = annotations {
+            strip_annotations(&mut schema);
+        }
+        let target = Path::new(&out_dir).join(name);
+        let compact = serde_json::to_string(&schema).expect("JSON values serialize");
+        std::fs::write(&target, compact).unwrap_or_else(|e| panic!("{}: {e}", target.display()));
+    }
+}
+
+/// Whether an embedded schema keeps its annotations.
+enum Annotations {
+    /// The editor's hovers and completions show them (`src/assist/schema_help.rs`).
+    Keep,
+    /// Only compiled: nothing reads them.
+    Strip,
+}
+
+/// The schemas `src/schemas.rs` embeds whole, by source path and name in `OUT_DIR`.
+const EMBEDDED_WHOLE: &[(&str, &str, Annotations)] = &[
+    (
+        "schemas/agent-plugins/1.0.0/plugin.schema.json",
+        "plugin.schema.json",
+        Annotations::Keep,
+    ),
+    (
+        "schemas/agent-plugins/1.0.0/mcp.schema.json",
+        "mcp.schema.json",
+        Annotations::Keep,
+    ),
+    (
+        "schemas/apcheck/snapshot-1.schema.json",
+        "snapshot-1.schema.json",
+        Annotations::Strip,
+    ),
+];
+
+/// Keywords that only annotate (JSON Schema 2020-12 Validation §9, Core §8.3):
+/// removing them changes no validation result.
+const ANNOTATION_KEYWORDS: &[&str] = &["description", "title", "examples", "$comment"];
+
+/// Keywords whose value is one subschema, an array of them, or a map of them by name.
+const SUBSCHEMA_KEYWORDS: &[&str] = &[
+    "additionalItems",
+    "additionalProperties",
+    "contains",
+    "else",
+    "if",
+    "items",
+    "not",
+    "propertyNames",
+    "then",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "prefixItems",
+];
+const SUBSCHEMA_MAP_KEYWORDS: &[&str] = &[
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+    "patternProperties",
+    "properties",
+];
+
+/// Removes annotation keywords from `schema` and its subschemas. It walks
+/// schema positions only, so a property named `description` or a `const` value
+/// that holds one is left alone.
+fn strip_annotations(schema: &mut Value) {
+    let Value::Object(keywords) = schema else { return };
+    keywords.retain(|keyword, _| !ANNOTATION_KEYWORDS.contains(&keyword.as_str()));
+    for (keyword, value) in keywords.iter_mut() {
+        if SUBSCHEMA_KEYWORDS.contains(&keyword.as_str()) {
+            match value {
+                Value::Array(subschemas) => subschemas.iter_mut().for_each(strip_annotations),
+                subschema => strip_annotations(subschema),
+            }
+        } else if SUBSCHEMA_MAP_KEYWORDS.contains(&keyword.as_str()) {
+            if let Value::Object(by_name) = value {
+                by_name.values_mut().for_each(strip_annotations);
+            }
+        }
     }
 }
 

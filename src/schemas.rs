@@ -7,10 +7,11 @@ pub const PLUGIN_SCHEMA_ID: &str = "https://agent-plugins.org/schemas/1.0.0/plug
 /// The canonical `$schema` of an Agent Plugins 1.0.0 `mcp.json` (§7.2.1).
 pub const MCP_SCHEMA_ID: &str = "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json";
 
-/// The official `plugin.schema.json` of Agent Plugins 1.0.0, verbatim.
-pub const PLUGIN_SCHEMA: &str = include_str!("../schemas/agent-plugins/1.0.0/plugin.schema.json");
-/// The official `mcp.schema.json` of Agent Plugins 1.0.0, verbatim.
-pub const MCP_SCHEMA: &str = include_str!("../schemas/agent-plugins/1.0.0/mcp.schema.json");
+/// The official `plugin.schema.json` of Agent Plugins 1.0.0
+/// (`schemas/agent-plugins/1.0.0/`): the same JSON, whitespace removed by `build.rs`.
+pub const PLUGIN_SCHEMA: &str = include_str!(concat!(env!("OUT_DIR"), "/plugin.schema.json"));
+/// The official `mcp.schema.json` of Agent Plugins 1.0.0, compacted alike.
+pub const MCP_SCHEMA: &str = include_str!(concat!(env!("OUT_DIR"), "/mcp.schema.json"));
 
 /// The Agent Plugins versions this build supports, by manifest `$schema` identifier.
 pub const SUPPORTED_SPEC_VERSIONS: &[(&str, &str)] = &[(PLUGIN_SCHEMA_ID, "1.0.0")];
@@ -18,8 +19,8 @@ pub const SUPPORTED_SPEC_VERSIONS: &[(&str, &str)] = &[(PLUGIN_SCHEMA_ID, "1.0.0
 /// The `$id` of snapshot schema version 1. A URN, because apcheck owns no web
 /// address; a snapshot may carry it as `$schema` to say what it is.
 pub const SNAPSHOT_SCHEMA_ID: &str = "urn:apcheck:schema:snapshot:1";
-/// `schemas/apcheck/snapshot-1.schema.json`, verbatim.
-pub const SNAPSHOT_SCHEMA: &str = include_str!("../schemas/apcheck/snapshot-1.schema.json");
+/// `schemas/apcheck/snapshot-1.schema.json`, compacted alike.
+pub const SNAPSHOT_SCHEMA: &str = include_str!(concat!(env!("OUT_DIR"), "/snapshot-1.schema.json"));
 
 /// The `Tool` and `ListToolsResult` definitions of the MCP 2025-11-25 schema and
 /// every definition they reference, extracted by `build.rs` from

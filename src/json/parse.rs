@@ -39,12 +39,10 @@ pub fn parse_document(text: &str) -> Result<JsonDoc, JsonParseError> {
 }
 
 /// serde_json's recursion limit: RFC 8259 §9 lets a parser limit nesting.
-const DEPTH_LIMIT: &str = "it nests arrays and objects more than 128 deep, past the limit of apcheck's JSON \
-     parser (RFC 8259 §9 lets a parser set one)";
+const DEPTH_LIMIT: &str = "it nests arrays and objects more than 128 deep, the limit of apcheck's parser (RFC 8259 §9)";
 /// RFC 8259 §8.2: grammatical, but no Unicode text; parsers differ on it.
-const LONE_SURROGATE: &str = "a `\\u` escape is an unpaired UTF-16 surrogate, which encodes no Unicode character; \
-     RFC 8259 §8.2 leaves such strings to each parser, and apcheck's, like every serde_json-based client's, \
-     refuses them";
+const LONE_SURROGATE: &str = "a `\\u` escape is an unpaired UTF-16 surrogate, no Unicode character: RFC 8259 §8.2 \
+     leaves it to each parser, and apcheck's refuses it, as serde_json's does";
 
 impl JsonParseError {
     /// When the text is RFC 8259 JSON that apcheck's parser does not take

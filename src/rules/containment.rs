@@ -99,15 +99,13 @@ pub static LINK_LEAVES_ROOT: Rule = Rule {
     summary: "A symlink the loading hops never follow resolves outside the plugin root",
     fix_hint: Some("Copy the target into the package, or remove the link"),
     doc: RuleDoc {
-        what: "Reports every other symlink in the package (a skill's `scripts/` or `references/`, an extension \
-               directory, any file) whose filesystem-resolved target is outside the plugin root. Links on the way \
-               to plugin.json, `skills/`, a skill folder, its SKILL.md or mcp.json are judged by AP101 and AP102, \
-               with the failure boundary of what they lead to; a server's `command` or `cwd` through such a link \
-               is also reported there (AP101, the server is skipped).",
-        why: "For a package path outside those boundaries, a client MUST deny access (§4.1 boundary 5). Nothing \
-              is rejected at load time, but a skill that tells the model to read `references/guide.md` or run \
-              `scripts/run.sh` through such a link fails when it is used, and the link points the model at \
-              files of the user's machine the author did not ship. A package should not contain one.",
+        what: "Reports every other symlink in the package (in a skill's `scripts/` or `references/`, an \
+               extension directory) whose resolved target is outside the plugin root. Links on the way to \
+               plugin.json, `skills/`, a skill folder, its SKILL.md or mcp.json are AP101 and AP102; one on the \
+               way to a server's `command` or `cwd` gets this warning and that server's AP101.",
+        why: "A client MUST deny access to any other package path outside the root (§4.1 boundary 5): nothing \
+              fails at load time, but a skill that reads or runs a file through the link fails when used, and \
+              the link points at files of the user's machine the author did not ship.",
         failing: Example::PackageWithLinks {
             files: &[
                 (

@@ -170,13 +170,11 @@ pub static JSON_SYNTAX: Rule = Rule {
     fix_hint: Some("Fix the syntax at the position shown; comments and trailing commas are not JSON"),
     doc: RuleDoc {
         what: "Parses plugin.json and mcp.json as strict JSON (no comments, no trailing commas) and reports the \
-               first error at its line and column. Two things RFC 8259 leaves to each parser are reported as \
-               such, not as bad syntax: nesting more than 128 deep (§9) and a `\\u` escape that is an \
-               unpaired UTF-16 surrogate (§8.2).",
+               first error at its line and column. Nesting past 128 (RFC 8259 §9) and unpaired `\\u` \
+               surrogates (§8.2), which RFC 8259 leaves to each parser, are reported as not checked.",
         why: "The manifest MUST be JSON (§5.2): a syntax error rejects the plugin. An mcp.json that is not \
-              JSON disables MCP for the plugin (§7.2.2). A file past apcheck's parser could not be checked, \
-              and clients' parsers disagree on it (serde_json refuses both cases, JavaScript's takes them), so \
-              the check fails rather than pass what it did not read.",
+              JSON disables MCP for the plugin (§7.2.2). Parsers disagree on the two limits, so a file past \
+              apcheck's fails the check rather than pass unread.",
         failing: Example::Package(&[(
             "plugin.json",
             "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\",\n  \"name\": \"demo\",\n}\n",

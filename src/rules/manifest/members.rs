@@ -160,11 +160,9 @@ pub static EXTENSION_NAMESPACE: Rule = Rule {
     doc: RuleDoc {
         what: "Checks that each member name of `extensions` looks like a reverse-domain identifier: two or \
                more dot-separated labels of letters, digits and inner hyphens.",
-        why: "Client-specific data MUST sit under a reverse-domain namespace (§8), named after a domain the \
-              client controls; a bare name like `claude` can collide between clients. The package still loads, \
-              since clients ignore namespaces they do not implement without looking inside (§8.1), but a \
-              conformant client claims only its own reverse-domain namespace, so this data is not expected to \
-              reach any client: a warning, like other data that is ignored.",
+        why: "Client-specific data MUST sit under a reverse-domain namespace (§8); a bare name like `claude` \
+              can collide between clients. The plugin loads, since clients ignore namespaces they do not \
+              implement (§8.1), but none is expected to claim this one, so its data is ignored.",
         failing: Example::Package(&[(
             "plugin.json",
             "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"invoice-ops\", \"extensions\": {\"claude\": {}}}",
@@ -423,8 +421,8 @@ fn check_extensions(file: &JsonSource, value: &Value, diagnostics: &mut Vec<Diag
                 &EXTENSION_NAMESPACE,
                 &pointer,
                 format!(
-                    "`{namespace}` is not a reverse-domain namespace such as `com.example.client`; client data \
-                     MUST sit under one (§8), so no conformant client is expected to read this"
+                    "`{namespace}` is not a reverse-domain namespace such as `com.example.client` (§8 MUST), \
+                     so no client is expected to read it"
                 ),
             ));
         }

@@ -64,11 +64,9 @@ pub static SKILL_MD_NOT_A_FILE: Rule = Rule {
     summary: "A skill folder's `SKILL.md` is not a regular file; the folder is not discovered",
     fix_hint: Some("Make `SKILL.md` the skill's file (or a symlink to a file inside the plugin root)"),
     doc: RuleDoc {
-        what: "Reports a `skills/<name>/SKILL.md` that is a directory, a FIFO or socket, or a symlink to \
-               nothing, naming what it is.",
-        why: "Only a child directory holding a `SKILL.md` that resolves to a regular file is a skill (§7.1). \
-              Such a folder is not discovered, so there is no skill to skip: as with a `skill.md` in the wrong \
-              case (AP302), the package loads and the skill never shows up.",
+        what: "Reports a `skills/<name>/SKILL.md` that is a directory, a FIFO or socket, or a symlink to nothing.",
+        why: "Only a `SKILL.md` that resolves to a regular file makes a skill (§7.1). The folder is not \
+              discovered, so nothing is skipped: as with `skill.md` (AP302), the skill never shows up.",
         failing: Example::Package(&[
             ("plugin.json", PLUGIN),
             ("skills/pdf-tools/SKILL.md/SKILL.md", GOOD_SKILL),

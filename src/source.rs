@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod invisible;
 pub mod json;
 
 /// A half-open byte range `start..end` into one file's text.

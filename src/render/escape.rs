@@ -3,9 +3,10 @@
 //! hints and quoted lines through. JSON and SARIF escape by construction.
 //!
 //! - [`visible`]: every control character (C0, DEL, C1), line and paragraph
-//!   separator and bidi control becomes a visible `\u{…}` escape, so a file
-//!   name cannot move the cursor, recolour the terminal, start a new log line
-//!   or reorder what a reviewer reads (Trojan Source).
+//!   separator, bidi control and invisible format character (a zero width
+//!   space, a Unicode tag) becomes a visible `\u{…}` escape, so a file name
+//!   cannot move the cursor, recolour the terminal, start a new log line,
+//!   reorder what a reviewer reads (Trojan Source) or hide text from them.
 //! - [`markdown_inline`] and [`markdown_code`]: text that stays text in a
 //!   Markdown comment: no live link, image, autolink, emphasis or HTML.
 //! - [`github_data`] and [`github_property`]: GitHub workflow command fields.
@@ -13,15 +14,19 @@
 
 use std::borrow::Cow;
 
+use crate::source::invisible;
+
 /// Whether `c` must never reach an output raw.
 pub fn is_unsafe(c: char) -> bool {
     c.is_control()
+        || invisible::is_bidi_control(c)
+        || invisible::is_invisible(c)
         || matches!(
             c,
             // Line and paragraph separators: some viewers break lines at them.
             '\u{2028}' | '\u{2029}'
-            // Bidi marks, embeddings, overrides and isolates (Unicode UAX #9).
-            | '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+            // Bidi marks (Unicode UAX #9): in a name or path they only mislead.
+            | '\u{061C}' | '\u{200E}' | '\u{200F}'
         )
 }
 
@@ -251,6 +256,17 @@ mod tests {
         assert_eq!(visible("ab\u{202e}cd\u{2066}"), "ab\\u{202e}cd\\u{2066}");
         assert_eq!(visible("\u{85}\u{7f}\u{2028}"), "\\u{85}\\u{7f}\\u{2028}");
         assert!(matches!(visible("plain é ✓"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn text_that_renders_as_nothing_becomes_visible() {
+        // "hi" in Unicode tags after a zero width space: invisible in any viewer.
+        assert_eq!(
+            visible("ok\u{200b}\u{e0068}\u{e0069}"),
+            "ok\\u{200b}\\u{e0068}\\u{e0069}"
+        );
+        // A family emoji is held together by zero width joiners, which stay.
+        assert!(matches!(visible("\u{1f468}\u{200d}\u{1f469}"), Cow::Borrowed(_)));
     }
 
     #[test]

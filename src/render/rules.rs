@@ -1,8 +1,19 @@
 //! `apcheck rules` and `apcheck explain`'s documents: the registry as an
-//! aligned table or as the JSON the page reads. (A rule's own text doc is
-//! `registry::explain_text`, shared with the page.)
+//! aligned table or as the JSON the page reads, and a rule's text doc
+//! (`registry::explain_text`) made safe to print.
 
+use crate::registry;
+use crate::render::escape::visible;
 use crate::rule::Rule;
+
+/// `apcheck explain`'s text, for the CLI and the page: each line escaped, since
+/// the examples show the very characters some rules are about (AP318, AP614).
+pub fn explain(rule: &Rule) -> String {
+    registry::explain_text(rule)
+        .lines()
+        .map(|line| visible(line).into_owned() + "\n")
+        .collect()
+}
 
 /// Rules, or one rule, as pretty JSON with a final newline.
 pub fn json(value: &impl serde::Serialize) -> String {
@@ -44,7 +55,17 @@ pub fn table(all: &[&Rule]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::registry;
+
+    #[test]
+    fn explain_shows_hidden_characters_as_escapes() {
+        let text = explain(registry::find("AP614").unwrap());
+        assert!(text.contains("Query invoices.\\u{e0052}\\u{e0065}"), "{text}");
+        assert!(!text.chars().any(crate::source::invisible::is_invisible));
+        assert_eq!(
+            explain(registry::find("AP209").unwrap()),
+            registry::explain_text(registry::find("AP209").unwrap())
+        );
+    }
 
     #[test]
     fn the_table_aligns_every_column_under_its_header() {

@@ -102,9 +102,63 @@ pub static LIVE_SERVER_CONNECTED: Rule = Rule {
     },
 };
 
-pub static RULES: &[&Rule] = &[&LIVE_SERVER_FAILED, &LIVE_SERVER_CONNECTED];
+pub static LIVE_TOOL_HIDDEN_TEXT: Rule = Rule {
+    code: "AP452",
+    name: "live-tool-hidden-text",
+    severity: Severity::Warning,
+    spec: "MCP server/tools (tool descriptions); Unicode UAX #9",
+    summary: "A connected server lists a tool whose text holds characters that show as nothing or reorder text",
+    fix_hint: Some(
+        "remove them from the server's tool definitions: what the model reads should be what a reviewer reads",
+    ),
+    doc: RuleDoc {
+        what: "With `--connect`: every string and member name of each tool a server lists (name, title, \
+               description, the descriptions inside `inputSchema`), as AP614 reads a snapshot's tools: Unicode \
+               tag characters, zero width spaces, word joiners, a byte order mark, bidi embeddings, overrides \
+               and isolates. One finding per tool, at the server's entry; tag characters are spelled out.",
+        why: "A client hands the listed tools to the model as they are. These characters render as nothing or \
+              reorder what is around them, so a reviewer reading the server's tools reads other text than the \
+              model: this is how tool poisoning hides its instructions.",
+        failing: Example::Described(
+            "a stdio server whose `search` tool's description ends in Unicode tag characters spelling \
+             \"ignore previous instructions\"",
+        ),
+        fixed: Example::Described("the same server with the tag characters removed from the description"),
+    },
+};
 
-/// One finding per attempt, at the server's entry in `mcp.json`.
+pub static RULES: &[&Rule] = &[&LIVE_SERVER_FAILED, &LIVE_SERVER_CONNECTED, &LIVE_TOOL_HIDDEN_TEXT];
+
+/// AP452: per listed tool, the first string that hides text, at the server's entry.
+fn hidden_tool_text(attempt: &Attempt, place: &dyn Fn(&Rule, String) -> Diagnostic) -> Vec<Diagnostic> {
+    let Ok(listed) = &attempt.outcome else {
+        return Vec::new();
+    };
+    let mut found_per_tool = Vec::new();
+    for tool in &listed.tools {
+        let mut found = Vec::new();
+        for (key, member) in tool {
+            let mut pointer = String::new();
+            crate::json::parse::push_token(&mut pointer, key);
+            crate::snapshot::lint::hidden_strings(member, &mut pointer, &mut found);
+        }
+        let Some((pointer, _, hidden)) = found.first() else {
+            continue;
+        };
+        let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
+        found_per_tool.push(place(
+            &LIVE_TOOL_HIDDEN_TEXT,
+            format!(
+                "server `{}` lists tool `{name}`, whose `{pointer}` holds characters a reviewer cannot read but the model does: {}",
+                attempt.id,
+                hidden.describe()
+            ),
+        ));
+    }
+    found_per_tool
+}
+
+/// One finding per attempt, and one per listed tool that hides text, at the server's entry in `mcp.json`.
 pub fn diagnostics(tree: &Tree, attempts: &[Attempt]) -> Vec<Diagnostic> {
     let text = tree
         .read(MCP_PATH)
@@ -113,43 +167,46 @@ pub fn diagnostics(tree: &Tree, attempts: &[Attempt]) -> Vec<Diagnostic> {
     let source = parse_document(text)
         .ok()
         .map(|doc| JsonSource::new(MCP_PATH, text, doc));
-    attempts
-        .iter()
-        .map(|attempt| {
-            let (rule, message) = match &attempt.outcome {
-                Ok(listed) => (
-                    &LIVE_SERVER_CONNECTED,
-                    format!(
-                        "server `{}` connected over {}: protocol {}, {}, {}",
-                        attempt.id,
-                        attempt.transport,
-                        listed.protocol_version,
-                        // Not `render::count`: rules sit below the renderers, which read the registry.
-                        match listed.tools.len() {
-                            1 => "1 tool".to_string(),
-                            n => format!("{n} tools"),
-                        },
-                        milliseconds(attempt.elapsed)
-                    ),
+    let mut found = Vec::new();
+    for attempt in attempts {
+        let mut pointer = String::from("/mcpServers");
+        crate::json::parse::push_token(&mut pointer, &attempt.id);
+        let place = |rule: &Rule, message: String| match &source {
+            Some(source) => source.at_key(rule, &pointer, message),
+            None => Diagnostic::new(rule, message)
+                .in_file(MCP_PATH)
+                .at_pointer(pointer.clone()),
+        };
+        let (rule, message) = match &attempt.outcome {
+            Ok(listed) => (
+                &LIVE_SERVER_CONNECTED,
+                format!(
+                    "server `{}` connected over {}: protocol {}, {}, {}",
+                    attempt.id,
+                    attempt.transport,
+                    listed.protocol_version,
+                    // Not `render::count`: rules sit below the renderers, which read the registry.
+                    match listed.tools.len() {
+                        1 => "1 tool".to_string(),
+                        n => format!("{n} tools"),
+                    },
+                    milliseconds(attempt.elapsed)
                 ),
-                Err(reason) => (
-                    &LIVE_SERVER_FAILED,
-                    format!(
-                        "server `{}` failed over {} after {}: {reason}",
-                        attempt.id,
-                        attempt.transport,
-                        milliseconds(attempt.elapsed)
-                    ),
+            ),
+            Err(reason) => (
+                &LIVE_SERVER_FAILED,
+                format!(
+                    "server `{}` failed over {} after {}: {reason}",
+                    attempt.id,
+                    attempt.transport,
+                    milliseconds(attempt.elapsed)
                 ),
-            };
-            let mut pointer = String::from("/mcpServers");
-            crate::json::parse::push_token(&mut pointer, &attempt.id);
-            match &source {
-                Some(source) => source.at_key(rule, &pointer, message),
-                None => Diagnostic::new(rule, message).in_file(MCP_PATH).at_pointer(pointer),
-            }
-        })
-        .collect()
+            ),
+        };
+        found.push(place(rule, message));
+        found.extend(hidden_tool_text(attempt, &place));
+    }
+    found
 }
 
 /// `412 ms`, the precision a person reads.
@@ -198,5 +255,43 @@ mod tests {
             "server `api` connected over streamable-http: protocol 2025-06-18, 3 tools, 180 ms"
         );
         assert_eq!(found[1].pointer.as_deref(), Some("/mcpServers/api"));
+    }
+
+    #[test]
+    fn a_listed_tool_that_hides_text_is_one_warning_at_its_server() {
+        let tree = Tree::from_files([("mcp.json", MCP_JSON)]);
+        let tool = |value: serde_json::Value| value.as_object().unwrap().clone();
+        let attempts = [Attempt {
+            id: "api".into(),
+            transport: "streamable-http".into(),
+            outcome: Ok(Listed {
+                protocol_version: "2025-11-25".into(),
+                server_info: None,
+                tools: vec![
+                    tool(
+                        serde_json::json!({"name": "plain", "description": "Searches.", "inputSchema": {"type": "object"}}),
+                    ),
+                    tool(
+                        serde_json::json!({"name": "search", "description": "Searches.\u{E0068}\u{E0069}",
+                        "inputSchema": {"type": "object", "properties": {"q": {"description": "\u{200B}"}}}}),
+                    ),
+                ],
+            }),
+            elapsed: Duration::from_millis(5),
+            stderr: String::new(),
+        }];
+        let found = diagnostics(&tree, &attempts);
+        assert_eq!(found.iter().map(|d| d.code).collect::<Vec<_>>(), ["AP451", "AP452"]);
+        assert_eq!(found[1].severity, Severity::Warning);
+        assert_eq!(found[1].pointer.as_deref(), Some("/mcpServers/api"));
+        assert_eq!(found[1].line, Some(5));
+        assert!(
+            found[1]
+                .message
+                .starts_with("server `api` lists tool `search`, whose `/description` holds")
+                && found[1].message.ends_with("spell \"hi\""),
+            "{}",
+            found[1].message
+        );
     }
 }

@@ -60,6 +60,7 @@ pub static RULES: &[&Rule] = &[
     &cwd::MCP_CWD_FORM,
     &cwd::MCP_CWD_ESCAPES_DATA,
     &env::MCP_ENV_RESERVED,
+    &env::MCP_ENV_NAME_UNPORTABLE,
     &url::MCP_URL_INVALID,
     &url::MCP_URL_USERINFO,
     &url::MCP_URL_FRAGMENT,

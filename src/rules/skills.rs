@@ -12,6 +12,7 @@
 mod discovery;
 mod fields;
 mod frontmatter;
+mod hidden;
 mod hints;
 mod portability;
 mod skill_md;
@@ -40,6 +41,7 @@ pub static RULES: &[&Rule] = &[
     &hints::SKILL_DESCRIPTION_HINT,
     &hints::SKILL_BODY_LARGE,
     &portability::YAML_1_1_TYPING,
+    &hidden::SKILL_HIDDEN_TEXT,
 ];
 
 /// Where a `SKILL.md` given on its own (pasted into the page) sits in a

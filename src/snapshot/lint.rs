@@ -13,6 +13,7 @@ use super::schema::{CompiledSchema, snapshot_schema_errors};
 use crate::diag::Diagnostic;
 use crate::json::builtin::{DocumentKind, identify};
 use crate::json::{JsonDoc, parse::push_token, parse_document};
+use crate::source::invisible::{Hidden, find_hidden};
 use crate::source::json::JsonSource;
 use crate::source::{LineIndex, Span};
 use crate::tree::{Entry, Tree};
@@ -20,9 +21,9 @@ use crate::tree::{Entry, Tree};
 mod rules;
 
 pub use rules::{
-    CONNECTED_SERVER_WITHOUT_TOOLS, DUPLICATE_ENTRY, DUPLICATE_KEY, INPUT_SCHEMA_NOT_OBJECT, NO_SKILLS, RULES,
-    SKILL_BODY_IN_SNAPSHOT, SNAPSHOT_NOT_JSON, SNAPSHOT_SCHEMA_VIOLATION, TOOL_IS_SKILL_SCRIPT, TOOL_NAME_INVALID,
-    TOOL_SCHEMA_INVALID, TOOL_SERVER_UNKNOWN, TOOLS_FROM_UNCONNECTED_SERVER,
+    CONNECTED_SERVER_WITHOUT_TOOLS, DUPLICATE_ENTRY, DUPLICATE_KEY, HIDDEN_TEXT, INPUT_SCHEMA_NOT_OBJECT, NO_SKILLS,
+    RULES, SKILL_BODY_IN_SNAPSHOT, SNAPSHOT_NOT_JSON, SNAPSHOT_SCHEMA_VIOLATION, TOOL_IS_SKILL_SCRIPT,
+    TOOL_NAME_INVALID, TOOL_SCHEMA_INVALID, TOOL_SERVER_UNKNOWN, TOOLS_FROM_UNCONNECTED_SERVER,
 };
 
 /// Members that carry a skill's body when someone puts it into a snapshot.
@@ -193,6 +194,7 @@ fn looks_like_skill_md(text: &str) -> bool {
 
 fn check_semantics(located: &JsonSource<'_>, snapshot: &Snapshot, package: Option<&Tree>, out: &mut Vec<Diagnostic>) {
     check_duplicates(located, snapshot, out);
+    check_hidden_text(located, out);
     let mut tools_per_server: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, tool) in snapshot.tools.iter().enumerate() {
         let pointer = format!("/tools/{i}");
@@ -259,6 +261,63 @@ fn check_semantics(located: &JsonSource<'_>, snapshot: &Snapshot, package: Optio
                 ));
             }
         }
+    }
+}
+
+/// AP614: per tool and per skill, the first string or member name that hides text.
+fn check_hidden_text(located: &JsonSource<'_>, out: &mut Vec<Diagnostic>) {
+    for (list, what) in [("tools", "tool"), ("skills", "skill")] {
+        let Some(entries) = located.doc.value.get(list).and_then(Value::as_array) else {
+            continue;
+        };
+        for (i, entry) in entries.iter().enumerate() {
+            let mut found = Vec::new();
+            hidden_strings(entry, &mut format!("/{list}/{i}"), &mut found);
+            let Some((pointer, is_key, hidden)) = found.first() else {
+                continue;
+            };
+            let name = entry.get("name").and_then(Value::as_str).unwrap_or("?");
+            let more = match found.len() - 1 {
+                0 => String::new(),
+                1 => " (and 1 more string of it)".to_string(),
+                n => format!(" (and {n} more strings of it)"),
+            };
+            let message = format!(
+                "{what} `{name}` holds characters a reviewer cannot read but the model does: {}{more}",
+                hidden.describe()
+            );
+            out.push(if *is_key {
+                located.at_key(&HIDDEN_TEXT, pointer, message)
+            } else {
+                located.at_value(&HIDDEN_TEXT, pointer, message)
+            });
+        }
+    }
+}
+
+/// The pointers (below `pointer`, and whether each is a member name) of the
+/// strings under `value` that hide text. Also what `--connect` reads of each listed tool (AP452).
+pub fn hidden_strings(value: &Value, pointer: &mut String, found: &mut Vec<(String, bool, Hidden)>) {
+    match value {
+        Value::String(text) => found.extend(find_hidden(text).map(|hidden| (pointer.clone(), false, hidden))),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                let len = pointer.len();
+                pointer.push_str(&format!("/{i}"));
+                hidden_strings(item, pointer, found);
+                pointer.truncate(len);
+            }
+        }
+        Value::Object(members) => {
+            for (key, member) in members {
+                let len = pointer.len();
+                push_token(pointer, key);
+                found.extend(find_hidden(key).map(|hidden| (pointer.clone(), true, hidden)));
+                hidden_strings(member, pointer, found);
+                pointer.truncate(len);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -400,6 +459,27 @@ mod tests {
           "skills": [{"name": "a", "description": "d", "path": "skills/a/SKILL.md", "loaded": "metadata",
                       "extensions": {"com.example": {"cache": "---\nname: a\ndescription: d\n---\nbody"}}}]}"#;
         assert_eq!(codes(text), vec!["AP603"]);
+    }
+
+    #[test]
+    fn hidden_text_in_tools_and_skills_is_found_once_per_entry() {
+        let text = "{\"plugin\": {\"name\": \"p\", \"spec\": \"1.0.0\"},
+          \"skills\": [{\"name\": \"a\", \"description\": \"Does a.\u{202E}\", \"path\": \"skills/a/SKILL.md\", \"loaded\": \"metadata\"}],
+          \"mcpServers\": [{\"id\": \"s\", \"type\": \"stdio\", \"status\": \"connected\"}],
+          \"tools\": [{\"name\": \"t\", \"server\": \"s\", \"description\": \"Plain.\",
+                     \"inputSchema\": {\"type\": \"object\", \"properties\": {\"q\u{200B}\": {\"type\": \"string\", \"description\": \"x\u{E0041}\u{E0042}\"}}}},
+                    {\"name\": \"u\", \"server\": \"s\", \"inputSchema\": {\"type\": \"object\"}}]}";
+        let check = check_snapshot("s.json", text, None);
+        let hidden: Vec<_> = check.diagnostics.iter().filter(|d| d.code == "AP614").collect();
+        let pointers: Vec<_> = hidden.iter().filter_map(|d| d.pointer.as_deref()).collect();
+        assert_eq!(
+            pointers,
+            ["/skills/0/description", "/tools/0/inputSchema/properties/q\u{200B}"],
+            "{hidden:?}"
+        );
+        assert!(hidden[1].message.contains("tool `t`") && hidden[1].message.contains("(and 1 more string of it)"));
+        assert_eq!(hidden[1].line, Some(5), "the member name, not its value");
+        assert!(codes(VALID).is_empty());
     }
 
     #[test]

@@ -222,7 +222,7 @@ pub fn rules() -> String {
 pub fn explain(code_or_name: JsValue) -> String {
     args!(error_reply; string code_or_name);
     let answer = match crate::registry::find(code_or_name.trim()) {
-        Some(rule) => serde_json::json!({ "ok": true, "rule": rule, "text": crate::registry::explain_text(rule) }),
+        Some(rule) => serde_json::json!({ "ok": true, "rule": rule, "text": crate::render::rules::explain(rule) }),
         None => return error_reply(format!("no rule has the code or name {:?}", code_or_name.trim())),
     };
     answer.to_string()

@@ -38,7 +38,7 @@ pub fn explain(args: ExplainArgs) -> ExitCode {
     };
     let text = match args.format {
         DocFormat::Json => rules::json(rule),
-        DocFormat::Text => registry::explain_text(rule),
+        DocFormat::Text => rules::explain(rule),
     };
     output::print(&text).map_or_else(|code| code, |()| ExitCode::from(output::EXIT_CLEAN))
 }

@@ -112,6 +112,13 @@ fn form_problem(command: &str) -> Option<(String, Option<String>)> {
             Some("bundle the executable and use a `./` path, or use a bare name found on PATH".into()),
         ));
     }
+    if command == "." {
+        // Not a name a search could find as a file: every directory on PATH has a `.`.
+        return Some((
+            "`command` \".\" names a directory, not an executable".into(),
+            Some("name the executable: a bare name, or a `./` path to the bundled file".into()),
+        ));
+    }
     if command == ".." || command.starts_with("../") || command.starts_with("..\\") {
         return Some((
             format!("`command` {shown} is not a `./` path and would leave the plugin root (§4.1)"),
@@ -217,6 +224,8 @@ mod tests {
             (".\\bin\\server", "backslash"),
             ("${PLUGIN_ROOT}/bin/server", "never expanded"),
             ("", "empty"),
+            (".", "names a directory"),
+            ("..", "leave the plugin root"),
         ] {
             let (codes, message, _, state) = command_findings(command);
             assert_eq!(codes, ["AP420"], "{command}");

@@ -1,5 +1,6 @@
-//! The stdio `env`: strings only, never the reserved names (§9.1, §9.2), and
-//! never a secret (§9.2, checked in `rules::secrets`).
+//! The stdio `env`: strings only, never the reserved names (§9.1, §9.2),
+//! names every platform can carry, and never a secret (§9.2, checked in
+//! `rules::secrets`).
 
 use serde_json::Value;
 
@@ -43,18 +44,91 @@ pub static MCP_ENV_RESERVED: Rule = Rule {
     },
 };
 
+pub static MCP_ENV_NAME_UNPORTABLE: Rule = Rule {
+    code: "AP426",
+    name: "mcp-env-name-unportable",
+    severity: Severity::Warning,
+    spec: "Agent Plugins §9.1",
+    summary: "An `env` name that some platform cannot set, or reads as another name",
+    fix_hint: Some("use a distinct name of letters, digits and `_`"),
+    doc: RuleDoc {
+        what: "`env` names that are empty or hold `=` or a NUL character, names that differ from `PLUGIN_ROOT` or \
+               `PLUGIN_DATA` only in case, and two names that differ only in case.",
+        why: "§9.1 overlays `env` on the base environment \"according to platform environment-name semantics\", then \
+              sets PLUGIN_ROOT and PLUGIN_DATA. No platform can set an empty name or one with `=` or NUL: a \
+              client refuses to launch (Python's `subprocess`), drops the entry, or passes `A=B=x`, which the \
+              server reads as `A`. On Windows names ignore case, so the client's value replaces `Plugin_Root`, \
+              and of `Path` and `PATH` only one reaches the server. The schema accepts all of these, and so does \
+              a client until it launches, hence a warning.",
+        failing: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                example_mcp_json!(
+                    "    \"tools\": {\"type\": \"stdio\", \"command\": \"uvx\", \"env\": {\"Plugin_Data\": \"/tmp/tools\"}}"
+                ),
+            ),
+        ]),
+        fixed: Example::Package(&[
+            ("plugin.json", PLUGIN_JSON),
+            (
+                "mcp.json",
+                example_mcp_json!(
+                    "    \"tools\": {\"type\": \"stdio\", \"command\": \"uvx\", \"env\": {\"TOOLS_DATA\": \"/tmp/tools\"}}"
+                ),
+            ),
+        ]),
+    },
+};
+
+/// Why `name` may not reach the server on some platform, given the names before it.
+fn unportable_name(name: &str, earlier: &[&String]) -> Option<String> {
+    if name.is_empty() {
+        return Some(
+            "an empty `env` name cannot be set on any platform: the client refuses to start the server or drops it"
+                .into(),
+        );
+    }
+    if let Some(bad) = name.chars().find(|c| matches!(c, '=' | '\0')) {
+        let what = if bad == '=' { "`=`" } else { "a NUL character" };
+        return Some(format!(
+            "`env` name {} contains {what}, which no platform allows in a name: the client refuses to start the server, or the server sees another variable",
+            quoted(name)
+        ));
+    }
+    if let Some(reserved) = ["PLUGIN_ROOT", "PLUGIN_DATA"]
+        .into_iter()
+        .find(|reserved| name != *reserved && name.eq_ignore_ascii_case(reserved))
+    {
+        return Some(format!(
+            "`env` name {} is {reserved} on Windows, where names ignore case; the client's own value replaces it there (§9.1)",
+            quoted(name)
+        ));
+    }
+    let twin = earlier.iter().find(|other| other.eq_ignore_ascii_case(name))?;
+    Some(format!(
+        "`env` names {} and {} are one variable on Windows, where names ignore case; only one value reaches the server there",
+        quoted(twin),
+        quoted(name)
+    ))
+}
+
 pub(super) fn check_env(check: &mut ServerCheck<'_>, env: &Value) {
     let pointer = check.field("env");
     let Value::Object(entries) = env else {
         check.reject_type(&pointer, "`env`", "an object of strings", env);
         return;
     };
+    let mut earlier: Vec<&String> = Vec::with_capacity(entries.len());
     for (name, value) in entries {
         let entry_pointer = child_pointer(&pointer, name);
         if matches!(name.as_str(), "PLUGIN_ROOT" | "PLUGIN_DATA") {
             let message = format!("`env` must not set {}: the client provides it (§9.2)", quoted(name));
             check.reject(check.file.at_key(&MCP_ENV_RESERVED, &entry_pointer, message));
+        } else if let Some(message) = unportable_name(name, &earlier) {
+            check.report(check.file.at_key(&MCP_ENV_NAME_UNPORTABLE, &entry_pointer, message));
         }
+        earlier.push(name);
         // §9.2: expansion "does not apply to `env` keys".
         super::placeholders::check_verbatim(check, &entry_pointer, "an `env` name", name);
         let Value::String(text) = value else {
@@ -86,6 +160,34 @@ mod tests {
         assert_eq!(codes(&diagnostics), ["AP425", "AP425"]);
         assert_eq!(diagnostics[0].pointer.as_deref(), Some("/mcpServers/s/env/PLUGIN_ROOT"));
         assert_eq!(section.servers[0].state, ServerState::Invalid);
+    }
+
+    #[test]
+    fn names_some_platform_cannot_carry_are_warned_and_the_server_stays_valid() {
+        // §9.1: env overlays the base environment "according to platform environment-name semantics".
+        let server = r#"{"type": "stdio", "command": "uvx", "env": {"": "a", "A=B": "b", "N\u0000UL": "c", "plugin_root": "d", "Plugin_Data": "e", "PATH": "/x", "Path": "/y"}}"#;
+        let (section, diagnostics) = load(&one_server(server), &[]);
+        assert_eq!(codes(&diagnostics), ["AP426"; 6]);
+        let pointers: Vec<_> = diagnostics.iter().filter_map(|d| d.pointer.as_deref()).collect();
+        assert_eq!(
+            pointers,
+            [
+                "/mcpServers/s/env/",
+                "/mcpServers/s/env/A=B",
+                "/mcpServers/s/env/N\u{0}UL",
+                "/mcpServers/s/env/plugin_root",
+                "/mcpServers/s/env/Plugin_Data",
+                "/mcpServers/s/env/Path"
+            ]
+        );
+        for (index, part) in [(3, "PLUGIN_ROOT on Windows"), (5, "\"PATH\" and \"Path\"")] {
+            assert!(
+                diagnostics[index].message.contains(part),
+                "{}",
+                diagnostics[index].message
+            );
+        }
+        assert_eq!(section.servers[0].state, ServerState::Valid);
     }
 
     #[test]

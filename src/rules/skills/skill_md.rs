@@ -10,7 +10,7 @@ use crate::source::Span;
 
 use super::frontmatter::{self, SplitError, YamlCause, YamlError};
 use super::texts::{GOOD_SKILL, PLUGIN, SKIPPED};
-use super::{fields, hints, portability};
+use super::{fields, hidden, hints, portability};
 
 pub static SKILL_BYTE_ORDER_MARK: Rule = Rule {
     code: "AP305",
@@ -101,6 +101,7 @@ pub(super) fn check_skill_file(file: &TextFile, dir: &str, entry: &mut SkillEntr
     } else {
         0
     };
+    hidden::check_hidden_text(file, start, diagnostics);
     let parts = match frontmatter::split(text, start) {
         Ok(parts) => parts,
         Err(error) => {
@@ -140,6 +141,7 @@ pub(super) fn check_skill_file(file: &TextFile, dir: &str, entry: &mut SkillEntr
             .at_span(text, &file.index, shift(span))
     };
     fields::check_fields(&fields, yaml, dir, entry, &place, diagnostics);
+    hidden::check_escaped_fields(&fields, yaml, &place, diagnostics);
     // Reading the YAML again as 1.1 finds nothing when no scalar is typed otherwise there.
     if yaml11_differs {
         portability::check_yaml11_typing(yaml, &fields, &place, diagnostics);

@@ -1,0 +1,158 @@
+//! Characters that render as nothing, or reorder what is around them, while a
+//! model reading the same text sees every one of them. The renderer writes them
+//! as escapes; AP318 (a SKILL.md) and AP614 (a snapshot's tools and skills)
+//! report them where a reviewer would otherwise miss what a text tells the model.
+
+use super::Span;
+
+/// Format characters that no script needs and that show as nothing: the zero
+/// width space, the word joiner and invisible operators, a byte order mark
+/// inside a text, the Mongolian vowel separator, and the Unicode tag block,
+/// which spells ASCII out of sight. Zero width (non-)joiners are left out:
+/// emoji sequences and several scripts need them.
+pub fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200B}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{180E}' | '\u{E0000}'..='\u{E007F}'
+    )
+}
+
+/// Bidi embeddings, overrides and isolates (Unicode UAX #9): they reorder the
+/// characters a reader sees without changing the ones a parser or model reads.
+/// The marks (LRM, RLM, ALM) are left out; right-to-left writing uses them.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// The ASCII a Unicode tag character stands for (`U+E0041` is `A`), if printable.
+pub fn tag_ascii(c: char) -> Option<char> {
+    let ascii = u32::from(c).checked_sub(0xE0000)?;
+    char::from_u32(ascii).filter(|a| (' '..='~').contains(a))
+}
+
+/// The most of a tag-spelled text [`Hidden::describe`] shows.
+const SHOWN_TAG_TEXT: usize = 60;
+
+/// What a text hides: where, how many of each kind, and what tags spell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hidden {
+    /// Runs of adjacent hidden characters, as byte ranges of the text, in order.
+    pub runs: Vec<Span>,
+    invisible: usize,
+    bidi: usize,
+    spelled: String,
+}
+
+/// The hidden characters of `text`, if it has any. Tag characters right after
+/// 🏴 spell a subdivision flag (the tag block's one visible use) and are not hidden.
+pub fn find_hidden(text: &str) -> Option<Hidden> {
+    let mut hidden = Hidden {
+        runs: Vec::new(),
+        invisible: 0,
+        bidi: 0,
+        spelled: String::new(),
+    };
+    let mut previous = '\0';
+    let mut in_flag = false;
+    for (at, c) in text.char_indices() {
+        let is_hidden = if is_invisible(c) {
+            in_flag = in_flag && ('\u{E0000}'..='\u{E007F}').contains(&c) || previous == '\u{1F3F4}';
+            if !in_flag {
+                hidden.invisible += 1;
+                hidden.spelled.extend(tag_ascii(c));
+            }
+            !in_flag
+        } else {
+            in_flag = false;
+            hidden.bidi += usize::from(is_bidi_control(c));
+            is_bidi_control(c)
+        };
+        if is_hidden {
+            let end = at + c.len_utf8();
+            match hidden.runs.last_mut() {
+                Some(run) if run.end == at => run.end = end,
+                _ => hidden.runs.push(Span::new(at, end)),
+            }
+        }
+        previous = c;
+    }
+    (!hidden.runs.is_empty()).then_some(hidden)
+}
+
+impl Hidden {
+    /// "2 that show as nothing and 1 bidi control that reorders what a reader
+    /// sees; its Unicode tag characters spell "…"", for a message.
+    pub fn describe(&self) -> String {
+        let mut kinds = Vec::new();
+        match self.invisible {
+            0 => {}
+            1 => kinds.push("1 that shows as nothing".to_string()),
+            n => kinds.push(format!("{n} that show as nothing")),
+        }
+        match self.bidi {
+            0 => {}
+            1 => kinds.push("1 bidi control that reorders what a reader sees".to_string()),
+            n => kinds.push(format!("{n} bidi controls that reorder what a reader sees")),
+        }
+        let mut text = kinds.join(" and ");
+        let spelled = self.spelled.trim();
+        if !spelled.is_empty() {
+            let shown: String = spelled.chars().take(SHOWN_TAG_TEXT).collect();
+            let more = if spelled.chars().count() > SHOWN_TAG_TEXT {
+                "…"
+            } else {
+                ""
+            };
+            text.push_str(&format!("; its Unicode tag characters spell {shown:?}{more}"));
+        }
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invisible_and_reordering_characters_are_told_apart() {
+        for c in [
+            '\u{200B}',
+            '\u{2060}',
+            '\u{FEFF}',
+            '\u{E0001}',
+            '\u{E0041}',
+            '\u{E007F}',
+        ] {
+            assert!(is_invisible(c), "{:x}", u32::from(c));
+        }
+        // Joiners build emoji and some scripts; marks are how right-to-left text is written.
+        for c in ['\u{200C}', '\u{200D}', '\u{200E}', 'a', 'é', '\u{1F3F4}'] {
+            assert!(!is_invisible(c) && !is_bidi_control(c), "{:x}", u32::from(c));
+        }
+        assert!(is_bidi_control('\u{202E}') && is_bidi_control('\u{2066}'));
+        assert_eq!(tag_ascii('\u{E0041}'), Some('A'));
+        assert_eq!(tag_ascii('\u{E007F}'), None);
+        assert_eq!(tag_ascii('A'), None);
+    }
+
+    #[test]
+    fn hidden_runs_are_found_counted_and_spelled() {
+        let tags: String = "Hi"
+            .chars()
+            .map(|c| char::from_u32(0xE0000 + u32::from(c)).unwrap())
+            .collect();
+        let hidden = find_hidden(&format!("a{tags}\u{200B}b\u{202E}c")).unwrap();
+        assert_eq!(hidden.runs, [Span::new(1, 12), Span::new(13, 16)]);
+        assert_eq!(
+            hidden.describe(),
+            "3 that show as nothing and 1 bidi control that reorders what a reader sees; \
+             its Unicode tag characters spell \"Hi\""
+        );
+        // A Scotland flag: black flag, tags, cancel tag.
+        assert_eq!(
+            find_hidden("\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}"),
+            None
+        );
+        assert_eq!(find_hidden("plain"), None);
+    }
+}

@@ -44,7 +44,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // shared across workers (www/src/client.js) cost 1.5 KiB of gzipped JS, and
 // locating a failing document's issues without a span tree 0.4 KiB of wasm;
 // the page validates 10,000 small documents in about half the time.
-const BUDGET = { wasmRaw: 3.0e6, pageGzip: 946 * 1024 };
+// The page's budget grew by 4 KiB more, as a decision (trust before size):
+// text hidden from a reviewer is a finding in a SKILL.md (AP318) and in a
+// snapshot's tools and skills (AP614), and the page escapes such characters as
+// the CLI does (www/src/visible.js); +10 KB of wasm, +4 KiB gzipped, after the
+// snapshot schema and the MCP extracts lost their annotations (-17 KB of wasm).
+const BUDGET = { wasmRaw: 3.0e6, pageGzip: 950 * 1024 };
 const GOAL = { wasmRaw: 2.4e6, pageGzip: 800 * 1024 };
 const jsOnly = process.argv.includes('--js-only');
 const config = parseToml(readFileSync(join(root, 'wasm-pack.toml'), 'utf8'));

@@ -69,6 +69,25 @@ test('pasted plugin.json is checked as you type, and a finding jumps to its span
   await context.close();
 });
 
+test('a finding about hidden or reordering characters shows them as escapes, as the CLI does', async () => {
+  const { context, page, problems } = await openPage(browser, `${origin}/#check`);
+  await waitReady(page);
+  await page.waitForSelector('#check-result .verdict');
+  const editor = page.locator('#check-editor .cm-content');
+  await editor.click();
+  await page.keyboard.press('Control+a');
+  // A right-to-left override in the name would reverse the rest of the message
+  // on screen; tag characters in an unknown member would show as nothing.
+  await page.keyboard.insertText('{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "ab\u202ecd", "x\u{e0041}": 1}');
+  const message = page.locator('#check-result .message', { hasText: 'ab\\u{202e}cd' }).first();
+  await message.waitFor();
+  await page.locator('#check-result .message', { hasText: 'x\\u{e0041}' }).first().waitFor();
+  const shown = await page.locator('#check-result').textContent();
+  assert.doesNotMatch(shown, /[\u202e\u{e0041}]/u, 'no raw override or tag character on screen');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a corpus folder dropped shows its hops and components', async () => {
   const { context, page, requests, problems } = await openPage(browser, `${origin}/#check`);
   await waitReady(page);

@@ -14,6 +14,7 @@
 //   in the field, and the field says why.
 
 import { h } from './util.js';
+import { visible } from './visible.js';
 
 const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 const FIELD_TYPES = { string: 'string', number: 'number', integer: 'number', boolean: 'boolean' };
@@ -205,7 +206,7 @@ export function callForm({ onArguments }) {
       else unplaced.push(pointer ? `At ${pointer}: ${message}` : message);
     }
     for (const [record, messages] of byField) {
-      record.error.textContent = messages.join(' ');
+      record.error.textContent = visible(messages.join(' '));
       record.control.setAttribute('aria-invalid', String(messages.length > 0));
     }
     general?.replaceChildren(...unplaced.map((message) => h('li', {}, message)));

@@ -9,6 +9,7 @@
 import { request } from './client.js';
 import { makeCurrent, treeKeys } from './treenav.js';
 import { copyButton, h, plural } from './util.js';
+import { visible } from './visible.js';
 
 const PAGE = 200;
 const JQ_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -84,7 +85,7 @@ export function jsonTree({ label, reveal }) {
     let group = li.querySelector(':scope > [role=group]');
     if (open && !group) {
       li.append((group = h('ul', { role: 'group' })));
-      loadChildren(li, group, 0).catch((error) => (status.textContent = `The tree stopped: ${error.message}`));
+      loadChildren(li, group, 0).catch((error) => (status.textContent = visible(`The tree stopped: ${error.message}`)));
     }
     if (group) group.hidden = !open;
   }
@@ -133,7 +134,7 @@ export function jsonTree({ label, reveal }) {
       if (!answer.ok) {
         current = null;
         body.replaceChildren();
-        status.textContent = `No tree: this is not plain JSON (${answer.message}).`;
+        status.textContent = visible(`No tree: this is not plain JSON (${answer.message}).`);
         return;
       }
       current = answer;

@@ -2,8 +2,16 @@
 // a toast, and the progress bar that long jobs drive.
 
 import { call, cancelAll } from './client.js';
+import { visible } from './visible.js';
 
-/** `h('div.class#id', {attr: value, onclick: fn}, ...children)`. Text children are escaped by the DOM. */
+/** Attributes a reader sees as text: escaped as text children are. */
+const SHOWN_ATTRIBUTES = new Set(['title', 'aria-label', 'placeholder', 'alt']);
+
+/**
+ * `h('div.class#id', {attr: value, onclick: fn}, ...children)`. Text children
+ * are escaped by the DOM, and their invisible and reordering characters by
+ * `visible`, as are the attributes a reader sees (`title`, …).
+ */
 export function h(tag, attributes = {}, ...children) {
   const [name, ...parts] = tag.split(/(?=[.#])/);
   const element = document.createElement(name);
@@ -15,11 +23,13 @@ export function h(tag, attributes = {}, ...children) {
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith('on')) element.addEventListener(key.slice(2), value);
     else if (key === 'dataset') Object.assign(element.dataset, value);
+    else if (SHOWN_ATTRIBUTES.has(key) && typeof value === 'string') element.setAttribute(key, visible(value));
     else element.setAttribute(key, value === true ? '' : value);
   }
   // One append per child: spreading tens of thousands of children into one call overflows the stack.
   for (const child of children.flat(Infinity)) {
-    if (child !== null && child !== undefined && child !== false) element.append(child);
+    if (typeof child === 'string') element.append(visible(child));
+    else if (child !== null && child !== undefined && child !== false) element.append(child);
   }
   if (name === 'table' && element.classList.contains('components')) labelCells(element);
   return element;
@@ -64,7 +74,7 @@ export async function copy(text, what = 'Copied') {
 let toastTimer;
 export function toast(message) {
   const element = document.getElementById('toast');
-  element.textContent = message;
+  element.textContent = visible(message);
   element.classList.add('shown');
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => element.classList.remove('shown'), 2200);

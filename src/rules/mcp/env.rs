@@ -52,14 +52,11 @@ pub static MCP_ENV_NAME_UNPORTABLE: Rule = Rule {
     summary: "An `env` name that some platform cannot set, or reads as another name",
     fix_hint: Some("use a distinct name of letters, digits and `_`"),
     doc: RuleDoc {
-        what: "`env` names that are empty or hold `=` or a NUL character, names that differ from `PLUGIN_ROOT` or \
-               `PLUGIN_DATA` only in case, and two names that differ only in case.",
-        why: "§9.1 overlays `env` on the base environment \"according to platform environment-name semantics\", then \
-              sets PLUGIN_ROOT and PLUGIN_DATA. No platform can set an empty name or one with `=` or NUL: a \
-              client refuses to launch (Python's `subprocess`), drops the entry, or passes `A=B=x`, which the \
-              server reads as `A`. On Windows names ignore case, so the client's value replaces `Plugin_Root`, \
-              and of `Path` and `PATH` only one reaches the server. The schema accepts all of these, and so does \
-              a client until it launches, hence a warning.",
+        what: "`env` names that are empty or hold `=` or NUL, differ from PLUGIN_ROOT or PLUGIN_DATA only in \
+               case, or differ from each other only in case.",
+        why: "§9.1 applies platform name rules. No platform sets an empty name or one with `=` or NUL: the \
+              launch fails or the server sees another variable. Windows ignores case: the client's value \
+              replaces `Plugin_Root`, and one of `Path` and `PATH` is lost. The schema allows them, hence a warning.",
         failing: Example::Package(&[
             ("plugin.json", PLUGIN_JSON),
             (

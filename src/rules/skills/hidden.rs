@@ -24,18 +24,13 @@ pub static SKILL_HIDDEN_TEXT: Rule = Rule {
     name: "skill-hidden-text",
     severity: Severity::Warning,
     spec: "Agent Plugins §7.1; Unicode UAX #9",
-    summary: "A SKILL.md holds characters that show as nothing or reorder text, which the model still reads",
-    fix_hint: Some("delete them (an unsafe fix does): what the model reads should be what a reviewer reads"),
+    summary: "A SKILL.md hides text from a reviewer that the model reads",
+    fix_hint: Some("delete them (an unsafe fix does)"),
     doc: RuleDoc {
-        what: "Unicode tag characters (U+E0000–U+E007F, except in a flag emoji), the zero width space, the word \
-               joiner and invisible operators (U+2060–U+2064), a byte order mark after the first byte, the \
-               Mongolian vowel separator, and bidi embeddings, overrides and isolates, anywhere in the file, and \
-               in frontmatter values written as YAML escapes (`\"\\U000E0041\"`). The message counts them and \
-               spells out text hidden in tag characters.",
-        why: "Clients put the description in the model's context and the body when the skill is used (§7.1). \
-              These characters render as nothing, or reorder what is around them (UAX #9), so a reviewer reads \
-              other text than the model: tag characters spell whole instructions out of sight. Zero width \
-              joiners and the right-to-left marks are left alone, because emoji and scripts need them.",
+        what: "Unicode tags (except in a flag emoji), zero width spaces, word joiners, a BOM after the first \
+               byte and bidi controls, in the file or in frontmatter YAML escapes; tag text is spelled out.",
+        why: "The model reads the description and body (§7.1); a reviewer sees nothing there, or reordered \
+              text. Joiners and right-to-left marks stay: emoji and scripts need them.",
         failing: Example::Package(&[
             ("plugin.json", PLUGIN),
             (

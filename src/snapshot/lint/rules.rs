@@ -289,16 +289,13 @@ pub static HIDDEN_TEXT: Rule = Rule {
     name: "snapshot-hidden-text",
     severity: Severity::Warning,
     spec: "MCP server/tools (tool descriptions); Agent Plugins §7.1; Unicode UAX #9",
-    summary: "A tool or skill holds characters that show as nothing or reorder text, which the model still reads",
-    fix_hint: Some("Remove them at the source (the server's tool definitions, or the SKILL.md), then rebuild the snapshot."),
+    summary: "A tool or skill hides text from a reviewer that the model reads",
+    fix_hint: Some("Remove them at the source, then rebuild the snapshot."),
     doc: RuleDoc {
-        what: "Every string and member name of each `tools[]` and `skills[]` entry (names, titles, descriptions, \
-               and the descriptions inside `inputSchema`) holding Unicode tag characters, zero width spaces, \
-               word joiners, a byte order mark, or bidi embeddings, overrides and isolates. One finding per \
-               entry, at its first such string; tag characters are spelled out.",
-        why: "A client passes tool definitions and skill descriptions to the model as they are. These characters \
-              render as nothing or reorder what is around them, so whoever reviews a snapshot reads other text \
-              than the model: this is how tool poisoning hides its instructions.",
+        what: "Strings and member names of each tool and skill (descriptions in `inputSchema` too) with \
+               Unicode tags, zero width spaces, word joiners, a BOM or bidi controls; one finding per entry.",
+        why: "Clients hand these texts to the model as they are, while a reviewer sees nothing or reordered \
+              text: how tool poisoning hides its instructions.",
         failing: Example::Snapshot(
             "{\"plugin\": {\"name\": \"invoice-ops\", \"spec\": \"1.0.0\"}, \"skills\": [],
   \"mcpServers\": [{\"id\": \"invoice-tools\", \"type\": \"streamable-http\", \"status\": \"connected\"}],

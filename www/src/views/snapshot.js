@@ -13,6 +13,7 @@ import { entriesFromDrop, entriesFromPicker } from '../files.js';
 import { keeper } from '../keep.js';
 import { diagnosticsList } from '../report.js';
 import { callWithProgress, copyButton, debounce, downloadButton, h, isCancelled, openFileButton, plural, resultArea, status, withProgress } from '../util.js';
+import { visible } from '../visible.js';
 
 const TASKS = [
   ['lint', 'Lint', 'One snapshot: does it follow the snapshot schema and its rules (with the package, if dropped)'],
@@ -270,7 +271,7 @@ function pickTask(name) {
 async function takePackage(given) {
   packageGiven = given;
   result.changed();
-  packageLabel.textContent = `Package: ${given.root} (${given.entries ? plural(given.entries.filter((entry) => entry.kind === 'file').length, 'file') : 'zip'})`;
+  packageLabel.textContent = visible(`Package: ${given.root} (${given.entries ? plural(given.entries.filter((entry) => entry.kind === 'file').length, 'file') : 'zip'})`);
   if (task === 'changes' || task === 'call') pickTask('drift');
   else run();
 }

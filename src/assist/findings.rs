@@ -8,6 +8,7 @@ use super::schema_help::{JsonDocument, key_doc_at};
 use super::{FindingTags, rule_markdown};
 use crate::diag::Diagnostic;
 use crate::edit::{Applicability, Fix};
+use crate::render::escape::{markdown_message, visible};
 use crate::report::PackageReport;
 use crate::source::Span;
 
@@ -21,12 +22,14 @@ pub fn shown_in(diagnostic: &Diagnostic) -> &str {
 /// message with its spec section, the component it makes a client skip, and
 /// the hint on a line of its own.
 pub fn editor_message(diagnostic: &Diagnostic, tags: &FindingTags) -> String {
-    let mut message = format!("{} ({})", diagnostic.message, diagnostic.spec);
+    // Editors show the message as plain text: escaped as the text format escapes
+    // it, so a quoted name cannot reorder or hide what the Problems list says.
+    let mut message = format!("{} ({})", visible(&diagnostic.message), diagnostic.spec);
     if let Some(skipped) = &tags.skipped {
-        message.push_str(&format!("; {skipped}"));
+        message.push_str(&format!("; {}", visible(skipped)));
     }
     if let Some(hint) = &diagnostic.hint {
-        message.push_str(&format!("\nfix: {hint}"));
+        message.push_str(&format!("\nfix: {}", visible(hint)));
     }
     message
 }
@@ -70,7 +73,12 @@ pub fn hover_at(report: Option<&PackageReport>, file: &str, text: &str, offset: 
         }
         shown.push(finding.code);
         if let Some(rule) = crate::registry::find(finding.code) {
-            sections.push(format!("{}\n\n{}", finding.message, rule_markdown(rule)));
+            // Messages quote package text: as Markdown it stays text (no link, no HTML).
+            sections.push(format!(
+                "{}\n\n{}",
+                markdown_message(&finding.message),
+                rule_markdown(rule)
+            ));
         }
         span = span.or(finding.span);
     }
@@ -149,6 +157,27 @@ mod tests {
             ..FindingTags::default()
         };
         assert!(editor_message(finding, &skipped).contains("; skill `x` is skipped (§7.1)"));
+    }
+
+    #[test]
+    fn quoted_package_text_stays_text_in_the_editor() {
+        let (report, text) = report_and_text();
+        let mut finding = report.diagnostics[0].clone();
+        finding.message = "name \"a\u{202e}b [x](https://evil.example)\" is wrong".into();
+        let message = editor_message(&finding, &FindingTags::default());
+        assert!(
+            message.starts_with("name \"a\\u{202e}b [x](https://evil.example)\" is wrong"),
+            "{message}"
+        );
+        let mut report = report;
+        let offset = text.find("\"Demo\"").unwrap() + 2;
+        for diagnostic in &mut report.diagnostics {
+            diagnostic.message.clone_from(&finding.message);
+        }
+        let hover = hover_at(Some(&report), "plugin.json", &text, offset).unwrap();
+        assert!(!hover.markdown.contains("](https://evil"), "{}", hover.markdown);
+        // Markdown escapes the escape's backslash, which renders as one.
+        assert!(hover.markdown.contains(r"a\\u{202e}b"), "{}", hover.markdown);
     }
 
     #[test]

@@ -27,6 +27,7 @@ import {
   lineNumbers,
   placeholder,
 } from '@codemirror/view';
+import { visible } from './visible.js';
 
 const LANGUAGES = {
   json: () => json(),
@@ -134,8 +135,10 @@ export function createEditor(parent, { doc = '', language = 'json', readOnly = f
     /** Markers: [{from, to, severity: 'error'|'warning'|'info', message}] in UTF-16 offsets. */
     mark(markers) {
       const length = view.state.doc.length;
+      // Lint tooltips show messages as text: escaped as every other view's are (visible.js).
       const clamped = markers.map((marker) => ({
         ...marker,
+        message: visible(marker.message),
         from: Math.min(Math.max(0, marker.from), length),
         to: Math.min(Math.max(marker.from, marker.to), length),
       }));

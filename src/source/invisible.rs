@@ -43,8 +43,8 @@ pub struct Hidden {
     spelled: String,
 }
 
-/// The hidden characters of `text`, if it has any. Tag characters right after
-/// 🏴 spell a subdivision flag (the tag block's one visible use) and are not hidden.
+/// The hidden characters of `text`, if it has any. A subdivision flag's tags
+/// (the tag block's one visible use) are not hidden; see [`flag_tags_len`].
 pub fn find_hidden(text: &str) -> Option<Hidden> {
     let mut hidden = Hidden {
         runs: Vec::new(),
@@ -52,18 +52,20 @@ pub fn find_hidden(text: &str) -> Option<Hidden> {
         bidi: 0,
         spelled: String::new(),
     };
-    let mut previous = '\0';
-    let mut in_flag = false;
+    let mut shown_until = 0;
     for (at, c) in text.char_indices() {
+        if at < shown_until {
+            continue;
+        }
+        if c == BLACK_FLAG {
+            shown_until = at + c.len_utf8() + flag_tags_len(&text[at + c.len_utf8()..]);
+            continue;
+        }
         let is_hidden = if is_invisible(c) {
-            in_flag = in_flag && ('\u{E0000}'..='\u{E007F}').contains(&c) || previous == '\u{1F3F4}';
-            if !in_flag {
-                hidden.invisible += 1;
-                hidden.spelled.extend(tag_ascii(c));
-            }
-            !in_flag
+            hidden.invisible += 1;
+            hidden.spelled.extend(tag_ascii(c));
+            true
         } else {
-            in_flag = false;
             hidden.bidi += usize::from(is_bidi_control(c));
             is_bidi_control(c)
         };
@@ -74,9 +76,28 @@ pub fn find_hidden(text: &str) -> Option<Hidden> {
                 _ => hidden.runs.push(Span::new(at, end)),
             }
         }
-        previous = c;
     }
     (!hidden.runs.is_empty()).then_some(hidden)
+}
+
+/// 🏴, the base of every subdivision flag.
+const BLACK_FLAG: char = '\u{1F3F4}';
+
+/// The byte length of the tags of a subdivision flag at the start of `rest`
+/// (what follows a 🏴), or 0 if they are not one. UTS #51 spells a flag as 🏴,
+/// a subdivision code in tag digits and lowercase tag letters (`gbsct` for
+/// Scotland; seven at most here), then the cancel tag U+E007F. Anything longer,
+/// or other tags, is text hidden behind a flag and counts as hidden.
+fn flag_tags_len(rest: &str) -> usize {
+    let mut len = 0;
+    for (count, c) in rest.chars().enumerate() {
+        match c {
+            '\u{E007F}' if count > 0 => return len + c.len_utf8(),
+            '\u{E0030}'..='\u{E0039}' | '\u{E0061}'..='\u{E007A}' if count < 7 => len += c.len_utf8(),
+            _ => return 0,
+        }
+    }
+    0
 }
 
 impl Hidden {
@@ -135,24 +156,45 @@ mod tests {
         assert_eq!(tag_ascii('A'), None);
     }
 
+    /// `text` spelled in Unicode tag characters.
+    fn tags(text: &str) -> String {
+        text.chars()
+            .map(|c| char::from_u32(0xE0000 + u32::from(c)).unwrap())
+            .collect()
+    }
+
     #[test]
     fn hidden_runs_are_found_counted_and_spelled() {
-        let tags: String = "Hi"
-            .chars()
-            .map(|c| char::from_u32(0xE0000 + u32::from(c)).unwrap())
-            .collect();
-        let hidden = find_hidden(&format!("a{tags}\u{200B}b\u{202E}c")).unwrap();
+        let hidden = find_hidden(&format!("a{}\u{200B}b\u{202E}c", tags("Hi"))).unwrap();
         assert_eq!(hidden.runs, [Span::new(1, 12), Span::new(13, 16)]);
         assert_eq!(
             hidden.describe(),
             "3 that show as nothing and 1 bidi control that reorders what a reader sees; \
              its Unicode tag characters spell \"Hi\""
         );
-        // A Scotland flag: black flag, tags, cancel tag.
-        assert_eq!(
-            find_hidden("\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}"),
-            None
-        );
         assert_eq!(find_hidden("plain"), None);
+    }
+
+    #[test]
+    fn a_subdivision_flag_shows_and_covers_nothing_else() {
+        // Scotland: black flag, the tags `gbsct`, the cancel tag.
+        let scotland = format!("\u{1F3F4}{}\u{E007F}", tags("gbsct"));
+        assert_eq!(find_hidden(&scotland), None);
+        assert_eq!(find_hidden(&format!("{scotland}{scotland} ok")), None);
+        // Tags after the cancel tag, a run too long or not lowercase to be a
+        // subdivision code, one never cancelled, or a zero width space after 🏴.
+        for (text, spelled) in [
+            (format!("{scotland}{}", tags("Hi")), "Hi"),
+            (
+                format!("\u{1F3F4}{}\u{E007F}", tags("ignore previous")),
+                "ignore previous",
+            ),
+            (format!("\u{1F3F4}{}\u{E007F}", tags("GB")), "GB"),
+            (format!("\u{1F3F4}{}", tags("gbsct")), "gbsct"),
+            ("\u{1F3F4}\u{200B}".to_string(), ""),
+        ] {
+            let hidden = find_hidden(&text).unwrap_or_else(|| panic!("{text:?}"));
+            assert_eq!(hidden.spelled, spelled, "{text:?}");
+        }
     }
 }

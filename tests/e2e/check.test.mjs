@@ -14,6 +14,7 @@ import {
   openPage,
   readFolder,
   screenshot,
+  selectCheckText,
   servePageForEachFile,
   repoRoot,
   shared,
@@ -51,10 +52,7 @@ test('cold load is interactive in under a second and sends the CSP', async () =>
 test('pasted plugin.json is checked as you type, and a finding jumps to its span', async () => {
   const { context, page, requests, problems } = await openPage(browser, `${origin}/#check`);
   await waitReady(page);
-  await page.waitForSelector('#check-result .verdict');
-  const editor = page.locator('#check-editor .cm-content');
-  await editor.click();
-  await page.keyboard.press('Control+a');
+  await selectCheckText(page);
   await page.keyboard.insertText('{\n  "$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",\n  "name": "Bad Name",\n  "version": "1"\n}\n');
   // "Bad Name" breaks the manifest name rule (§5.5): its finding points at line 3.
   const where = page.locator('#check-result button.where', { hasText: /^plugin\.json:3:/ }).first();
@@ -72,10 +70,7 @@ test('pasted plugin.json is checked as you type, and a finding jumps to its span
 test('a finding about hidden or reordering characters shows them as escapes, as the CLI does', async () => {
   const { context, page, problems } = await openPage(browser, `${origin}/#check`);
   await waitReady(page);
-  await page.waitForSelector('#check-result .verdict');
-  const editor = page.locator('#check-editor .cm-content');
-  await editor.click();
-  await page.keyboard.press('Control+a');
+  await selectCheckText(page);
   // A right-to-left override in the name would reverse the rest of the message
   // on screen; tag characters in an unknown member would show as nothing.
   await page.keyboard.insertText('{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "ab\u202ecd", "x\u{e0041}": 1}');

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openPage, servePageForEachFile, waitReady } from './harness.mjs';
+import { openPage, selectCheckText, servePageForEachFile, waitReady } from './harness.mjs';
 
 let browser;
 let origin;
@@ -28,10 +28,7 @@ async function resultSays(page, pattern) {
 test('Apply fix edits the pasted file in one undoable step and re-checks', async () => {
   const { context, page, problems } = await openPage(browser, `${origin}/#check`);
   await waitReady(page);
-  await page.waitForSelector('#check-result .verdict');
-  const editor = page.locator('#check-editor .cm-content');
-  await editor.click();
-  await page.keyboard.press('Control+a');
+  const editor = await selectCheckText(page);
   // No `$schema` (§5.2): AP203 rejects the plugin and offers to add it.
   const broken = '{\n  "name": "invoice-ops",\n  "version": "1.0.0",\n  "description": "Invoices."\n}\n';
   await page.keyboard.insertText(broken);
@@ -55,10 +52,7 @@ test('Apply fix edits the pasted file in one undoable step and re-checks', async
 test('a fix from a check older than the text is not applied', async () => {
   const { context, page, problems } = await openPage(browser, `${origin}/#check`);
   await waitReady(page);
-  await page.waitForSelector('#check-result .verdict');
-  const editor = page.locator('#check-editor .cm-content');
-  await editor.click();
-  await page.keyboard.press('Control+a');
+  const editor = await selectCheckText(page);
   await page.keyboard.insertText('{\n  "name": "invoice-ops",\n  "version": "1.0.0"\n}\n');
   await resultSays(page, /AP203/);
   // Keep the result's button, change the text, then press that button: whether or not the

@@ -73,6 +73,15 @@ export async function waitReady(page) {
   await page.waitForSelector('html[data-ready="true"]', { timeout: 10_000 });
 }
 
+/** Waits for the Check view's first verdict, then selects all of its editor's text, for what is typed next to replace; returns the editor. */
+export async function selectCheckText(page) {
+  await page.waitForSelector('#check-result .verdict');
+  const editor = page.locator('#check-editor .cm-content');
+  await editor.click();
+  await page.keyboard.press('Control+a');
+  return editor;
+}
+
 export async function screenshot(page, name) {
   mkdirSync(screensDir, { recursive: true });
   await page.screenshot({ path: join(screensDir, `${name}.png`), fullPage: false });

@@ -140,7 +140,7 @@ fn hidden_tool_text(attempt: &Attempt, place: &dyn Fn(&Rule, String) -> Diagnost
         for (key, member) in tool {
             let mut pointer = String::new();
             crate::json::parse::push_token(&mut pointer, key);
-            crate::snapshot::lint::hidden_strings(member, &mut pointer, &mut found);
+            crate::source::invisible::hidden_strings(member, &mut pointer, &mut found);
         }
         let Some((pointer, _, hidden)) = found.first() else {
             continue;

@@ -13,7 +13,7 @@ use super::schema::{CompiledSchema, snapshot_schema_errors};
 use crate::diag::Diagnostic;
 use crate::json::builtin::{DocumentKind, identify};
 use crate::json::{JsonDoc, parse::push_token, parse_document};
-use crate::source::invisible::{Hidden, find_hidden};
+use crate::source::invisible::hidden_strings;
 use crate::source::json::JsonSource;
 use crate::source::{LineIndex, Span};
 use crate::tree::{Entry, Tree};
@@ -292,32 +292,6 @@ fn check_hidden_text(located: &JsonSource<'_>, out: &mut Vec<Diagnostic>) {
                 located.at_value(&HIDDEN_TEXT, pointer, message)
             });
         }
-    }
-}
-
-/// The pointers (below `pointer`, and whether each is a member name) of the
-/// strings under `value` that hide text. Also what `--connect` reads of each listed tool (AP452).
-pub fn hidden_strings(value: &Value, pointer: &mut String, found: &mut Vec<(String, bool, Hidden)>) {
-    match value {
-        Value::String(text) => found.extend(find_hidden(text).map(|hidden| (pointer.clone(), false, hidden))),
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                let len = pointer.len();
-                pointer.push_str(&format!("/{i}"));
-                hidden_strings(item, pointer, found);
-                pointer.truncate(len);
-            }
-        }
-        Value::Object(members) => {
-            for (key, member) in members {
-                let len = pointer.len();
-                push_token(pointer, key);
-                found.extend(find_hidden(key).map(|hidden| (pointer.clone(), true, hidden)));
-                hidden_strings(member, pointer, found);
-                pointer.truncate(len);
-            }
-        }
-        _ => {}
     }
 }
 

@@ -3,7 +3,10 @@
 //! as escapes; AP318 (a SKILL.md) and AP614 (a snapshot's tools and skills)
 //! report them where a reviewer would otherwise miss what a text tells the model.
 
+use serde_json::Value;
+
 use super::Span;
+use crate::json::parse::push_token;
 
 /// Format characters that no script needs and that show as nothing: the zero
 /// width space, the word joiner and invisible operators, a byte order mark
@@ -98,6 +101,33 @@ fn flag_tags_len(rest: &str) -> usize {
         }
     }
     0
+}
+
+/// The pointers (below `pointer`, and whether each is a member name) of the
+/// strings under `value` that hide text: a snapshot's tools and skills
+/// (AP614), the tools a live server lists (AP452), frontmatter values (AP318).
+pub fn hidden_strings(value: &Value, pointer: &mut String, found: &mut Vec<(String, bool, Hidden)>) {
+    match value {
+        Value::String(text) => found.extend(find_hidden(text).map(|hidden| (pointer.clone(), false, hidden))),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                let len = pointer.len();
+                pointer.push_str(&format!("/{i}"));
+                hidden_strings(item, pointer, found);
+                pointer.truncate(len);
+            }
+        }
+        Value::Object(members) => {
+            for (key, member) in members {
+                let len = pointer.len();
+                push_token(pointer, key);
+                found.extend(find_hidden(key).map(|hidden| (pointer.clone(), true, hidden)));
+                hidden_strings(member, pointer, found);
+                pointer.truncate(len);
+            }
+        }
+        _ => {}
+    }
 }
 
 impl Hidden {

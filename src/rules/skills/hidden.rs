@@ -13,7 +13,7 @@ use crate::json::parse::push_token;
 use crate::rule::{Example, Rule, RuleDoc};
 use crate::rules::files::TextFile;
 use crate::source::Span;
-use crate::source::invisible::find_hidden;
+use crate::source::invisible::{find_hidden, hidden_strings};
 
 use super::fields::Place;
 use super::frontmatter::Fields;
@@ -79,9 +79,11 @@ pub(super) fn check_escaped_fields(fields: &Fields, yaml: &str, place: &Place, d
         if find_hidden(raw).is_some() {
             continue; // Already reported by the scan of the raw text.
         }
-        let mut strings = Vec::new();
-        strings_of(&field.value, &mut strings);
-        let Some(hidden) = strings.into_iter().find_map(find_hidden) else {
+        let mut pointer = String::new();
+        push_token(&mut pointer, &field.key);
+        let mut found = Vec::new();
+        hidden_strings(&field.value, &mut pointer, &mut found);
+        let Some((_, _, hidden)) = found.first() else {
             continue;
         };
         let message = format!(
@@ -90,27 +92,10 @@ pub(super) fn check_escaped_fields(fields: &Fields, yaml: &str, place: &Place, d
             field.key,
             hidden.describe()
         );
-        let mut pointer = String::new();
-        push_token(&mut pointer, &field.key);
         diagnostics.push(
             place(&SKILL_HIDDEN_TEXT, &pointer, field.value_span, message)
                 .with_hint("remove the escapes that stand for these characters"),
         );
-    }
-}
-
-/// Every string in `value`, member names included.
-fn strings_of<'v>(value: &'v serde_json::Value, out: &mut Vec<&'v str>) {
-    match value {
-        serde_json::Value::String(text) => out.push(text),
-        serde_json::Value::Array(items) => items.iter().for_each(|item| strings_of(item, out)),
-        serde_json::Value::Object(members) => {
-            for (key, member) in members {
-                out.push(key);
-                strings_of(member, out);
-            }
-        }
-        _ => {}
     }
 }
 

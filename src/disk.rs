@@ -149,30 +149,53 @@ impl Reader {
         let Some(children) = self.list(&skills, "skills") else {
             return;
         };
-        for chunk in children.chunks(SKILL_DIRS_AT_ONCE) {
-            let looks: Vec<Option<SkillDirLook>> = chunk
+        // While one chunk's answers go into the tree, the next chunk is looked
+        // at: the tree takes one thread, and the lookups would otherwise wait
+        // for it (a quarter of a 50,000-skill walk).
+        let chunks: Vec<&[(String, Option<fs::FileType>)]> = children.chunks(SKILL_DIRS_AT_ONCE).collect();
+        let look_at = |chunk: &[(String, Option<fs::FileType>)]| -> Vec<Option<SkillDirLook>> {
+            chunk
                 .par_iter()
                 .map(|(name, kind)| look_at_skill_dir(&skills.join(name), *kind))
-                .collect();
-            for ((name, kind), look) in chunk.iter().zip(looks) {
-                let dir = format!("skills/{name}");
-                let full = skills.join(name);
-                if !self.add(&full, &dir, *kind) {
-                    continue;
-                }
-                // By name, as a client looks for it: found even in a folder that cannot be listed.
-                let skill_md = full.join("SKILL.md");
-                let (metadata, listing) = match look {
-                    Some(look) => (look.skill_md, look.listing.ok()),
-                    None => (fs::symlink_metadata(&skill_md), None),
-                };
-                self.probe_with(&skill_md, &format!("{dir}/SKILL.md"), metadata);
-                if let Some(listing) = listing {
-                    self.listed.insert(dir, listing);
-                }
-            }
+                .collect()
+        };
+        let mut looks = chunks.first().map(|chunk| look_at(chunk));
+        for (index, chunk) in chunks.iter().enumerate() {
+            let current = looks.take().unwrap_or_default();
+            let (ahead, ()) = rayon::join(
+                || chunks.get(index + 1).map(|next| look_at(next)),
+                || self.take_skill_dirs(&skills, chunk, current),
+            );
+            looks = ahead;
         }
         self.listed.insert("skills".to_string(), children);
+    }
+
+    /// Adds a chunk of `skills/`' children, with what [`look_at_skill_dir`]
+    /// found in each, to the tree.
+    fn take_skill_dirs(
+        &mut self,
+        skills: &Path,
+        chunk: &[(String, Option<fs::FileType>)],
+        looks: Vec<Option<SkillDirLook>>,
+    ) {
+        for ((name, kind), look) in chunk.iter().zip(looks) {
+            let dir = format!("skills/{name}");
+            let full = skills.join(name);
+            if !self.add(&full, &dir, *kind) {
+                continue;
+            }
+            // By name, as a client looks for it: found even in a folder that cannot be listed.
+            let skill_md = full.join("SKILL.md");
+            let (metadata, listing) = match look {
+                Some(look) => (look.skill_md, look.listing.ok()),
+                None => (fs::symlink_metadata(&skill_md), None),
+            };
+            self.probe_with(&skill_md, &format!("{dir}/SKILL.md"), metadata);
+            if let Some(listing) = listing {
+                self.listed.insert(dir, listing);
+            }
+        }
     }
 
     /// Everything not read yet, depth first in name order.
@@ -428,6 +451,54 @@ mod tests {
         assert!(tree.read("plugin.json").is_some());
         assert_eq!(tree.len(), 50);
         assert!(tree.omitted().keys().all(|path| path.starts_with("zzz/")));
+    }
+
+    #[test]
+    fn skill_folders_looked_at_ahead_land_in_the_tree_in_order_across_chunks() {
+        // Past two chunks of look-ahead: every folder, its SKILL.md (or its
+        // absence) and its other files, as a walk of one folder at a time finds them.
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let count = 2 * SKILL_DIRS_AT_ONCE + 3;
+        let name = |i: usize| format!("s{i:05}");
+        for i in 0..count {
+            let folder = root.join("skills").join(name(i));
+            fs::create_dir_all(&folder).unwrap();
+            if i % 7 != 0 {
+                fs::write(folder.join("SKILL.md"), format!("---\nname: {}\n", name(i))).unwrap();
+            }
+            if i % 500 == 3 {
+                fs::write(folder.join("notes.txt"), "x").unwrap();
+            }
+        }
+        let tree = read_tree(root, Limits::default()).unwrap();
+        for i in 0..count {
+            let folder = format!("skills/{}", name(i));
+            assert_eq!(tree.entry(&folder), Some(&Entry::Dir), "{folder}");
+            let skill_md = tree.read(&format!("{folder}/SKILL.md"));
+            assert_eq!(skill_md.is_some(), i % 7 != 0, "{folder}");
+            assert_eq!(
+                tree.read(&format!("{folder}/notes.txt")).is_some(),
+                i % 500 == 3,
+                "{folder}"
+            );
+        }
+        // Cut inside the second chunk: the folders before the cut are whole, the rest omitted.
+        let limits = Limits {
+            max_entries: SKILL_DIRS_AT_ONCE * 2 + 100,
+            ..Limits::default()
+        };
+        let tree = read_tree(root, limits).unwrap();
+        assert_eq!(tree.len(), limits.max_entries);
+        let last_in = (0..count)
+            .rev()
+            .find(|&i| tree.entry(&format!("skills/{}", name(i))).is_some())
+            .unwrap();
+        assert!(
+            (SKILL_DIRS_AT_ONCE..2 * SKILL_DIRS_AT_ONCE).contains(&last_in),
+            "{last_in}"
+        );
+        assert!(tree.omitted().contains_key(&format!("skills/{}", name(last_in + 1))));
     }
 
     /// `base/plugin` (the root, with `plugin.json` and `meta/p.json`), `base/outside/p.json`,

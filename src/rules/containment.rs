@@ -210,11 +210,20 @@ pub fn unresolved_diagnostic(
 /// does is left to that one, so each cause is reported once, where it can be
 /// fixed.
 pub fn report_links_leaving_root(tree: &Tree, diagnostics: &mut Vec<Diagnostic>) {
+    let links: Vec<(&str, &String)> = tree
+        .entries()
+        .filter_map(|(path, entry)| match entry {
+            Entry::Symlink(target) => Some((path, target)),
+            _ => None,
+        })
+        .collect();
+    if links.is_empty() {
+        // The usual package: resolving every path the hops load, twice per
+        // skill, would be a fifth of a 50,000-skill check for nothing.
+        return;
+    }
     let judged = links_judged_by_the_hops(tree);
-    for (path, entry) in tree.entries() {
-        let Entry::Symlink(target) = entry else {
-            continue;
-        };
+    for (path, target) in links {
         if judged.contains(path) {
             continue;
         }

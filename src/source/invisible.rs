@@ -55,8 +55,9 @@ pub fn find_hidden(text: &str) -> Option<Hidden> {
         bidi: 0,
         spelled: String::new(),
     };
+    let mut candidates = LeadBytes::new(text.as_bytes());
     let mut at = 0;
-    while let Some(start) = next_candidate(text.as_bytes(), at) {
+    while let Some(start) = candidates.next_at(at) {
         let c = text[start..].chars().next().expect("a lead byte starts a character");
         let end = start + c.len_utf8();
         at = end;
@@ -82,17 +83,46 @@ pub fn find_hidden(text: &str) -> Option<Hidden> {
     (!hidden.runs.is_empty()).then_some(hidden)
 }
 
-/// The position, at or after `from`, of the next byte that can start a
-/// character [`find_hidden`] looks at: the UTF-8 lead bytes of U+180E (E1),
-/// U+200B–U+2069 (E2), U+FEFF (EF), 🏴 (F0) and the tag block (F3). Every
-/// SKILL.md of a package is scanned, and most are ASCII: memchr skips them
-/// many bytes at a time, where decoding each character took a tenth of a
-/// 50,000-skill check (issue 14).
-fn next_candidate(bytes: &[u8], from: usize) -> Option<usize> {
-    let rest = &bytes[from..];
-    let three_byte = memchr::memchr3(0xE1, 0xE2, 0xEF, rest);
-    let four_byte = memchr::memchr2(0xF0, 0xF3, &rest[..three_byte.unwrap_or(rest.len())]);
-    four_byte.or(three_byte).map(|offset| from + offset)
+/// The bytes that can start a character [`find_hidden`] looks at: the UTF-8
+/// lead bytes of U+180E (E1), U+200B–U+2069 (E2), U+FEFF (EF), 🏴 (F0) and
+/// the tag block (F3). Every SKILL.md of a package is scanned, and most are
+/// ASCII: memchr skips them many bytes at a time, where decoding each
+/// character took a tenth of a 50,000-skill check (issue 14).
+///
+/// The next three-byte and four-byte leads are kept apart and each searched
+/// again only once passed, so a text of emoji with no three-byte lead is not
+/// searched to its end once per emoji: the whole scan stays linear.
+struct LeadBytes<'t> {
+    bytes: &'t [u8],
+    /// Where the next lead of each kind is (the text's length when none is
+    /// left), once searched for.
+    three_byte: Option<usize>,
+    four_byte: Option<usize>,
+}
+
+impl<'t> LeadBytes<'t> {
+    fn new(bytes: &'t [u8]) -> Self {
+        LeadBytes {
+            bytes,
+            three_byte: None,
+            four_byte: None,
+        }
+    }
+
+    /// The position of the next lead byte at or after `at`.
+    fn next_at(&mut self, at: usize) -> Option<usize> {
+        let bytes = self.bytes;
+        let refresh = |known: &mut Option<usize>, search: &dyn Fn(&[u8]) -> Option<usize>| {
+            if known.is_none_or(|position| position < at) {
+                *known = Some(search(&bytes[at..]).map_or(bytes.len(), |offset| at + offset));
+            }
+            known.unwrap_or(bytes.len())
+        };
+        let three_byte = refresh(&mut self.three_byte, &|rest| memchr::memchr3(0xE1, 0xE2, 0xEF, rest));
+        let four_byte = refresh(&mut self.four_byte, &|rest| memchr::memchr2(0xF0, 0xF3, rest));
+        let next = three_byte.min(four_byte);
+        (next < bytes.len()).then_some(next)
+    }
 }
 
 /// 🏴, the base of every subdivision flag.
@@ -174,6 +204,8 @@ impl Hidden {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     #[test]
@@ -250,12 +282,62 @@ mod tests {
         let mut count = 0;
         for c in looked_at {
             let text = format!("ab{c}");
-            assert_eq!(next_candidate(text.as_bytes(), 0), Some(2), "U+{:04X}", u32::from(c));
+            assert_eq!(
+                LeadBytes::new(text.as_bytes()).next_at(0),
+                Some(2),
+                "U+{:04X}",
+                u32::from(c)
+            );
             count += 1;
         }
         assert_eq!(count, 146, "what the character classes above hold, and 🏴");
         // Other characters sharing a lead byte are looked at and passed over.
         let text = "\u{2014} \u{1F600} x\u{200B}y \u{FF21}\u{202E}";
         assert_eq!(find_hidden(text).unwrap().runs, [Span::new(10, 13), Span::new(18, 21)]);
+    }
+
+    /// What [`find_hidden`] finds, by decoding every character: the scan it
+    /// replaced, kept as the oracle for the one that jumps between lead bytes.
+    fn hidden_runs_by_every_character(text: &str) -> Vec<Span> {
+        let mut runs: Vec<Span> = Vec::new();
+        let mut shown_until = 0;
+        for (at, c) in text.char_indices() {
+            if at < shown_until {
+                continue;
+            }
+            let end = at + c.len_utf8();
+            if c == BLACK_FLAG {
+                shown_until = end + flag_tags_len(&text[end..]);
+            } else if is_invisible(c) || is_bidi_control(c) {
+                match runs.last_mut() {
+                    Some(run) if run.end == at => run.end = end,
+                    _ => runs.push(Span::new(at, end)),
+                }
+            }
+        }
+        runs
+    }
+
+    proptest! {
+        /// Untrusted text (a SKILL.md, a tool description): any mix of ASCII,
+        /// characters sharing the lead bytes, flags, tags and hidden characters
+        /// gives the runs a character-by-character scan gives.
+        #[test]
+        fn the_lead_byte_scan_finds_what_decoding_every_character_finds(
+            text in proptest::collection::vec(
+                prop_oneof![
+                    Just("a"), Just(" "), Just("\u{2014}"), Just("\u{1F600}"), Just("\u{1F3F4}"), Just("\u{E0067}"),
+                    Just("\u{E007F}"), Just("\u{E0041}"), Just("\u{200B}"), Just("\u{202E}"), Just("\u{FEFF}"),
+                    Just("\u{180E}"), Just("\u{FF21}"), Just("é"), Just("\u{200D}"),
+                ],
+                0..40,
+            ).prop_map(|parts| parts.concat()),
+            other in any::<String>(),
+        ) {
+            for text in [&text, &other] {
+                let runs = find_hidden(text).map(|hidden| hidden.runs).unwrap_or_default();
+                prop_assert_eq!(runs, hidden_runs_by_every_character(text), "{:?}", text);
+            }
+        }
     }
 }

@@ -219,7 +219,7 @@ pub fn report_links_leaving_root(tree: &Tree, diagnostics: &mut Vec<Diagnostic>)
         .collect();
     if links.is_empty() {
         // The usual package: resolving every path the hops load, twice per
-        // skill, would be a fifth of a 50,000-skill check for nothing.
+        // skill, took about a tenth of a 50,000-skill check for nothing.
         return;
     }
     let judged = links_judged_by_the_hops(tree);

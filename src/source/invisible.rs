@@ -94,34 +94,38 @@ pub fn find_hidden(text: &str) -> Option<Hidden> {
 /// searched to its end once per emoji: the whole scan stays linear.
 struct LeadBytes<'t> {
     bytes: &'t [u8],
-    /// Where the next lead of each kind is (the text's length when none is
-    /// left), once searched for.
-    three_byte: Option<usize>,
-    four_byte: Option<usize>,
+    /// Where the next lead of each kind is, the text's length when none is left.
+    three_byte: usize,
+    four_byte: usize,
 }
 
 impl<'t> LeadBytes<'t> {
     fn new(bytes: &'t [u8]) -> Self {
         LeadBytes {
             bytes,
-            three_byte: None,
-            four_byte: None,
+            three_byte: Self::next_three_byte(bytes, 0),
+            four_byte: Self::next_four_byte(bytes, 0),
         }
+    }
+
+    fn next_three_byte(bytes: &[u8], at: usize) -> usize {
+        memchr::memchr3(0xE1, 0xE2, 0xEF, &bytes[at..]).map_or(bytes.len(), |offset| at + offset)
+    }
+
+    fn next_four_byte(bytes: &[u8], at: usize) -> usize {
+        memchr::memchr2(0xF0, 0xF3, &bytes[at..]).map_or(bytes.len(), |offset| at + offset)
     }
 
     /// The position of the next lead byte at or after `at`.
     fn next_at(&mut self, at: usize) -> Option<usize> {
-        let bytes = self.bytes;
-        let refresh = |known: &mut Option<usize>, search: &dyn Fn(&[u8]) -> Option<usize>| {
-            if known.is_none_or(|position| position < at) {
-                *known = Some(search(&bytes[at..]).map_or(bytes.len(), |offset| at + offset));
-            }
-            known.unwrap_or(bytes.len())
-        };
-        let three_byte = refresh(&mut self.three_byte, &|rest| memchr::memchr3(0xE1, 0xE2, 0xEF, rest));
-        let four_byte = refresh(&mut self.four_byte, &|rest| memchr::memchr2(0xF0, 0xF3, rest));
-        let next = three_byte.min(four_byte);
-        (next < bytes.len()).then_some(next)
+        if self.three_byte < at {
+            self.three_byte = Self::next_three_byte(self.bytes, at);
+        }
+        if self.four_byte < at {
+            self.four_byte = Self::next_four_byte(self.bytes, at);
+        }
+        let next = self.three_byte.min(self.four_byte);
+        (next < self.bytes.len()).then_some(next)
     }
 }
 

@@ -4,7 +4,6 @@
 use wasm_bindgen::prelude::*;
 
 mod args;
-mod heap;
 pub mod json;
 #[cfg(feature = "node")]
 pub mod node;
@@ -14,12 +13,6 @@ use args::{args, error_reply, thrown};
 use crate::tree::{Entry, Tree};
 
 pub mod snapshot;
-
-// Talc rather than std's dlmalloc: the same speed on the page's
-// allocation-heavy work (10,000 small `Value` trees built and dropped, in CPU
-// time measured interleaved), in 6.4 KiB less wasm (issue 13 §5).
-#[global_allocator]
-static ALLOCATOR: heap::Heap = heap::heap();
 
 #[wasm_bindgen(start)]
 pub fn start() {

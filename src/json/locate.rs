@@ -8,7 +8,7 @@
 //! linear in the document (a 160,000-member object would otherwise be
 //! quadratic).
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::fmt::Write as _;
 
 use crate::json::pointer::{pointer_tokens, push_token};

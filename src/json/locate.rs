@@ -8,6 +8,8 @@
 //! linear in the document (a 160,000-member object would otherwise be
 //! quadratic).
 
+// foldhash, not SipHash: these maps are only looked up, and its per-process
+// random seed leaves a hostile document no collisions to plan.
 use foldhash::{HashMap, HashMapExt};
 use std::fmt::Write as _;
 

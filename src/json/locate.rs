@@ -8,8 +8,11 @@
 //! linear in the document (a 160,000-member object would otherwise be
 //! quadratic).
 
-// foldhash, not SipHash: these maps are only looked up, and its per-process
-// random seed leaves a hostile document no collisions to plan.
+// foldhash, not SipHash: these maps are only looked up, never iterated, so
+// the hasher shows in no output. Natively its seed comes from address-space
+// randomization and the clock. The page's wasm has neither, so there the seed
+// is the same on every load: a document crafted against it can slow these
+// lookups in the user's own tab, but cannot change what they find.
 use foldhash::{HashMap, HashMapExt};
 use std::fmt::Write as _;
 

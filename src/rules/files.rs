@@ -72,9 +72,11 @@ pub static FILE_HAS_NUL: Rule = Rule {
     summary: "A text file the client reads contains NUL bytes",
     fix_hint: Some("Remove the NUL bytes; the file was probably saved as UTF-16 or corrupted"),
     doc: RuleDoc {
-        what: "Reports the first NUL byte in plugin.json, mcp.json or a SKILL.md.",
+        what: "Reports the first NUL byte in plugin.json, mcp.json or a SKILL.md's frontmatter (in any part \
+               of a SKILL.md without one).",
         why: "NUL is not allowed unescaped in JSON nor printable in YAML; it usually means a UTF-16 file or a \
-              binary mistaken for text, and clients fail to parse it.",
+              binary mistaken for text, and clients fail to parse it. A SKILL.md's Markdown body has no format \
+              restrictions (Agent Skills specification), so a NUL there skips nothing.",
         failing: Example::Package(&[(
             "plugin.json",
             "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"demo\"}\0",
@@ -236,8 +238,8 @@ pub struct TextFile {
 }
 
 /// Reads `path` as UTF-8 text: containment (§4.1), then the kind of entry,
-/// then the bytes (cut by a limit, not UTF-8, NUL). A leading BOM is kept in
-/// the text; each format decides about it. `consequence` finishes every
+/// then the bytes (cut by a limit, not UTF-8). A leading BOM and NUL bytes
+/// are kept in the text; each format decides about them ([`report_nul`]). `consequence` finishes every
 /// diagnostic's sentence with what the client does, e.g. `"the plugin is
 /// rejected (§5.2)"`.
 pub fn read_text_file(tree: &Tree, path: &str, consequence: &str, diagnostics: &mut Vec<Diagnostic>) -> Load<TextFile> {
@@ -320,22 +322,30 @@ pub fn read_text_file(tree: &Tree, path: &str, consequence: &str, diagnostics: &
         }
     };
     let index = LineIndex::new(&text);
-    if let Some(nul) = text.find('\0') {
-        diagnostics.push(
-            Diagnostic::new(
-                &FILE_HAS_NUL,
-                format!("`{path}` contains a NUL byte at offset {nul}; {consequence}"),
-            )
-            .in_file(path)
-            .at_span(&text, &index, Span::new(nul, nul + 1)),
-        );
-        return Load::Failed;
-    }
     Load::Loaded(TextFile {
         path: path.to_string(),
         text,
         index,
     })
+}
+
+/// Reports the first NUL byte in `file.text[..end]` (AP003) and returns
+/// whether there was one. Each format says how far NUL matters: all of a JSON
+/// file, only a SKILL.md's frontmatter (its Markdown body has no format
+/// restrictions).
+pub fn report_nul(file: &TextFile, end: usize, consequence: &str, diagnostics: &mut Vec<Diagnostic>) -> bool {
+    let Some(nul) = file.text[..end].find('\0') else {
+        return false;
+    };
+    diagnostics.push(
+        Diagnostic::new(
+            &FILE_HAS_NUL,
+            format!("`{}` contains a NUL byte at offset {nul}; {consequence}", file.path),
+        )
+        .in_file(&file.path)
+        .at_span(&file.text, &file.index, Span::new(nul, nul + 1)),
+    );
+    true
 }
 
 /// Reads `path` as strict JSON (RFC 8259) with spans: everything
@@ -354,6 +364,9 @@ pub fn read_json_file(
         Load::Absent => return Load::Absent,
         Load::Failed => return Load::Failed,
     };
+    if report_nul(&file, file.text.len(), consequence, diagnostics) {
+        return Load::Failed;
+    }
     if file.text.starts_with('\u{FEFF}') {
         diagnostics.push(
             Diagnostic::new(

@@ -5,7 +5,7 @@
 use crate::diag::{Diagnostic, Severity};
 use crate::report::SkillEntry;
 use crate::rule::{Example, Rule, RuleDoc};
-use crate::rules::files::TextFile;
+use crate::rules::files::{self, TextFile};
 use crate::source::Span;
 
 use super::frontmatter::{self, SplitError, YamlCause, YamlError};
@@ -102,7 +102,16 @@ pub(super) fn check_skill_file(file: &TextFile, dir: &str, entry: &mut SkillEntr
         0
     };
     hidden::check_hidden_text(file, start, diagnostics);
-    let parts = match frontmatter::split(text, start) {
+    let split = frontmatter::split(text, start);
+    // YAML reads the frontmatter, where NUL is not printable; the Markdown body
+    // has no format restrictions, so a NUL there skips nothing. Without a
+    // frontmatter the whole file is in question, and NUL bytes all through it
+    // say "UTF-16" better than "no `---` line" does.
+    let read_as_yaml = split.map_or(text.len(), |parts| parts.body.start);
+    if files::report_nul(file, read_as_yaml, SKIPPED, diagnostics) {
+        return;
+    }
+    let parts = match split {
         Ok(parts) => parts,
         Err(error) => {
             let what = match error {
@@ -196,6 +205,27 @@ mod tests {
         let (section, diagnostics) = discover(&[("skills/a/SKILL.md", bom.as_str())]);
         assert_eq!(codes(&diagnostics), ["AP305"]);
         assert_eq!(section.entries[0].state, SkillState::Discovered);
+    }
+
+    #[test]
+    fn nul_skips_a_skill_only_where_yaml_reads_it() {
+        // The Agent Skills specification puts no format restriction on the body.
+        let in_body = format!(
+            "{}some text \0 here\n",
+            skill("name: a\ndescription: Does x. Use when y.")
+        );
+        let (section, diagnostics) = discover(&[("skills/a/SKILL.md", in_body.as_str())]);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        assert_eq!(section.entries[0].state, SkillState::Discovered);
+        let in_frontmatter = skill("name: a\ndescription: Does x.\0 Use when y.");
+        let (section, diagnostics) = discover(&[("skills/a/SKILL.md", in_frontmatter.as_str())]);
+        assert_eq!(codes(&diagnostics), ["AP003"]);
+        assert_eq!(section.entries[0].state, SkillState::Skipped);
+        // UTF-16 read as UTF-8: no `---` line is found, and the NUL says why.
+        let utf16: String = "---\nname: a\n---\n".chars().flat_map(|c| [c, '\0']).collect();
+        let (section, diagnostics) = discover(&[("skills/a/SKILL.md", utf16.as_str())]);
+        assert_eq!(codes(&diagnostics), ["AP003"]);
+        assert_eq!(section.entries[0].state, SkillState::Skipped);
     }
 
     /// An AP307 finding's message opens with `lead`, and its hint holds

@@ -19,7 +19,9 @@ pub static MCP_CWD_FORM: Rule = Rule {
     doc: RuleDoc {
         what: "The form of `cwd`: a `./` path, exactly `${PLUGIN_ROOT}` or `${PLUGIN_ROOT}/…`, or exactly \
                `${PLUGIN_DATA}` or `${PLUGIN_DATA}/…`. A bare `data`, an absolute path, `~/…` or \
-               `${PLUGIN_ROOT}data` fail.",
+               `${PLUGIN_ROOT}data` fail, and so does a placeholder after the start (`./${PLUGIN_ROOT}/..`): \
+               it expands to an absolute install path inside the path, whose containment no package check \
+               can decide.",
         why: "§7.2.1: \"Any other form … makes that server entry invalid\"; the client skips it (§7.2.2 rule 3).",
         failing: Example::Package(&[
             ("plugin.json", PLUGIN_JSON),
@@ -86,6 +88,22 @@ pub(super) fn check_cwd(check: &mut ServerCheck<'_>, cwd: &Value) {
     };
     // §7.2.1: "Clients MUST expand placeholders before resolving `cwd`"; the
     // leading form decides the base, what follows is resolved against it.
+    // §9.2 expands every occurrence, so a placeholder further on puts an
+    // absolute path (where the client installed the plugin, or keeps its data)
+    // inside the path: where that leads, and whether it stays contained,
+    // depends on the client's machine, and no check of the package can say.
+    let not_at_start = |placeholder: &&str| cwd.match_indices(*placeholder).any(|(at, _)| at > 0);
+    if let Some(again) = [ROOT, DATA].into_iter().find(not_at_start) {
+        let message = format!(
+            "`cwd` {} has {again} after its start; it expands to an absolute path inside the path, so \
+             where the server starts, and whether that stays within the plugin, depends on where the client \
+             installs it (§7.2.1, §9.2)",
+            super::text::excerpt(cwd)
+        );
+        let hint = "use the placeholder only at the start: `${PLUGIN_ROOT}/dir` or `${PLUGIN_DATA}/dir`";
+        check.reject(check.file.at_value(&MCP_CWD_FORM, &pointer, message).with_hint(hint));
+        return;
+    }
     if let Some(relative) = cwd.strip_prefix("./") {
         check_in_root(check, &pointer, "`cwd`", cwd, relative, Wanted::Dir);
     } else if let Some(relative) = under(cwd, ROOT) {
@@ -181,6 +199,26 @@ mod tests {
         // Package paths are containment, §4.1 boundary 4.
         for cwd in ["${PLUGIN_ROOT}/../outside", "./a/../../b"] {
             assert_eq!(cwd_findings(cwd, &[]), (vec!["AP101"], ServerState::Invalid), "{cwd}");
+        }
+    }
+
+    #[test]
+    fn a_placeholder_after_the_start_is_invalid() {
+        // §9.2 expands every occurrence: an absolute install path lands inside
+        // the path, and its containment (§7.2.1) depends on the client's machine.
+        let files = [("work/.keep", "")];
+        for cwd in [
+            "./${PLUGIN_ROOT}/..",
+            "${PLUGIN_ROOT}/${PLUGIN_ROOT}/..",
+            "${PLUGIN_DATA}/${PLUGIN_ROOT}/../..",
+            "${PLUGIN_ROOT}/work/${PLUGIN_DATA}",
+            "./work/${PLUGIN_DATA}",
+        ] {
+            assert_eq!(
+                cwd_findings(cwd, &files),
+                (vec!["AP424"], ServerState::Invalid),
+                "{cwd}"
+            );
         }
     }
 

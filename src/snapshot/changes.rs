@@ -85,7 +85,8 @@ pub static VERSION_NOT_SEMVER: Rule = Rule {
     summary: "The plugin version is missing or not SemVer, so changes cannot be held against it",
     fix_hint: Some("Give plugin.json a Semantic Versioning `version` such as 1.2.0."),
     doc: RuleDoc {
-        what: "That both snapshots carry a `plugin.version` that parses as Semantic Versioning 2.0.0.",
+        what: "That both snapshots carry a `plugin.version` that parses as Semantic Versioning 2.0.0 (with \
+               numbers up to 2^64 − 1, the parser's limit; the message gives the parser's reason).",
         why: "§10.2: plugins SHOULD use SemVer. Without it, nobody (client, reviewer or this check) can tell a breaking update from a fix.",
         failing: Example::Changes {
             old: OLD,
@@ -287,25 +288,36 @@ fn judge_versions(
     out: &mut Vec<Diagnostic>,
 ) -> Option<Level> {
     let version_at = (Side::New, "/plugin/version".to_string());
-    let parse = |v: &Option<String>| v.as_deref().and_then(|v| semver::Version::parse(v).ok());
-    let (Some(old_version), Some(new_version)) = (parse(&old.plugin.version), parse(&new.plugin.version)) else {
-        let shown = |v: &Option<String>| v.clone().unwrap_or_else(|| "(none)".into());
-        let mut message = format!(
-            "plugin.version {} → {} is not Semantic Versioning",
-            shown(&old.plugin.version),
-            shown(&new.plugin.version)
-        );
-        if let Some(required) = required {
-            message.push_str(&format!(
-                "; {} change(s) needing a {} bump cannot be checked",
-                changes.len(),
-                required.as_str()
-            ));
-        }
-        out.push(docs.at_value(&VERSION_NOT_SEMVER, &version_at, message));
-        return None;
+    let parse = |v: &Option<String>| match v.as_deref() {
+        Some(v) => semver::Version::parse(v).map_err(|error| format!("`{v}`: {error}")),
+        None => Err("no version".to_string()),
     };
-    if new_version < old_version {
+    let (old_version, new_version) = match (parse(&old.plugin.version), parse(&new.plugin.version)) {
+        (Ok(old_version), Ok(new_version)) => (old_version, new_version),
+        (old_parsed, new_parsed) => {
+            let shown = |v: &Option<String>| v.clone().unwrap_or_else(|| "(none)".into());
+            // The parser's own reason: "not SemVer" would be false of a
+            // version whose numbers are only past what it compares (u64).
+            let reasons: Vec<String> = [old_parsed.err(), new_parsed.err()].into_iter().flatten().collect();
+            let mut message = format!(
+                "plugin.version {} → {} cannot be compared as Semantic Versioning ({})",
+                shown(&old.plugin.version),
+                shown(&new.plugin.version),
+                reasons.join("; ")
+            );
+            if let Some(required) = required {
+                message.push_str(&format!(
+                    "; {} change(s) needing a {} bump cannot be checked",
+                    changes.len(),
+                    required.as_str()
+                ));
+            }
+            out.push(docs.at_value(&VERSION_NOT_SEMVER, &version_at, message));
+            return None;
+        }
+    };
+    // SemVer 2.0.0 §10: build metadata does not take part in precedence.
+    if new_version.cmp_precedence(&old_version) == std::cmp::Ordering::Less {
         out.push(docs.at_value(
             &VERSION_DECREASED,
             &version_at,
@@ -342,7 +354,8 @@ pub fn bump_level(old: &semver::Version, new: &semver::Version) -> Option<Level>
     let (a, b) = (segments(old), segments(new));
     let first_change = (0..3).find(|&i| a[i] != b[i]);
     let Some(changed) = first_change else {
-        return (old != new).then_some(Level::Patch);
+        // A pre-release step is a patch-level bump; build metadata alone is none (SemVer 2.0.0 §10).
+        return (old.cmp_precedence(new) != std::cmp::Ordering::Equal).then_some(Level::Patch);
     };
     let leading = a.iter().position(|&s| s != 0).unwrap_or(2);
     Some(match changed.saturating_sub(leading.min(changed)) {
@@ -630,6 +643,20 @@ mod tests {
         assert_eq!(bump_level(&version("1.2.0"), &version("1.3.0")), Some(Level::Minor));
         assert_eq!(bump_level(&version("1.2.0"), &version("1.2.1")), Some(Level::Patch));
         assert_eq!(bump_level(&version("1.2.0"), &version("1.2.0")), None);
+        assert_eq!(
+            bump_level(&version("1.2.0"), &version("1.2.0+ci.7")),
+            None,
+            "build metadata"
+        );
+        assert_eq!(
+            bump_level(&version("1.2.0+b"), &version("1.2.0+a")),
+            None,
+            "build metadata"
+        );
+        assert_eq!(
+            bump_level(&version("1.2.0-rc.1"), &version("1.2.0")),
+            Some(Level::Patch)
+        );
         assert_eq!(bump_level(&version("0.3.1"), &version("0.4.0")), Some(Level::Major));
         assert_eq!(bump_level(&version("0.3.1"), &version("0.3.2")), Some(Level::Minor));
         assert_eq!(bump_level(&version("0.0.3"), &version("0.0.4")), Some(Level::Major));
@@ -691,6 +718,28 @@ mod tests {
         assert!(
             report.changes[0].detail.contains("is `failed` in the new snapshot"),
             "{report:#?}"
+        );
+    }
+
+    #[test]
+    fn build_metadata_neither_lowers_nor_bumps_a_version() {
+        // SemVer 2.0.0 §10: build metadata is ignored for precedence.
+        let old = OLD.replace("\"1.2.0\"", "\"1.2.0+build.10\"");
+        let new = OLD.replace("\"1.2.0\"", "\"1.2.0+build.2\"");
+        let report = compare("old.json", &old, "new.json", &new);
+        assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
+        assert_eq!(report.bump, None);
+    }
+
+    #[test]
+    fn a_version_past_what_the_parser_compares_is_not_called_non_semver() {
+        let new = OLD.replace("\"1.2.0\"", "\"18446744073709551616.0.0\"");
+        let report = compare("old.json", OLD, "new.json", &new);
+        assert_eq!(report.diagnostics[0].code, "AP803");
+        let message = &report.diagnostics[0].message;
+        assert!(
+            message.contains("cannot be compared") && message.contains("u64"),
+            "{message}"
         );
     }
 

@@ -405,6 +405,27 @@ mod tests {
     }
 
     #[test]
+    fn integers_of_any_size_are_numbers_like_any_other() {
+        // RFC 8259 §6 sets no range; 2^64 once failed as serde's u128.
+        for big in [
+            "18446744073709551616",
+            "-9223372036854775809",
+            "340282366920938463463374607431768211456",
+        ] {
+            let text = VALID.replacen(
+                "\"type\": \"object\"",
+                &format!("\"type\": \"object\", \"maximum\": {big}"),
+                1,
+            );
+            assert_ne!(text, VALID);
+            let check = check_snapshot("s.json", &text, None);
+            assert!(check.diagnostics.is_empty(), "{big}: {:#?}", check.diagnostics);
+            let tool = &check.snapshot.unwrap().tools[0];
+            assert_eq!(tool.input_schema().unwrap()["maximum"].to_string(), big);
+        }
+    }
+
+    #[test]
     fn a_plugin_json_is_named_as_such() {
         let check = check_snapshot(
             "plugin.json",

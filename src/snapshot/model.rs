@@ -95,7 +95,7 @@ impl ConnectionStatus {
 }
 
 /// One MCP Tool and the server that offered it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Tool {
     pub name: String,
     pub server: String,
@@ -115,6 +115,34 @@ const TOOL_FIELD_ORDER: &[&str] = &[
     "icons",
     "_meta",
 ];
+
+/// By hand rather than derived: `#[serde(flatten)]` buffers the members in
+/// serde's own content type, which has no 128-bit integers, so an integer from
+/// 2^64 to 2^128 anywhere in a tool (a schema's `maximum`, `_meta`) failed a
+/// valid snapshot.
+impl<'de> Deserialize<'de> for Tool {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::{Error, Unexpected};
+        let mut fields = Map::<String, Value>::deserialize(deserializer)?;
+        let mut take = |key: &'static str| match fields.shift_remove(key) {
+            Some(Value::String(text)) => Ok(text),
+            Some(other) => {
+                let kind = match other {
+                    Value::Null => Unexpected::Unit,
+                    Value::Bool(b) => Unexpected::Bool(b),
+                    Value::Number(_) => Unexpected::Other("number"),
+                    Value::Array(_) => Unexpected::Seq,
+                    Value::Object(_) | Value::String(_) => Unexpected::Map,
+                };
+                Err(D::Error::invalid_type(kind, &"a string"))
+            }
+            None => Err(D::Error::missing_field(key)),
+        };
+        let name = take("name")?;
+        let server = take("server")?;
+        Ok(Tool { name, server, fields })
+    }
+}
 
 impl Tool {
     pub fn input_schema(&self) -> Option<&Value> {

@@ -6,9 +6,12 @@
 //! module cannot prove harmless (a new pattern, a `oneOf` rewrite) counts as
 //! breaking, and says so.
 
+use std::cmp::Ordering;
+
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::json::diff::value::{self, compare_numbers};
 use crate::json::parse::push_token;
 
 /// A SemVer level (§10.2): what a change demands of the plugin version.
@@ -113,9 +116,10 @@ const ANNOTATIONS: &[&str] = &[
     "deprecated",
     "readOnly",
     "writeOnly",
-    "$schema",
     "$id",
 ];
+/// The dialect of a tool schema without `$schema` (MCP 2025-11-25, `Tool.inputSchema`).
+const DEFAULT_DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 const LOWER_BOUNDS: &[&str] = &["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"];
 const UPPER_BOUNDS: &[&str] = &["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"];
 /// Keywords compared structurally below, so not compared as a whole.
@@ -169,7 +173,7 @@ impl Differ<'_> {
     }
 
     fn compare(&mut self, old: &Value, new: &Value, at: &str) {
-        if old == new {
+        if same(old, new) {
             return;
         }
         let (Some(old), Some(new)) = (old.as_object(), new.as_object()) else {
@@ -307,11 +311,11 @@ impl Differ<'_> {
         let values = |schema: &Map<String, Value>| schema.get("enum").and_then(Value::as_array).cloned();
         let (effect, descriptions) = match (values(old), values(new)) {
             (Some(old_values), Some(new_values)) => {
-                for value in old_values.iter().filter(|v| !new_values.contains(v)) {
+                for value in old_values.iter().filter(|v| !holds(&new_values, v)) {
                     let what = format!("enum value {value} removed from {}", place(at));
                     self.push_at_keyword(Effect::Narrows, at, "enum", what);
                 }
-                for value in new_values.iter().filter(|v| !old_values.contains(v)) {
+                for value in new_values.iter().filter(|v| !holds(&old_values, v)) {
                     let what = format!("enum value {value} added to {}", place(at));
                     self.push_at_keyword(Effect::Widens, at, "enum", what);
                 }
@@ -328,7 +332,7 @@ impl Differ<'_> {
         let open = Value::Bool(true);
         let old_extra = old.get("additionalProperties").unwrap_or(&open);
         let new_extra = new.get("additionalProperties").unwrap_or(&open);
-        if old_extra == new_extra {
+        if same(old_extra, new_extra) {
             return;
         }
         match (old_extra, new_extra) {
@@ -353,7 +357,7 @@ impl Differ<'_> {
     /// `const`, `pattern`, `format`: adding one narrows, removing widens, changing replaces.
     fn compare_value_keyword(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, at: &str, keyword: &str) {
         let (effect, what) = match (old.get(keyword), new.get(keyword)) {
-            (Some(a), Some(b)) if a == b => return,
+            (Some(a), Some(b)) if same(a, b) => return,
             (None, None) => return,
             (None, Some(b)) => (Effect::Narrows, format!("`{keyword}` {b} added to {}", place(at))),
             (Some(a), None) => (Effect::Widens, format!("`{keyword}` {a} removed from {}", place(at))),
@@ -372,14 +376,15 @@ impl Differ<'_> {
         for (keywords, lower) in [(LOWER_BOUNDS, true), (UPPER_BOUNDS, false)] {
             for keyword in keywords {
                 let (a, b) = (old.get(*keyword), new.get(*keyword));
-                if a == b {
-                    continue;
-                }
-                let (effect, what) = match (a.and_then(Value::as_f64), b.and_then(Value::as_f64)) {
+                let (effect, what) = match (number_text(a), number_text(b)) {
+                    (None, None) if a == b => continue,
                     (None, Some(b)) if a.is_none() => (Effect::Narrows, format!("`{keyword}` {b} added")),
                     (Some(a), None) if b.is_none() => (Effect::Widens, format!("`{keyword}` {a} removed")),
+                    // Exactly, from the numbers' text: f64 rounds 9007199254740993
+                    // to 9007199254740992 and would call that tightening a relaxation.
+                    (Some(a), Some(b)) if compare_numbers(a, b) == Ordering::Equal => continue,
                     (Some(a), Some(b)) => {
-                        let stricter = if lower { b > a } else { b < a };
+                        let stricter = compare_numbers(b, a) == if lower { Ordering::Greater } else { Ordering::Less };
                         let effect = if stricter { Effect::Narrows } else { Effect::Widens };
                         let word = if stricter { "tightened" } else { "relaxed" };
                         (effect, format!("`{keyword}` {word} from {a} to {b}"))
@@ -391,6 +396,29 @@ impl Differ<'_> {
         }
     }
 
+    /// `$schema` picks the dialect that reads the rest (MCP: 2020-12 when
+    /// absent), so `dependencies` or `$ref` beside other keywords can change
+    /// meaning with it. Spelling the same dialect differently is a patch; any
+    /// other change is not provably harmless.
+    fn compare_dialect(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, at: &str) {
+        let dialect = |schema: &Map<String, Value>| match schema.get("$schema") {
+            None => Some(DEFAULT_DIALECT.to_string()),
+            Some(Value::String(uri)) => Some(uri.trim_end_matches('#').replacen("http://", "https://", 1)),
+            Some(_) => None,
+        };
+        let (old_dialect, new_dialect) = (dialect(old), dialect(new));
+        if old_dialect.is_some() && old_dialect == new_dialect {
+            let what = format!("`$schema` of {} changed (the same dialect)", place(at));
+            self.push_at_keyword(Effect::Annotation, at, "$schema", what);
+        } else {
+            let what = format!(
+                "`$schema` of {} changed: the dialect that reads it changed (not classified; treated as breaking)",
+                place(at)
+            );
+            self.push_at_keyword(Effect::Unclassified, at, "$schema", what);
+        }
+    }
+
     /// Every other keyword: annotations are patches, the rest unclassified.
     fn compare_rest(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, at: &str) {
         let mut keys: Vec<&String> = old.keys().chain(new.keys().filter(|k| !old.contains_key(*k))).collect();
@@ -398,10 +426,12 @@ impl Differ<'_> {
             !HANDLED.contains(&k.as_str())
                 && !LOWER_BOUNDS.contains(&k.as_str())
                 && !UPPER_BOUNDS.contains(&k.as_str())
-                && old.get(*k) != new.get(*k)
+                && !old.get(*k).zip(new.get(*k)).is_some_and(|(a, b)| same(a, b))
         });
         for key in keys {
-            if ANNOTATIONS.contains(&key.as_str()) {
+            if key == "$schema" {
+                self.compare_dialect(old, new, at);
+            } else if ANNOTATIONS.contains(&key.as_str()) {
                 self.push_at_keyword(Effect::Annotation, at, key, format!("`{key}` of {} changed", place(at)));
             } else {
                 let what = format!("`{key}` of {} changed (not classified; treated as breaking)", place(at));
@@ -409,6 +439,22 @@ impl Differ<'_> {
             }
         }
     }
+}
+
+/// The same JSON value, numbers by exact value (`1` is `1.0`, `1000` is `1e3`).
+fn same(a: &Value, b: &Value) -> bool {
+    value::equal(a, b)
+}
+
+fn number_text(value: Option<&Value>) -> Option<&str> {
+    match value {
+        Some(Value::Number(n)) => Some(n.as_str()),
+        _ => None,
+    }
+}
+
+fn holds(values: &[Value], value: &Value) -> bool {
+    values.iter().any(|v| same(v, value))
 }
 
 fn join(at: &str, name: &str) -> String {
@@ -546,6 +592,54 @@ mod tests {
         let new = json!({"type": "object", "properties": {"total": {"type": ["integer", "null"]}}});
         assert_eq!(diff_output_schema(&old, &new)[0].level, Level::Major);
         assert_eq!(diff_output_schema(&new, &old)[0].level, Level::Minor);
+    }
+
+    #[test]
+    fn numbers_compare_by_exact_value() {
+        let parse = |text: &str| -> Value { serde_json::from_str(text).unwrap() };
+        let limit = |bound: &str, text: &str| {
+            let mut schema = base();
+            schema["properties"]["limit"][bound] = parse(text);
+            schema
+        };
+        // Beyond f64's integers and range: each pair would round together.
+        let tight = |bound: &str, old: &str, new: &str| {
+            assert_eq!(
+                levels(limit(bound, old), limit(bound, new)),
+                [Level::Major],
+                "{bound} {old} → {new}"
+            );
+            assert_eq!(
+                levels(limit(bound, new), limit(bound, old)),
+                [Level::Minor],
+                "{bound} {new} → {old}"
+            );
+        };
+        tight("minimum", "9007199254740992", "9007199254740993");
+        tight("minimum", "0", "1e-400");
+        tight("maximum", "10", "9.9999999999999999999");
+        tight("maxLength", "18446744073709551615", "18446744073709551614");
+        // The same value written another way is no change at all.
+        assert!(levels(limit("maximum", "100"), limit("maximum", "1e2")).is_empty());
+        let status = |values: &str| with("/properties/status", parse(&format!(r#"{{"enum": {values}}}"#)));
+        assert!(levels(status("[1000, 1]"), status("[1e3, 1.0]")).is_empty());
+        let constant = |value: &str| with("/properties/status", parse(&format!(r#"{{"const": {value}}}"#)));
+        assert!(levels(constant("1"), constant("1.0")).is_empty());
+    }
+
+    #[test]
+    fn a_new_dialect_is_breaking_and_a_new_spelling_is_not() {
+        let dialect = |uri: Option<&str>| {
+            let mut schema = base();
+            if let Some(uri) = uri {
+                schema["$schema"] = json!(uri);
+            }
+            schema
+        };
+        let draft7 = Some("http://json-schema.org/draft-07/schema#");
+        assert_eq!(levels(dialect(draft7), dialect(None)), [Level::Major]);
+        let spelled = Some("https://json-schema.org/draft/2020-12/schema#");
+        assert_eq!(levels(dialect(None), dialect(spelled)), [Level::Patch]);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! integers that differ in the last digit differ), strings by code points,
 //! objects regardless of member order.
 
+use std::cmp::Ordering;
 use std::hash::{BuildHasher, Hash, Hasher};
 
 use foldhash::quality::{FixedState, FoldHasher};
@@ -40,6 +41,13 @@ pub(crate) fn trees_equal<'v, N: Tree<'v>>(a: N, b: N) -> bool {
 /// (serde_json keeps it: `arbitrary_precision`), never through `f64`.
 fn number_texts_equal(x: &str, y: &str) -> bool {
     x == y || Decimal::of(x) == Decimal::of(y)
+}
+
+/// The order of two JSON numbers (texts the parser accepted) by exact decimal
+/// value: `9007199254740993` is above `9007199254740992` and `1e-400` above
+/// `0`, where `f64` rounds each pair together.
+pub fn compare_numbers(x: &str, y: &str) -> Ordering {
+    Decimal::of(x).cmp_value(&Decimal::of(y))
 }
 
 /// A JSON number's value in a canonical form: ±0.d₁d₂…dₙ × 10^exponent with
@@ -141,7 +149,53 @@ impl<'t> Decimal<'t> {
     }
 }
 
+impl Decimal<'_> {
+    fn sign(&self) -> i8 {
+        match (self.digits.len(), self.negative) {
+            (0, _) => 0,
+            (_, true) => -1,
+            (_, false) => 1,
+        }
+    }
+
+    /// Values of the same sign as ±0.d₁d₂… × 10^e with d₁ ≠ 0 order by the
+    /// exponent, then by the digits (a missing digit is a zero, and sorts first).
+    fn cmp_value(&self, other: &Self) -> Ordering {
+        let sign = self.sign().cmp(&other.sign());
+        if sign != Ordering::Equal || self.sign() == 0 {
+            return sign;
+        }
+        let magnitude = self
+            .exponent
+            .cmp_value(&other.exponent)
+            .then_with(|| self.digits.iter().cmp(other.digits.iter()));
+        if self.negative { magnitude.reverse() } else { magnitude }
+    }
+}
+
 impl Exponent {
+    fn cmp_value(&self, other: &Self) -> Ordering {
+        match (self, other) {
+            (Exponent::Small(a), Exponent::Small(b)) => a.cmp(b),
+            // A `Big` exponent is beyond every `Small` one, on its own side of zero.
+            (Exponent::Big(negative, _), Exponent::Small(_)) => {
+                if *negative {
+                    Ordering::Less
+                } else {
+                    Ordering::Greater
+                }
+            }
+            (Exponent::Small(_), Exponent::Big(..)) => other.cmp_value(self).reverse(),
+            (Exponent::Big(a_negative, a), Exponent::Big(b_negative, b)) => match (a_negative, b_negative) {
+                (false, true) => Ordering::Greater,
+                (true, false) => Ordering::Less,
+                // No leading zeros: the longer magnitude is the larger.
+                (false, false) => a.len().cmp(&b.len()).then_with(|| a.cmp(b)),
+                (true, true) => b.len().cmp(&a.len()).then_with(|| b.cmp(a)),
+            },
+        }
+    }
+
     /// The value of the exponent `text` (optional sign, digits) plus `shift`.
     fn plus(text: &[u8], shift: i128) -> Exponent {
         let negative = text.first() == Some(&b'-');
@@ -256,5 +310,44 @@ mod tests {
         assert!(!equal(&json!("1"), &json!(1)));
         assert!(!equal(&json!(u64::MAX), &json!(-1)));
         assert!(!equal(&json!({"a": null}), &json!({})));
+    }
+
+    #[test]
+    fn numbers_order_by_exact_value() {
+        // Ascending groups of equal values; f64 would merge several neighbours.
+        let groups: &[&[&str]] = &[
+            &["-1e100000000000000000000000000000000000"],
+            &["-1e400"],
+            &["-18446744073709551617"],
+            &["-9007199254740993"],
+            &["-9007199254740992"],
+            &["-1.5", "-15e-1"],
+            &["-1e-400"],
+            &["-1e-100000000000000000000000000000000000"],
+            &["0", "-0", "0.0", "0e7", "-0.0e-3"],
+            &["1e-100000000000000000000000000000000000"],
+            &["1e-400"],
+            &["0.1", "1e-1", "0.10"],
+            &["0.12"],
+            &["0.123"],
+            &["1", "1.0", "1e0", "10e-1", "0.1E+1"],
+            &["9.9999999999999999999"],
+            &["10", "1e1"],
+            &["1000", "1e3", "1E+3"],
+            &["9007199254740992"],
+            &["9007199254740993"],
+            &["18446744073709551616"],
+            &["1e400"],
+            &["1e100000000000000000000000000000000000"],
+        ];
+        for (i, group) in groups.iter().enumerate() {
+            for (j, other) in groups.iter().enumerate() {
+                for x in group.iter() {
+                    for y in other.iter() {
+                        assert_eq!(compare_numbers(x, y), i.cmp(&j), "{x} vs {y}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -436,10 +436,14 @@ pub fn detect_in_args(args: &[Option<&str>]) -> Vec<(usize, Secret)> {
 }
 
 /// Shapes a renderer masks wherever it quotes text, whatever rule pointed there.
-static QUOTED_SHAPES: LazyLock<[Regex; 6]> = LazyLock::new(|| {
+static QUOTED_SHAPES: LazyLock<[Regex; 8]> = LazyLock::new(|| {
     [
         // A password in a URL's user information: group 1.
         r"(?i)\b[a-z][a-z0-9+.-]*://[^/\s\x22'@:]*:([^/\s\x22'@]+)@",
+        // An authorization header's whole value as a JSON member, whatever its
+        // scheme (`Token …`, `Digest …`) and wherever it sits (a stdio server's
+        // stray `headers`, an extension): group 1.
+        r#"(?i)"(?:proxy-)?authorization"\s*:\s*"([^"\\]+)""#,
         // A query parameter: name, value.
         r"[?&;]([A-Za-z0-9_.-]+)=([^&#\s\x22'\\]+)",
         // A flag with `=`: name, value.
@@ -448,6 +452,9 @@ static QUOTED_SHAPES: LazyLock<[Regex; 6]> = LazyLock::new(|| {
         r"(?:^|[\s\x22'])--?([A-Za-z0-9][A-Za-z0-9_.-]*)(?:\x22\s*,\s*\x22|\s+)([^\s\x22'\\-][^\s\x22'\\]*)",
         // A JSON member: name, value.
         r#""([A-Za-z0-9_.-]+)"\s*:\s*"([^"\\]*)""#,
+        // An environment assignment in one string (`"DB_PASSWORD=…"`, an `env`
+        // written as an array): name, value.
+        r"(?:^|[\s\x22'])([A-Za-z_][A-Za-z0-9_]*)=([^\s\x22'\\&]+)",
         // An authorization value: group 1.
         r"(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/=-]{8,})",
     ]
@@ -471,15 +478,28 @@ pub fn credential_ranges(text: &str) -> Vec<std::ops::Range<usize>> {
             ranges.push(found.start()..end);
         }
     }
-    let [password, query, flag_equals, flag_then_value, member, authorization] = &*QUOTED_SHAPES;
-    for shape in [password, authorization] {
+    let [
+        password,
+        authorization_member,
+        query,
+        flag_equals,
+        flag_then_value,
+        member,
+        assignment,
+        authorization,
+    ] = &*QUOTED_SHAPES;
+    for shape in [password, authorization_member, authorization] {
         for found in shape.captures_iter(text).filter_map(|c| c.get(1)) {
-            if !is_stand_in(&without_placeholders(found.as_str())) {
+            // The part after a scheme word is the credential: `Bearer ${TOKEN}` holds none.
+            let value = found.as_str().trim();
+            let credential = value.split_once(char::is_whitespace).map_or(value, |(_, rest)| rest);
+            let literal = without_placeholders(credential);
+            if !literal.trim().is_empty() && !is_stand_in(literal.trim()) {
                 ranges.push(found.range());
             }
         }
     }
-    for shape in [query, flag_equals, flag_then_value, member] {
+    for shape in [query, flag_equals, flag_then_value, member, assignment] {
         for found in shape.captures_iter(text) {
             if let (Some(name), Some(value)) = (found.get(1), found.get(2))
                 && named_secret(name.as_str(), value.as_str())
@@ -896,12 +916,20 @@ mod tests {
                 r#""Authorization": "Bearer abcdefgh12345678""#.to_string(),
                 "abcdefgh12345678",
             ),
+            // Any scheme, wherever the member sits (a stdio server's stray `headers`).
+            (r#""authorization": "Token hunter2pass""#.to_string(), "hunter2pass"),
+            // `env` written as an array of assignments.
+            (
+                r#""env": ["DB_PASSWORD=correcthorsebattery"]"#.to_string(),
+                "correcthorse",
+            ),
         ] {
             let masked = mask_credentials(&text);
             assert!(!masked.contains(secret), "{masked}");
             assert_eq!(masked.len(), text.len());
         }
-        let harmless = r#""args": ["--token", "${TOKEN}"], "url": "https://a.dev/mcp?page=2""#;
+        let harmless = r#""args": ["--token", "${TOKEN}", "MODE=fast"], "url": "https://a.dev/mcp?page=2",
+            "Authorization": "Bearer ${API_TOKEN}""#;
         assert_eq!(mask_credentials(harmless), harmless);
     }
 }

@@ -141,3 +141,69 @@ fn the_new_secret_shapes_are_findings() {
         assert!(codes.contains(&code), "{code} missing from {codes:?}");
     }
 }
+
+/// What a checked repository or a quoted value carries reaches no output raw:
+/// a schema's `const` quoted by the validator, an id that is a token, a value
+/// in `apcheck.toml` echoed by a usage error, a path given on the command line.
+#[test]
+fn quoted_values_usage_errors_and_ids_are_masked_and_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "schema.json",
+        &format!(r#"{{"properties": {{"c": {{"const": "{GITHUB_TOKEN}"}}, "e": {{"enum": ["{GITHUB_TOKEN}"]}}}}}}"#),
+    );
+    write(root, "instance.json", r#"{"c": "x", "e": "y"}"#);
+    // Two snapshots whose server id and tool name are a token.
+    let snapshot = |tool: &str| {
+        format!(
+            r#"{{"plugin": {{"name": "p", "version": "1.0.0", "spec": "1.0.0"}}, "skills": [],
+"mcpServers": [{{"id": "{GITHUB_TOKEN}", "type": "stdio", "status": "connected"}}],
+"tools": [{{"server": "{GITHUB_TOKEN}", "name": "{tool}", "inputSchema": {{"type": "object"}}}}]}}"#
+        )
+    };
+    write(root, "old.json", &snapshot(GITHUB_TOKEN));
+    write(root, "new.json", &snapshot("query"));
+    write(root, "args.json", "{}");
+    // A configuration whose bad value would start a GitHub workflow command
+    // and recolour the terminal if echoed as it is.
+    write(
+        root,
+        "configured/apcheck.toml",
+        &format!("select = [\"AP2\\n::error::injected\\u001b[31m {GITHUB_TOKEN}\"]\n"),
+    );
+    write(
+        root,
+        "configured/plugin/plugin.json",
+        r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "p"}"#,
+    );
+    let mut problems = Vec::new();
+    let mut check = |args: &[&str]| {
+        let out = run(root, args);
+        if out.contains(GITHUB_TOKEN) {
+            problems.push(format!("{args:?} prints a secret:\n{out}"));
+        }
+        if out.contains('\u{1b}') || out.lines().any(|line| line.starts_with("::error::injected")) {
+            problems.push(format!(
+                "{args:?} prints a control sequence or a workflow command:\n{out:?}"
+            ));
+        }
+    };
+    for format in ["text", "json", "sarif", "github", "markdown"] {
+        check(&[
+            "validate",
+            "--schema",
+            "schema.json",
+            "instance.json",
+            "--format",
+            format,
+        ]);
+        check(&["changes", "old.json", "new.json", "--format", format]);
+        check(&["call", "old.json", "missing", "args.json", "--format", format]);
+        check(&["check", "configured/plugin", "--format", format]);
+    }
+    check(&["check", "missing\u{1b}[31m\n::error::injected"]);
+    check(&["explain", "AP\u{1b}[31m"]);
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}

@@ -30,10 +30,15 @@ pub fn is_unsafe(c: char) -> bool {
         )
 }
 
-/// `text` with every [unsafe](is_unsafe) character written as `\u{hex}`.
+/// `text` with every credential shape masked ([`mask_for_people`]) and every
+/// [unsafe](is_unsafe) character written as `\u{hex}`. Masking here, where
+/// every human-readable renderer already sends every string, means no message
+/// (a schema's `const` quoted by the validator, a tool or server id) reaches
+/// text, GitHub or Markdown output with a secret that JSON and SARIF mask.
 pub fn visible(text: &str) -> Cow<'_, str> {
+    let text = mask_for_people(text);
     if !text.chars().any(is_unsafe) {
-        return Cow::Borrowed(text);
+        return text;
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
@@ -54,6 +59,8 @@ fn push_visible(out: &mut String, c: char) {
 /// valid: each of `offsets` (into `line`, on character boundaries) is moved to
 /// where the same character is in the result.
 pub fn visible_line(line: &str, offsets: &mut [usize]) -> String {
+    // Masking replaces bytes one for one, so the offsets still hold.
+    let line = mask_for_people(line);
     let mut out = String::with_capacity(line.len());
     let mut moved = vec![false; offsets.len()];
     for (at, c) in line.char_indices() {

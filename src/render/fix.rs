@@ -1,10 +1,14 @@
 //! `apcheck check --fix` / `--diff`'s report: the fixes of each root as a
 //! unified diff (what `--diff` prints, `patch -p0` applies it from where the
-//! check ran), and the closing line on stderr. The file contents are quoted
-//! as they are: a diff that is escaped would no longer apply.
+//! check ran), and the closing line on stderr. Redirected, the file contents
+//! are quoted as they are: a diff that is escaped would no longer apply. On a
+//! terminal, where only a person reads it, each line goes through [`visible`]
+//! like every other report ([`for_people`]): a SKILL.md's escape sequences or
+//! credentials never reach the screen raw.
 
 use crate::fix::FixOutcome;
 use crate::render::count;
+use crate::render::escape::visible;
 use crate::tree::path_from_root;
 
 /// The unified diff of one fixed file, named as the check showed it on both sides.
@@ -25,6 +29,21 @@ pub fn diffs(root_name: &str, outcome: &FixOutcome, old_text: impl Fn(&str) -> O
         let old = old_text(file).unwrap_or_default();
         let shown = path_from_root(root_name, file);
         out.push_str(&unified_diff(shown.trim_start_matches("./"), &old, new));
+    }
+    out
+}
+
+/// `diff` for a terminal: every line [`visible`] (control characters and
+/// bidi controls escaped, credentials masked), the line breaks kept.
+pub fn for_people(diff: &str) -> String {
+    let mut out = String::with_capacity(diff.len());
+    for line in diff.split_inclusive('\n') {
+        let (content, end) = match line.strip_suffix('\n') {
+            Some(content) => (content, "\n"),
+            None => (line, ""),
+        };
+        out.push_str(&visible(content));
+        out.push_str(end);
     }
     out
 }
@@ -51,6 +70,19 @@ pub fn applied(outcomes: &[FixOutcome]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_diff_for_people_escapes_and_masks_each_line() {
+        let old = "description: Use when \u{1b}[31m asked \u{202e} ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8\n";
+        let new = "description: Use when asked\n";
+        let shown = for_people(&unified_diff("SKILL.md", old, new));
+        assert!(!shown.chars().any(|c| c == '\u{1b}' || c == '\u{202e}'), "{shown}");
+        assert!(!shown.contains("ghp_A1b2"), "{shown}");
+        assert!(
+            shown.contains("\\u{1b}[31m") && shown.contains("\n+description: Use when asked\n"),
+            "{shown}"
+        );
+    }
 
     #[test]
     fn a_diff_names_the_file_on_both_sides() {

@@ -131,8 +131,8 @@ fn render_diagnostic(
                 let snippet = Snippet::source(excerpt.lines.as_str())
                     .line_start(excerpt.first_line)
                     .annotation(AnnotationKind::Primary.span(excerpt.span.clone()));
-                match diagnostic.column.filter(|_| excerpt.windowed) {
-                    // The renderer would name the window's column: name the real one.
+                match diagnostic.column.filter(|_| excerpt.windowed || excerpt.column_moved) {
+                    // The renderer would name the window's or the escaped line's column: name the real one.
                     Some(column) => {
                         real_origin = Some(RealOrigin {
                             path,
@@ -213,6 +213,9 @@ struct Excerpt {
     first_line: usize,
     span: std::ops::Range<usize>,
     windowed: bool,
+    /// Escapes before the span (a tab is `\u{9}`) moved it along its line, so
+    /// the renderer would count the column in the escaped text.
+    column_moved: bool,
 }
 
 /// Only the lines around the span go to the snippet renderer, so a file with
@@ -265,16 +268,19 @@ fn excerpt(text: &str, span: Span, line: Option<usize>) -> Option<Excerpt> {
     // Each line is escaped on its own, so the line breaks between them stay.
     let mut lines = String::with_capacity(end - begin);
     let (mut start, mut stop) = (None, None);
+    let mut column_moved = false;
     let mut line_start = begin;
     for (i, line) in text[begin..end].split('\n').enumerate() {
         if i > 0 {
             lines.push('\n');
         }
         let line_end = line_start + line.len();
-        let mut offsets = [span.start, span.end].map(|at| at.clamp(line_start, line_end) - line_start);
+        let unescaped = [span.start, span.end].map(|at| at.clamp(line_start, line_end) - line_start);
+        let mut offsets = unescaped;
         let shown = visible_line(line, &mut offsets);
         if start.is_none() && (line_start..=line_end).contains(&span.start) {
             start = Some(lines.len() + offsets[0]);
+            column_moved = offsets[0] != unescaped[0];
         }
         if stop.is_none() && (line_start..=line_end).contains(&span.end) {
             stop = Some(lines.len() + offsets[1]);
@@ -288,6 +294,7 @@ fn excerpt(text: &str, span: Span, line: Option<usize>) -> Option<Excerpt> {
         first_line,
         span: start..stop.unwrap_or(start).max(start),
         windowed,
+        column_moved,
     })
 }
 
@@ -365,8 +372,8 @@ pub fn snippet(
     } else {
         Renderer::plain()
     };
-    let rendered = if shortened {
-        // A window's `-->` line would name the window's column: name the real one.
+    let rendered = if shortened || offsets[0] != start {
+        // A window's or an escaped line's `-->` line would name its own column: name the real one.
         let origin = RealOrigin {
             path: path.into_owned(),
             line: at.line,
@@ -551,6 +558,23 @@ mod tests {
             totals_line(&reports),
             "2 plugins: 2 loaded, 0 rejected — 1 error, 1 warning"
         );
+    }
+
+    #[test]
+    fn escapes_before_a_span_do_not_move_its_named_column() {
+        // A tab is shown as `\u{9}`; the `-->` line names the file's column.
+        let text = "{\t\t\"name\": \"Bad Name\"}\n";
+        let report = report(
+            ".",
+            vec![diagnostic_at(&NAME_RULE, "plugin.json", text, "\"Bad", "bad")],
+        );
+        let sources = OneFile {
+            path: "plugin.json",
+            text,
+        };
+        let out = render_report(&report, &sources, TextOptions::default());
+        assert!(out.contains("--> plugin.json:1:12\n"), "{out}");
+        assert!(out.contains("{\\u{9}\\u{9}\"name\""), "{out}");
     }
 
     #[test]

@@ -130,7 +130,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
                             loaded[root.settings].settings.apply(&mut report, &root.relative);
                         }
                         Err(message) => {
-                            eprintln!("apcheck: {}: {message}", root.name);
+                            output::say(format!("{}: {message}", root.name));
                             io_failed = true;
                         }
                     }
@@ -140,7 +140,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 checked_roots.push(root);
             }
             Err(message) => {
-                eprintln!("apcheck: {message}");
+                output::say(message);
                 io_failed = true;
             }
         }
@@ -162,6 +162,10 @@ pub fn run(args: CheckArgs) -> ExitCode {
             for ((root, tree), outcome) in checked_roots.iter().zip(&trees).zip(&fixed) {
                 let old_text = |file: &str| tree.read(file).map(|bytes| String::from_utf8_lossy(bytes).into_owned());
                 out.push_str(&render::fix::diffs(&root.name, outcome, old_text));
+            }
+            // Redirected, the diff applies as it is; a terminal gets it escaped.
+            if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+                out = render::fix::for_people(&out);
             }
             if let Err(code) = output::print(&out) {
                 return code;
@@ -190,11 +194,11 @@ pub fn run(args: CheckArgs) -> ExitCode {
             return output::fail(format!("{}: {error}", file.display()));
         }
         let recorded: usize = reports.iter().map(|report| report.diagnostics.len()).sum();
-        eprintln!(
-            "apcheck: recorded {} in {}",
+        output::say(format!(
+            "recorded {} in {}",
             count(recorded, "finding", "findings"),
             file.display()
-        );
+        ));
         return output::exit_code(Exit::Clean.unless_failed(io_failed));
     }
     for ((root, tree), report) in checked_roots.iter().zip(&trees).zip(reports.iter_mut()) {

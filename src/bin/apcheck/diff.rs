@@ -58,7 +58,7 @@ fn run(args: &DiffArgs) -> Result<bool, String> {
                 CompareOption::ArrayKeys => "--array-key",
                 CompareOption::Ignore => "--ignore",
             };
-            format!("apcheck: {flag}: {message}\n")
+            output::line(format!("{flag}: {message}"))
         })?;
     // Refused before reading when the files' sizes already say so.
     let size = |path: &str| {
@@ -69,10 +69,10 @@ fn run(args: &DiffArgs) -> Result<bool, String> {
     };
     if let (Some(a), Some(b)) = (size(&args.a), size(&args.b)) {
         let bytes = usize::try_from(a.saturating_add(b)).unwrap_or(usize::MAX);
-        check_diff_size(bytes).map_err(|problem| format!("apcheck: {problem}\n"))?;
+        check_diff_size(bytes).map_err(output::line)?;
     }
-    let a_text = read_input(&args.a).map_err(|m| format!("apcheck: {m}\n"))?;
-    let b_text = read_input(&args.b).map_err(|m| format!("apcheck: {m}\n"))?;
+    let a_text = read_input(&args.a).map_err(output::line)?;
+    let b_text = read_input(&args.b).map_err(output::line)?;
     let pruned = !options.ignore.is_empty();
     let request = DiffRequest {
         options,
@@ -81,7 +81,7 @@ fn run(args: &DiffArgs) -> Result<bool, String> {
     let not_compared = |problem| match problem {
         DiffProblem::NotJson(e) if e.side == Side::A => parse_error(&args.a, &a_text, &e.error, output::stderr_text()),
         DiffProblem::NotJson(e) => parse_error(&args.b, &b_text, &e.error, output::stderr_text()),
-        too_large => format!("apcheck: {too_large}\n"),
+        too_large => output::line(too_large),
     };
     let style = Style::new(args.color.enabled());
     let equal = match args.format.as_str() {
@@ -92,7 +92,10 @@ fn run(args: &DiffArgs) -> Result<bool, String> {
             if args.format == "merge" {
                 let merge = merge_patch(&comparison.a, &comparison.b);
                 for pointer in &merge.lossy {
-                    eprintln!("warning: {pointer} is null in B; a merge patch deletes it instead (use --format patch)");
+                    eprintln!(
+                        "warning: {} is null in B; a merge patch deletes it instead (use --format patch)",
+                        apcheck::render::escape::visible(pointer)
+                    );
                 }
                 println!("{}", pretty(&merge.patch));
             } else {

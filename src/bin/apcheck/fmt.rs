@@ -47,7 +47,7 @@ pub fn fmt(args: FmtArgs) -> ExitCode {
     let text = match read_input(&args.file) {
         Ok(text) => text,
         Err(message) => {
-            eprintln!("apcheck: {message}");
+            output::say(message);
             return ExitCode::from(EXIT_FAILURE);
         }
     };
@@ -95,7 +95,7 @@ fn stream(
     match write_error {
         None => Ok(()),
         Some(e) => {
-            eprintln!("apcheck: cannot write {target}: {e}");
+            output::say(format!("cannot write {target}: {e}"));
             Err(ExitCode::from(EXIT_FAILURE))
         }
     }
@@ -147,7 +147,7 @@ fn stream_to_stdout(file: &str, text: &str, options: &FormatOptions) -> ExitCode
     let mut stdout = std::io::stdout().lock();
     match stream(file, text, options, "output", |chunk| stdout.write_all(chunk)).and_then(|()| {
         stdout.flush().map_err(|e| {
-            eprintln!("apcheck: cannot write output: {e}");
+            output::say(format!("cannot write output: {e}"));
             ExitCode::from(EXIT_FAILURE)
         })
     }) {

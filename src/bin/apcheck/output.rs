@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use apcheck::Diagnostic;
 use apcheck::exit::{Deny, Exit};
+use apcheck::render::escape::visible;
 use apcheck::render::{Format, Options, TextOptions};
 
 /// No findings at the failing level.
@@ -113,6 +114,20 @@ pub fn print(text: &str) -> Result<(), ExitCode> {
 
 /// A usage or I/O failure: the message on stderr, exit code 2.
 pub fn fail(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("apcheck: {message}");
+    say(message);
     ExitCode::from(EXIT_FAILURE)
+}
+
+/// One line on stderr, `apcheck: ` first. It may quote what a user or the
+/// checked repository wrote (a path, an argument, a value in `apcheck.toml`),
+/// so it goes through the renderer's escaping like every report: no control
+/// character recolours the terminal or starts a new line (a GitHub workflow
+/// command on a line of its own), and no credential shape is shown.
+pub fn say(message: impl std::fmt::Display) {
+    eprint!("{}", line(message));
+}
+
+/// [`say`]'s line, for a caller that prints it later.
+pub fn line(message: impl std::fmt::Display) -> String {
+    format!("apcheck: {}\n", visible(&message.to_string()))
 }

@@ -40,7 +40,7 @@ pub fn man(args: ManArgs, top: Command) -> ExitCode {
                 .display_name(format!("apcheck-{name}"))
                 .bin_name(format!("apcheck {name}")),
             None => {
-                eprintln!("apcheck: no subcommand `{name}`; `apcheck --help` lists them");
+                crate::output::say(format!("no subcommand `{name}`; `apcheck --help` lists them"));
                 return ExitCode::from(EXIT_FAILURE);
             }
         },
@@ -56,7 +56,7 @@ fn finish(result: io::Result<()>) -> ExitCode {
         // A closed pipe (`apcheck man | head`) is not a failure worth a message.
         Err(error) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::from(EXIT_CLEAN),
         Err(error) => {
-            eprintln!("apcheck: {error}");
+            crate::output::say(error);
             ExitCode::from(EXIT_FAILURE)
         }
     }

@@ -67,7 +67,9 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
         match read_tools_list(&text) {
             Ok(list) => {
                 if list.incomplete {
-                    eprintln!("apcheck: warning: {file}: the last page has a nextCursor; the tool list is incomplete");
+                    crate::output::say(format!(
+                        "warning: {file}: the last page has a nextCursor; the tool list is incomplete"
+                    ));
                 }
                 tools.push((server.to_string(), list));
             }

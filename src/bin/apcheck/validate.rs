@@ -87,13 +87,13 @@ fn load(args: &ValidateArgs) -> Result<SharedSchema, String> {
             .map_err(|problem| schema_problem(&problem, |_| text, output::stderr_text()));
     }
     let path = args.schema.as_deref().unwrap_or("-");
-    let text = read_input(path).map_err(|m| format!("apcheck: {m}\n"))?;
+    let text = read_input(path).map_err(output::line)?;
     let sibling_texts: Vec<(String, String)> = args
         .refs
         .iter()
         .map(|p| read_input(p).map(|t| (p.clone(), t)))
         .collect::<Result<_, _>>()
-        .map_err(|m| format!("apcheck: {m}\n"))?;
+        .map_err(output::line)?;
     let choice = SchemaChoice::File {
         main: SchemaFile {
             name: path,

@@ -80,11 +80,11 @@ pub fn run(_args: LspArgs) -> ExitCode {
     match (outcome, joined) {
         (Ok(()), Ok(())) => ExitCode::from(EXIT_CLEAN),
         (Err(message), _) => {
-            eprintln!("apcheck lsp: {message}");
+            crate::output::say(format!("lsp: {message}"));
             ExitCode::from(EXIT_FAILURE)
         }
         (_, Err(error)) => {
-            eprintln!("apcheck lsp: {error}");
+            crate::output::say(format!("lsp: {error}"));
             ExitCode::from(EXIT_FAILURE)
         }
     }

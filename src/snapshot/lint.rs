@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use super::model::{ConnectionStatus, Snapshot};
-use super::schema::{CompiledSchema, snapshot_schema_errors};
+use super::schema::{CompiledSchema, snapshot_schema_errors, tool_errors};
 use crate::diag::Diagnostic;
 use crate::json::builtin::{DocumentKind, identify};
 use crate::json::{JsonDoc, parse::push_token, parse_document};
@@ -23,7 +23,7 @@ mod rules;
 pub use rules::{
     CONNECTED_SERVER_WITHOUT_TOOLS, DUPLICATE_ENTRY, DUPLICATE_KEY, HIDDEN_TEXT, INPUT_SCHEMA_NOT_OBJECT, NO_SKILLS,
     RULES, SKILL_BODY_IN_SNAPSHOT, SNAPSHOT_NOT_JSON, SNAPSHOT_SCHEMA_VIOLATION, TOOL_IS_SKILL_SCRIPT,
-    TOOL_NAME_INVALID, TOOL_SCHEMA_INVALID, TOOL_SERVER_UNKNOWN, TOOLS_FROM_UNCONNECTED_SERVER,
+    TOOL_NAME_INVALID, TOOL_NOT_MCP_TOOL, TOOL_SCHEMA_INVALID, TOOL_SERVER_UNKNOWN, TOOLS_FROM_UNCONNECTED_SERVER,
 };
 
 /// Members that carry a skill's body when someone puts it into a snapshot.
@@ -237,6 +237,7 @@ fn check_semantics(located: &JsonSource<'_>, snapshot: &Snapshot, package: Optio
                 check_tool_schema(located, &tool.name, schema, &at, must_be_object, out);
             }
         }
+        check_tool_members(located, &tool.name, &pointer, protocol, out);
     }
     for (i, server) in snapshot.servers.iter().enumerate() {
         if server.status == ConnectionStatus::Connected && !tools_per_server.contains_key(server.id.as_str()) {
@@ -260,6 +261,32 @@ fn check_semantics(located: &JsonSource<'_>, snapshot: &Snapshot, package: Optio
                     format!("tool `{}` has the name of the skill script `{path}`", tool.name),
                 ));
             }
+        }
+    }
+}
+
+/// AP615: the members of the tool at `pointer` that no other check judges,
+/// against the MCP `Tool` definition (its name: AP609; its schemas: AP611, AP612).
+fn check_tool_members(
+    located: &JsonSource<'_>,
+    name: &str,
+    pointer: &str,
+    protocol: Option<&str>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let judged_elsewhere = ["name", "server", "inputSchema", "outputSchema"].map(|member| {
+        let mut at = pointer.to_string();
+        push_token(&mut at, member);
+        at
+    });
+    for error in tool_errors(&located.text, &located.doc, pointer, protocol) {
+        let elsewhere = error.pointer == pointer
+            || judged_elsewhere
+                .iter()
+                .any(|at| error.pointer == *at || error.pointer.starts_with(&format!("{at}/")));
+        if !elsewhere {
+            let message = format!("tool `{name}`: {} (at {})", error.message, error.pointer);
+            out.push(located.at_value(&TOOL_NOT_MCP_TOOL, &error.pointer, message));
         }
     }
 }

@@ -58,6 +58,29 @@ fn errors_of(schema: &validate::CompiledSchema, text: &str, instance: &JsonDoc) 
         .collect()
 }
 
+/// Every violation of the MCP `Tool` definition by the tool at `pointer` of
+/// `instance` (parsed from `text`), for its server's `protocol` version: the
+/// 2025-11-25 definition up to that version, the newest otherwise. Pointers
+/// are into the whole instance.
+pub fn tool_errors(text: &str, instance: &JsonDoc, pointer: &str, protocol: Option<&str>) -> Vec<SchemaError> {
+    let name = match protocol {
+        Some(version) if version <= "2025-11-25" => "mcp-tool@2025-11-25",
+        _ => "mcp-tool@2026-07-28",
+    };
+    let schema = builtin(name)
+        .and_then(|entry| entry.schema().ok())
+        .expect("the embedded MCP Tool definitions are built-ins and compile");
+    validate::validate_at(text, instance, pointer, schema)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|issue| SchemaError {
+            pointer: issue.instance_pointer,
+            message: issue.message,
+            missing: issue.missing,
+        })
+        .collect()
+}
+
 /// Every violation of the snapshot schema by `instance` (parsed from `text`).
 pub fn snapshot_schema_errors(text: &str, instance: &JsonDoc) -> Vec<SchemaError> {
     let schema = builtin("snapshot")

@@ -305,6 +305,32 @@ pub static HIDDEN_TEXT: Rule = Rule {
     },
 };
 
+pub static TOOL_NOT_MCP_TOOL: Rule = Rule {
+    code: "AP615",
+    name: "tool-not-mcp-tool",
+    severity: Severity::Error,
+    spec: "MCP server/tools (Tool)",
+    summary: "A tool's members do not match the MCP Tool definition of its server's protocol",
+    fix_hint: Some(
+        "Send each member as the MCP schema defines it (`validate --builtin mcp-tool` shows the definition).",
+    ),
+    doc: RuleDoc {
+        what: "Every member of a tool but its name and schemas (AP609, AP611 and AP612 judge those): `title`, \
+               `description`, `annotations` (booleans for the hints), `execution`, `icons` (each with a `src`) \
+               and `_meta`, against the `Tool` definition of the server's `protocolVersion` (2025-11-25 or \
+               older, or 2026-07-28 and newer when unknown).",
+        why: "A client reads `readOnlyHint` or `destructiveHint` to decide whether to ask before a call; a \
+              string `\"yes\"` there is not `true`, and a client may drop the tool or ignore the hint.",
+        failing: Example::Snapshot(
+            r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "skills": [],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}],
+  "tools": [{"name": "query_invoices", "server": "invoice-tools", "inputSchema": {"type": "object"},
+             "annotations": {"readOnlyHint": "yes"}}]}"#,
+        ),
+        fixed: Example::Snapshot(VALID),
+    },
+};
+
 pub static RULES: &[&Rule] = &[
     &SNAPSHOT_NOT_JSON,
     &SNAPSHOT_SCHEMA_VIOLATION,
@@ -320,4 +346,5 @@ pub static RULES: &[&Rule] = &[
     &TOOL_SCHEMA_INVALID,
     &DUPLICATE_KEY,
     &HIDDEN_TEXT,
+    &TOOL_NOT_MCP_TOOL,
 ];

@@ -1007,6 +1007,16 @@ mod tests {
         let deepest = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
         assert!(format(&deepest, &FormatOptions::default()).is_ok());
         assert!(format(&deepest, &sorted).is_ok());
+        // An empty innermost container counts: one more level is refused, array or object.
+        for (open, close) in [("[", "]"), ("{\"a\":", "}")] {
+            let one_more = format!("[{}{}]", open.repeat(MAX_DEPTH - 1), close.repeat(MAX_DEPTH - 1)).replacen(
+                &format!("{open}{close}"),
+                &format!("{open}[]{close}"),
+                1,
+            );
+            let error = format(&one_more, &FormatOptions::default()).unwrap_err();
+            assert!(error.message.contains("nesting deeper than"), "{}", error.message);
+        }
         let too_deep = "[".repeat(200_000) + &"]".repeat(200_000);
         let error = format(&too_deep, &sorted).unwrap_err();
         assert!(error.message.contains("nesting deeper than"), "{}", error.message);

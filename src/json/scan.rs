@@ -355,6 +355,10 @@ pub(crate) fn scan<'a>(text: &'a str, jsonc: bool, sink: &mut impl Sink<'a>) -> 
                 s.pos += 1;
                 sink.begin(b'{', s.pos - 1);
                 if s.skip_space()? == Some(b'}') {
+                    // An empty container is a level too: `[` × 1001 then `]` × 1001 is 1001 deep.
+                    if open.len() >= MAX_DEPTH {
+                        return fail(s.pos, format!("nesting deeper than {MAX_DEPTH} levels"));
+                    }
                     s.pos += 1;
                     sink.end(b'}', s.pos - 1);
                 } else {
@@ -370,6 +374,9 @@ pub(crate) fn scan<'a>(text: &'a str, jsonc: bool, sink: &mut impl Sink<'a>) -> 
                 s.pos += 1;
                 sink.begin(b'[', s.pos - 1);
                 if s.skip_space()? == Some(b']') {
+                    if open.len() >= MAX_DEPTH {
+                        return fail(s.pos, format!("nesting deeper than {MAX_DEPTH} levels"));
+                    }
                     s.pos += 1;
                     sink.end(b']', s.pos - 1);
                 } else {
@@ -479,6 +486,8 @@ pub(crate) fn scan_tail(text: &str, comma: usize, checkpoint: &mut impl FnMut(us
                     s.pos += 1;
                     let close = if open_byte == b'{' { b'}' } else { b']' };
                     if s.skip_space().ok()? == Some(close) {
+                        // An empty container is a level too, as in [`scan`].
+                        deepest = deepest.max((open.len() + 1).saturating_sub(closes.len()));
                         s.pos += 1;
                     } else {
                         open.push(open_byte == b'{');

@@ -528,18 +528,72 @@ fn changed_tool(before: &Tool, after: &Tool, index: usize, out: &mut Vec<Change>
         if a == b {
             continue;
         }
-        // Words the model reads are fixes; behaviour hints (`annotations`, `execution`) are features.
-        let (kind, level) = match key.as_str() {
-            "title" | "description" | "icons" => ("tool-description", Level::Patch),
-            _ => ("tool-metadata", Level::Minor),
+        // Words the model reads are fixes; behaviour hints (`annotations`, `execution`) are features,
+        // unless a way of calling the tool that worked no longer does.
+        let (kind, level, detail) = match key.as_str() {
+            "title" | "description" | "icons" => ("tool-description", Level::Patch, format!("`{key}` changed")),
+            "execution" if !task_modes(b).contains_all(task_modes(a)) => (
+                "tool-metadata",
+                Level::Major,
+                format!(
+                    "`execution.taskSupport` changed from {} to {}: a caller that {} can no longer call it",
+                    task_support(a),
+                    task_support(b),
+                    if task_modes(a).plain && !task_modes(b).plain {
+                        "does not use tasks"
+                    } else {
+                        "uses tasks"
+                    }
+                ),
+            ),
+            _ => ("tool-metadata", Level::Minor, format!("`{key}` changed")),
         };
         out.push(Change {
             kind,
             subject: subject.clone(),
             level,
-            detail: format!("`{subject}`: `{key}` changed"),
+            detail: format!("`{subject}`: {detail}"),
             location: (Side::New, format!("/tools/{index}")),
         });
+    }
+}
+
+/// How a tool may be called (MCP 2025-11-25 `ToolExecution.taskSupport`):
+/// plainly, as a task, or either.
+#[derive(Clone, Copy)]
+struct TaskModes {
+    plain: bool,
+    task: bool,
+}
+
+impl TaskModes {
+    fn contains_all(self, other: TaskModes) -> bool {
+        (self.plain || !other.plain) && (self.task || !other.task)
+    }
+}
+
+/// `taskSupport` as written, `"forbidden"` (MCP's default) when absent.
+fn task_support(execution: &Value) -> &str {
+    execution
+        .get("taskSupport")
+        .and_then(Value::as_str)
+        .unwrap_or("forbidden")
+}
+
+fn task_modes(execution: &Value) -> TaskModes {
+    match task_support(execution) {
+        "required" => TaskModes {
+            plain: false,
+            task: true,
+        },
+        "optional" => TaskModes {
+            plain: true,
+            task: true,
+        },
+        _ => TaskModes {
+            plain: true,
+            task: false,
+        },
     }
 }
 
@@ -719,6 +773,26 @@ mod tests {
             report.changes[0].detail.contains("is `failed` in the new snapshot"),
             "{report:#?}"
         );
+    }
+
+    #[test]
+    fn a_tool_that_now_requires_tasks_is_a_breaking_change() {
+        let with_tasks = |support: &str| {
+            OLD.replace(
+                "\"inputSchema\"",
+                &format!("\"execution\": {{\"taskSupport\": \"{support}\"}}, \"inputSchema\""),
+            )
+        };
+        let level = |old: &str, new: &str| compare("old.json", old, "new.json", new).changes[0].level;
+        assert_eq!(level(&with_tasks("forbidden"), &with_tasks("required")), Level::Major);
+        assert_eq!(
+            level(OLD, &with_tasks("required")),
+            Level::Major,
+            "forbidden by default"
+        );
+        assert_eq!(level(&with_tasks("optional"), &with_tasks("forbidden")), Level::Major);
+        assert_eq!(level(&with_tasks("forbidden"), &with_tasks("optional")), Level::Minor);
+        assert_eq!(level(&with_tasks("required"), &with_tasks("optional")), Level::Minor);
     }
 
     #[test]

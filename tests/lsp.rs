@@ -350,3 +350,62 @@ fn a_client_that_watches_files_is_asked_to_watch_the_configuration_files_and_a_s
     assert_eq!(client.diagnostics_for(&manifest), Vec::<Value>::new());
     client.shutdown();
 }
+
+/// LSP 3.17 §initialize, §shutdown, §exit: every request gets an answer in
+/// every state, and the exit code says whether `shutdown` came first.
+#[test]
+fn every_request_is_answered_and_the_exit_code_follows_shutdown() {
+    // Before `initialize`: refused with ServerNotInitialized; `exit` then is 1.
+    let mut early = Client::spawn();
+    let refused = early.response("textDocument/hover", json!({}));
+    assert_eq!(refused["error"]["code"], -32002, "{refused}");
+    assert_eq!(early.exit(), 1);
+
+    // A malformed `initialize` is an InvalidParams error, and the client may try again.
+    let mut retried = Client::spawn();
+    let malformed = retried.response("initialize", json!({"processId": "x"}));
+    assert_eq!(malformed["error"]["code"], -32602, "{malformed}");
+    let initialized = retried.response(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {}}),
+    );
+    assert!(initialized["result"]["capabilities"].is_object(), "{initialized}");
+    retried.shutdown();
+
+    // Options of the wrong type are left at their defaults, and the editor is told.
+    let mut lenient = Client::start(json!({"ruleDocs": null}));
+    let shown = lenient.notification("window/showMessage");
+    assert!(
+        shown["message"].as_str().unwrap().contains("initializationOptions"),
+        "{shown}"
+    );
+    assert_eq!(lenient.exit(), 1, "exit without shutdown");
+
+    // After `shutdown`, requests are InvalidRequest, notifications are ignored, and `exit` is 0.
+    let mut closing = Client::start(json!({}));
+    assert_eq!(closing.request("shutdown", Value::Null), Value::Null);
+    let after = closing.response("textDocument/hover", json!({}));
+    assert_eq!(after["error"]["code"], -32600, "{after}");
+    closing.notify("$/cancelRequest", json!({"id": 1}));
+    assert_eq!(closing.exit(), 0);
+}
+
+/// Findings come back under the URI the file was opened with, however it is
+/// spelled (`%2B` for `+`), and a lone CR ends a line (LSP 3.17 §Text Documents).
+#[test]
+fn findings_use_the_opened_uri_and_count_lone_cr_as_a_line_break() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap().join("c++");
+    let bad = format!("{{\r  \"$schema\": \"{SCHEMA}\",\r  \"name\": \"Invoice-Ops\"\r}}\r");
+    write(&root, "plugin.json", &bad);
+    let manifest = uri(&root.join("plugin.json")).replace("c++", "c%2B%2B");
+    let mut client = Client::start(json!({"debounceMs": 0}));
+    open(&mut client, &manifest, &bad);
+    let diagnostics = client.diagnostics_for(&manifest);
+    assert_eq!(diagnostics[0]["code"], "AP209", "{diagnostics:?}");
+    assert_eq!(
+        diagnostics[0]["range"],
+        json!({"start": {"line": 2, "character": 10}, "end": {"line": 2, "character": 23}})
+    );
+    client.shutdown();
+}

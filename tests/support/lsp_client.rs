@@ -28,6 +28,24 @@ impl Client {
 
     /// A client that offers these `capabilities` in `initialize`.
     pub fn start_with(capabilities: Value, initialization_options: Value) -> Client {
+        let mut client = Client::spawn();
+        let result = client.request(
+            "initialize",
+            json!({
+                "processId": null,
+                "rootUri": null,
+                "capabilities": capabilities,
+                "initializationOptions": initialization_options,
+            }),
+        );
+        assert_eq!(result["capabilities"]["positionEncoding"], "utf-16");
+        assert_eq!(result["serverInfo"]["name"], "apcheck");
+        client.notify("initialized", json!({}));
+        client
+    }
+
+    /// The server started, not yet initialized.
+    pub fn spawn() -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_apcheck"))
             .args(["lsp", "--stdio"])
             .stdin(Stdio::piped())
@@ -61,25 +79,12 @@ impl Client {
                 }
             }
         });
-        let mut client = Client {
+        Client {
             child,
             stdin,
             incoming,
             next_id: 0,
-        };
-        let result = client.request(
-            "initialize",
-            json!({
-                "processId": null,
-                "rootUri": null,
-                "capabilities": capabilities,
-                "initializationOptions": initialization_options,
-            }),
-        );
-        assert_eq!(result["capabilities"]["positionEncoding"], "utf-16");
-        assert_eq!(result["serverInfo"]["name"], "apcheck");
-        client.notify("initialized", json!({}));
-        client
+        }
     }
 
     fn send(&mut self, message: Value) {
@@ -150,6 +155,25 @@ impl Client {
             }
         }
         found.into_iter().map(Option::unwrap).collect()
+    }
+
+    /// Sends a request and returns the whole response (`result` or `error`).
+    pub fn response(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let message = self.incoming.recv_timeout(WAIT).expect("a response");
+            if message["id"] == id && message.get("method").is_none() {
+                return message;
+            }
+        }
+    }
+
+    /// Sends `exit` and returns the server's exit code.
+    pub fn exit(mut self) -> i32 {
+        self.notify("exit", Value::Null);
+        self.child.wait().unwrap().code().expect("an exit code")
     }
 
     pub fn shutdown(mut self) {

@@ -19,7 +19,7 @@ use lsp_types::{
 use serde_json::json;
 
 use super::packages::Package;
-use super::position::{Encoding, offset_at, position_of_line_column, range_of, uri_of};
+use super::position::{Encoding, Lines, offset_at, range_of, uri_of};
 
 /// One open file of a package, for a request about it.
 pub struct Context<'s> {
@@ -42,10 +42,15 @@ pub fn diagnostics_by_file(
     let Some((_, report)) = &package.checked else {
         return by_file;
     };
+    // Each file's lines are found once, however many findings it has.
+    let mut lines: BTreeMap<&str, Lines<'_>> = BTreeMap::new();
     for diagnostic in &report.diagnostics {
-        let file = shown_in(diagnostic).to_string();
-        let converted = lsp_diagnostic(package, report, diagnostic, encoding, rule_docs);
-        by_file.entry(file).or_default().push(converted);
+        let file = shown_in(diagnostic);
+        let file_lines = lines
+            .entry(file)
+            .or_insert_with(|| Lines::new(package.text(file).unwrap_or(""), encoding));
+        let converted = lsp_diagnostic(report, diagnostic, file_lines, rule_docs);
+        by_file.entry(file.to_string()).or_default().push(converted);
     }
     by_file
 }
@@ -53,17 +58,15 @@ pub fn diagnostics_by_file(
 /// One finding in protocol shape: code, doc link, § in the message and in
 /// `data.spec`, `Unnecessary` for ignored input, and the skipped component.
 fn lsp_diagnostic(
-    package: &Package,
     report: &PackageReport,
     diagnostic: &Diagnostic,
-    encoding: Encoding,
+    lines: &Lines<'_>,
     rule_docs: &str,
 ) -> LspDiagnostic {
-    let text = package.text(shown_in(diagnostic)).unwrap_or("");
     let tags = finding_tags(report, diagnostic);
     let message = editor_message(diagnostic, &tags);
     LspDiagnostic {
-        range: range_in(text, diagnostic, encoding),
+        range: range_in(lines, diagnostic),
         severity: Some(match diagnostic.severity {
             Severity::Error => DiagnosticSeverity::ERROR,
             Severity::Warning => DiagnosticSeverity::WARNING,
@@ -86,15 +89,15 @@ fn lsp_diagnostic(
 }
 
 /// Where a finding sits: its byte span, else its line and column, else the file's start.
-fn range_in(text: &str, diagnostic: &Diagnostic, encoding: Encoding) -> Range {
-    if let Some(span) = diagnostic.span.filter(|span| span.end <= text.len()) {
-        return range_of(text, span.start, span.end, encoding);
+fn range_in(lines: &Lines<'_>, diagnostic: &Diagnostic) -> Range {
+    if let Some(span) = diagnostic.span.filter(|span| span.end <= lines.len()) {
+        return lines.range(span.start, span.end);
     }
     match (diagnostic.line, diagnostic.column) {
         (Some(line), column) => {
-            let start = position_of_line_column(text, line, column.unwrap_or(1), encoding);
+            let start = lines.position_of_line_column(line, column.unwrap_or(1));
             let end = match (diagnostic.end_line, diagnostic.end_column) {
-                (Some(end_line), Some(end_column)) => position_of_line_column(text, end_line, end_column, encoding),
+                (Some(end_line), Some(end_column)) => lines.position_of_line_column(end_line, end_column),
                 _ => start,
             };
             Range::new(start, end)
@@ -168,11 +171,11 @@ pub fn complete(context: Context<'_>, position: Position) -> Option<CompletionRe
 #[allow(clippy::mutable_key_type)]
 pub fn code_actions(context: Context<'_>, range: Range) -> Option<CodeActionResponse> {
     let (_, report) = context.package.checked.as_ref()?;
-    let text = context.package.text(context.relative)?;
+    let lines = Lines::new(context.package.text(context.relative)?, context.encoding);
     let mut actions = Vec::new();
     for quick in quick_fixes(report, context.relative) {
         let (diagnostic, fix) = (quick.diagnostic, quick.fix);
-        let at = range_in(text, diagnostic, context.encoding);
+        let at = range_in(&lines, diagnostic);
         if at.end < range.start || range.end < at.start {
             continue;
         }
@@ -190,13 +193,7 @@ pub fn code_actions(context: Context<'_>, range: Range) -> Option<CodeActionResp
         actions.push(CodeActionOrCommand::CodeAction(CodeAction {
             title: quick.title(),
             kind: Some(CodeActionKind::QUICKFIX),
-            diagnostics: Some(vec![lsp_diagnostic(
-                context.package,
-                report,
-                diagnostic,
-                context.encoding,
-                context.rule_docs,
-            )]),
+            diagnostics: Some(vec![lsp_diagnostic(report, diagnostic, &lines, context.rule_docs)]),
             edit: Some(WorkspaceEdit {
                 changes: Some(changes),
                 ..WorkspaceEdit::default()

@@ -78,7 +78,9 @@ pub fn run(_args: LspArgs) -> ExitCode {
     drop(connection);
     let joined = io_threads.join();
     match (outcome, joined) {
-        (Ok(()), Ok(())) => ExitCode::from(EXIT_CLEAN),
+        // LSP 3.17 §exit: 0 when `shutdown` came first, 1 otherwise.
+        (Ok(Ending::ShutDown), Ok(())) => ExitCode::from(EXIT_CLEAN),
+        (Ok(Ending::WithoutShutdown), Ok(())) => ExitCode::from(EXIT_WITHOUT_SHUTDOWN),
         (Err(message), _) => {
             crate::output::say(format!("lsp: {message}"));
             ExitCode::from(EXIT_FAILURE)
@@ -90,9 +92,58 @@ pub fn run(_args: LspArgs) -> ExitCode {
     }
 }
 
-fn serve(connection: &Connection) -> Result<(), String> {
-    let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
-    let params: InitializeParams = serde_json::from_value(params).map_err(|e| format!("initialize: {e}"))?;
+/// How a session ended.
+enum Ending {
+    ShutDown,
+    /// `exit` (or the client hanging up) without a `shutdown` first.
+    WithoutShutdown,
+}
+
+/// The exit code after an `exit` that no `shutdown` preceded (LSP 3.17 §exit).
+const EXIT_WITHOUT_SHUTDOWN: u8 = 1;
+
+/// Waits for an `initialize` request whose params parse, answering every
+/// other request with `ServerNotInitialized` and a malformed `initialize`
+/// with `InvalidParams` (the client may send it again). `None` when the
+/// client exits or hangs up first.
+fn await_initialize(connection: &Connection) -> Option<(lsp_server::RequestId, InitializeParams)> {
+    for message in &connection.receiver {
+        match message {
+            Message::Request(request) if request.method == "initialize" => {
+                match serde_json::from_value::<InitializeParams>(request.params) {
+                    Ok(params) => return Some((request.id, params)),
+                    Err(error) => {
+                        let message = format!("initialize: {error}");
+                        send(
+                            connection,
+                            Response::new_err(request.id, ErrorCode::InvalidParams as i32, message),
+                        );
+                    }
+                }
+            }
+            Message::Request(request) => {
+                let message = "the server is not initialized yet: send `initialize` first".to_string();
+                send(
+                    connection,
+                    Response::new_err(request.id, ErrorCode::ServerNotInitialized as i32, message),
+                );
+            }
+            Message::Notification(notification) if notification.method == "exit" => return None,
+            Message::Notification(_) | Message::Response(_) => {}
+        }
+    }
+    None
+}
+
+fn send(connection: &Connection, message: impl Into<Message>) {
+    // The client hung up: the receive loop sees it next and ends.
+    let _ = connection.sender.send(message.into());
+}
+
+fn serve(connection: &Connection) -> Result<Ending, String> {
+    let Some((id, params)) = await_initialize(connection) else {
+        return Ok(Ending::WithoutShutdown);
+    };
     let utf8 = params
         .capabilities
         .general
@@ -100,17 +151,32 @@ fn serve(connection: &Connection) -> Result<(), String> {
         .and_then(|general| general.position_encodings.as_ref())
         .is_some_and(|offered| offered.contains(&PositionEncodingKind::UTF8));
     let encoding = if utf8 { Encoding::Utf8 } else { Encoding::Utf16 };
-    let options: Options = params
-        .initialization_options
-        .map(serde_json::from_value)
-        .transpose()
-        .map_err(|e| format!("initializationOptions: {e}"))?
-        .unwrap_or_default();
+    // Options that do not parse are left at their defaults, and the editor is
+    // told why: a typo in a setting should not leave the server silent.
+    let (options, options_problem) = match params.initialization_options.clone().map(serde_json::from_value) {
+        None => (Options::default(), None),
+        Some(Ok(options)) => (options, None),
+        Some(Err(error)) => (
+            Options::default(),
+            Some(format!(
+                "apcheck: initializationOptions ignored, defaults used: {error}"
+            )),
+        ),
+    };
     let result = serde_json::json!({
         "capabilities": capabilities(encoding),
         "serverInfo": ServerInfo { name: "apcheck".into(), version: Some(env!("CARGO_PKG_VERSION").into()) },
     });
-    connection.initialize_finish(id, result).map_err(|e| e.to_string())?;
+    // `initialized` is not waited for: it is a notification like any other,
+    // and an `exit` that comes before it ends the session as it should.
+    send(connection, Response::new_ok(id, result));
+    if let Some(problem) = options_problem {
+        let params = ShowMessageParams {
+            typ: MessageType::WARNING,
+            message: apcheck::render::escape::visible(&problem).into_owned(),
+        };
+        send(connection, Notification::new(ShowMessage::METHOD.into(), params));
+    }
     let can_watch = params
         .capabilities
         .workspace
@@ -130,6 +196,8 @@ fn serve(connection: &Connection) -> Result<(), String> {
         packages: Packages::default(),
         config_published: BTreeMap::new(),
         config_problems_shown: BTreeSet::new(),
+        shut_down: false,
+        opened_uris: BTreeMap::new(),
     };
     server.run()
 }
@@ -198,6 +266,10 @@ struct Server<'c> {
     config_published: BTreeMap<PathBuf, Vec<lsp_types::Diagnostic>>,
     /// The configuration problems shown in a message, so each is shown once until it is fixed.
     config_problems_shown: BTreeSet<String>,
+    /// `shutdown` was answered: requests are refused until `exit`.
+    shut_down: bool,
+    /// The URI each open file was opened with, by its path.
+    opened_uris: BTreeMap<PathBuf, Uri>,
 }
 
 /// A file of a package: its plugin root and its package-relative path.
@@ -207,7 +279,7 @@ struct PackageFile {
 }
 
 impl Server<'_> {
-    fn run(&mut self) -> Result<(), String> {
+    fn run(&mut self) -> Result<Ending, String> {
         loop {
             let wait = self
                 .packages
@@ -222,23 +294,38 @@ impl Server<'_> {
                     .map_err(|_| RecvTimeoutError::Disconnected),
             };
             match message {
-                Ok(Message::Request(request)) => {
-                    if self.connection.handle_shutdown(&request).map_err(|e| e.to_string())? {
-                        return Ok(());
-                    }
-                    self.request(request);
+                // LSP 3.17 §shutdown: after it, requests are refused and only `exit` counts.
+                Ok(Message::Request(request)) if self.shut_down => {
+                    let message = "the server is shutting down: only `exit` is expected".to_string();
+                    self.send(Response::new_err(request.id, ErrorCode::InvalidRequest as i32, message).into());
                 }
-                Ok(Message::Notification(notification)) => {
-                    if notification.method == "exit" {
-                        return Ok(());
-                    }
-                    self.notification(notification);
+                Ok(Message::Request(request)) if request.method == "shutdown" => {
+                    self.shut_down = true;
+                    self.send(Response::new_ok(request.id, ()).into());
                 }
+                Ok(Message::Request(request)) => self.request(request),
+                Ok(Message::Notification(notification)) if notification.method == "exit" => {
+                    return Ok(if self.shut_down {
+                        Ending::ShutDown
+                    } else {
+                        Ending::WithoutShutdown
+                    });
+                }
+                Ok(Message::Notification(_)) if self.shut_down => {}
+                Ok(Message::Notification(notification)) => self.notification(notification),
                 Ok(Message::Response(_)) => {}
                 Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => return Ok(()),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Ok(if self.shut_down {
+                        Ending::ShutDown
+                    } else {
+                        Ending::WithoutShutdown
+                    });
+                }
             }
-            self.check_due(Instant::now());
+            if !self.shut_down {
+                self.check_due(Instant::now());
+            }
         }
     }
 
@@ -291,6 +378,8 @@ impl Server<'_> {
                     return;
                 };
                 if let Some(file) = self.package_file(&params.text_document.uri) {
+                    let opened_as = params.text_document.uri.clone();
+                    self.opened_uris.insert(file.root.join(&file.relative), opened_as);
                     let package = self.packages.open(&file.root);
                     package.overlay.insert(file.relative, params.text_document.text);
                     // A file just opened gets its findings at once.
@@ -348,7 +437,9 @@ impl Server<'_> {
                     return;
                 };
                 if let Some(file) = self.package_file(&params.text_document.uri) {
+                    let path = file.root.join(&file.relative);
                     self.close(file);
+                    self.opened_uris.remove(&path);
                 }
             }
             _ => {}
@@ -380,7 +471,10 @@ impl Server<'_> {
         for message in messages.difference(&self.config_problems_shown) {
             let params = ShowMessageParams {
                 typ: MessageType::ERROR,
-                message: format!("apcheck: {message}; checking with the default settings until it is fixed"),
+                message: apcheck::render::escape::visible(&format!(
+                    "apcheck: {message}; checking with the default settings until it is fixed"
+                ))
+                .into_owned(),
             };
             self.send(Notification::new(ShowMessage::METHOD.to_string(), params).into());
         }
@@ -467,7 +561,13 @@ impl Server<'_> {
 
     fn publish(&self, path: &std::path::Path, diagnostics: Vec<lsp_types::Diagnostic>) {
         let params = PublishDiagnosticsParams {
-            uri: position::uri_of(path),
+            // Under the URI the client opened the file with, in its spelling
+            // (`%2B` or `+`, a doubled `/`): a client may compare them as text.
+            uri: self
+                .opened_uris
+                .get(path)
+                .cloned()
+                .unwrap_or_else(|| position::uri_of(path)),
             diagnostics,
             version: None,
         };

@@ -48,7 +48,11 @@ fn shown_pointer(pointer: &str) -> &str {
 }
 
 fn errors_of(schema: &validate::CompiledSchema, text: &str, instance: &JsonDoc) -> Vec<SchemaError> {
-    validate::validate(text, instance, schema)
+    schema_errors(validate::validate(text, instance, schema))
+}
+
+fn schema_errors(issues: Vec<validate::ValidationIssue>) -> Vec<SchemaError> {
+    issues
         .into_iter()
         .map(|issue| SchemaError {
             pointer: issue.instance_pointer,
@@ -70,15 +74,7 @@ pub fn tool_errors(text: &str, instance: &JsonDoc, pointer: &str, protocol: Opti
     let schema = builtin(name)
         .and_then(|entry| entry.schema().ok())
         .expect("the embedded MCP Tool definitions are built-ins and compile");
-    validate::validate_at(text, instance, pointer, schema)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|issue| SchemaError {
-            pointer: issue.instance_pointer,
-            message: issue.message,
-            missing: issue.missing,
-        })
-        .collect()
+    schema_errors(validate::validate_at(text, instance, pointer, schema).unwrap_or_default())
 }
 
 /// Every violation of the snapshot schema by `instance` (parsed from `text`).

@@ -99,16 +99,9 @@ impl Client {
 
     /// Sends a request and returns its result, skipping notifications on the way.
     pub fn request(&mut self, method: &str, params: Value) -> Value {
-        self.next_id += 1;
-        let id = self.next_id;
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let message = self.incoming.recv_timeout(WAIT).expect("a response");
-            if message["id"] == id {
-                assert!(message.get("error").is_none(), "{message}");
-                return message["result"].clone();
-            }
-        }
+        let message = self.response(method, params);
+        assert!(message.get("error").is_none(), "{message}");
+        message["result"].clone()
     }
 
     /// The next diagnostics published for `uri`.

@@ -760,3 +760,34 @@ fn a_2026_07_28_server_is_reached_through_server_discover() {
     }
     assert_consistent(&snapshot, &root);
 }
+
+/// What a misbehaving server sends is never reported as its tools, a version
+/// no client supports is a failure, and a process that escaped the server's
+/// group while holding its stderr does not hold up the run
+/// (`tests/probe/hostile.mjs`).
+#[test]
+fn a_hostile_server_can_neither_forge_tools_nor_hold_up_the_run() {
+    let hostile = repo().join("tests/probe/hostile.mjs");
+    let launch = |mode: &str| json!({"type": "stdio", "command": "node", "args": [hostile.to_str().unwrap(), mode]});
+    let root = plugin(
+        "hostile",
+        json!({"forge": launch("forge"), "version": launch("version"), "detach": launch("detach")}),
+    );
+    let started = std::time::Instant::now();
+    let output = connect_with_data(&root);
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "the run waited for the detached process"
+    );
+    let snapshot = snapshot_of(&output);
+    // JSON-RPC 2.0 §5: only the answer the client matched to its request counts.
+    assert_eq!(server(&snapshot, "forge")["status"], "connected", "{snapshot}");
+    let names: Vec<&Value> = tools_of(&snapshot, "forge").iter().map(|t| &t["name"]).collect();
+    assert_eq!(names, [&json!("real")]);
+    // MCP lifecycle, version negotiation: an unsupported version is a disconnect.
+    assert_eq!(server(&snapshot, "version")["status"], "failed");
+    let reason = server(&snapshot, "version")["reason"].as_str().unwrap_or_default();
+    assert!(reason.contains("protocol version \"2099-12-31\""), "{reason}");
+    assert!(tools_of(&snapshot, "version").is_empty());
+    assert_eq!(server(&snapshot, "detach")["status"], "connected", "{snapshot}");
+}

@@ -26,6 +26,10 @@ use serde_json::Value;
 use super::raw::RawPages;
 use crate::rules::live::Listed;
 
+/// The MCP versions a server may answer with: the two apcheck offers and the
+/// older ones a legacy server may fall back to.
+const KNOWN_VERSIONS: &[&str] = &["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
 /// A server that sends more pages than this is not going to stop.
 const MAX_PAGES: usize = 1000;
 
@@ -60,6 +64,15 @@ where
 async fn listing(running: &RunningService<RoleClient, ClientConfig>, pages: &RawPages) -> Result<Listed, String> {
     let peer = running.peer();
     let info = peer.peer_info().ok_or("the server sent no handshake result")?;
+    let version = info.protocol_version.to_string();
+    if !KNOWN_VERSIONS.contains(&version.as_str()) {
+        // MCP lifecycle, version negotiation: a client that does not support
+        // the version the server answers with SHOULD disconnect.
+        return Err(format!(
+            "the server answered with protocol version {version:?}, which is not an MCP version this client supports ({}); a client disconnects",
+            KNOWN_VERSIONS.join(", ")
+        ));
+    }
     let mut tools = Vec::new();
     let mut cursor: Option<String> = None;
     let mut cursors_seen = HashSet::new();
@@ -71,14 +84,14 @@ async fn listing(running: &RunningService<RoleClient, ClientConfig>, pages: &Raw
             .await
             .map_err(|e| format!("tools/list could not be sent: {e}"))?;
         let id = handle.id.clone();
-        match handle.await_response().await {
-            Ok(ServerResult::ListToolsResult(_)) => {}
+        let accepted = match handle.await_response().await {
+            Ok(ServerResult::ListToolsResult(accepted)) => accepted,
             Ok(_) => return Err("tools/list was answered with something that is not a tool list".into()),
             Err(e) => return Err(format!("tools/list failed: {e}")),
-        }
+        };
         let page = pages
-            .take(&id)
-            .ok_or("the tools/list answer was not seen on the wire")?;
+            .take(&id, &accepted)
+            .ok_or("the tools/list answer the client accepted was not seen on the wire as sent")?;
         for tool in page.get("tools").and_then(Value::as_array).into_iter().flatten() {
             let Some(tool) = tool.as_object() else {
                 return Err("tools/list returned a tool that is not an object".into());

@@ -28,6 +28,9 @@ pub struct Child {
     stderr: Option<JoinHandle<Vec<u8>>>,
 }
 
+/// How long stderr may stay open once the server is reaped.
+const STDERR_AFTER_EXIT: std::time::Duration = std::time::Duration::from_millis(500);
+
 impl Child {
     /// Kills the process group and waits for the child, so none is left behind
     /// and none becomes a zombie; then returns the tail of its stderr.
@@ -35,8 +38,16 @@ impl Child {
         // Already gone is fine: the point is that nothing is left running.
         let _ = self.process.start_kill();
         let _ = self.process.wait().await;
+        // A process that left the server's group (its own session) may still
+        // hold stderr open: what came by now is the tail, and the run goes on.
         let bytes = match self.stderr.take() {
-            Some(reader) => reader.await.unwrap_or_default(),
+            Some(mut reader) => match tokio::time::timeout(STDERR_AFTER_EXIT, &mut reader).await {
+                Ok(read) => read.unwrap_or_default(),
+                Err(_) => {
+                    reader.abort();
+                    b"(stderr is still held open by a process outside the server's process group)".to_vec()
+                }
+            },
             None => Vec::new(),
         };
         String::from_utf8_lossy(&bytes).into_owned()
@@ -183,7 +194,7 @@ mod tests {
     #[tokio::test]
     async fn tee_passes_bytes_through_and_records_split_lines() {
         let pages = RawPages::default();
-        let input: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[{\"name\":\"a\",\"x-k\":true}]}}\n";
+        let input: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[{\"name\":\"a\",\"inputSchema\":{},\"x-k\":true}]}}\n";
         let mut tee = Tee::new(input, pages.clone());
         let mut out = Vec::new();
         let mut small = [0u8; 7];
@@ -195,7 +206,9 @@ mod tests {
             out.extend_from_slice(&small[..n]);
         }
         assert_eq!(out, input);
-        let page = pages.take(&rmcp::model::RequestId::Number(1)).unwrap();
+        let accepted =
+            serde_json::from_value(serde_json::json!({"tools": [{"name": "a", "inputSchema": {}}]})).unwrap();
+        let page = pages.take(&rmcp::model::RequestId::Number(1), &accepted).unwrap();
         assert_eq!(page["tools"][0]["x-k"], true);
     }
 

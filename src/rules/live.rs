@@ -127,7 +127,64 @@ pub static LIVE_TOOL_HIDDEN_TEXT: Rule = Rule {
     },
 };
 
-pub static RULES: &[&Rule] = &[&LIVE_SERVER_FAILED, &LIVE_SERVER_CONNECTED, &LIVE_TOOL_HIDDEN_TEXT];
+pub static LIVE_TOOL_DUPLICATE_NAME: Rule = Rule {
+    code: "AP453",
+    name: "live-tool-duplicate-name",
+    severity: Severity::Error,
+    spec: "MCP server/tools (tool names)",
+    summary: "A connected server lists two tools with one name",
+    fix_hint: Some("give each tool of the server its own name"),
+    doc: RuleDoc {
+        what: "With `--connect`: the names of the tools each connected server lists, over all its pages. One \
+               finding per repeated name, at the server's entry; the snapshot of the same listing fails AP608.",
+        why: "`tools/call` names the tool to run, so of two tools with one name a client can call only one, \
+              and which one it keeps is up to the client: tool names SHOULD be unique within a server.",
+        failing: Example::Described("a stdio server whose tools/list returns two tools named `search`"),
+        fixed: Example::Described("the same server with the second tool renamed `search_archive`"),
+    },
+};
+
+pub static RULES: &[&Rule] = &[
+    &LIVE_SERVER_FAILED,
+    &LIVE_SERVER_CONNECTED,
+    &LIVE_TOOL_HIDDEN_TEXT,
+    &LIVE_TOOL_DUPLICATE_NAME,
+];
+
+/// AP453: each name a server lists more than once, once.
+fn duplicate_tool_names(attempt: &Attempt, place: &dyn Fn(&Rule, String) -> Diagnostic) -> Vec<Diagnostic> {
+    let Ok(listed) = &attempt.outcome else {
+        return Vec::new();
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    let mut repeated = std::collections::BTreeSet::new();
+    for name in listed
+        .tools
+        .iter()
+        .filter_map(|tool| tool.get("name").and_then(Value::as_str))
+    {
+        if !seen.insert(name) {
+            repeated.insert(name);
+        }
+    }
+    repeated
+        .into_iter()
+        .map(|name| {
+            let count = listed
+                .tools
+                .iter()
+                .filter(|tool| tool.get("name").and_then(Value::as_str) == Some(name))
+                .count();
+            place(
+                &LIVE_TOOL_DUPLICATE_NAME,
+                format!(
+                    "server `{}` lists {count} tools named `{name}`; a client can call only one of them",
+                    attempt.id
+                ),
+            )
+        })
+        .collect()
+}
 
 /// AP452: per listed tool, the first string that hides text, at the server's entry.
 fn hidden_tool_text(attempt: &Attempt, place: &dyn Fn(&Rule, String) -> Diagnostic) -> Vec<Diagnostic> {
@@ -205,6 +262,7 @@ pub fn diagnostics(tree: &Tree, attempts: &[Attempt]) -> Vec<Diagnostic> {
         };
         found.push(place(rule, message));
         found.extend(hidden_tool_text(attempt, &place));
+        found.extend(duplicate_tool_names(attempt, &place));
     }
     found
 }
@@ -219,6 +277,31 @@ mod tests {
     use super::*;
 
     const MCP_JSON: &str = "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n    \"tools\": {\"type\": \"stdio\", \"command\": \"tools-server\"},\n    \"api\": {\"type\": \"streamable-http\", \"url\": \"http://127.0.0.1:9/mcp\"}\n  }\n}\n";
+
+    #[test]
+    fn a_name_listed_twice_is_one_finding() {
+        let tree = Tree::from_files([("mcp.json", MCP_JSON)]);
+        let tool = |name: &str| serde_json::json!({"name": name}).as_object().unwrap().clone();
+        let attempts = [Attempt {
+            id: "tools".into(),
+            transport: "stdio".into(),
+            outcome: Ok(Listed {
+                protocol_version: "2025-11-25".into(),
+                server_info: None,
+                tools: vec![tool("search"), tool("read"), tool("search"), tool("search")],
+            }),
+            elapsed: Duration::from_millis(5),
+            stderr: String::new(),
+        }];
+        let found = diagnostics(&tree, &attempts);
+        let codes: Vec<_> = found.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["AP451", "AP453"]);
+        assert!(
+            found[1].message.contains("3 tools named `search`"),
+            "{}",
+            found[1].message
+        );
+    }
 
     #[test]
     fn each_attempt_is_one_finding_at_its_entry() {

@@ -152,12 +152,11 @@ pub fn changes(report: &ChangeReport, format: Format, sources: &dyn Sources, opt
             let mut out = String::new();
             let mut lines = Vec::new();
             for change in &report.changes {
-                let detail = mask_for_people(&change.detail);
                 lines.push(format!(
                     "{:<5}  {:<18}  {}",
                     change.level.as_str(),
                     change.kind,
-                    visible(&detail)
+                    visible(&change.detail)
                 ));
             }
             if format == Format::Github {
@@ -201,7 +200,7 @@ pub fn changes_markdown(report: &ChangeReport) -> String {
                 "| {level} | {} | {} | {} |\n",
                 change.kind,
                 markdown_code(&change.subject).replace('|', "\\|"),
-                markdown_message(&mask_for_people(&change.detail))
+                markdown_message(&change.detail)
             ));
         }
         out.push('\n');

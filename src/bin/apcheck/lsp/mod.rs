@@ -79,12 +79,8 @@ pub fn run(_args: LspArgs) -> ExitCode {
     let joined = io_threads.join();
     match (outcome, joined) {
         // LSP 3.17 §exit: 0 when `shutdown` came first, 1 otherwise.
-        (Ok(Ending::ShutDown), Ok(())) => ExitCode::from(EXIT_CLEAN),
-        (Ok(Ending::WithoutShutdown), Ok(())) => ExitCode::from(EXIT_WITHOUT_SHUTDOWN),
-        (Err(message), _) => {
-            crate::output::say(format!("lsp: {message}"));
-            ExitCode::from(EXIT_FAILURE)
-        }
+        (Ending::ShutDown, Ok(())) => ExitCode::from(EXIT_CLEAN),
+        (Ending::WithoutShutdown, Ok(())) => ExitCode::from(EXIT_WITHOUT_SHUTDOWN),
         (_, Err(error)) => {
             crate::output::say(format!("lsp: {error}"));
             ExitCode::from(EXIT_FAILURE)
@@ -140,9 +136,9 @@ fn send(connection: &Connection, message: impl Into<Message>) {
     let _ = connection.sender.send(message.into());
 }
 
-fn serve(connection: &Connection) -> Result<Ending, String> {
+fn serve(connection: &Connection) -> Ending {
     let Some((id, params)) = await_initialize(connection) else {
-        return Ok(Ending::WithoutShutdown);
+        return Ending::WithoutShutdown;
     };
     let utf8 = params
         .capabilities
@@ -279,7 +275,7 @@ struct PackageFile {
 }
 
 impl Server<'_> {
-    fn run(&mut self) -> Result<Ending, String> {
+    fn run(&mut self) -> Ending {
         loop {
             let wait = self
                 .packages
@@ -304,28 +300,24 @@ impl Server<'_> {
                     self.send(Response::new_ok(request.id, ()).into());
                 }
                 Ok(Message::Request(request)) => self.request(request),
-                Ok(Message::Notification(notification)) if notification.method == "exit" => {
-                    return Ok(if self.shut_down {
-                        Ending::ShutDown
-                    } else {
-                        Ending::WithoutShutdown
-                    });
-                }
+                Ok(Message::Notification(notification)) if notification.method == "exit" => return self.ending(),
                 Ok(Message::Notification(_)) if self.shut_down => {}
                 Ok(Message::Notification(notification)) => self.notification(notification),
                 Ok(Message::Response(_)) => {}
                 Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Ok(if self.shut_down {
-                        Ending::ShutDown
-                    } else {
-                        Ending::WithoutShutdown
-                    });
-                }
+                Err(RecvTimeoutError::Disconnected) => return self.ending(),
             }
             if !self.shut_down {
                 self.check_due(Instant::now());
             }
+        }
+    }
+
+    fn ending(&self) -> Ending {
+        if self.shut_down {
+            Ending::ShutDown
+        } else {
+            Ending::WithoutShutdown
         }
     }
 

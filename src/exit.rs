@@ -60,13 +60,14 @@ impl Deny {
     }
 }
 
-/// Whether checked packages fail the run: a finding at error level, or a
+/// Whether checked packages fail the run: a rejected plugin or an incomplete
+/// check, whatever findings are hidden; a finding at error level; or a
 /// warning when `deny` is [`Deny::Warnings`].
 pub fn packages_fail(reports: &[PackageReport], deny: Option<Deny>) -> bool {
     let deny_warnings = deny == Some(Deny::Warnings);
     reports.iter().any(|report| {
         let summary = &report.summary;
-        summary.errors > 0 || (deny_warnings && summary.warnings > 0)
+        report.fails_on_its_own() || summary.errors > 0 || (deny_warnings && summary.warnings > 0)
     })
 }
 
@@ -107,5 +108,24 @@ mod tests {
         assert_eq!(Deny::from_name("errors"), None);
         assert_eq!(for_diagnostics(&warned.diagnostics), Exit::Clean);
         assert_eq!(for_diagnostics(&rejected.diagnostics), Exit::Findings);
+    }
+
+    #[test]
+    fn a_rejected_plugin_or_an_incomplete_check_fails_whatever_the_settings_hide() {
+        // Issue 31 §5: `ignore = ["AP"]` hides every finding, but not the state.
+        let hide_all = crate::config::Settings::parse("apcheck.toml", "ignore = [\"AP\"]\n")
+            .unwrap()
+            .unwrap();
+        let mut rejected = check_package("r", &Tree::from_files([("plugin.json", "{\"name\": \"demo\"}")]));
+        let manifest = "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"demo\"}";
+        let mut tree = Tree::from_files([("plugin.json", manifest), ("docs/a.md", "x")]);
+        tree.mark_unlisted("docs", "permission denied");
+        let mut incomplete = check_package("i", &tree);
+        for report in [&mut rejected, &mut incomplete] {
+            hide_all.apply(report, "");
+            assert!(report.diagnostics.is_empty() && report.summary.errors == 0, "{report:#?}");
+            assert!(packages_fail(std::slice::from_ref(report), None), "{report:#?}");
+        }
+        assert_eq!(incomplete.unread, ["docs"]);
     }
 }

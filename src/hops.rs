@@ -41,13 +41,8 @@ pub fn check_package_with(root: &str, tree: &Tree, inputs: &FixInputs) -> Packag
     };
     rules::containment::report_links_leaving_root(tree, &mut diagnostics);
     rules::layout::hint_vendor_files(tree, &plugin, &mut diagnostics);
-    rules::unread::report_unreadable_paths(tree, &mut diagnostics);
+    let unread = rules::unread::report_unreadable_paths(tree, &mut diagnostics);
     sort_diagnostics(&mut diagnostics);
-    let unread = diagnostics
-        .iter()
-        .filter(|d| d.code == rules::unread::NEEDED_PATH_NOT_READ.code)
-        .filter_map(|d| d.file.clone())
-        .collect();
     let summary = Summary::count(&diagnostics, &skills, &mcp);
     PackageReport {
         root: root.to_string(),

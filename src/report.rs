@@ -16,9 +16,10 @@ pub struct PackageReport {
     /// Sorted by file, then position, then code.
     pub diagnostics: Vec<Diagnostic>,
     pub summary: Summary,
-    /// The paths the check needed and could not look at (AP011). When there
-    /// are any, the states above describe only what could be read: the check
-    /// is incomplete, and fails.
+    /// The paths the check could not read (AP005, AP010, AP011; the root
+    /// itself is `.`). When there are any, the states above describe only
+    /// what could be read: the check is incomplete, and fails, whatever the
+    /// settings or the baseline hide.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unread: Vec<String>,
 }
@@ -150,6 +151,18 @@ pub struct Summary {
 }
 
 impl PackageReport {
+    /// Whether the check could not read all of the package.
+    pub fn is_incomplete(&self) -> bool {
+        !self.unread.is_empty()
+    }
+
+    /// Whether this report fails a run on its state alone: a rejected plugin
+    /// or an incomplete check. Settings and baselines choose which findings
+    /// are shown; they never make either of these a pass.
+    pub fn fails_on_its_own(&self) -> bool {
+        self.plugin.state == PluginState::Rejected || self.is_incomplete()
+    }
+
     /// Adds findings made after the check (what `--connect` found, AP45x, as a
     /// client's report of its connections would, §7.2.2 rule 5), in reading
     /// order, and recounts; what settings and the baseline hid stays counted.

@@ -127,11 +127,34 @@ fn ignoring_a_rule_that_rejects_hides_the_message_but_not_the_verdict() {
     assert_eq!(report["plugin"]["state"], "rejected");
     assert_eq!(report["diagnostics"], serde_json::json!([]));
     assert_eq!(report["summary"]["ignored"], 1);
+    // Issue 31 §5: the rejected plugin fails on its own, and every format says so.
+    assert_eq!(output.status.code(), Some(1));
+    for format in ["text", "github", "markdown"] {
+        let shown = apcheck(dir.path(), &["check", "--format", format, "--ignore", "AP209", "p"]);
+        assert_eq!(shown.status.code(), Some(1), "{format}");
+        let text = String::from_utf8_lossy(&shown.stdout);
+        assert!(text.contains("rejected"), "{format}: {text}");
+    }
     let lowered = apcheck(dir.path(), &["check", "--severity", "AP209=warning", "p"]);
     assert_eq!(lowered.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&lowered.stderr).contains("AP209 decides what a client loads"));
     let explained = apcheck(dir.path(), &["explain", "AP209"]);
     assert!(String::from_utf8_lossy(&explained.stdout).contains("the verdict stays"));
+}
+
+#[test]
+fn a_packages_own_configuration_cannot_pass_a_rejected_plugin() {
+    // Issue 31 §5: `ignore = ["AP"]` in the package's apcheck.toml hid every finding and exited 0.
+    let dir = tempfile::tempdir().unwrap();
+    write_files(
+        dir.path(),
+        &[("p/plugin.json", "{\"name\": \"demo\"}"), ("p/apcheck.toml", "ignore = [\"AP\"]\n")],
+    );
+    let output = apcheck(dir.path(), &["check", "--format", "json", "p"]);
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["plugin"]["state"], "rejected");
+    assert_eq!(report["summary"]["errors"], 0);
+    assert_eq!(output.status.code(), Some(1));
 }
 
 #[test]

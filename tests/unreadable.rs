@@ -65,20 +65,26 @@ fn a_skill_folder_that_cannot_be_entered_fails_the_check_naming_it() {
     assert_eq!(codes(&report), ["AP011"], "{report:#}");
     let message = report["diagnostics"][0]["message"].as_str().unwrap();
     assert!(message.contains("`skills/locked` could not be listed"), "{message}");
-    assert_eq!(report["unread"], serde_json::json!(["skills/locked/SKILL.md"]));
+    assert_eq!(
+        report["unread"],
+        serde_json::json!(["skills/locked", "skills/locked/SKILL.md"])
+    );
     assert_eq!(report["summary"]["skills_discovered"], 1);
 }
 
 #[test]
-fn a_skill_folder_that_can_be_entered_but_not_listed_still_loads_its_skill() {
-    // chmod 0311: a client opens skills/review/SKILL.md by name, and so does the reader.
+fn a_skill_folder_that_can_be_entered_but_not_listed_still_loads_its_skill_but_fails() {
+    // chmod 0311: a client opens skills/review/SKILL.md by name, and so does the reader;
+    // the rest of the folder (its scripts, its references) was not seen (issue 31 §5).
     let dir = package(&[("plugin.json", MANIFEST), ("skills/review/SKILL.md", SKILL)]);
     chmod(&dir.path().join("skills/review"), 0o311);
     let (code, report) = check_json(dir.path());
     chmod(&dir.path().join("skills/review"), 0o755);
-    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(code, 1, "{report:#}");
     assert_eq!(report["summary"]["skills_discovered"], 1, "{report:#}");
     assert_eq!(codes(&report), ["AP010"], "{report:#}");
+    assert_eq!(report["diagnostics"][0]["severity"], "error");
+    assert_eq!(report["unread"], serde_json::json!(["skills/review"]));
 }
 
 #[test]
@@ -98,12 +104,126 @@ fn an_unreadable_root_does_not_say_there_is_no_plugin_json() {
 }
 
 #[test]
-fn an_unreadable_folder_no_client_reads_is_a_warning_of_its_own() {
+fn an_unreadable_folder_no_client_reads_is_an_error_of_its_own() {
     let dir = package(&[("plugin.json", MANIFEST), ("docs/private/notes.md", "x")]);
     chmod(&dir.path().join("docs/private"), 0o000);
     let (code, report) = check_json(dir.path());
     chmod(&dir.path().join("docs/private"), 0o755);
-    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(code, 1, "{report:#}");
     assert_eq!(codes(&report), ["AP010"], "{report:#}");
     assert_eq!(report["diagnostics"][0]["file"], "docs/private");
+    assert_eq!(report["unread"], serde_json::json!(["docs/private"]));
+}
+
+/// Issue 31 §5: each of these exited 0 with AP010 a warning.
+#[test]
+fn a_root_that_can_be_entered_but_not_listed_is_incomplete() {
+    let dir = package(&[("root/plugin.json", MANIFEST)]);
+    let root = dir.path().join("root");
+    chmod(&root, 0o311);
+    let output = apcheck_unprivileged().arg("check").arg(&root).output().unwrap();
+    chmod(&root, 0o755);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    assert!(text.contains("error[AP010]"), "{text}");
+    assert!(text.contains(": incomplete — "), "{text}");
+}
+
+#[test]
+fn an_unreadable_file_in_a_skill_folder_fails_the_check() {
+    let dir = package(&[
+        ("plugin.json", MANIFEST),
+        ("skills/review/SKILL.md", SKILL),
+        ("skills/review/scripts/run.sh", "echo hi\n"),
+    ]);
+    chmod(&dir.path().join("skills/review/scripts/run.sh"), 0o000);
+    let (code, report) = check_json(dir.path());
+    assert_eq!(code, 1, "{report:#}");
+    assert_eq!(codes(&report), ["AP010"], "{report:#}");
+    assert_eq!(report["unread"], serde_json::json!(["skills/review/scripts/run.sh"]));
+}
+
+#[test]
+fn an_extension_folder_that_cannot_be_listed_fails_the_check() {
+    // §8.2: a client with that extension reads `com.example.client/`.
+    let dir = package(&[("plugin.json", MANIFEST), ("com.example.client/hooks/hooks.json", "{}")]);
+    chmod(&dir.path().join("com.example.client"), 0o000);
+    let (code, report) = check_json(dir.path());
+    chmod(&dir.path().join("com.example.client"), 0o755);
+    assert_eq!(code, 1, "{report:#}");
+    assert_eq!(codes(&report), ["AP010"], "{report:#}");
+}
+
+#[test]
+fn a_path_longer_than_path_max_fails_the_check() {
+    let dir = package(&[("plugin.json", MANIFEST)]);
+    // 20 folders of 250 bytes: past PATH_MAX (4096), made one `cd` at a time
+    // (`-P`: a shell's logical `cd` would ask for the whole path).
+    let name = "d".repeat(250);
+    let made = std::process::Command::new("sh")
+        .current_dir(dir.path())
+        .args(["-c", &format!("for i in $(seq 20); do mkdir {name} && cd -P {name} || exit 1; done; echo x > f")])
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let (code, report) = check_json(dir.path());
+    assert_eq!(code, 1, "{report:#}");
+    assert!(codes(&report).contains(&"AP010"), "{report:#}");
+    assert!(!report["unread"].as_array().unwrap().is_empty(), "{report:#}");
+}
+
+#[test]
+fn a_packages_own_configuration_cannot_pass_an_incomplete_check() {
+    let dir = package(&[
+        ("plugin.json", MANIFEST),
+        ("apcheck.toml", "ignore = [\"AP\"]\n"),
+        ("docs/private/notes.md", "x"),
+    ]);
+    chmod(&dir.path().join("docs/private"), 0o000);
+    let (code, report) = check_json(dir.path());
+    let text = apcheck_unprivileged().arg("check").arg(dir.path()).output().unwrap();
+    chmod(&dir.path().join("docs/private"), 0o755);
+    assert_eq!(codes(&report), Vec::<&str>::new(), "{report:#}");
+    assert_eq!(code, 1, "{report:#}");
+    assert_eq!(report["unread"], serde_json::json!(["docs/private"]));
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains(": incomplete — "), "{text}");
+}
+
+fn snapshot_of(root: &Path) -> std::process::Output {
+    apcheck_unprivileged().arg("snapshot").arg(root).output().unwrap()
+}
+
+#[test]
+fn no_snapshot_is_written_over_what_could_not_be_read() {
+    // Issue 31 §5: `skills/` unreadable wrote `"skills": []` and exited 0, silently.
+    const MCP: &str = "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\", \"mcpServers\": {\"s\": {\"type\": \"stdio\", \"command\": \"s\"}}}";
+    for locked in ["skills", "skills/review/SKILL.md", "mcp.json"] {
+        let dir = package(&[("plugin.json", MANIFEST), ("skills/review/SKILL.md", SKILL), ("mcp.json", MCP)]);
+        let readable = snapshot_of(dir.path());
+        assert_eq!(readable.status.code(), Some(0), "{}", String::from_utf8_lossy(&readable.stderr));
+        chmod(&dir.path().join(locked), 0o000);
+        let output = snapshot_of(dir.path());
+        chmod(&dir.path().join(locked), 0o755);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{locked}: {stderr}");
+        assert!(output.stdout.is_empty(), "{locked}: {}", String::from_utf8_lossy(&output.stdout));
+        assert!(stderr.contains(&format!("`{locked}`")) && stderr.contains("no snapshot is written"), "{locked}: {stderr}");
+    }
+}
+
+#[test]
+fn drift_over_what_could_not_be_read_fails() {
+    // Issue 31 §5: "Not compared: … could not be read" exited 0.
+    let dir = package(&[("plugin.json", MANIFEST), ("docs/private/notes.md", "x")]);
+    let snapshot = snapshot_of(dir.path());
+    assert_eq!(snapshot.status.code(), Some(0));
+    let file = dir.path().join("snapshot.json");
+    fs::write(&file, &snapshot.stdout).unwrap();
+    chmod(&dir.path().join("docs/private"), 0o000);
+    let output = apcheck_unprivileged().arg("drift").arg(&file).arg(dir.path()).output().unwrap();
+    chmod(&dir.path().join("docs/private"), 0o755);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("Not compared"), "{text}");
+    assert_eq!(output.status.code(), Some(1), "{text}");
 }

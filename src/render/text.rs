@@ -63,8 +63,8 @@ pub fn summary_line(report: &PackageReport, options: TextOptions) -> String {
     let verdicts = Verdicts::of(report);
     let (state_style, findings_style) = if options.color {
         let state = match report.plugin.state {
-            PluginState::Loaded => AnsiColor::Green.on_default(),
-            PluginState::Rejected => AnsiColor::Red.on_default(),
+            PluginState::Loaded if !report.is_incomplete() => AnsiColor::Green.on_default(),
+            PluginState::Loaded | PluginState::Rejected => AnsiColor::Red.on_default(),
         };
         let findings = if report.summary.errors > 0 {
             AnsiColor::Red.on_default()
@@ -87,17 +87,25 @@ pub fn summary_line(report: &PackageReport, options: TextOptions) -> String {
     )
 }
 
-/// One closing line when several roots were checked: `3 plugins: 2 loaded, 1 rejected — 4 errors, 1 warning`.
+/// One closing line when several roots were checked: `3 plugins: 2 loaded, 1 rejected — 4 errors, 1 warning`,
+/// with `, 1 incomplete` when a check could not read all of its root (counted apart, as its verdict says).
 pub fn totals_line(reports: &[PackageReport]) -> String {
-    let loaded = reports.iter().filter(|r| r.plugin.state == PluginState::Loaded).count();
+    let complete = || reports.iter().filter(|r| !r.is_incomplete());
+    let loaded = complete().filter(|r| r.plugin.state == PluginState::Loaded).count();
+    let rejected = complete().filter(|r| r.plugin.state == PluginState::Rejected).count();
+    let incomplete = reports.len() - loaded - rejected;
     let errors: usize = reports.iter().map(|r| r.summary.errors).sum();
     let warnings: usize = reports.iter().map(|r| r.summary.warnings).sum();
     let ignored: usize = reports.iter().map(|r| r.summary.ignored).sum();
     let baselined: usize = reports.iter().map(|r| r.summary.baselined).sum();
     format!(
-        "{}: {loaded} loaded, {} rejected — {}, {}{}",
+        "{}: {loaded} loaded, {rejected} rejected{} — {}, {}{}",
         count(reports.len(), "plugin", "plugins"),
-        reports.len() - loaded,
+        if incomplete > 0 {
+            format!(", {incomplete} incomplete")
+        } else {
+            String::new()
+        },
         count(errors, "error", "errors"),
         count(warnings, "warning", "warnings"),
         super::hidden_note(ignored, baselined),
@@ -558,6 +566,19 @@ mod tests {
             totals_line(&reports),
             "2 plugins: 2 loaded, 0 rejected — 1 error, 1 warning"
         );
+    }
+
+    #[test]
+    fn totals_count_an_incomplete_check_apart_even_with_its_findings_hidden() {
+        let mut incomplete = report("b", Vec::new());
+        incomplete.unread = vec!["docs".into()];
+        incomplete.summary.ignored = 1;
+        let reports = [report_with_findings("a"), incomplete];
+        assert_eq!(
+            totals_line(&reports),
+            "2 plugins: 1 loaded, 0 rejected, 1 incomplete — 1 error, 1 warning (1 hidden by the configuration)"
+        );
+        assert!(summary_line(&reports[1], TextOptions::default()).starts_with("b: incomplete — "));
     }
 
     #[test]

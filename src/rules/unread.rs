@@ -1,14 +1,16 @@
 //! AP010-AP019: what the reader could not see. A check is complete, or it
 //! fails: a path a client loads that could not be looked at (a directory that
 //! could not be listed, an entry a reader limit left out) is an error naming
-//! it (AP011), and every other unreadable path still gets its own finding
-//! (AP010), so a partial read is never silent.
+//! it (AP011), and every other unreadable path gets an error of its own
+//! (AP010), so a partial read is never silent and never passes.
 //!
 //! Which paths a check needs: the component locations (`plugin.json`,
 //! `mcp.json`, the listing of `skills/`, each `skills/<name>/SKILL.md`) and
-//! the paths `mcp.json` names (a `./` command, a `cwd`). A folder no client
-//! reads (`docs/`, `.git/`) only weakens the whole-tree hints (stray SKILL.md
-//! files, vendor manifests), so it is a warning.
+//! the paths `mcp.json` names (a `./` command, a `cwd`). The rest (`docs/`, a
+//! skill's scripts, an extension's folder) is what the whole-tree checks and a
+//! skill's user read; a verdict over any of it unread is incomplete too.
+//! The report's `unread` lists every path not read, whatever the settings
+//! later hide, and an incomplete check fails on that list alone.
 
 use std::collections::BTreeSet;
 
@@ -22,17 +24,18 @@ const VALID_MANIFEST: &str =
 pub static PATH_UNREADABLE: Rule = Rule {
     code: "AP010",
     name: "path-unreadable",
-    severity: Severity::Warning,
-    spec: "Agent Plugins §6.1",
-    summary: "A file or folder of the package could not be read, so the checks of the whole tree did not see it",
+    severity: Severity::Error,
+    spec: "Agent Plugins §4.1, §6.1, §8.2",
+    summary: "A file or folder of the package could not be read, so the check is incomplete and fails",
     fix_hint: Some("Fix its permissions, or run the check as a user who can read the whole package"),
     doc: RuleDoc {
         what: "Reports, one finding each, every directory of the package that could not be listed and every \
                entry that could not be read (permissions, I/O errors), unless a component check already \
                reported that path.",
-        why: "A client reads only the component locations (§6.1), so a folder it never opens does not change \
-              what it loads; but the hints that look at every file (SKILL.md files outside skills/, vendor \
-              manifests) could not look inside it, and a verdict must say what it did not see.",
+        why: "The package is the whole plugin root (§4.1): a skill's scripts and references, an extension's \
+              folder and the files the whole-tree checks look at (SKILL.md files outside skills/, vendor \
+              manifests, links leaving the root) are part of what is published. A check that could not read \
+              them did not check them, so it says what it did not see and does not pass.",
         failing: Example::Described("a `docs/` folder with mode 0700 owned by another user"),
         fixed: Example::Package(&[("plugin.json", VALID_MANIFEST), ("docs/README.md", "# Demo\n")]),
     },
@@ -119,16 +122,23 @@ pub fn listing_not_read(tree: &Tree, dir: &str, shown: &str, diagnostics: &mut V
     }
 }
 
+/// How `unread` names the plugin root itself (tree paths name it `""`).
+pub const ROOT: &str = ".";
+
 /// AP010 for every unlisted directory and unreadable entry that no finding
 /// names yet (a component check may already have reported it as AP005, or
-/// as the cause of an AP011 on a path inside it).
-pub fn report_unreadable_paths(tree: &Tree, diagnostics: &mut Vec<Diagnostic>) {
+/// as the cause of an AP011 on a path inside it). Returns every path the
+/// check could not read, sorted: those of `diagnostics`' AP011 findings, every
+/// unlisted directory and every unreadable entry, reported here or not, so
+/// that a setting which hides the findings cannot hide the gap.
+pub fn report_unreadable_paths(tree: &Tree, diagnostics: &mut Vec<Diagnostic>) -> Vec<String> {
     let named: BTreeSet<String> = diagnostics.iter().filter_map(|d| d.file.clone()).collect();
     let not_read: Vec<&str> = diagnostics
         .iter()
         .filter(|d| d.code == NEEDED_PATH_NOT_READ.code)
         .filter_map(|d| d.file.as_deref())
         .collect();
+    let mut unread: BTreeSet<String> = not_read.iter().map(|path| path.to_string()).collect();
     let explained = |dir: &str| {
         not_read.iter().any(|file| match dir {
             "" => !file.contains('/'),
@@ -137,9 +147,11 @@ pub fn report_unreadable_paths(tree: &Tree, diagnostics: &mut Vec<Diagnostic>) {
     };
     let mut found = Vec::new();
     for (dir, why) in tree.unlisted() {
+        unread.insert(if dir.is_empty() { ROOT.to_string() } else { dir.clone() });
         if !named.contains(dir) && !explained(dir) {
             let message = format!(
-                "{} could not be listed ({why}); only the locations a client reads were looked up in it by name",
+                "{} could not be listed ({why}); only the locations a client reads were looked up in it by name, \
+                 so this check is incomplete",
                 place(dir)
             );
             let diagnostic = Diagnostic::new(&PATH_UNREADABLE, message);
@@ -151,13 +163,21 @@ pub fn report_unreadable_paths(tree: &Tree, diagnostics: &mut Vec<Diagnostic>) {
         }
     }
     for (path, entry) in tree.entries() {
-        match tree.settled(path, entry) {
-            Entry::Unreadable(why) if !named.contains(path) => found
-                .push(Diagnostic::new(&PATH_UNREADABLE, format!("`{path}` could not be read ({why})")).in_file(path)),
-            _ => {}
+        if let Entry::Unreadable(why) = tree.settled(path, entry) {
+            unread.insert(path.to_string());
+            if !named.contains(path) {
+                found.push(
+                    Diagnostic::new(
+                        &PATH_UNREADABLE,
+                        format!("`{path}` could not be read ({why}), so this check is incomplete"),
+                    )
+                    .in_file(path),
+                );
+            }
         }
     }
     diagnostics.extend(found);
+    unread.into_iter().collect()
 }
 
 #[cfg(test)]
@@ -182,21 +202,23 @@ mod tests {
                 .message
                 .contains("the plugin root could not be listed")
         );
-        assert_eq!(report.unread, ["plugin.json"]);
+        assert_eq!(report.unread, [ROOT, "plugin.json"]);
         assert_eq!(report.summary.errors, 1);
     }
 
     #[test]
-    fn unlisted_root_with_components_found_by_name_is_complete() {
-        // A 0311 root: no listing, but plugin.json and skills/ are found by name.
+    fn unlisted_root_with_components_found_by_name_is_still_incomplete() {
+        // A 0311 root: no listing, but plugin.json and skills/ are found by name;
+        // whatever else it holds was not seen (issue 31 §5).
         let mut tree = Tree::from_files([("plugin.json", VALID_MANIFEST)]);
         tree.mark_unlisted("", "permission denied");
         tree.mark_absent("mcp.json");
         tree.mark_absent("skills");
         let report = check_package("p", &tree);
         assert_eq!(codes(&report.diagnostics), ["AP010"]);
-        assert!(report.unread.is_empty());
-        assert_eq!(report.summary.errors, 0);
+        assert_eq!(report.unread, [ROOT]);
+        assert_eq!(report.summary.errors, 1);
+        assert!(report.fails_on_its_own());
     }
 
     #[test]
@@ -215,7 +237,7 @@ mod tests {
         let message = &report.diagnostics[0].message;
         assert!(message.contains("`skills/locked/SKILL.md` was not checked: `skills/locked` could not be listed"));
         assert_eq!(report.summary.errors, 1);
-        assert_eq!(report.unread, ["skills/locked/SKILL.md"]);
+        assert_eq!(report.unread, ["skills/locked", "skills/locked/SKILL.md"]);
     }
 
     #[test]
@@ -234,13 +256,13 @@ mod tests {
     }
 
     #[test]
-    fn unreadable_paths_no_client_reads_each_get_a_warning() {
+    fn unreadable_paths_no_client_reads_each_get_an_error() {
         let mut tree = Tree::from_files([("plugin.json", VALID_MANIFEST), ("docs/a.md", "x")]);
         tree.mark_unlisted("docs", "permission denied");
         tree.insert("notes.txt", Entry::Unreadable("permission denied".into()));
         let report = check_package("p", &tree);
         assert_eq!(codes(&report.diagnostics), ["AP010", "AP010"]);
-        assert_eq!(report.summary.errors, 0);
-        assert!(report.unread.is_empty());
+        assert_eq!(report.summary.errors, 2);
+        assert_eq!(report.unread, ["docs", "notes.txt"]);
     }
 }

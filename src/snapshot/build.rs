@@ -18,6 +18,10 @@ const TRANSPORTS: &[&str] = &["stdio", "streamable-http", "sse"];
 pub enum BuildError {
     /// §5.2: the plugin is rejected, so a client holds nothing of it.
     Rejected,
+    /// The check could not read these package paths (`PackageReport::unread`),
+    /// so what a client holds is unknown: a snapshot would be a guess (a
+    /// `skills/` that could not be listed is not "no skills").
+    Incomplete { unread: Vec<String> },
     /// Tools were given for a server that is not a valid entry of `mcp.json`.
     UnknownServer { server: String, valid: Vec<String> },
     /// A failure was recorded for a server that is not a valid, unconnected entry.
@@ -31,6 +35,11 @@ impl std::fmt::Display for BuildError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             BuildError::Rejected => f.write_str("the plugin is rejected, so a client holds no snapshot of it"),
+            BuildError::Incomplete { unread } => write!(
+                f,
+                "{} could not be read, so what a client holds is unknown and no snapshot is written",
+                unread.iter().map(|path| format!("`{path}`")).collect::<Vec<_>>().join(", ")
+            ),
             BuildError::UnknownServer { server, valid } if valid.is_empty() => {
                 write!(f, "tools given for server `{server}`, but mcp.json has no valid server")
             }
@@ -56,6 +65,11 @@ impl std::fmt::Display for BuildError {
 
 /// Builds the snapshot of `report` with `tools` (server id → its `tools/list`).
 pub fn build_snapshot(report: &PackageReport, tools: &[(String, ToolsList)]) -> Result<Snapshot, BuildError> {
+    if report.is_incomplete() {
+        return Err(BuildError::Incomplete {
+            unread: report.unread.clone(),
+        });
+    }
     if report.plugin.state != PluginState::Loaded {
         return Err(BuildError::Rejected);
     }

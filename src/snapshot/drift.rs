@@ -65,8 +65,9 @@ pub struct DriftReport {
     /// Snapshot lint findings, package findings that explain a row, then the drift.
     pub diagnostics: Vec<Diagnostic>,
     /// What could not be read, so was not compared: the snapshot file when it
-    /// is not a valid snapshot, or package paths the check could not look at
-    /// (AP011). When any, no rows does not mean "no drift".
+    /// is not a valid snapshot, or package paths the check could not read
+    /// (`PackageReport::unread`). When any, no rows does not mean "no drift",
+    /// and the run fails.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_compared: Vec<String>,
 }
@@ -77,9 +78,10 @@ impl DriftReport {
     }
 
     /// The run's outcome: drift is an error-level finding on its own, and
-    /// lint errors count too.
+    /// lint errors count too. What was not compared fails as well: no drift
+    /// found over a gap is not "no drift".
     pub fn exit(&self) -> Exit {
-        if self.has_drift() {
+        if self.has_drift() || !self.not_compared.is_empty() {
             Exit::Findings
         } else {
             crate::exit::for_diagnostics(&self.diagnostics)
@@ -536,6 +538,18 @@ mod tests {
         assert!(!report.has_drift(), "{:#?}", report.rows);
         assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
         assert_eq!(report.exit(), Exit::Clean);
+    }
+
+    #[test]
+    fn a_package_path_that_could_not_be_read_is_not_compared_and_fails() {
+        // Issue 31 §5: "Not compared: … could not be read" exited 0.
+        let mut tree = with_mcp(MCP_JSON);
+        tree.insert("docs", crate::tree::Entry::Dir);
+        tree.mark_unlisted("docs", "permission denied");
+        let report = drift("snapshot.json", SNAPSHOT, "invoice-ops", &tree);
+        assert!(!report.has_drift(), "{:#?}", report.rows);
+        assert_eq!(report.not_compared, ["invoice-ops/docs"]);
+        assert_eq!(report.exit(), Exit::Findings);
     }
 
     #[test]

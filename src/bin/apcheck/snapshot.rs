@@ -79,7 +79,7 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
     let root = args.plugin.display().to_string();
     let report = apcheck::check_package(&root, &tree);
     let mut all_connected = true;
-    let built = if args.connect.connect && report.plugin.state == apcheck::report::PluginState::Loaded {
+    let built = if args.connect.connect && report.plugin.state == apcheck::report::PluginState::Loaded && !report.is_incomplete() {
         let run = match crate::connect::run(&args.plugin, &tree, &report, &args.connect) {
             Ok(run) => run,
             Err(message) => return fail(message),
@@ -95,7 +95,8 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
     };
     let mut snapshot = match built {
         Ok(snapshot) => snapshot,
-        Err(error @ BuildError::Rejected) => {
+        // No snapshot over a gap either (issue 31 §5): the findings say what was not read.
+        Err(error @ (BuildError::Rejected | BuildError::Incomplete { .. })) => {
             let options = render_options(ColorChoice::Auto);
             eprint!("{}", rejected(&report, &tree, &error, options.text()));
             return exit_code(Exit::Findings);

@@ -5,6 +5,8 @@
 //! core or 1.1), tags, anchors and aliases, `<<` merge keys, duplicate keys and
 //! the budget that turns alias bombs and deep nesting into errors.
 
+use std::collections::HashSet;
+
 use granit_parser::{Event, Marker, Parser, ScalarStyle, ScanError, Tag};
 use serde_json::{Map, Number, Value};
 
@@ -282,6 +284,10 @@ impl<'a> Reader<'a> {
     fn mapping(&mut self, depth: usize) -> Result<Node, YamlError> {
         let mut members: Vec<Member> = Vec::new();
         let mut merged: Vec<Member> = Vec::new();
+        // The keys seen so far, hashed: a scan of `members` per key made a
+        // 48,000-key mapping take seconds (issue 31 §7).
+        let mut own_keys: HashSet<String> = HashSet::new();
+        let mut merged_keys: HashSet<String> = HashSet::new();
         loop {
             let (event, span) = self.next()?;
             let (key, key_typed_as, is_merge) = match event {
@@ -346,14 +352,14 @@ impl<'a> Reader<'a> {
                         });
                     };
                     for member in source_members {
-                        if !merged.iter().any(|seen| seen.key == member.key) {
+                        if merged_keys.insert(member.key.clone()) {
                             merged.push(member);
                         }
                     }
                 }
                 continue;
             }
-            if members.iter().any(|seen| seen.key == key) {
+            if !own_keys.insert(key.clone()) {
                 return Err(YamlError {
                     message: format!("duplicate mapping key: {key}"),
                     span: Span::new(key_span.start, key_span.start),
@@ -367,11 +373,7 @@ impl<'a> Reader<'a> {
                 value,
             });
         }
-        for member in merged {
-            if !members.iter().any(|seen| seen.key == member.key) {
-                members.push(member);
-            }
-        }
+        members.extend(merged.into_iter().filter(|member| !own_keys.contains(&member.key)));
         Ok(Node::Map(members))
     }
 
@@ -945,6 +947,40 @@ mod tests {
                 out.push(path);
             }
         }
+    }
+
+    /// Issue 31 §7: duplicate keys were found by a scan of the keys before, so
+    /// a mapping as large as the event budget allows took seconds; hashed, it
+    /// is instant, and the duplicate at its end is still found where it is.
+    #[test]
+    fn a_mapping_as_large_as_the_budget_allows_is_read_in_linear_time() {
+        let keys = MAX_EVENTS / 2 - 10;
+        let mut yaml = String::from("metadata:\n");
+        for i in 0..keys {
+            writeln!(yaml, "  k{i}: {i}").unwrap();
+        }
+        let (node, _) = read_noting_typing(&yaml, Typing::Core).unwrap();
+        let Node::Map(top) = node.unwrap().node else { panic!("a mapping") };
+        let Node::Map(metadata) = &top[0].value.node else { panic!("a mapping") };
+        assert_eq!(metadata.len(), keys);
+        yaml.push_str("  k7: again\n");
+        let error = read(&yaml, Typing::Core).unwrap_err();
+        assert_eq!(error.message, "duplicate mapping key: k7");
+        assert_eq!(error.span.start, yaml.len() - "k7: again\n".len());
+    }
+
+    /// A merged key the mapping sets itself is its own; merged keys keep the first source's value.
+    #[test]
+    fn merged_keys_yield_to_the_mappings_own_and_to_earlier_sources() {
+        let yaml = "a: &a {x: 1, y: 1}\nb: &b {y: 2, z: 2}\nc:\n  <<: [*a, *b]\n  x: 3\n";
+        let Node::Map(top) = read(yaml, Typing::Core).unwrap().unwrap().node else { panic!("a mapping") };
+        let Node::Map(c) = &top[2].value.node else { panic!("a mapping") };
+        let pairs: Vec<(&str, String)> = c
+            .iter()
+            .map(|m| (m.key.as_str(), format!("{:?}", m.value.node)))
+            .collect();
+        assert_eq!(pairs.iter().map(|p| p.0).collect::<Vec<_>>(), ["x", "y", "z"]);
+        assert!(pairs[0].1.contains('3') && pairs[1].1.contains('1') && pairs[2].1.contains('2'), "{pairs:?}");
     }
 
     /// The alias bomb of the YAML spec's warnings, nine deep: it stops at the

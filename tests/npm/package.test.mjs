@@ -149,6 +149,7 @@ test('a configuration, the rule flags and a baseline change the output exactly a
     'other/empty.toml': '',
     'bad/apcheck.toml': 'ignore = ["AP314", "XX9"]\n',
     'bad/plugin/plugin.json': manifest('p'),
+    'rejected/plugin.json': JSON.stringify({ $schema: PLUGIN_SCHEMA, name: 'R' }),
   });
   const same = (args) => {
     const rust = run(rustCli, args);
@@ -160,6 +161,8 @@ test('a configuration, the rule flags and a baseline change the output exactly a
   };
   const plugins = join(repo, 'plugins');
   for (const format of ['text', 'json', 'sarif', 'github', 'markdown']) same(['check', '--format', format, plugins]);
+  // Issue 31 §5: `ignore = ["AP209"]` hides why the plugin is rejected, not that it is: both faces fail.
+  assert.equal(same(['check', join(repo, 'rejected')]).status, 1);
   const shown = same(['check', '--format', 'json', plugins]);
   const reports = JSON.parse(shown.stdout);
   assert.deepEqual(reports.map((report) => report.root), [`${plugins}/a`, `${plugins}/legacy/b`], 'vendored is excluded');

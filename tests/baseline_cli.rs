@@ -22,6 +22,16 @@ fn write_manifest(dir: &Path, text: &str) {
     fs::write(dir.join("p/plugin.json"), text).unwrap();
 }
 
+/// A skill whose name differs from its folder: AP309, an error that skips the skill, not the plugin.
+fn write_misnamed_skill(dir: &Path) {
+    fs::create_dir_all(dir.join("p/skills/x")).unwrap();
+    fs::write(
+        dir.join("p/skills/x/SKILL.md"),
+        "---\nname: other\ndescription: Does x. Use when y.\n---\n",
+    )
+    .unwrap();
+}
+
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
@@ -29,11 +39,12 @@ fn stdout(output: &Output) -> String {
 #[test]
 fn only_findings_new_since_the_baseline_fail() {
     let dir = tempfile::tempdir().unwrap();
-    // AP209 (an error: the name must be lower case) and AP205 (an unknown field).
+    // AP309 (an error: the skill is skipped) and AP205 (an unknown field).
     write_manifest(
         dir.path(),
-        &format!(r#"{{"$schema": "{SCHEMA}", "name": "Demo", "colour": 1}}"#),
+        &format!(r#"{{"$schema": "{SCHEMA}", "name": "demo", "colour": 1}}"#),
     );
+    write_misnamed_skill(dir.path());
     assert_eq!(apcheck(dir.path(), &["check", "p"]).status.code(), Some(1));
 
     let written = apcheck(dir.path(), &["check", "p", "--baseline-write", "base.json"]);
@@ -41,14 +52,14 @@ fn only_findings_new_since_the_baseline_fail() {
     assert!(String::from_utf8_lossy(&written.stderr).contains("recorded 2 findings in base.json"));
     let recorded = fs::read_to_string(dir.path().join("base.json")).unwrap();
     assert!(
-        recorded.contains("\"AP209\"") && recorded.contains("\"/colour\""),
+        recorded.contains("\"AP309\"") && recorded.contains("\"/colour\""),
         "{recorded}"
     );
 
     // The same findings on other lines and re-indented: all hidden, exit 0.
     write_manifest(
         dir.path(),
-        &format!("\n\n{{\n  \"$schema\": \"{SCHEMA}\",\n  \"name\": \"Demo\",\n  \"colour\":  1\n}}\n"),
+        &format!("\n\n{{\n  \"$schema\": \"{SCHEMA}\",\n  \"name\": \"demo\",\n  \"colour\":  1\n}}\n"),
     );
     let clean = apcheck(dir.path(), &["check", "p", "--baseline", "base.json"]);
     assert_eq!(clean.status.code(), Some(0), "{}", stdout(&clean));
@@ -59,10 +70,12 @@ fn only_findings_new_since_the_baseline_fail() {
     );
 
     // A new error is reported and fails; the recorded ones stay hidden.
-    write_manifest(
-        dir.path(),
-        &format!(r#"{{"$schema": "{SCHEMA}", "name": "Demo", "colour": 1, "description": 5}}"#),
-    );
+    fs::create_dir_all(dir.path().join("p/skills/z")).unwrap();
+    fs::write(
+        dir.path().join("p/skills/z/SKILL.md"),
+        "---\nname: another\ndescription: Does z. Use when y.\n---\n",
+    )
+    .unwrap();
     let new = apcheck(
         dir.path(),
         &["check", "p", "--baseline", "base.json", "--format", "json"],
@@ -75,15 +88,32 @@ fn only_findings_new_since_the_baseline_fail() {
         .iter()
         .map(|d| d["code"].as_str().unwrap())
         .collect();
-    assert!(!codes.contains(&"AP209") && !codes.contains(&"AP205"), "{codes:?}");
-    assert!(!codes.is_empty());
+    assert_eq!(codes, ["AP309"]);
+    assert_eq!(report["diagnostics"][0]["file"], "skills/z/SKILL.md");
     assert_eq!(report["summary"]["baselined"], 2);
+}
+
+#[test]
+fn a_baseline_never_passes_a_rejected_plugin() {
+    // Issue 31 §5: the baseline hides why the plugin is rejected, not that it is.
+    let dir = tempfile::tempdir().unwrap();
+    write_manifest(dir.path(), &format!(r#"{{"$schema": "{SCHEMA}", "name": "Demo"}}"#));
+    let written = apcheck(dir.path(), &["check", "p", "--baseline-write", "base.json"]);
+    assert_eq!(written.status.code(), Some(0));
+    let checked = apcheck(dir.path(), &["check", "p", "--baseline", "base.json"]);
+    let text = stdout(&checked);
+    assert_eq!(checked.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("p: rejected — ") && text.contains("(1 hidden by the baseline)"),
+        "{text}"
+    );
 }
 
 #[test]
 fn the_configuration_names_the_baseline_relative_to_itself() {
     let dir = tempfile::tempdir().unwrap();
-    write_manifest(dir.path(), &format!(r#"{{"$schema": "{SCHEMA}", "name": "Demo"}}"#));
+    write_manifest(dir.path(), &format!(r#"{{"$schema": "{SCHEMA}", "name": "demo"}}"#));
+    write_misnamed_skill(dir.path());
     fs::create_dir(dir.path().join("ci")).unwrap();
     assert_eq!(
         apcheck(dir.path(), &["check", "p", "--baseline-write", "ci/base.json"])

@@ -791,3 +791,26 @@ fn a_hostile_server_can_neither_forge_tools_nor_hold_up_the_run() {
     assert!(tools_of(&snapshot, "version").is_empty());
     assert_eq!(server(&snapshot, "detach")["status"], "connected", "{snapshot}");
 }
+
+/// Issue 31 §7: a server whose every `tools/list` page brings thousands of
+/// tools, or megabytes of them, and a new cursor, fails with that reason once
+/// it passes the caps, instead of filling memory until the timeout.
+#[test]
+fn a_server_that_lists_without_end_fails_at_the_caps_not_the_timeout() {
+    let hostile = repo().join("tests/probe/hostile.mjs");
+    let launch = |mode: &str| json!({"type": "stdio", "command": "node", "args": [hostile.to_str().unwrap(), mode]});
+    let root = plugin(
+        "endless",
+        json!({"endless": launch("endless"), "bulky": launch("bulky")}),
+    );
+    let output = connect_with_data(&root);
+    assert_eq!(output.status.code(), Some(1));
+    let snapshot = snapshot_of(&output);
+    for (id, cause) in [("endless", "passed 10000 tools"), ("bulky", "passed 16 MiB of tools")] {
+        assert_eq!(server(&snapshot, id)["status"], "failed", "{snapshot}");
+        let reason = server(&snapshot, id)["reason"].as_str().unwrap_or_default();
+        assert!(reason.contains(cause), "{id}: {reason}");
+        assert!(tools_of(&snapshot, id).is_empty());
+    }
+}
+

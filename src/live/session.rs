@@ -33,6 +33,16 @@ const KNOWN_VERSIONS: &[&str] = &["2026-07-28", "2025-11-25", "2025-06-18", "202
 /// A server that sends more pages than this is not going to stop.
 const MAX_PAGES: usize = 1000;
 
+/// The most tools one server may list, across all its pages. A server that
+/// answers every page with thousands of tools and a new cursor would
+/// otherwise fill memory until the timeout (issue 31 §7); no client holds
+/// that many tools of one server in a model's context.
+pub const MAX_TOOLS: usize = 10_000;
+
+/// The most bytes of tools (as JSON) one server may list, across all its
+/// pages: the 16 MiB `check` reads of one file.
+pub const MAX_TOOL_BYTES: usize = 16 * 1024 * 1024;
+
 /// What apcheck says about itself in the handshake.
 pub fn client_info() -> ClientConfig {
     ClientConfig::new(
@@ -74,9 +84,10 @@ async fn listing(running: &RunningService<RoleClient, ClientConfig>, pages: &Raw
         ));
     }
     let mut tools = Vec::new();
+    let mut tool_bytes = 0;
     let mut cursor: Option<String> = None;
     let mut cursors_seen = HashSet::new();
-    for _ in 0..MAX_PAGES {
+    for number in 1..=MAX_PAGES {
         let params = PaginatedRequestParams::default().with_cursor(cursor.clone());
         let request = ClientRequest::ListToolsRequest(ListToolsRequest::with_param(params));
         let handle = peer
@@ -92,10 +103,26 @@ async fn listing(running: &RunningService<RoleClient, ClientConfig>, pages: &Raw
         let page = pages
             .take(&id, &accepted)
             .ok_or("the tools/list answer the client accepted was not seen on the wire as sent")?;
-        for tool in page.get("tools").and_then(Value::as_array).into_iter().flatten() {
+        let listed = page.get("tools").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+        if tools.len() + listed.len() > MAX_TOOLS {
+            return Err(format!(
+                "tools/list passed {MAX_TOOLS} tools (page {number} brings the total to {}); a client does not \
+                 hold that many tools of one server, so the listing was stopped",
+                tools.len() + listed.len()
+            ));
+        }
+        for tool in listed {
             let Some(tool) = tool.as_object() else {
                 return Err("tools/list returned a tool that is not an object".into());
             };
+            tool_bytes += json_bytes(tool);
+            if tool_bytes > MAX_TOOL_BYTES {
+                return Err(format!(
+                    "tools/list passed {} MiB of tools by page {number}; a client does not hold that much of one \
+                     server, so the listing was stopped",
+                    MAX_TOOL_BYTES / (1024 * 1024)
+                ));
+            }
             tools.push(tool.clone());
         }
         match page.get("nextCursor").and_then(Value::as_str) {
@@ -115,4 +142,21 @@ async fn listing(running: &RunningService<RoleClient, ClientConfig>, pages: &Raw
         }
     }
     Err(format!("tools/list did not end within {MAX_PAGES} pages"))
+}
+
+/// The length of `value` written as compact JSON, without writing it out.
+fn json_bytes(value: &serde_json::Map<String, Value>) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    serde_json::to_writer(&mut count, value).expect("a JSON value always serializes");
+    count.0
 }

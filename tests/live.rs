@@ -159,10 +159,14 @@ fn wait_for_port(port: u16) {
 
 /// The probe's HTTP side on a free loopback port, logging requests to `log`.
 fn probe_http(log: &Path) -> (Background, u16) {
-    let mut child = Command::new("node")
-        .arg(repo().join("tests/probe/probe.mjs"))
-        .arg("http")
-        .arg(log)
+    let mut command = Command::new("node");
+    command.arg(repo().join("tests/probe/probe.mjs")).arg("http").arg(log);
+    listening(command)
+}
+
+/// A node server started by `command` that prints `port N` once it listens on loopback.
+fn listening(mut command: Command) -> (Background, u16) {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -812,5 +816,71 @@ fn a_server_that_lists_without_end_fails_at_the_caps_not_the_timeout() {
         assert!(reason.contains(cause), "{id}: {reason}");
         assert!(tools_of(&snapshot, id).is_empty());
     }
+}
+
+/// The number of milliseconds in `failed over stdio after N ms` of the AP450 for `id`.
+fn reported_ms(check_json: &Value, id: &str) -> u128 {
+    let message = check_json["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["message"].as_str())
+        .find(|m| m.starts_with(&format!("server `{id}` ")))
+        .unwrap_or_else(|| panic!("no finding for {id}: {check_json}"));
+    let after = message.split(" after ").nth(1).unwrap_or_else(|| panic!("{message}"));
+    after.split(" ms").next().unwrap().parse().unwrap_or_else(|_| panic!("{message}"))
+}
+
+/// Issue 31 §7: the reported time of a server that never answers was the
+/// timeout plus the half second spent on its stderr after it was reaped
+/// (10,658 ms under 10 s). One deadline covers start, handshake and listing,
+/// and what comes after is not the server's time.
+#[test]
+fn the_time_of_a_server_that_never_answers_is_its_timeout_not_more() {
+    let hostile = repo().join("tests/probe/hostile.mjs");
+    let root = plugin(
+        "mute",
+        json!({"mute": {"type": "stdio", "command": "node", "args": [hostile.to_str().unwrap(), "mute"]}}),
+    );
+    let output = apcheck(
+        &["check", root.to_str().unwrap(), "--connect", "--timeout", "1", "--format", "json"],
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let ms = reported_ms(&report, "mute");
+    // The stderr wait alone is 500 ms; a late timer is a few.
+    assert!((1000..1300).contains(&ms), "{ms} ms reported for a 1 s timeout");
+}
+
+/// Issue 31 §7: once the tools are listed, a DELETE that never answers
+/// neither fails the server (it did at `--timeout 3`) nor takes its time.
+#[test]
+fn a_session_whose_delete_never_answers_is_still_connected() {
+    let mut command = Command::new("node");
+    command.arg(repo().join("tests/probe/hostile.mjs")).arg("nodelete");
+    let (_server, port) = listening(command);
+    let root = plugin(
+        "nodelete",
+        json!({"nodelete": {"type": "streamable-http", "url": format!("http://127.0.0.1:{port}/mcp")}}),
+    );
+    let data = root.with_extension("data");
+    let output = apcheck(
+        &[
+            "snapshot",
+            root.to_str().unwrap(),
+            "--connect",
+            "--timeout",
+            "3",
+            "--data",
+            data.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let snapshot = snapshot_of(&output);
+    assert_eq!(server(&snapshot, "nodelete")["status"], "connected", "{snapshot}");
+    let names: Vec<&Value> = tools_of(&snapshot, "nodelete").iter().map(|t| &t["name"]).collect();
+    assert_eq!(names, [&json!("real")]);
+    assert_eq!(output.status.code(), Some(0));
 }
 

@@ -144,6 +144,9 @@ async fn attempt(
     mut interrupted: watch::Receiver<bool>,
 ) -> Attempt {
     let started = Instant::now();
+    // One deadline for start, handshake and tools/list together; closing the
+    // session and reaping the process come after it and are not timed.
+    let deadline = tokio::time::Instant::from_std(started) + timeout;
     let transport = config
         .get("type")
         .and_then(Value::as_str)
@@ -151,12 +154,15 @@ async fn attempt(
         .to_string();
     let pages = raw::RawPages::default();
     let mut stderr = String::new();
+    let mut answered = None;
     let outcome = match plan::plan(&config, places, base_env) {
         Err(reason) => Err(reason),
         Ok(plan::Launch::Stdio(launch)) => match stdio::spawn(&launch, places, pages.clone()) {
             Err(reason) => Err(reason),
             Ok((transport, child)) => {
-                let listed = bounded(session::list_tools(transport, &pages), timeout, &mut interrupted).await;
+                let listed = bounded(session::list_tools(transport, &pages), deadline, timeout, &mut interrupted).await;
+                answered = Some(started.elapsed());
+                let listed = closed(listed).await;
                 stderr = mask_secrets(&child.kill_and_reap().await);
                 listed.map_err(|reason| with_stderr(reason, &stderr))
             }
@@ -183,28 +189,36 @@ async fn attempt(
                     }
                 }
             };
-            bounded(connection, timeout, &mut interrupted)
-                .await
-                .map_err(|reason| failure.or(reason))
+            let listed = bounded(connection, deadline, timeout, &mut interrupted).await;
+            answered = Some(started.elapsed());
+            closed(listed).await.map_err(|reason| failure.or(reason))
         }
     };
     Attempt {
         id,
         transport,
         outcome,
-        elapsed: started.elapsed(),
+        elapsed: answered.unwrap_or_else(|| started.elapsed()),
         stderr,
     }
 }
 
-/// `work`, unless the timeout passes or Ctrl-C comes first.
+/// The listing, with its session closed (best effort, bounded).
+async fn closed(listed: Result<(Listed, session::Session), String>) -> Result<Listed, String> {
+    let (listed, open) = listed?;
+    session::close(open).await;
+    Ok(listed)
+}
+
+/// `work`, unless the `deadline` (`timeout` after the attempt started) passes or Ctrl-C comes first.
 async fn bounded<T>(
     work: impl Future<Output = Result<T, String>>,
+    deadline: tokio::time::Instant,
     timeout: Duration,
     interrupted: &mut watch::Receiver<bool>,
 ) -> Result<T, String> {
     tokio::select! {
-        outcome = tokio::time::timeout(timeout, work) => outcome.unwrap_or_else(|_| Err(format!(
+        outcome = tokio::time::timeout_at(deadline, work) => outcome.unwrap_or_else(|_| Err(format!(
             "no complete answer within {} s (start, handshake and tools/list)",
             timeout.as_secs_f64()
         ))),

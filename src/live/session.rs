@@ -13,6 +13,7 @@
 //! 13 tools to a client without capabilities, 17 with all of them).
 
 use std::collections::HashSet;
+use std::time::Duration;
 
 use rmcp::model::{
     ClientCapabilities, ClientConfig, ClientRequest, Implementation, ListToolsRequest, PaginatedRequestParams,
@@ -43,6 +44,14 @@ pub const MAX_TOOLS: usize = 10_000;
 /// pages: the 16 MiB `check` reads of one file.
 pub const MAX_TOOL_BYTES: usize = 16 * 1024 * 1024;
 
+/// How long ending a session may take once its tools are listed. Closing is
+/// a courtesy (a streamable-HTTP DELETE, stdin closed): a server that never
+/// answers it neither holds up the run nor undoes what it listed.
+pub const CLOSE_GRACE: Duration = Duration::from_millis(500);
+
+/// A session whose tools were listed, to [`close`] once the outcome is recorded.
+pub type Session = RunningService<RoleClient, ClientConfig>;
+
 /// What apcheck says about itself in the handshake.
 pub fn client_info() -> ClientConfig {
     ClientConfig::new(
@@ -52,8 +61,9 @@ pub fn client_info() -> ClientConfig {
     .with_protocol_version(ProtocolVersion::V_2025_11_25)
 }
 
-/// Handshake and full tool listing over `transport`.
-pub async fn list_tools<T, E, A>(transport: T, pages: &RawPages) -> Result<Listed, String>
+/// Handshake and full tool listing over `transport`; the session stays open
+/// for the caller to [`close`] outside the time the server had to answer.
+pub async fn list_tools<T, E, A>(transport: T, pages: &RawPages) -> Result<(Listed, Session), String>
 where
     T: IntoTransport<RoleClient, E, A>,
     E: std::error::Error + Send + Sync + 'static,
@@ -65,10 +75,19 @@ where
     let running = serve_client_with_lifecycle(client_info(), transport, lifecycle)
         .await
         .map_err(|e| format!("the MCP handshake failed: {e}"))?;
-    let listed = listing(&running, pages).await;
-    // Ends the session; the caller then ends the process or connection.
-    let _ = running.cancel().await;
-    listed
+    match listing(&running, pages).await {
+        Ok(listed) => Ok((listed, running)),
+        Err(reason) => {
+            close(running).await;
+            Err(reason)
+        }
+    }
+}
+
+/// Ends `session`, waiting at most [`CLOSE_GRACE`]; the caller then ends the
+/// process or connection. Whatever the server does, the outcome stands.
+pub async fn close(session: Session) {
+    let _ = tokio::time::timeout(CLOSE_GRACE, session.cancel()).await;
 }
 
 async fn listing(running: &RunningService<RoleClient, ClientConfig>, pages: &RawPages) -> Result<Listed, String> {

@@ -6,11 +6,18 @@
 //   node hostile.mjs version   answers the handshake with protocol 2099-12-31
 //   node hostile.mjs detach    starts a process in its own session that keeps
 //                              this server's stderr open for a minute
+//   node hostile.mjs mute      keeps its stderr open through a detached process,
+//                              as detach does, and never answers anything
 //   node hostile.mjs endless   answers every tools/list page with 30,000 tools
 //                              and a new cursor
 //   node hostile.mjs bulky     answers every tools/list page with 40 tools of
 //                              100 KB each (4 MB) and a new cursor
+//   node hostile.mjs nodelete  a streamable-HTTP server on a free loopback port
+//                              (it prints `port N`) that answers the handshake
+//                              and tools/list in full, with a session id, and
+//                              never answers the DELETE that ends the session
 import { spawn } from "node:child_process";
+import { createServer } from "node:http";
 import { createInterface } from "node:readline";
 
 const mode = process.argv[2];
@@ -22,11 +29,37 @@ const many = (count, size) =>
   Array.from({ length: count }, (_, i) => ({ name: `t${i}`, description: "x".repeat(size), inputSchema: { type: "object" } }));
 const endless = { endless: many(30_000, 1), bulky: many(40, 100_000) }[mode];
 
-if (mode === "detach") {
+if (mode === "detach" || mode === "mute") {
   spawn("sleep", ["60"], { detached: true, stdio: ["ignore", "ignore", "inherit"] }).unref();
 }
 
-for await (const line of createInterface({ input: process.stdin })) {
+if (mode === "nodelete") {
+  const answer = (message) => {
+    if (message.method === "initialize") {
+      return { protocolVersion: message.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "hostile", version: "1.0.0" } };
+    }
+    return message.method === "tools/list" ? page("real") : undefined;
+  };
+  const server = createServer((request, response) => {
+    if (request.method === "DELETE") return; // never answered
+    if (request.method !== "POST") return response.writeHead(405).end();
+    let body = "";
+    request.on("data", (chunk) => (body += chunk));
+    request.on("end", () => {
+      const message = JSON.parse(body);
+      if (message.id === undefined) return response.writeHead(202).end();
+      const result = answer(message);
+      const reply = result ? { result } : { error: { code: -32601, message: `no ${message.method}` } };
+      response.writeHead(200, { "content-type": "application/json", "mcp-session-id": "hostile-session" });
+      response.end(JSON.stringify({ jsonrpc: "2.0", id: message.id, ...reply }));
+    });
+  });
+  server.listen(0, "127.0.0.1", () => console.log(`port ${server.address().port}`));
+}
+
+const lines = mode === "nodelete" ? [] : createInterface({ input: process.stdin });
+for await (const line of lines) {
+  if (mode === "mute") continue;
   const message = JSON.parse(line);
   if (message.method === "initialize") {
     const protocolVersion = mode === "version" ? "2099-12-31" : message.params.protocolVersion;

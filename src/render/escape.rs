@@ -249,7 +249,7 @@ fn mask_strings(value: &mut serde_json::Value) {
 
 /// `text` (a message, a value a report shows) with every credential shape masked.
 pub fn mask_for_people(text: &str) -> Cow<'_, str> {
-    crate::rules::secrets::mask_credentials(text)
+    crate::redact::mask_credentials(text)
 }
 
 #[cfg(test)]

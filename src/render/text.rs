@@ -337,7 +337,7 @@ pub fn snippet(
     // minified document is one line; a key block is a few kilobytes).
     let masked_from = floor_char_boundary(text, offset.saturating_sub(MASK_MARGIN).max(line_start));
     let masked_to = floor_char_boundary(text, (offset + MASK_MARGIN).min(line_end));
-    let masked = crate::rules::secrets::mask_credentials(&text[masked_from..masked_to]);
+    let masked = crate::redact::mask_credentials(&text[masked_from..masked_to]);
     let mut line_text = masked.as_ref().trim_end_matches('\r');
     let mut start = (offset - masked_from).min(line_text.len());
     let first_char = line_text[start..].chars().next().map_or(0, char::len_utf8);

@@ -6,7 +6,15 @@
 //   node hostile.mjs version   answers the handshake with protocol 2099-12-31
 //   node hostile.mjs detach    starts a process in its own session that keeps
 //                              this server's stderr open for a minute
+//   node hostile.mjs auth      prints `auth failed for token $API_TOKEN` to
+//                              stderr and exits, as a server refusing a key does
+//   node hostile.mjs echo      connects, and echoes $API_TOKEN in its
+//                              serverInfo, a tool's name and its description
+//   node hostile.mjs http PORT streamable HTTP on 127.0.0.1:PORT that echoes
+//                              the X-Api-Key header: `/401` in a 401 body,
+//                              `/rpc` in the JSON-RPC error answering tools/list
 import { spawn } from "node:child_process";
+import { createServer } from "node:http";
 import { createInterface } from "node:readline";
 
 const mode = process.argv[2];
@@ -17,15 +25,52 @@ if (mode === "detach") {
   spawn("sleep", ["60"], { detached: true, stdio: ["ignore", "ignore", "inherit"] }).unref();
 }
 
-for await (const line of createInterface({ input: process.stdin })) {
-  const message = JSON.parse(line);
-  if (message.method === "initialize") {
-    const protocolVersion = mode === "version" ? "2099-12-31" : message.params.protocolVersion;
-    send({ id: message.id, result: { protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "hostile", version: "1.0.0" } } });
-  } else if (message.method === "tools/list") {
-    send({ id: message.id, result: page("real") });
-    if (mode === "forge") send({ id: message.id, result: page("forged-second-answer") });
-  } else if (message.id !== undefined) {
-    send({ id: message.id, error: { code: -32601, message: `no ${message.method}` } });
+if (mode === "auth") {
+  process.stderr.write(`starting\nauth failed for token ${process.env.API_TOKEN}\n`);
+  process.exit(1);
+}
+
+if (mode === "http") {
+  createServer((request, response) => {
+    const key = request.headers["x-api-key"];
+    let body = "";
+    request.on("data", (chunk) => (body += chunk));
+    request.on("end", () => {
+      if (request.url === "/401") {
+        response.writeHead(401, { "content-type": "text/plain" });
+        response.end(`invalid X-Api-Key ${key}`);
+        return;
+      }
+      const { id, method, params } = JSON.parse(body);
+      if (id === undefined) {
+        response.writeHead(202).end();
+        return;
+      }
+      const answer =
+        method === "initialize"
+          ? { result: { protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "hostile", version: "1.0.0" } } }
+          : method === "tools/list"
+            ? { error: { code: -32001, message: `unknown key ${key}` } }
+            : { error: { code: -32601, message: `no ${method}` } };
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ jsonrpc: "2.0", id, ...answer }));
+    });
+  }).listen(Number(process.argv[3]), "127.0.0.1");
+}
+
+const token = process.env.API_TOKEN;
+if (mode !== "http") {
+  for await (const line of createInterface({ input: process.stdin })) {
+    const message = JSON.parse(line);
+    if (message.method === "initialize") {
+      const protocolVersion = mode === "version" ? "2099-12-31" : message.params.protocolVersion;
+      const serverInfo = { name: "hostile", version: mode === "echo" ? `1.0.0 for ${token}` : "1.0.0" };
+      send({ id: message.id, result: { protocolVersion, capabilities: { tools: {} }, serverInfo } });
+    } else if (message.method === "tools/list") {
+      send({ id: message.id, result: page(mode === "echo" ? `tool-${token}` : "real") });
+      if (mode === "forge") send({ id: message.id, result: page("forged-second-answer") });
+    } else if (message.id !== undefined) {
+      send({ id: message.id, error: { code: -32601, message: `no ${message.method}` } });
+    }
   }
 }

@@ -79,7 +79,9 @@ pub fn summary_line(report: &PackageReport, options: TextOptions) -> String {
     };
     format!(
         "{root}: {state_style}{plugin}{state_style:#} — {skills} — {servers} — {findings_style}{findings}{findings_style:#}",
-        root = visible(display_root(&report.root)),
+        // CI logs run a line starting with `::` as a workflow command, whatever
+        // the format: a marketplace folder named `::error …::` must not start one.
+        root = super::escape::github_log_text(display_root(&report.root)),
         plugin = verdicts.plugin,
         skills = verdicts.skills,
         servers = verdicts.servers,

@@ -55,7 +55,7 @@ impl ValidatedFile {
                 let note = report
                     .kind_mismatch
                     .as_ref()
-                    .map(|note| format!("{}: note: {}\n", visible(file), visible(note)));
+                    .map(|note| super::escape::github_log_text(&format!("{file}: note: {}", visible(note))) + "\n");
                 note.into_iter()
                     .chain(
                         report

@@ -61,7 +61,8 @@ pub fn validate(args: ValidateArgs) -> ExitCode {
     let mut read_failed = false;
     for file in &files {
         any_invalid |= !file.report.valid;
-        read_failed |= file.report.is_unreadable();
+        // A document that got no verdict is an incomplete check, as one that could not be read.
+        read_failed |= file.report.is_unreadable() || file.report.unchecked.is_some();
         print!("{}", file.snippets);
     }
     match validation(

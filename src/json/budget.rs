@@ -661,13 +661,16 @@ mod tests {
             "1.0",
             "0.1",
             "1e3",
-            "18446744073709551616",
+            "1.8446744073709552e19",
             "9007199254740992",
             "2.5E-3",
         ] {
             assert!(exact_in_f64(exact), "{exact}");
         }
         for inexact in [
+            // 2^64 is a float, but 18446744073709552000, the shortest decimal
+            // of that float, is another number that reads as the same float.
+            "18446744073709551616",
             "18446744073709551617",
             "9007199254740993",
             "9007199254740993.5",

@@ -65,7 +65,7 @@ pub static SCHEMA_UNCHECKED: Rule = Rule {
         },
         fixed: Example::Validate {
             schema: "{\"minimum\": 1}",
-            document: "0.9999999999999999",
+            document: "1.5",
         },
     },
 };

@@ -182,10 +182,11 @@ export async function validateBatch(texts, schemaText, optionsJson) {
   // A refused request (a schema that does not compile) is refused alike by every worker.
   const refused = replies.find((reply) => !reply.ok);
   if (refused) return refused;
-  const merged = { ...replies[0], valid: 0, invalid: 0, failures: [], workers: parts.length };
+  const merged = { ...replies[0], valid: 0, invalid: 0, unchecked: 0, failures: [], workers: parts.length };
   replies.forEach((reply, lane) => {
     merged.valid += reply.valid;
     merged.invalid += reply.invalid;
+    merged.unchecked += reply.unchecked;
     for (const failure of reply.failures) merged.failures.push({ ...failure, index: failure.index + parts[lane].start });
   });
   return merged;

@@ -96,12 +96,21 @@ async function run() {
   instance.mark([]);
   schema.mark([]);
   if (!answer.ok) return showRefusal(ticket, answer);
-  markIssues(instance, answer.issues);
+  // No verdict (the schema too expensive for this input, a regex past its
+  // backtracking limit, a number f64 cannot hold): neither valid nor failing.
+  const unchecked = answer.unchecked;
+  if (unchecked) {
+    const [from, to] = issueRange(instance, unchecked);
+    instance.mark([{ from, to, severity: 'warning', message: unchecked.message }]);
+  } else markIssues(instance, answer.issues);
   results.show(
     ticket,
-    answer.valid
-      ? status('ok', `Valid against ${options.builtin ?? 'your schema'} (${answer.dialect}).`)
-      : status('bad', `${answer.issues.length} ${answer.issues.length === 1 ? 'failure' : 'failures'} against ${options.builtin ?? 'your schema'} (${answer.dialect}).`),
+    unchecked
+      ? status('warn', `Could not check against ${options.builtin ?? 'your schema'} (${answer.dialect}): not valid, not failing.`)
+      : answer.valid
+        ? status('ok', `Valid against ${options.builtin ?? 'your schema'} (${answer.dialect}).`)
+        : status('bad', `${answer.issues.length} ${answer.issues.length === 1 ? 'failure' : 'failures'} against ${options.builtin ?? 'your schema'} (${answer.dialect}).`),
+    unchecked ? h('p.message.unchecked', {}, h('span.muted', {}, `${unchecked.line}:${unchecked.column} `), h('code.pointer', {}, unchecked.instance_pointer || '(root)'), ` ${unchecked.message}`) : '',
     // The core's note, as the CLI prints it, when the document is another kind of file.
     answer.kind_mismatch ? h('p.muted.kind-mismatch', {}, `Note: ${answer.kind_mismatch}.`) : '',
     answer.issues.length ? issueList(instance, answer.issues) : '',
@@ -115,6 +124,10 @@ function batchFailure(file, failure) {
   if (failure.error) {
     const { message, line, column } = failure.error;
     return h('li.diag.error', {}, h('div.diag-head', {}, open, h('span.muted', {}, 'not JSON')), h('p.message', {}, `${line}:${column}: ${message}`));
+  }
+  if (failure.unchecked) {
+    const { message, line, column } = failure.unchecked;
+    return h('li.diag.warning', {}, h('div.diag-head', {}, open, h('span.muted', {}, 'could not check')), h('p.message', {}, `${line}:${column}: ${message}`));
   }
   return h(
     'li.diag.error',
@@ -158,16 +171,18 @@ async function runBatch(files) {
   const failing = answer.failures.map((failure) => ({ file: files[failure.index], failure }));
   results.show(
     ticket,
-    answer.invalid === 0
+    answer.invalid === 0 && !answer.unchecked
       ? status('ok', `All ${plural(files.length, 'document')} are valid against ${against} (${answer.dialect}).`)
-      : status('bad', `${answer.invalid} of ${plural(files.length, 'document')} ${answer.invalid === 1 ? 'fails' : 'fail'} against ${against} (${answer.dialect}); ${answer.valid} valid.`),
+      : answer.invalid === 0
+        ? status('warn', `${answer.unchecked} of ${plural(files.length, 'document')} could not be checked against ${against} (${answer.dialect}); ${answer.valid} valid.`)
+        : status('bad', `${answer.invalid} of ${plural(files.length, 'document')} ${answer.invalid === 1 ? 'fails' : 'fail'} against ${against} (${answer.dialect}); ${answer.valid} valid${answer.unchecked ? `, ${answer.unchecked} could not be checked` : ''}.`),
     h('p.muted.batch-took', { dataset: { workers: answer.workers } }, `Validated in ${took < 1000 ? `${Math.round(took)} ms` : `${(took / 1000).toFixed(1)} s`} by ${plural(answer.workers, 'worker')} on this device.`),
     failing.length ? longList('ol.diagnostics.batch-failures', failing, ({ file, failure }) => batchFailure(file, failure), { what: 'failing documents' }) : '',
     failing.length
       ? h(
           'div.row',
           {},
-          copyButton('Copy failures as JSON', () => JSON.stringify(failing.map(({ file, failure }) => ({ file: file.name, error: failure.error, kind_mismatch: failure.kind_mismatch, issues: failure.issues })), null, 2), 'Failures copied'),
+          copyButton('Copy failures as JSON', () => JSON.stringify(failing.map(({ file, failure }) => ({ file: file.name, error: failure.error, kind_mismatch: failure.kind_mismatch, unchecked: failure.unchecked, issues: failure.issues })), null, 2), 'Failures copied'),
         )
       : '',
   );

@@ -300,7 +300,6 @@ fn assert_safe(format: Format, out: &str) {
                 }
             }
         }
-        _ => {}
     }
 }
 

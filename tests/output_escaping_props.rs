@@ -13,6 +13,7 @@
 
 use std::io::Write;
 use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use apcheck::json::tools::{DiffRequest, SchemaChoice, diff_documents, load_schema};
 use apcheck::json::validate::{CompileOptions, SchemaCache};
@@ -21,6 +22,7 @@ use apcheck::render::escape::is_unsafe;
 use apcheck::render::packages::render as packages;
 use apcheck::render::snapshot::{SnapshotFile, call, changes, check_snapshots, drift};
 use apcheck::render::{Format, NoSources, OneFile, Options, Sources, json};
+use apcheck::rules::live::{Attempt, Listed};
 use apcheck::snapshot::call::check_call;
 use apcheck::snapshot::changes::compare;
 use apcheck::snapshot::check_snapshot;

@@ -158,6 +158,32 @@ fn outputs(root: &str, name: &str, value: &str) -> Vec<(Format, String)> {
         Format::Text,
         apcheck::render::diff::changes_text(&diff, name, value, &style),
     ));
+    // `--connect`'s stderr summary: what a server said is the least trusted text of all.
+    let attempts = [
+        Attempt {
+            id: name.to_string(),
+            transport: "stdio".to_string(),
+            outcome: Err(value.to_string()),
+            elapsed: Duration::from_millis(5),
+            stderr: format!("{value}\n{name}"),
+        },
+        Attempt {
+            id: value.to_string(),
+            transport: "stdio".to_string(),
+            outcome: Ok(Listed {
+                protocol_version: name.to_string(),
+                server_info: None,
+                tools: Vec::new(),
+            }),
+            elapsed: Duration::from_millis(5),
+            stderr: String::new(),
+        },
+    ];
+    let mut summary = apcheck::render::live::started_line(2, root) + &apcheck::render::live::summary(&attempts);
+    for (done, attempt) in attempts.iter().enumerate() {
+        summary.push_str(&apcheck::render::live::progress_line(attempt, done + 1, attempts.len()));
+    }
+    out.push((Format::Text, summary));
     out
 }
 

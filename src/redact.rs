@@ -422,8 +422,8 @@ pub fn mask_credential_words(text: &str) -> String {
 /// credentials: a server can echo any of them back (`auth failed for token
 /// …`, a 401 body repeating a header, an HTTP library quoting the URL), and
 /// whatever shape it has, it must not reach an output. Which values count:
-/// every value the secret rules would flag, every random-looking one whatever
-/// its name, the credential after an authorization scheme, a URL's password
+/// any literal under a secret's name (`API_TOKEN`, `X-Api-Key`, even when the
+/// rules would not flag it), every random-looking one whatever its name, the credential after an authorization scheme, a URL's password
 /// and random-looking user, and secret-named or random-looking query values,
 /// as written and percent-decoded. Plain words, numbers, paths and URLs
 /// (`production`, `1`, `/tmp/x`) are not credentials and stay readable: a
@@ -448,7 +448,10 @@ impl KnownSecrets {
             self.push(credential);
             self.push(literal);
         }
-        if named_secret(name, literal) || self.unnamed_secret(literal) {
+        // Under a secret's name any literal worth the name counts, random or
+        // not: masking an echo of `letmein123` costs nothing, showing it does.
+        let named = secret_name(name).is_some() && looks_like_password(literal) && !is_stand_in(literal);
+        if named || self.unnamed_secret(literal) {
             self.push(literal);
         }
     }
@@ -616,10 +619,12 @@ mod tests {
         known.add_named("SOME_SETTING", "Zq8Wm3Rt7Yp2Lk9Xv4Bn6Hc1");
         known.add_named("NODE_ENV", "production");
         known.add_named("LEVEL", "1");
+        known.add_named("X-Api-Key", "letmein123");
+        known.add_named("USE_SECRET", "true");
         known.add_named("API_KEY", "${API_KEY}");
         known.add_url("https://bot:p%40ss-w0rd@api.acme.dev/mcp?api_key=8f14e45fceea167a5a36dedd4bea2543&page=2");
         let text = "auth failed for token k7Qx2pL9vR4mZ8wT1nB6cY3d (hunter2, abc123def456, Zq8Wm3Rt7Yp2Lk9Xv4Bn6Hc1) \
-                    p@ss-w0rd p%40ss-w0rd 8f14e45fceea167a5a36dedd4bea2543 in production, level 1, page 2";
+                    p@ss-w0rd p%40ss-w0rd 8f14e45fceea167a5a36dedd4bea2543 letmein123 in production, level 1, page 2, true";
         let masked = known.mask(text);
         for secret in [
             "k7Qx2pL9vR4mZ8wT1nB6cY3d",
@@ -629,11 +634,12 @@ mod tests {
             "p@ss-w0rd",
             "p%40ss-w0rd",
             "8f14e45fceea167a5a36dedd4bea2543",
+            "letmein123",
         ] {
             assert!(!masked.contains(secret), "{secret}: {masked}");
         }
         assert!(masked.contains("token …(24 chars)"), "{masked}");
-        assert!(masked.contains("in production, level 1, page 2"), "{masked}");
+        assert!(masked.contains("in production, level 1, page 2, true"), "{masked}");
         let mut value = serde_json::json!({"hunter2": ["x hunter2 y"], "n": 1});
         known.mask_json(&mut value);
         assert_eq!(value, serde_json::json!({"…(7 chars)": ["x …(7 chars) y"], "n": 1}));

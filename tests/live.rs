@@ -886,7 +886,7 @@ fn a_session_whose_delete_never_answers_is_still_connected() {
 
 /// A server that echoes its credential (on stderr, in its serverInfo and a
 /// tool, in a 401 body, in a JSON-RPC error) gets it into no output: every
-/// value the configuration holds in `env` and `headers` is a known secret for
+/// value the configuration holds in `env`, `headers` and a URL's query is a known secret for
 /// the run, masked in every format, on stderr and in the snapshot
 /// (`tests/probe/hostile.mjs`).
 #[test]
@@ -914,6 +914,8 @@ fn credentials_a_server_echoes_reach_no_output() {
             "echo": stdio("echo"),
             "unauthorized": http("/401"),
             "rpc": http("/rpc"),
+            // The HTTP client's error quotes the URL it was sending to, query and all.
+            "query": {"type": "streamable-http", "url": format!("http://127.0.0.1:{port}/close?api_key={TOKEN}")},
         }),
     );
     let data = root.with_extension("data");
@@ -925,6 +927,7 @@ fn credentials_a_server_echoes_reach_no_output() {
         ("auth", "auth failed for token "),
         ("unauthorized", "invalid X-Api-Key "),
         ("rpc", "unknown key "),
+        ("query", "api_key="),
     ] {
         let reason = server(&snapshot, id)["reason"].as_str().unwrap_or_default();
         assert!(reason.contains(&format!("{said}{MASKED}")), "{id}: {reason}");

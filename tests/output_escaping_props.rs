@@ -13,6 +13,7 @@
 
 use std::io::Write;
 use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use apcheck::json::tools::{DiffRequest, SchemaChoice, diff_documents, load_schema};
 use apcheck::json::validate::{CompileOptions, SchemaCache};
@@ -21,6 +22,7 @@ use apcheck::render::escape::is_unsafe;
 use apcheck::render::packages::render as packages;
 use apcheck::render::snapshot::{SnapshotFile, call, changes, check_snapshots, drift};
 use apcheck::render::{Format, NoSources, OneFile, Options, Sources, json};
+use apcheck::rules::live::{Attempt, Listed};
 use apcheck::snapshot::call::check_call;
 use apcheck::snapshot::changes::compare;
 use apcheck::snapshot::check_snapshot;
@@ -156,6 +158,32 @@ fn outputs(root: &str, name: &str, value: &str) -> Vec<(Format, String)> {
         Format::Text,
         apcheck::render::diff::changes_text(&diff, name, value, &style),
     ));
+    // `--connect`'s stderr summary: what a server said is the least trusted text of all.
+    let attempts = [
+        Attempt {
+            id: name.to_string(),
+            transport: "stdio".to_string(),
+            outcome: Err(value.to_string()),
+            elapsed: Duration::from_millis(5),
+            stderr: format!("{value}\n{name}"),
+        },
+        Attempt {
+            id: value.to_string(),
+            transport: "stdio".to_string(),
+            outcome: Ok(Listed {
+                protocol_version: name.to_string(),
+                server_info: None,
+                tools: Vec::new(),
+            }),
+            elapsed: Duration::from_millis(5),
+            stderr: String::new(),
+        },
+    ];
+    let mut summary = apcheck::render::live::started_line(2, root) + &apcheck::render::live::summary(&attempts);
+    for (done, attempt) in attempts.iter().enumerate() {
+        summary.push_str(&apcheck::render::live::progress_line(attempt, done + 1, attempts.len()));
+    }
+    out.push((Format::Text, summary));
     out
 }
 
@@ -300,7 +328,6 @@ fn assert_safe(format: Format, out: &str) {
                 }
             }
         }
-        _ => {}
     }
 }
 

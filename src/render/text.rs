@@ -487,6 +487,14 @@ mod tests {
     }
 
     #[test]
+    fn a_root_named_like_a_workflow_command_starts_no_line_with_it() {
+        // A marketplace folder `M/::error file=a,line=1::forged/`, checked from `M`.
+        let out = plain(&report_with_findings("::error file=a,line=1::forged"));
+        assert!(out.lines().all(|line| !line.trim_start().starts_with("::")), "{out}");
+        assert!(out.contains("\n./::error file=a,line=1::forged: loaded"), "{out}");
+    }
+
+    #[test]
     fn summary_line_names_every_verdict() {
         let out = plain(&report_with_findings("plugins/demo"));
         assert!(

@@ -22,7 +22,8 @@
 //                              serverInfo, a tool's name and its description
 //   node hostile.mjs http PORT streamable HTTP on 127.0.0.1:PORT that echoes
 //                              the X-Api-Key header: `/401` in a 401 body,
-//                              `/rpc` in the JSON-RPC error answering tools/list
+//                              `/rpc` in the JSON-RPC error answering tools/list;
+//                              `/close…` drops the connection unanswered
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { createInterface } from "node:readline";
@@ -75,6 +76,10 @@ if (mode === "http") {
     let body = "";
     request.on("data", (chunk) => (body += chunk));
     request.on("end", () => {
+      if (request.url.startsWith("/close")) {
+        request.socket.destroy();
+        return;
+      }
       if (request.url === "/401") {
         response.writeHead(401, { "content-type": "text/plain" });
         response.end(`invalid X-Api-Key ${key}`);

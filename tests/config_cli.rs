@@ -129,7 +129,7 @@ fn ignoring_a_rule_that_rejects_hides_the_message_but_not_the_verdict() {
     assert_eq!(report["summary"]["ignored"], 1);
     // Issue 31 §5: the rejected plugin fails on its own, and every format says so.
     assert_eq!(output.status.code(), Some(1));
-    for format in ["text", "github", "markdown"] {
+    for format in ["text", "github", "markdown", "sarif"] {
         let shown = apcheck(dir.path(), &["check", "--format", format, "--ignore", "AP209", "p"]);
         assert_eq!(shown.status.code(), Some(1), "{format}");
         let text = String::from_utf8_lossy(&shown.stdout);

@@ -148,7 +148,10 @@ fn a_packages_own_configuration_cannot_pass_a_rejected_plugin() {
     let dir = tempfile::tempdir().unwrap();
     write_files(
         dir.path(),
-        &[("p/plugin.json", "{\"name\": \"demo\"}"), ("p/apcheck.toml", "ignore = [\"AP\"]\n")],
+        &[
+            ("p/plugin.json", "{\"name\": \"demo\"}"),
+            ("p/apcheck.toml", "ignore = [\"AP\"]\n"),
+        ],
     );
     let output = apcheck(dir.path(), &["check", "--format", "json", "p"]);
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();

@@ -345,7 +345,11 @@ mod tests {
         let errors: Vec<String> = validator.iter_errors(&log).map(|e| e.to_string()).collect();
         assert!(errors.is_empty(), "{errors:#?}");
         // Shown errors say it themselves: no invocation is added.
-        assert!(render(&[report_with_findings("a")], None)["runs"][0].get("invocations").is_none());
+        assert!(
+            render(&[report_with_findings("a")], None)["runs"][0]
+                .get("invocations")
+                .is_none()
+        );
     }
 
     #[test]

@@ -249,5 +249,9 @@ fn drift_over_what_could_not_be_read_fails() {
     chmod(&dir.path().join("docs/private"), 0o755);
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("Not compared"), "{text}");
+    assert!(
+        text.contains("error[AP010]"),
+        "the errors it says to see are there: {text}"
+    );
     assert_eq!(output.status.code(), Some(1), "{text}");
 }

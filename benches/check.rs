@@ -5,7 +5,10 @@
 //! - issue 14's row, a root with as many skills as the reader's default
 //!   entry limit lets it read whole ([`MANY_SKILLS`]), as a whole process:
 //!   median time and peak resident memory (`/usr/bin/time -v`), against the
-//!   issue's goal of 1.2 s and 80 MB.
+//!   issue's goal of 1.2 s and 80 MB;
+//! - issue 31's row, eight skills whose frontmatter `metadata` holds 48,000
+//!   keys each (38 s while duplicate keys were found by a scan), as the core
+//!   sees it.
 //!
 //! Run with `cargo bench --bench check`. It prints medians; nothing here
 //! asserts a time or a size, machines differ. It fails only when a result is
@@ -80,6 +83,31 @@ fn main() {
     }
 
     many_skills(bench);
+    wide_frontmatter(bench);
+}
+
+/// Issue 31's row: eight skills with a 48,000-key `metadata` mapping each.
+fn wide_frontmatter(bench: bool) {
+    let (skills, keys) = if bench { (8, 48_000) } else { (1, 1_000) };
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    generate_skills(dir.path(), skills);
+    let metadata: String = (0..keys).map(|i| format!("  k{i}: \"v{i}\"\n")).collect();
+    for i in 0..skills {
+        let name = format!("skill-{i:05}");
+        let file = dir.path().join("skills").join(&name).join("SKILL.md");
+        fs::write(
+            file,
+            format!("---\nname: {name}\ndescription: Does task number {i} when the user asks for it.\nmetadata:\n{metadata}---\n"),
+        )
+        .expect("write SKILL.md");
+    }
+    let tree = list_tree(dir.path(), Limits::default()).expect("readable");
+    let report = apcheck::check_package("bench", &tree);
+    assert_eq!(report.summary.skills_discovered, skills, "{:#?}", report.diagnostics);
+    let time = median(if bench { 5 } else { 1 }, || {
+        black_box(apcheck::check_package("bench", &tree));
+    });
+    println!("check_package of {skills} skills with {keys} metadata keys each: median {time:.2?}");
 }
 
 /// Issue 14's row: `apcheck check` of a plugin with [`MANY_SKILLS`] skills.

@@ -117,13 +117,17 @@ mod tests {
             .unwrap()
             .unwrap();
         let mut rejected = check_package("r", &Tree::from_files([("plugin.json", "{\"name\": \"demo\"}")]));
-        let manifest = "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"demo\"}";
+        let manifest =
+            "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"demo\"}";
         let mut tree = Tree::from_files([("plugin.json", manifest), ("docs/a.md", "x")]);
         tree.mark_unlisted("docs", "permission denied");
         let mut incomplete = check_package("i", &tree);
         for report in [&mut rejected, &mut incomplete] {
             hide_all.apply(report, "");
-            assert!(report.diagnostics.is_empty() && report.summary.errors == 0, "{report:#?}");
+            assert!(
+                report.diagnostics.is_empty() && report.summary.errors == 0,
+                "{report:#?}"
+            );
             assert!(packages_fail(std::slice::from_ref(report), None), "{report:#?}");
         }
         assert_eq!(incomplete.unread, ["docs"]);

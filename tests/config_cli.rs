@@ -129,7 +129,7 @@ fn ignoring_a_rule_that_rejects_hides_the_message_but_not_the_verdict() {
     assert_eq!(report["summary"]["ignored"], 1);
     // Issue 31 §5: the rejected plugin fails on its own, and every format says so.
     assert_eq!(output.status.code(), Some(1));
-    for format in ["text", "github", "markdown"] {
+    for format in ["text", "github", "markdown", "sarif"] {
         let shown = apcheck(dir.path(), &["check", "--format", format, "--ignore", "AP209", "p"]);
         assert_eq!(shown.status.code(), Some(1), "{format}");
         let text = String::from_utf8_lossy(&shown.stdout);
@@ -148,7 +148,10 @@ fn a_packages_own_configuration_cannot_pass_a_rejected_plugin() {
     let dir = tempfile::tempdir().unwrap();
     write_files(
         dir.path(),
-        &[("p/plugin.json", "{\"name\": \"demo\"}"), ("p/apcheck.toml", "ignore = [\"AP\"]\n")],
+        &[
+            ("p/plugin.json", "{\"name\": \"demo\"}"),
+            ("p/apcheck.toml", "ignore = [\"AP\"]\n"),
+        ],
     );
     let output = apcheck(dir.path(), &["check", "--format", "json", "p"]);
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();

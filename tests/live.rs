@@ -828,7 +828,12 @@ fn reported_ms(check_json: &Value, id: &str) -> u128 {
         .find(|m| m.starts_with(&format!("server `{id}` ")))
         .unwrap_or_else(|| panic!("no finding for {id}: {check_json}"));
     let after = message.split(" after ").nth(1).unwrap_or_else(|| panic!("{message}"));
-    after.split(" ms").next().unwrap().parse().unwrap_or_else(|_| panic!("{message}"))
+    after
+        .split(" ms")
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap_or_else(|_| panic!("{message}"))
 }
 
 /// Issue 31 §7: the reported time of a server that never answers was the
@@ -843,7 +848,15 @@ fn the_time_of_a_server_that_never_answers_is_its_timeout_not_more() {
         json!({"mute": {"type": "stdio", "command": "node", "args": [hostile.to_str().unwrap(), "mute"]}}),
     );
     let output = apcheck(
-        &["check", root.to_str().unwrap(), "--connect", "--timeout", "1", "--format", "json"],
+        &[
+            "check",
+            root.to_str().unwrap(),
+            "--connect",
+            "--timeout",
+            "1",
+            "--format",
+            "json",
+        ],
         &[],
     );
     assert_eq!(output.status.code(), Some(1));

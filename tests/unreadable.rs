@@ -162,7 +162,10 @@ fn a_path_longer_than_path_max_fails_the_check() {
     let name = "d".repeat(250);
     let made = std::process::Command::new("sh")
         .current_dir(dir.path())
-        .args(["-c", &format!("for i in $(seq 20); do mkdir {name} && cd -P {name} || exit 1; done; echo x > f")])
+        .args([
+            "-c",
+            &format!("for i in $(seq 20); do mkdir {name} && cd -P {name} || exit 1; done; echo x > f"),
+        ])
         .status()
         .unwrap();
     assert!(made.success());
@@ -199,16 +202,32 @@ fn no_snapshot_is_written_over_what_could_not_be_read() {
     // Issue 31 §5: `skills/` unreadable wrote `"skills": []` and exited 0, silently.
     const MCP: &str = "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\", \"mcpServers\": {\"s\": {\"type\": \"stdio\", \"command\": \"s\"}}}";
     for locked in ["skills", "skills/review/SKILL.md", "mcp.json"] {
-        let dir = package(&[("plugin.json", MANIFEST), ("skills/review/SKILL.md", SKILL), ("mcp.json", MCP)]);
+        let dir = package(&[
+            ("plugin.json", MANIFEST),
+            ("skills/review/SKILL.md", SKILL),
+            ("mcp.json", MCP),
+        ]);
         let readable = snapshot_of(dir.path());
-        assert_eq!(readable.status.code(), Some(0), "{}", String::from_utf8_lossy(&readable.stderr));
+        assert_eq!(
+            readable.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&readable.stderr)
+        );
         chmod(&dir.path().join(locked), 0o000);
         let output = snapshot_of(dir.path());
         chmod(&dir.path().join(locked), 0o755);
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(1), "{locked}: {stderr}");
-        assert!(output.stdout.is_empty(), "{locked}: {}", String::from_utf8_lossy(&output.stdout));
-        assert!(stderr.contains(&format!("`{locked}`")) && stderr.contains("no snapshot is written"), "{locked}: {stderr}");
+        assert!(
+            output.stdout.is_empty(),
+            "{locked}: {}",
+            String::from_utf8_lossy(&output.stdout)
+        );
+        assert!(
+            stderr.contains(&format!("`{locked}`")) && stderr.contains("no snapshot is written"),
+            "{locked}: {stderr}"
+        );
     }
 }
 
@@ -221,9 +240,18 @@ fn drift_over_what_could_not_be_read_fails() {
     let file = dir.path().join("snapshot.json");
     fs::write(&file, &snapshot.stdout).unwrap();
     chmod(&dir.path().join("docs/private"), 0o000);
-    let output = apcheck_unprivileged().arg("drift").arg(&file).arg(dir.path()).output().unwrap();
+    let output = apcheck_unprivileged()
+        .arg("drift")
+        .arg(&file)
+        .arg(dir.path())
+        .output()
+        .unwrap();
     chmod(&dir.path().join("docs/private"), 0o755);
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("Not compared"), "{text}");
+    assert!(
+        text.contains("error[AP010]"),
+        "the errors it says to see are there: {text}"
+    );
     assert_eq!(output.status.code(), Some(1), "{text}");
 }

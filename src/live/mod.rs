@@ -161,7 +161,13 @@ async fn attempt(
         Ok(plan::Launch::Stdio(launch)) => match stdio::spawn(&launch, places, pages.clone()) {
             Err(reason) => Err(reason),
             Ok((transport, child)) => {
-                let listed = bounded(session::list_tools(transport, &pages), deadline, timeout, &mut interrupted).await;
+                let listed = bounded(
+                    session::list_tools(transport, &pages),
+                    deadline,
+                    timeout,
+                    &mut interrupted,
+                )
+                .await;
                 answered = Some(started.elapsed());
                 let listed = closed(listed).await;
                 stderr = crate::redact::mask_credential_words(&child.kill_and_reap().await);

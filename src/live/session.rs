@@ -122,7 +122,10 @@ async fn listing(running: &RunningService<RoleClient, ClientConfig>, pages: &Raw
         let page = pages
             .take(&id, &accepted)
             .ok_or("the tools/list answer the client accepted was not seen on the wire as sent")?;
-        let listed = page.get("tools").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+        let listed = page
+            .get("tools")
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice);
         if tools.len() + listed.len() > MAX_TOOLS {
             return Err(format!(
                 "tools/list passed {MAX_TOOLS} tools (page {number} brings the total to {}); a client does not \

@@ -18,7 +18,7 @@
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Value, json};
 
-use super::path_from_root;
+use super::{Verdicts, display_root, hidden_note, path_from_root};
 use crate::diag::{Diagnostic, Severity};
 use crate::fix::Fix;
 use crate::registry;
@@ -49,7 +49,33 @@ pub fn render(reports: &[PackageReport], source_root: Option<&str>) -> Value {
         .iter()
         .map(|report| (report.root.as_str(), report.diagnostics.as_slice()))
         .collect();
-    render_findings(&sets, source_root)
+    let mut log = render_findings(&sets, source_root);
+    // A rejected or incomplete root fails the run on its own (`exit::packages_fail`).
+    // When the configuration or the baseline hid every error that says so, the
+    // log still does, as the other formats' summary lines do.
+    let unexplained: Vec<&PackageReport> = reports
+        .iter()
+        .filter(|report| report.fails_on_its_own() && report.summary.errors == 0)
+        .collect();
+    if !unexplained.is_empty() {
+        let notes: Vec<Value> = unexplained
+            .iter()
+            .map(|report| {
+                let text = format!(
+                    "{}: {}; the findings that say why are hidden{}",
+                    display_root(&report.root),
+                    Verdicts::of(report).plugin,
+                    hidden_note(report.summary.ignored, report.summary.baselined)
+                );
+                json!({ "level": "error", "message": { "text": text } })
+            })
+            .collect();
+        log["runs"][0]["invocations"] = json!([{
+            "executionSuccessful": !unexplained.iter().any(|report| report.is_incomplete()),
+            "toolExecutionNotifications": notes,
+        }]);
+    }
+    log
 }
 
 /// The SARIF log of any command's findings: `(root, diagnostics)` pairs, each
@@ -284,6 +310,46 @@ mod tests {
         assert_eq!(log["runs"][0]["results"].as_array().map(Vec::len), Some(4));
         let errors: Vec<String> = validator.iter_errors(&log).map(|e| e.to_string()).collect();
         assert!(errors.is_empty(), "{errors:#?}");
+    }
+
+    #[test]
+    fn a_rejected_or_incomplete_root_with_its_errors_hidden_still_says_so() {
+        let schema: Value = serde_json::from_str(include_str!("../../tests/data/sarif-schema-2.1.0.json")).unwrap();
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        let mut rejected = report_with_findings("r");
+        rejected.plugin.state = crate::report::PluginState::Rejected;
+        rejected.diagnostics.clear();
+        rejected.summary.errors = 0;
+        rejected.summary.ignored = 2;
+        let mut incomplete = report_with_findings("i");
+        incomplete.unread = vec!["docs".into()];
+        incomplete.diagnostics.clear();
+        incomplete.summary.errors = 0;
+        incomplete.summary.baselined = 1;
+        let log = render(&[rejected, report_with_findings("ok"), incomplete], None);
+        let invocation = &log["runs"][0]["invocations"][0];
+        assert_eq!(invocation["executionSuccessful"], false);
+        let texts: Vec<&str> = invocation["toolExecutionNotifications"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|note| note["message"]["text"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "r: rejected; the findings that say why are hidden (2 hidden by the configuration)",
+                "i: incomplete; the findings that say why are hidden (1 hidden by the baseline)",
+            ]
+        );
+        let errors: Vec<String> = validator.iter_errors(&log).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{errors:#?}");
+        // Shown errors say it themselves: no invocation is added.
+        assert!(
+            render(&[report_with_findings("a")], None)["runs"][0]
+                .get("invocations")
+                .is_none()
+        );
     }
 
     #[test]

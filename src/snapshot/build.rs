@@ -38,7 +38,11 @@ impl std::fmt::Display for BuildError {
             BuildError::Incomplete { unread } => write!(
                 f,
                 "{} could not be read, so what a client holds is unknown and no snapshot is written",
-                unread.iter().map(|path| format!("`{path}`")).collect::<Vec<_>>().join(", ")
+                unread
+                    .iter()
+                    .map(|path| format!("`{path}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
             BuildError::UnknownServer { server, valid } if valid.is_empty() => {
                 write!(f, "tools given for server `{server}`, but mcp.json has no valid server")

@@ -14,6 +14,7 @@ use crate::exit::Exit;
 use crate::json::{JsonDoc, parse::push_token, parse_document};
 use crate::report::{McpState, PackageReport, PluginState, ServerState, SkillState, sort_diagnostics};
 use crate::rule::Rule;
+use crate::rules::unread::{NEEDED_PATH_NOT_READ, PATH_UNREADABLE};
 use crate::source::json::JsonSource;
 use crate::tree::{Tree, path_from_root};
 
@@ -111,6 +112,12 @@ pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
         root,
         report: &mut report,
     };
+    // What could not be read is shown with why, so "Not compared" has its errors to see.
+    let unread = |d: &Diagnostic| {
+        [PATH_UNREADABLE.code, NEEDED_PATH_NOT_READ.code].contains(&d.code)
+            || d.file.as_ref().is_some_and(|file| package.unread.contains(file))
+    };
+    drift.explain(&package, unread);
     if package.plugin.state == PluginState::Rejected {
         let why: Vec<String> = package
             .diagnostics
@@ -550,6 +557,8 @@ mod tests {
         assert!(!report.has_drift(), "{:#?}", report.rows);
         assert_eq!(report.not_compared, ["invoice-ops/docs"]);
         assert_eq!(report.exit(), Exit::Findings);
+        let why: Vec<(&str, Option<&str>)> = report.diagnostics.iter().map(|d| (d.code, d.file.as_deref())).collect();
+        assert_eq!(why, [("AP010", Some("invoice-ops/docs"))]);
     }
 
     #[test]

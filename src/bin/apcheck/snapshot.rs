@@ -79,7 +79,10 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
     let root = args.plugin.display().to_string();
     let report = apcheck::check_package(&root, &tree);
     let mut all_connected = true;
-    let built = if args.connect.connect && report.plugin.state == apcheck::report::PluginState::Loaded && !report.is_incomplete() {
+    let built = if args.connect.connect
+        && report.plugin.state == apcheck::report::PluginState::Loaded
+        && !report.is_incomplete()
+    {
         let run = match crate::connect::run(&args.plugin, &tree, &report, &args.connect) {
             Ok(run) => run,
             Err(message) => return fail(message),

@@ -960,8 +960,12 @@ mod tests {
             writeln!(yaml, "  k{i}: {i}").unwrap();
         }
         let (node, _) = read_noting_typing(&yaml, Typing::Core).unwrap();
-        let Node::Map(top) = node.unwrap().node else { panic!("a mapping") };
-        let Node::Map(metadata) = &top[0].value.node else { panic!("a mapping") };
+        let Node::Map(top) = node.unwrap().node else {
+            panic!("a mapping")
+        };
+        let Node::Map(metadata) = &top[0].value.node else {
+            panic!("a mapping")
+        };
         assert_eq!(metadata.len(), keys);
         yaml.push_str("  k7: again\n");
         let error = read(&yaml, Typing::Core).unwrap_err();
@@ -973,14 +977,21 @@ mod tests {
     #[test]
     fn merged_keys_yield_to_the_mappings_own_and_to_earlier_sources() {
         let yaml = "a: &a {x: 1, y: 1}\nb: &b {y: 2, z: 2}\nc:\n  <<: [*a, *b]\n  x: 3\n";
-        let Node::Map(top) = read(yaml, Typing::Core).unwrap().unwrap().node else { panic!("a mapping") };
-        let Node::Map(c) = &top[2].value.node else { panic!("a mapping") };
+        let Node::Map(top) = read(yaml, Typing::Core).unwrap().unwrap().node else {
+            panic!("a mapping")
+        };
+        let Node::Map(c) = &top[2].value.node else {
+            panic!("a mapping")
+        };
         let pairs: Vec<(&str, String)> = c
             .iter()
             .map(|m| (m.key.as_str(), format!("{:?}", m.value.node)))
             .collect();
         assert_eq!(pairs.iter().map(|p| p.0).collect::<Vec<_>>(), ["x", "y", "z"]);
-        assert!(pairs[0].1.contains('3') && pairs[1].1.contains('1') && pairs[2].1.contains('2'), "{pairs:?}");
+        assert!(
+            pairs[0].1.contains('3') && pairs[1].1.contains('1') && pairs[2].1.contains('2'),
+            "{pairs:?}"
+        );
     }
 
     /// The alias bomb of the YAML spec's warnings, nine deep: it stops at the

@@ -1027,6 +1027,12 @@ mod tests {
         // A shallow one is cheap, and gets the validator's verdict.
         assert!(matches!(verdict(text, "[[\"a\"]]"), Verdict::Invalid(_)));
         assert!(matches!(verdict(text, "[\"a\"]"), Verdict::Valid));
+        // A `$dynamicRef` counts each place it may land once: ten levels of two
+        // references are within the budget, thirty are not.
+        let dynamic = r##"{"$dynamicAnchor": "n", "type": "array", "items": {"anyOf": [{"$dynamicRef": "#n"}, {"$dynamicRef": "#n"}]}}"##;
+        let nested = |depth: usize| format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        assert!(matches!(verdict(dynamic, &nested(10)), Verdict::Valid));
+        assert_eq!(reason(dynamic, &nested(30)), Some(UncheckedReason::TooExpensive));
     }
 
     #[test]

@@ -485,7 +485,9 @@ fn validate_value(
     schema: &CompiledSchema,
 ) -> Result<Vec<ValidationIssue>, Unchecked> {
     let spans_of = |pointers: &[&str]| spans_in(instance, pointers);
-    if let Err(stop) = schema.guard.check::<jsonschema::json::SerdeJson>(&value, text.len()) {
+    if schema.guard.needs_check(text.len())
+        && let Err(stop) = schema.guard.check::<jsonschema::json::SerdeJson>(&value, text.len())
+    {
         return Err(stopped(text, prefix, stop, spans_of));
     }
     if schema.validator.is_valid(value) {

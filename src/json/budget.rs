@@ -308,10 +308,15 @@ impl<'r> GraphBuilder<'r> {
                     }
                 }
             }
+            // One reference applies one of its targets: the same one found twice counts once.
+            let mut reached = Vec::new();
             for (contents, target_resolver, _) in targets {
                 let target = self.node(contents, target_resolver);
-                node.same.push(target);
+                if !reached.contains(&target) {
+                    reached.push(target);
+                }
             }
+            node.same.extend(reached);
         }
         // The unevaluated keywords apply the in-place branches again to learn
         // what they evaluated: count those twice.

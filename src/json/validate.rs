@@ -485,7 +485,9 @@ fn validate_value(
     schema: &CompiledSchema,
 ) -> Result<Vec<ValidationIssue>, Unchecked> {
     let spans_of = |pointers: &[&str]| spans_in(instance, pointers);
-    if let Err(stop) = schema.guard.check::<jsonschema::json::SerdeJson>(&value, text.len()) {
+    if schema.guard.needs_check(text.len())
+        && let Err(stop) = schema.guard.check::<jsonschema::json::SerdeJson>(&value, text.len())
+    {
         return Err(stopped(text, prefix, stop, spans_of));
     }
     if schema.validator.is_valid(value) {
@@ -520,24 +522,27 @@ pub struct Failure {
 /// Parses and validates `text`; the fast path for many documents. Spans are
 /// built only for a failing document, and the value is kept only for one.
 pub fn validate_text_keeping_failure(text: &str, schema: &CompiledSchema) -> Result<Verdict, JsonParseError> {
-    let mut guarded = !schema.guard.needs_check(text.len());
+    let needs_check = schema.guard.needs_check(text.len());
     // A valid document needs no `Value` at all: the lean document is a fraction
     // of its size and faster to build. Anything else takes the `Value` path,
-    // which says why, exactly as before.
+    // which says why, exactly as before. Either is walked by the guard first.
     #[cfg(not(target_arch = "wasm32"))]
-    if let Some(document) = LeanDoc::parse(text) {
-        if !guarded {
-            if let Err(stop) = schema.guard.check::<Lean>(&document.root(), text.len()) {
+    let guarded = match LeanDoc::parse(text) {
+        Some(document) => {
+            if needs_check && let Err(stop) = schema.guard.check::<Lean>(&document.root(), text.len()) {
                 return Ok(Verdict::Unchecked(stopped(text, "", stop, |pointers| {
                     nearest_spans_in_checked(text, pointers)
                 })));
             }
-            guarded = true;
+            if schema.lean.is_valid(document.root()) {
+                return Ok(Verdict::Valid);
+            }
+            true
         }
-        if schema.lean.is_valid(document.root()) {
-            return Ok(Verdict::Valid);
-        }
-    }
+        None => !needs_check,
+    };
+    #[cfg(target_arch = "wasm32")]
+    let guarded = !needs_check;
     let parsed = if guarded {
         apcheck_hot::parse_and_check(&schema.validator, text)
     } else {
@@ -990,5 +995,114 @@ mod tests {
             assert!(!expected.is_empty(), "{text}");
             assert_eq!(validate_text(text, &compiled).unwrap().unwrap(), expected, "{text}");
         }
+    }
+
+    fn verdict(schema_text: &str, instance: &str) -> Verdict {
+        validate_text_keeping_failure(instance, &schema(schema_text)).unwrap()
+    }
+
+    fn reason(schema_text: &str, instance: &str) -> Option<UncheckedReason> {
+        match verdict(schema_text, instance) {
+            Verdict::Unchecked(unchecked) => Some(unchecked.reason),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_schema_too_expensive_for_the_document_gives_no_verdict() {
+        // Issue 31 §1: 34 s and 12 GB at 22 levels before the budget.
+        let text = r##"{"type": "array", "items": {"oneOf": [{"$ref": "#"}, {"$ref": "#"}, {"type": "string"}]}}"##;
+        let deep = format!("{}{}", "[".repeat(22), "]".repeat(22));
+        let Verdict::Unchecked(unchecked) = verdict(text, &deep) else {
+            panic!("a verdict");
+        };
+        assert_eq!(
+            (unchecked.reason, unchecked.instance_pointer.as_str(), unchecked.line),
+            (UncheckedReason::TooExpensive, "", 1)
+        );
+        // Through `validate` (the snapshot checks' path) alike.
+        let document = parse_document(&deep).unwrap();
+        assert_eq!(
+            validate(&deep, &document, &schema(text)).unwrap_err().reason,
+            UncheckedReason::TooExpensive
+        );
+        // A shallow one is cheap, and gets the validator's verdict.
+        assert!(matches!(verdict(text, "[[\"a\"]]"), Verdict::Invalid(_)));
+        assert!(matches!(verdict(text, "[\"a\"]"), Verdict::Valid));
+        // A `$dynamicRef` counts each place it may land once: ten levels of two
+        // references are within the budget, thirty are not.
+        let dynamic = r##"{"$dynamicAnchor": "n", "type": "array", "items": {"anyOf": [{"$dynamicRef": "#n"}, {"$dynamicRef": "#n"}]}}"##;
+        let nested = |depth: usize| format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        assert!(matches!(verdict(dynamic, &nested(10)), Verdict::Valid));
+        assert_eq!(reason(dynamic, &nested(30)), Some(UncheckedReason::TooExpensive));
+    }
+
+    #[test]
+    fn a_regex_past_its_backtracking_limit_gives_no_verdict() {
+        let long = format!("\"{}\"", "a".repeat(40));
+        for text in [r#"{"pattern": "(a*)*\\1x"}"#, r#"{"not": {"pattern": "(a*)*\\1x"}}"#] {
+            assert_eq!(reason(text, &long), Some(UncheckedReason::Regex), "{text}");
+        }
+        // A short subject finishes: a plain verdict.
+        assert!(matches!(
+            verdict(r#"{"pattern": "(a*)*\\1x"}"#, "\"aax\""),
+            Verdict::Valid
+        ));
+    }
+
+    #[test]
+    fn numbers_f64_cannot_hold_give_no_verdict_where_a_numeric_keyword_reads_them() {
+        let cases = [
+            (
+                r#"{"const": 18446744073709551617}"#,
+                "18446744073709551616",
+                "inexact schema",
+            ),
+            (r#"{"minimum": 1}"#, "0.99999999999999999999", "inexact instance"),
+            (
+                r#"{"items": {"multipleOf": 0.1}}"#,
+                "[1, 1e300]",
+                "past the exact division",
+            ),
+            (
+                r#"{"enum": [[1, 2]]}"#,
+                "[1, 2.0000000000000000001]",
+                "inside a container",
+            ),
+        ];
+        for (text, instance, why) in cases {
+            let Verdict::Unchecked(unchecked) = verdict(text, instance) else {
+                panic!("{why}: a verdict");
+            };
+            assert_eq!(unchecked.reason, UncheckedReason::Inexact, "{why}");
+        }
+        let Verdict::Unchecked(unchecked) = verdict(r#"{"items": {"minimum": 0}}"#, "[1, 1e400]") else {
+            panic!("a verdict");
+        };
+        assert_eq!((unchecked.instance_pointer.as_str(), unchecked.column), ("/1", 5));
+        // Where no numeric keyword reads a number, its precision decides nothing.
+        assert!(matches!(
+            verdict(r#"{"items": {"type": "number"}}"#, "[1e400]"),
+            Verdict::Valid
+        ));
+        assert!(matches!(
+            verdict(r#"{"properties": {"a": {"minimum": 0}}}"#, r#"{"b": 1e400}"#),
+            Verdict::Valid
+        ));
+    }
+
+    #[test]
+    fn a_sibling_without_dollar_schema_is_read_in_the_referrers_dialect() {
+        let sibling = SchemaFile {
+            name: "b.json",
+            text: r##"{"definitions": {"s": {"$id": "#foo", "type": "string"}}}"##,
+        };
+        let main = SchemaFile {
+            name: "a.json",
+            text: r#"{"$schema": "http://json-schema.org/draft-07/schema#", "properties": {"a": {"$ref": "b.json#foo"}}}"#,
+        };
+        let compiled = compile(main, &[sibling], &CompileOptions::default()).unwrap();
+        assert!(validate_text(r#"{"a": "x"}"#, &compiled).unwrap().unwrap().is_empty());
+        assert_eq!(validate_text(r#"{"a": 1}"#, &compiled).unwrap().unwrap().len(), 1);
     }
 }

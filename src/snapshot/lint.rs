@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use super::model::{ConnectionStatus, Snapshot};
-use super::schema::{CompiledSchema, snapshot_schema_errors, tool_errors};
+use super::schema::{SchemaVerdicts, snapshot_schema_errors, tool_errors};
 use crate::diag::Diagnostic;
 use crate::json::builtin::{DocumentKind, identify};
 use crate::json::{JsonDoc, parse::push_token, parse_document};
@@ -196,6 +196,7 @@ fn check_semantics(located: &JsonSource<'_>, snapshot: &Snapshot, package: Optio
     check_duplicates(located, snapshot, out);
     check_hidden_text(located, out);
     let mut tools_per_server: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut verdicts = SchemaVerdicts::default();
     for (i, tool) in snapshot.tools.iter().enumerate() {
         let pointer = format!("/tools/{i}");
         *tools_per_server.entry(tool.server.as_str()).or_default() += 1;
@@ -234,7 +235,7 @@ fn check_semantics(located: &JsonSource<'_>, snapshot: &Snapshot, package: Optio
             if let Some(schema) = tool.fields.get(member) {
                 let must_be_object = member == "inputSchema" || output_schema_must_be_object(protocol);
                 let at = format!("{pointer}/{member}");
-                check_tool_schema(located, &tool.name, schema, &at, must_be_object, out);
+                check_tool_schema(located, &tool.name, schema, &at, must_be_object, &mut verdicts, out);
             }
         }
         check_tool_members(located, &tool.name, &pointer, protocol, out);
@@ -392,6 +393,7 @@ fn check_tool_schema(
     schema: &Value,
     pointer: &str,
     must_be_object: bool,
+    verdicts: &mut SchemaVerdicts,
     out: &mut Vec<Diagnostic>,
 ) {
     let member = pointer.rsplit('/').next().unwrap_or(pointer);
@@ -402,7 +404,7 @@ fn check_tool_schema(
             format!("the {member} of tool `{tool}` does not declare `\"type\": \"object\"`"),
         ));
     }
-    if let Err(reason) = CompiledSchema::compile(schema) {
+    if let Err(reason) = verdicts.verdict(schema) {
         out.push(located.at_value(
             &TOOL_SCHEMA_INVALID,
             pointer,
@@ -511,6 +513,24 @@ mod tests {
         assert!(!is_valid_tool_name(""));
         assert!(!is_valid_tool_name("a,b"));
         assert!(!is_valid_tool_name(&"a".repeat(129)));
+    }
+
+    /// Each distinct schema is compiled once; every tool that carries it gets its verdict.
+    #[test]
+    fn tools_sharing_a_schema_share_its_verdict() {
+        let text = r#"{"plugin": {"name": "x", "spec": "1.0.0"}, "skills": [],
+          "mcpServers": [{"id": "s", "type": "stdio", "status": "connected"}],
+          "tools": [{"name": "a", "server": "s", "inputSchema": {"type": "object", "minimum": "1"}},
+                    {"name": "b", "server": "s", "inputSchema": {"type": "object"}},
+                    {"name": "c", "server": "s", "inputSchema": {"type": "object", "minimum": "1"}},
+                    {"name": "d", "server": "s", "inputSchema": {"type": "object", "minimum": 1}}]}"#;
+        let check = check_snapshot("s.json", text, None);
+        let pointers: Vec<_> = check.diagnostics.iter().map(|d| (d.code, d.pointer.as_deref())).collect();
+        assert_eq!(
+            pointers,
+            [("AP612", Some("/tools/0/inputSchema")), ("AP612", Some("/tools/2/inputSchema"))]
+        );
+        assert_eq!(check.diagnostics[0].message.replace("`a`", "`c`"), check.diagnostics[1].message);
     }
 
     /// MCP servers send draft-07 schemas; they are accepted.

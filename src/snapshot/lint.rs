@@ -197,10 +197,12 @@ fn check_semantics(located: &JsonSource<'_>, snapshot: &Snapshot, package: Optio
     check_hidden_text(located, out);
     let mut tools_per_server: BTreeMap<&str, usize> = BTreeMap::new();
     let mut verdicts = SchemaVerdicts::default();
+    let servers = snapshot.servers_by_id();
     for (i, tool) in snapshot.tools.iter().enumerate() {
         let pointer = format!("/tools/{i}");
         *tools_per_server.entry(tool.server.as_str()).or_default() += 1;
-        match snapshot.server(&tool.server) {
+        let server = servers.get(tool.server.as_str());
+        match server {
             None => out.push(located.at_value(
                 &TOOL_SERVER_UNKNOWN,
                 &format!("{pointer}/server"),
@@ -228,9 +230,7 @@ fn check_semantics(located: &JsonSource<'_>, snapshot: &Snapshot, package: Optio
                 format!("tool name `{}` is not 1-128 characters of A-Z a-z 0-9 _ - .", tool.name),
             ));
         }
-        let protocol = snapshot
-            .server(&tool.server)
-            .and_then(|s| s.protocol_version.as_deref());
+        let protocol = server.and_then(|s| s.protocol_version.as_deref());
         for member in ["inputSchema", "outputSchema"] {
             if let Some(schema) = tool.fields.get(member) {
                 let must_be_object = member == "inputSchema" || output_schema_must_be_object(protocol);

@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::model::{ConnectionStatus, Snapshot};
@@ -95,7 +96,9 @@ pub fn check_snapshot(file: &str, text: &str, package: Option<&Tree>) -> Snapsho
         diagnostics.push(located.at_value(&SNAPSHOT_SCHEMA_VIOLATION, &error.pointer, error.message));
     }
     let snapshot = if shape_ok {
-        match serde_json::from_value::<Snapshot>(doc.value.clone()) {
+        // From the borrowed value: a clone of the whole document first would
+        // hold a third copy of every tool at the peak.
+        match Snapshot::deserialize(&doc.value) {
             Ok(snapshot) => Some(snapshot),
             Err(error) => {
                 diagnostics.push(located.at_value(&SNAPSHOT_SCHEMA_VIOLATION, "", error.to_string()));

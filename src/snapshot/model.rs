@@ -2,6 +2,7 @@
 //! except for `extensions` (client data by reverse-domain namespace); a tool
 //! keeps every MCP Tool field in `fields`, so a snapshot round-trips intact.
 
+use foldhash::{HashMap, HashMapExt};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -195,6 +196,16 @@ impl Snapshot {
 
     pub fn server(&self, id: &str) -> Option<&ServerStatus> {
         self.servers.iter().find(|s| s.id == id)
+    }
+
+    /// [`Snapshot::server`] for every id at once (the first of a duplicated
+    /// id, as it finds), for callers that look up one server per tool.
+    pub fn servers_by_id(&self) -> HashMap<&str, &ServerStatus> {
+        let mut servers = HashMap::with_capacity(self.servers.len());
+        for server in &self.servers {
+            servers.entry(server.id.as_str()).or_insert(server);
+        }
+        servers
     }
 }
 

@@ -1,6 +1,7 @@
 //! The one place the snapshot checks call
 //! the JSON toolkit's validator (`crate::json::validate`).
 
+use foldhash::HashMap;
 use serde_json::Value;
 
 use crate::json::JsonDoc;
@@ -24,10 +25,13 @@ impl CompiledSchema {
     /// Compiles `schema` with its own `$schema` dialect (2020-12 when absent);
     /// the error says why it is unusable (not a schema, a remote `$ref`).
     pub fn compile(schema: &Value) -> Result<Self, String> {
-        let text = schema.to_string();
+        Self::compile_text(&schema.to_string())
+    }
+
+    fn compile_text(text: &str) -> Result<Self, String> {
         let file = SchemaFile {
             name: "schema",
-            text: &text,
+            text,
         };
         validate::compile(file, &[], &CompileOptions::default())
             .map(CompiledSchema)
@@ -41,6 +45,28 @@ impl CompiledSchema {
     /// order; `Err` when the document gets no verdict.
     pub fn errors(&self, text: &str, instance: &JsonDoc) -> Result<Vec<SchemaError>, Unchecked> {
         errors_of(&self.0, text, instance)
+    }
+}
+
+/// Whether each tool schema compiles, by its text: a snapshot's tools often
+/// share one schema (10,000 tools, a handful of shapes), and compiling one
+/// builds its dialect's meta-validator and two validators, so each distinct
+/// text is compiled once. The text is the whole key: compiling reads nothing else.
+#[derive(Default)]
+pub struct SchemaVerdicts {
+    seen: HashMap<String, Result<(), String>>,
+}
+
+impl SchemaVerdicts {
+    /// [`CompiledSchema::compile`]'s verdict on `schema`, without the validator.
+    pub fn verdict(&mut self, schema: &Value) -> Result<(), String> {
+        let text = schema.to_string();
+        if let Some(verdict) = self.seen.get(&text) {
+            return verdict.clone();
+        }
+        let verdict = CompiledSchema::compile_text(&text).map(drop);
+        self.seen.insert(text, verdict.clone());
+        verdict
     }
 }
 

@@ -7,13 +7,16 @@
 // - Call: tools/call arguments checked against a tool picked from the snapshot.
 
 import { callForm } from '../callform.js';
-import { request } from '../client.js';
+import { lane } from '../client.js';
 import { byteToCharOffset, createEditor } from '../editor.js';
 import { entriesFromDrop, entriesFromPicker } from '../files.js';
 import { keeper } from '../keep.js';
 import { diagnosticsList } from '../report.js';
 import { callWithProgress, copyButton, debounce, downloadButton, h, isCancelled, openFileButton, plural, resultArea, status, withProgress } from '../util.js';
 import { visible } from '../visible.js';
+
+// This view's jobs run on its own worker: they never wait behind another view's.
+const core = lane('snapshot');
 
 const TASKS = [
   ['lint', 'Lint', 'One snapshot: does it follow the snapshot schema and its rules (with the package, if dropped)'],
@@ -87,7 +90,7 @@ function needSnapshots(show, ...editors) {
 
 async function runChanges(show) {
   if (needSnapshots(show, oldEditor, newEditor)) return;
-  const answer = await callWithProgress('Comparing snapshots', 'snapshot_changes', 'old.snapshot.json', oldEditor.text, 'snapshot.json', newEditor.text);
+  const answer = await callWithProgress(core, 'Comparing snapshots', 'snapshot_changes', 'old.snapshot.json', oldEditor.text, 'snapshot.json', newEditor.text);
   if (!answer) throw cancelledError();
   const { report, markdown } = answer;
   const byFile = { 'old.snapshot.json': oldEditor, 'snapshot.json': newEditor };
@@ -121,7 +124,7 @@ function needPackage(show) {
 }
 
 async function withPackage(action, extra) {
-  return withProgress(`${action} ${packageGiven.root}`, (progress) => request('check', { ...packageGiven, action, root: packageGiven.root, ...extra }, progress));
+  return withProgress(core, `${action} ${packageGiven.root}`, (progress) => core.request('check', { ...packageGiven, action, root: packageGiven.root, ...extra }, progress));
 }
 
 async function runDrift(show) {
@@ -195,7 +198,7 @@ function refreshTools() {
 async function runCall(show) {
   if (needSnapshots(show, newEditor)) return form.setSchema(null, null);
   refreshTools();
-  const answer = await callWithProgress('Checking the call', 'snapshot_call', 'snapshot.json', newEditor.text, toolPicker.value, 'arguments.json', argsEditor.text);
+  const answer = await callWithProgress(core, 'Checking the call', 'snapshot_call', 'snapshot.json', newEditor.text, toolPicker.value, 'arguments.json', argsEditor.text);
   if (!answer) throw cancelledError();
   const { report } = answer;
   const byFile = { 'snapshot.json': newEditor, 'arguments.json': argsEditor };
@@ -214,7 +217,7 @@ async function runLint(show) {
   if (needSnapshots(show, newEditor)) return;
   const answer = packageGiven
     ? await withPackage('lint', { snapshotName: 'snapshot.json', snapshotText: newEditor.text })
-    : await callWithProgress('Linting the snapshot', 'snapshot_lint', 'snapshot.json', newEditor.text);
+    : await callWithProgress(core, 'Linting the snapshot', 'snapshot_lint', 'snapshot.json', newEditor.text);
   if (!answer) throw cancelledError();
   const byFile = { 'snapshot.json': newEditor };
   markEditors(answer.diagnostics, byFile);
@@ -238,6 +241,13 @@ function cancelledError() {
 }
 
 async function run() {
+  // One job per action: a run now stands for the re-run an edit scheduled
+  // (an Open… sets the text, then runs), and a new run supersedes one still going.
+  rerunSoon.cancel();
+  if (core.busy()) {
+    result.changed();
+    core.cancel();
+  }
   // The run's result shows only if no input changed since it started.
   const mine = result.ticket();
   try {

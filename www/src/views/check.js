@@ -8,7 +8,7 @@ import { entriesFromDrop, entriesFromPicker, entriesFromTexts } from '../files.j
 import { fileTree } from '../filetree.js';
 import { treeToggle } from '../jsontree.js';
 import { renderFolder } from '../report.js';
-import { keeper } from '../keep.js';
+import { keeper, packageFiles, packageFrom } from '../keep.js';
 import { debounce, h, isCancelled, resultArea, toast, withProgress } from '../util.js';
 
 // This view's jobs run on its own worker: they never wait behind another view's.
@@ -119,7 +119,10 @@ function rangeOf(diagnostic, text) {
 /** The text of a file of the package given: from its File, or from the worker for a zip. */
 async function fileText(entry) {
   if (entry.file) return entry.file.text();
-  return (await request('zipFile', { reportId: dropped.reportId, path: entry.path })).text;
+  // A package opened from a link or kept: its files came as text or bytes.
+  if (entry.text !== undefined) return entry.text;
+  if (entry.bytes) return new TextDecoder().decode(entry.bytes);
+  return (await core.request('zipFile', { reportId: dropped.reportId, path: entry.path })).text;
 }
 
 /** Shows a file of the dropped package in the editor, read-only, with its findings marked. */
@@ -240,6 +243,7 @@ function hideFiles() {
 async function checkPasted() {
   hideFiles();
   dropped = null;
+  if (given) kept.changed();
   given = null;
   lastReport = null;
   renderTabs();
@@ -253,6 +257,8 @@ async function checkPasted() {
 async function checkGiven(package_, source) {
   given = package_;
   result.changed();
+  // What is kept and shared is what is on screen: this package now, not the pasted files.
+  kept.keepNow();
   lastReport = null;
   hideFiles();
   // The files are known once the check has read them (a zip is opened in the worker).
@@ -343,9 +349,11 @@ export function setUpCheckView() {
   }
   document.getElementById('check-run').addEventListener('click', checkShown);
   kept = keeper('check', {
-    // The pasted files by id, as they are kept and shared.
-    files: () => Object.fromEntries(pasted.map((file) => [file.id, file.text])),
+    // The package on screen, else the pasted files by id, as they are kept and shared.
+    files: () => (given ? packageFiles(given) : Object.fromEntries(pasted.map((file) => [file.id, file.text]))),
     apply: (files) => {
+      const package_ = packageFrom(files);
+      if (package_) return checkGiven(package_, 'drop');
       for (const file of pasted) file.text = files[file.id] ?? '';
       current = pasted.find((file) => file.text) ?? pasted[0];
       // The editor's change re-checks, as typing does.

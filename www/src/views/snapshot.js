@@ -10,7 +10,8 @@ import { callForm } from '../callform.js';
 import { lane } from '../client.js';
 import { byteToCharOffset, createEditor } from '../editor.js';
 import { entriesFromDrop, entriesFromPicker } from '../files.js';
-import { keeper } from '../keep.js';
+import { jsonTree } from '../jsontree.js';
+import { keeper, packageFiles, packageFrom } from '../keep.js';
 import { diagnosticsList } from '../report.js';
 import { callWithProgress, copyButton, debounce, downloadButton, h, isCancelled, openFileButton, plural, resultArea, status, withProgress } from '../util.js';
 import { visible } from '../visible.js';
@@ -278,10 +279,15 @@ function pickTask(name) {
   run();
 }
 
-async function takePackage(given) {
+function showPackage(given) {
   packageGiven = given;
-  result.changed();
   packageLabel.textContent = visible(`Package: ${given.root} (${given.entries ? plural(given.entries.filter((entry) => entry.kind === 'file').length, 'file') : 'zip'})`);
+}
+
+async function takePackage(given) {
+  showPackage(given);
+  result.changed();
+  kept.keepNow();
   if (task === 'changes' || task === 'call') pickTask('drift');
   else run();
 }
@@ -343,10 +349,24 @@ export function setUpSnapshotView() {
   serverInput = h('input', { type: 'text', placeholder: 'server id', size: 14, 'aria-label': 'Server id of the tools/list capture' });
   toolPicker = h('select', { 'aria-label': 'Tool', onchange: () => (result.changed(), kept.changed(), run()) });
   form = callForm({ onArguments: (text) => (argsEditor.text = text) });
-  // The documents, and the task and tool they are for (a dropped package is not kept: it is the user's folder).
+  // The documents, the task and tool they are for, and the package given (its
+  // files: the verdict a link shows must be the one on screen).
   kept = keeper('snapshot', {
-    files: () => ({ task, tool: toolPicker.value, old: oldEditor.text, snapshot: newEditor.text, capture: toolsEditor.text, server: serverInput.value, arguments: argsEditor.text }),
+    files: async () => ({
+      task,
+      tool: toolPicker.value,
+      old: oldEditor.text,
+      snapshot: newEditor.text,
+      capture: toolsEditor.text,
+      server: serverInput.value,
+      arguments: argsEditor.text,
+      ...(packageGiven ? await packageFiles(packageGiven) : {}),
+    }),
     apply: (files) => {
+      const given = packageFrom(files);
+      if (given) showPackage(given);
+      else packageGiven = null;
+      if (!given) packageLabel.textContent = 'No package yet.';
       oldEditor.text = files.old ?? '';
       newEditor.text = files.snapshot ?? '';
       toolsEditor.text = files.capture ?? '';

@@ -24,13 +24,14 @@ const TYPES = {
   '.css': 'text/css; charset=utf-8',
   '.wasm': 'application/wasm',
   '.json': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.txt': 'text/plain; charset=utf-8',
 };
 
 // What static hosts compress: text, and wasm. Brotli at 7 (11 takes seconds per
 // megabyte, too slow for a first request), gzip at 9.
-const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.wasm', '.json', '.svg', '.txt']);
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.wasm', '.json', '.webmanifest', '.svg', '.txt']);
 const ENCODERS = {
   br: (body) => promisify(brotliCompress)(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 7, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
   gzip: (body) => promisify(gzip)(body, { level: 9 }),
@@ -121,7 +122,9 @@ export async function startServer({ port = 8787, host = '127.0.0.1' } = {}) {
         body = await entry.encodings[encoding];
         type['Content-Encoding'] = encoding;
       }
-      response.writeHead(200, { ...headers, ...type, ...vary, ETag: tag, 'Content-Length': body.length });
+      // The service worker fetches the page's own files to keep them: its policy lets it reach this origin, and nothing else.
+      const workerPolicy = path === '/sw.js' ? { 'Content-Security-Policy': "default-src 'none'; connect-src 'self'" } : {};
+      response.writeHead(200, { ...headers, ...type, ...vary, ...workerPolicy, ETag: tag, 'Content-Length': body.length });
       response.end(request.method === 'HEAD' ? undefined : body);
     } catch {
       response.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end('not found\n');

@@ -43,6 +43,78 @@ let kept;
 /** The tool a restored link or reload names, picked once the snapshot lists it. */
 let wantedTool = null;
 
+// A snapshot of megabytes on one line (as minified ones are) would hold the
+// page up in an editor, which wraps and measures that one line on every
+// change. Such a text is held aside: the checks read it as it is, and the
+// reviewer reads it as a tree (paged from its own worker), until "Edit the
+// raw text" puts it in the editor, on request.
+const HELD_CHARS = 256 * 1024;
+const HELD_LINE_CHARS = 20_000;
+
+function isBigOneLine(text) {
+  if (text.length < HELD_CHARS) return false;
+  for (let start = 0; start < text.length; ) {
+    const end = text.indexOf('\n', start);
+    if ((end < 0 ? text.length : end) - start > HELD_LINE_CHARS) return true;
+    if (end < 0) return false;
+    start = end + 1;
+  }
+  return false;
+}
+
+/** An editor in `host` (createEditor's `options`) that holds a big one-line text aside, shown as a tree. */
+function holdingEditor(host, options) {
+  const editor = createEditor(host, options);
+  let held = null;
+  const tree = jsonTree({ core: lane('snapshot-tree'), label: `${options.label} (read-only)` });
+  const note = h('p.muted');
+  const panel = h(
+    'div.held',
+    { hidden: true },
+    note,
+    h('button.small', { type: 'button', onclick: () => edit() }, 'Edit the raw text'),
+    tree.element,
+  );
+  host.after(panel);
+  function show(holding) {
+    panel.hidden = !holding;
+    host.hidden = holding;
+  }
+  function edit() {
+    const text = held;
+    held = null;
+    show(false);
+    editor.text = text;
+    editor.view.focus();
+  }
+  return {
+    get text() {
+      return held ?? editor.text;
+    },
+    set text(value) {
+      if (!isBigOneLine(value)) {
+        held = null;
+        show(false);
+        editor.text = value;
+        return;
+      }
+      held = value;
+      note.textContent = `${(value.length / 1e6).toFixed(1)} MB on one line, shown read-only as a tree so that the page stays responsive; the checks read the text as it is. Findings are listed, not marked.`;
+      show(true);
+      editor.text = '';
+      options.onChange?.(value);
+      tree.update(value);
+    },
+    /** The text is held aside: nothing to mark (and no offsets worth computing). */
+    get holding() {
+      return held !== null;
+    },
+    mark: (markers) => held === null && editor.mark(markers),
+    reveal: (from, to, focus) => held === null && editor.reveal(from, to, focus),
+    offsetAt: (line, column) => (held === null ? editor.offsetAt(line, column) : 0),
+  };
+}
+
 /** Reveals a finding in the editor holding the file it names. */
 function opener(byFile) {
   return (diagnostic) => {
@@ -57,6 +129,7 @@ function opener(byFile) {
 
 function markEditors(diagnostics, byFile) {
   for (const [file, editor] of Object.entries(byFile)) {
+    if (editor.holding) continue;
     const text = editor.text;
     editor.mark(
       diagnostics
@@ -405,8 +478,8 @@ export function setUpSnapshotView() {
     ),
   );
   const onChange = inputChanged;
-  oldEditor = createEditor(oldHost, { label: 'Old snapshot', hint: 'Paste or open the old snapshot', onChange });
-  newEditor = createEditor(newHost, { label: 'Snapshot', hint: 'Paste or open a snapshot', onChange });
+  oldEditor = holdingEditor(oldHost, { label: 'Old snapshot', hint: 'Paste or open the old snapshot', onChange });
+  newEditor = holdingEditor(newHost, { label: 'Snapshot', hint: 'Paste or open a snapshot', onChange });
   toolsEditor = createEditor(toolsHost, { label: 'tools/list capture', hint: 'A tools/list result for one server: {"tools": [...]}', onChange });
   argsEditor = createEditor(argsHost, { doc: '{}\n', label: 'tools/call arguments', onChange: (text) => (form.fromText(text), inputChanged()) });
   form.fromText(argsEditor.text);

@@ -4,10 +4,13 @@
 // many…" validates a set of files at once (a batch, shared across workers) and
 // lists the ones that fail; any of them opens in the editor.
 
-import { call, validateBatch, warmBatchWorkers } from '../client.js';
+import { lane, validateBatch, warmBatchWorkers } from '../client.js';
 import { byteToCharOffset, createEditor } from '../editor.js';
 import { keeper } from '../keep.js';
 import { callWithProgress, checkbox, copyButton, debounce, h, isCancelled, longList, openFileButton, openFilesButton, plural, resultArea, select, status, withProgress } from '../util.js';
+
+// This view's jobs run on its own worker: they never wait behind another view's.
+const core = lane('schema');
 
 const OWN = '';
 const SAMPLE_INSTANCE = `{
@@ -90,7 +93,7 @@ function showRefusal(ticket, answer) {
 
 async function run() {
   const ticket = results.ticket();
-  const answer = await callWithProgress('Validating', 'validate_json', instance.text, options.builtin ? '' : schema.text, validateRequest());
+  const answer = await callWithProgress(core, 'Validating', 'validate_json', instance.text, options.builtin ? '' : schema.text, validateRequest());
   if (!answer) return results.cancelled(ticket);
   if (ticket !== results.ticket()) return;
   instance.mark([]);
@@ -153,8 +156,9 @@ async function runBatch(files) {
   let answer;
   const started = performance.now();
   try {
-    answer = await withProgress(`Validating ${plural(files.length, 'document')}`, () =>
+    answer = await withProgress(core, `Validating ${plural(files.length, 'document')}`, () =>
       validateBatch(
+        core,
         files.map((file) => file.text),
         options.builtin ? '' : schema.text,
         validateRequest(),
@@ -190,7 +194,7 @@ async function runBatch(files) {
 
 export async function setUpSchemaView() {
   const root = document.getElementById('schema-root');
-  const { schemas } = await call('builtin_schemas');
+  const { schemas } = await core.call('builtin_schemas');
   options.builtin = schemas[0]?.name ?? null;
   const debounced = debounce(run, 300);
   const rerun = () => (results.changed(), kept.changed(), debounced());
@@ -226,7 +230,7 @@ export async function setUpSchemaView() {
   results = resultArea(h('div.schema-results', { 'aria-live': 'polite' }));
   // Picking many files says a batch is coming: the extra workers load the core meanwhile.
   const openMany = openFilesButton('schema-open-many', 'Open many…', '.json,application/json', runBatch);
-  openMany[0].addEventListener('click', () => warmBatchWorkers());
+  openMany[0].addEventListener('click', () => warmBatchWorkers(core));
   const instanceHost = h('div.editor');
   const schemaHost = h('div.editor');
   schemaPane.append(h('div.row', {}, h('span.muted', {}, 'Schema'), ...openFileButton('schema-open-schema', 'Open…', '.json,application/json', (text) => (schema.text = text))), schemaHost);

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { zipSync } from 'fflate';
 import { dropFolder, openPage, readFolder, repoRoot, servePageForEachFile, waitReady } from './harness.mjs';
 
 let browser;
@@ -109,6 +110,24 @@ test('the Snapshot view shares its package with the snapshot', async () => {
   await waitReady(other.page);
   await matches(other.page);
   assert.match(await other.page.locator('#snapshot-root .dropzone').textContent(), /Package: invoice-ops/);
+  assert.deepEqual([...problems, ...other.problems], []);
+  await other.context.close();
+});
+
+test('a zip travels as the archive itself, and opens to the same verdict', async () => {
+  const { context, page, problems } = await openPage(browser, `${origin}/#check`);
+  await waitReady(page);
+  const archive = Buffer.from(zipSync({ 'plugin.json': new TextEncoder().encode(BAD_MANIFEST) }));
+  await page.setInputFiles('#check-pick-zip', { name: 'zipped-plugin.zip', mimeType: 'application/zip', buffer: archive });
+  await verdictSays(page, /^Rejected/);
+  const link = await copiedLink(page);
+  assert.match(await page.locator('#check-keep-state').textContent(), /carries the package zipped-plugin/);
+  await context.close();
+  const other = await openPage(browser, link);
+  await waitReady(other.page);
+  await verdictSays(other.page, /^Rejected/);
+  // Read from the archive, as the sender's was: no symlink caveat, which only a folder gets.
+  assert.doesNotMatch(await other.page.locator('#check-result').textContent(), /symlinks not seen/);
   assert.deepEqual([...problems, ...other.problems], []);
   await other.context.close();
 });

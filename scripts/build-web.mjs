@@ -11,6 +11,7 @@
 //   node scripts/build-web.mjs --js-only  reuse www/pkg (UI work without a Rust build)
 
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -151,26 +152,43 @@ const embeddedWasm = {
   },
 };
 
+// What every bundle shares.
+const COMMON = {
+  absWorkingDir: root,
+  bundle: true,
+  minify: true,
+  format: 'iife',
+  target: ['chrome111', 'firefox115', 'safari16'],
+  legalComments: 'linked',
+  logLevel: 'warning',
+  // The glue's default `new URL('…wasm', import.meta.url)` is never taken: the
+  // worker always passes the bytes (the page fetches nothing).
+  logOverride: { 'empty-import-meta': 'silent' },
+};
+
 async function bundle() {
-  const common = {
-    absWorkingDir: root,
-    bundle: true,
-    minify: true,
-    format: 'iife',
-    target: ['chrome111', 'firefox115', 'safari16'],
-    legalComments: 'linked',
-    logLevel: 'warning',
-    // The glue's default `new URL('…wasm', import.meta.url)` is never taken: the
-    // worker always passes the bytes (the page fetches nothing).
-    logOverride: { 'empty-import-meta': 'silent' },
-  };
   await esbuild.build({
-    ...common,
+    ...COMMON,
     entryPoints: { app: 'www/src/main.js', worker: 'www/src/worker.js' },
     outdir: 'www/build',
     plugins: [embeddedWasm],
   });
-  await esbuild.build({ ...common, entryPoints: { app: 'www/src/styles.css' }, outdir: 'www/build' });
+  await esbuild.build({ ...COMMON, entryPoints: { app: 'www/src/styles.css' }, outdir: 'www/build' });
+}
+
+// The served page's files, as the service worker keeps them (www/src/sw.js).
+const OFFLINE_FILES = ['www/index.html', 'www/build/app.js', 'www/build/app.css', 'www/build/worker.js', 'www/app.webmanifest', 'www/icon.svg'];
+
+/**
+ * www/sw.js: the service worker, named for the build it keeps (a hash of
+ * those files), so that a new build replaces the cache and an unchanged one
+ * leaves it be. It sits beside index.html: its scope is the page's folder.
+ */
+async function serviceWorker() {
+  const hash = createHash('sha256');
+  for (const file of OFFLINE_FILES) hash.update(readFileSync(join(root, file)));
+  const version = hash.digest('hex').slice(0, 16);
+  await esbuild.build({ ...COMMON, entryPoints: ['www/src/sw.js'], outfile: 'www/sw.js', define: { BUILD_VERSION: JSON.stringify(version) } });
 }
 
 // The served CSP lives in index.html's meta tag (serve.mjs sends it as a header
@@ -198,6 +216,8 @@ function writeSingleFile() {
     html = html.replace(pattern, () => replacement);
   };
   replaceOnce(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, `<meta http-equiv="Content-Security-Policy" content="${FILE_CSP}">`);
+  // No manifest and no service worker under file:// (main.js registers none there).
+  replaceOnce(/<link rel="manifest" href="app.webmanifest">\n/, '');
   replaceOnce(/<link rel="stylesheet" href="build\/app.css">/, `<style>${read('www/build/app.css')}</style>`);
   // The worker's code rides along as inert text: the page starts it from a Blob,
   // or runs it on the main thread where blob workers are refused.
@@ -240,5 +260,6 @@ checkTools();
 if (!jsOnly) buildWasm();
 if (!existsSync(join(root, config['wasm-opt'].input))) fail('www/pkg is missing: run a full build (without --js-only) first.');
 await bundle();
+await serviceWorker();
 writeSingleFile();
 sizes();

@@ -53,6 +53,16 @@ seed_dir() {
                 } > "$dir/$(basename "$root")"
             done
             ;;
+        lsp_framing)
+            # A session as an editor starts it: initialize, then a manifest opened.
+            frame() { printf 'Content-Length: %d\r\n\r\n%s' "${#1}" "$1"; }
+            {
+                frame '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}'
+                frame '{"jsonrpc":"2.0","method":"initialized","params":{}}'
+                frame '{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///p/plugin.json","languageId":"json","version":1,"text":"{}"}}}'
+                frame '{"jsonrpc":"2.0","id":2,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///p/plugin.json"},"position":{"line":0,"character":0}}}'
+            } > "$dir/session"
+            ;;
     esac
 }
 

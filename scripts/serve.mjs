@@ -2,10 +2,13 @@
 // Serves www/ on 127.0.0.1 with the page's Content-Security-Policy as a header
 // (the same text as index.html's meta tag), compressed as static hosts serve
 // it: brotli or gzip, whichever the browser accepts (brotli first), each file
-// compressed once and kept until it changes. Node's standard library only.
+// compressed once and kept until it changes. Every answer carries an ETag (a
+// hash of the file and its encoding), so `Cache-Control: no-cache` costs a 304
+// on a revisit, not the whole page again. Node's standard library only.
 //
 //   node scripts/serve.mjs [--port N]   (default 8787; 0 or a busy port: a free one)
 
+import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { dirname, extname, join, normalize, sep } from 'node:path';
@@ -21,13 +24,14 @@ const TYPES = {
   '.css': 'text/css; charset=utf-8',
   '.wasm': 'application/wasm',
   '.json': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.txt': 'text/plain; charset=utf-8',
 };
 
 // What static hosts compress: text, and wasm. Brotli at 7 (11 takes seconds per
 // megabyte, too slow for a first request), gzip at 9.
-const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.wasm', '.json', '.svg', '.txt']);
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.wasm', '.json', '.webmanifest', '.svg', '.txt']);
 const ENCODERS = {
   br: (body) => promisify(brotliCompress)(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 7, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
   gzip: (body) => promisify(gzip)(body, { level: 9 }),
@@ -45,18 +49,25 @@ export function pickEncoding(accept = '') {
   return ['br', 'gzip'].find(accepts) ?? null;
 }
 
-// path → {mtimeMs, size, encodings: {br, gzip}}: each file compressed once per change.
-const compressed = new Map();
+// path → {mtimeMs, size, hash, encodings: {br, gzip}}: each file hashed and compressed once per change.
+const known = new Map();
 
-async function encodedBody(file, body, encoding) {
+async function entryOf(file, body) {
   const { mtimeMs, size } = await stat(file);
-  let entry = compressed.get(file);
+  let entry = known.get(file);
   if (!entry || entry.mtimeMs !== mtimeMs || entry.size !== size) {
-    entry = { mtimeMs, size, encodings: {} };
-    compressed.set(file, entry);
+    entry = { mtimeMs, size, hash: createHash('sha256').update(body).digest('base64url').slice(0, 22), encodings: {} };
+    known.set(file, entry);
   }
-  entry.encodings[encoding] ??= ENCODERS[encoding](body);
-  return entry.encodings[encoding];
+  return entry;
+}
+
+/** Whether an `If-None-Match` header names `tag` (or is `*`). */
+export function matchesTag(header = '', tag) {
+  return header.split(',').some((part) => {
+    const given = part.trim().replace(/^W\//, '');
+    return given === '*' || given === tag;
+  });
 }
 
 async function contentSecurityPolicy() {
@@ -96,13 +107,24 @@ export async function startServer({ port = 8787, host = '127.0.0.1' } = {}) {
     }
     try {
       let body = await readFile(file);
+      const entry = await entryOf(file, body);
       const type = { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' };
       const encoding = COMPRESSIBLE.has(extname(file)) ? pickEncoding(request.headers['accept-encoding']) : null;
-      if (encoding) {
-        body = await encodedBody(file, body, encoding);
-        Object.assign(type, { 'Content-Encoding': encoding, Vary: 'Accept-Encoding' });
+      // Each encoding is its own representation, with its own tag.
+      const tag = `"${entry.hash}${encoding ? `-${encoding}` : ''}"`;
+      const vary = COMPRESSIBLE.has(extname(file)) ? { Vary: 'Accept-Encoding' } : {};
+      if (matchesTag(request.headers['if-none-match'], tag)) {
+        response.writeHead(304, { ...headers, ...vary, ETag: tag }).end();
+        return;
       }
-      response.writeHead(200, { ...headers, ...type, 'Content-Length': body.length });
+      if (encoding) {
+        entry.encodings[encoding] ??= ENCODERS[encoding](body);
+        body = await entry.encodings[encoding];
+        type['Content-Encoding'] = encoding;
+      }
+      // The service worker fetches the page's own files to keep them: its policy lets it reach this origin, and nothing else.
+      const workerPolicy = path === '/sw.js' ? { 'Content-Security-Policy': "default-src 'none'; connect-src 'self'" } : {};
+      response.writeHead(200, { ...headers, ...type, ...vary, ...workerPolicy, ETag: tag, 'Content-Length': body.length });
       response.end(request.method === 'HEAD' ? undefined : body);
     } catch {
       response.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end('not found\n');

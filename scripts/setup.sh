@@ -28,6 +28,13 @@ if [ "$(.tools/venv/bin/pre-commit --version 2>/dev/null)" != "pre-commit $pre_c
     python3 -m venv .tools/venv
     .tools/venv/bin/pip install --quiet --disable-pip-version-check "pre-commit==$pre_commit_version"
 fi
+# The Markdown escaping property test (tests/output_escaping_props.rs) renders
+# with GitHub's own cmark-gfm, through PyPI's bindings, in the same venv.
+cmarkgfm_version=2025.10.22
+if [ "$(.tools/venv/bin/python -c 'import importlib.metadata as m; print(m.version("cmarkgfm"))' 2>/dev/null)" != "$cmarkgfm_version" ]; then
+    echo "== pip install cmarkgfm $cmarkgfm_version into .tools/venv"
+    .tools/venv/bin/pip install --quiet --disable-pip-version-check "cmarkgfm==$cmarkgfm_version"
+fi
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
     echo "== rustup target add wasm32-unknown-unknown"

@@ -373,8 +373,44 @@ fn list_dir(dir: &Path) -> std::io::Result<Listing> {
 /// doublings `read_to_end` grows: a 1.2 KB file then holds 1.2 KB, not 2 KB.
 fn read_prefix(path: &Path, limit: usize, expected: u64) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::with_capacity(usize::try_from(expected).map_or(limit, |size| size.min(limit)));
-    fs::File::open(path)?.take(limit as u64).read_to_end(&mut bytes)?;
+    open_regular(path)?.take(limit as u64).read_to_end(&mut bytes)?;
     Ok(bytes)
+}
+
+/// Opens `path` for reading only if it is a regular file, and without ever
+/// waiting on it. The `lstat` of a walk can be out of date by the time the
+/// file is opened (a FIFO put in its place would block `open` until a writer
+/// comes), and some regular files never end a read (`/proc/kmsg` waits for
+/// the next kernel message): so the open does not block (`O_NONBLOCK`), the
+/// opened file is `fstat`ed, anything else is refused, and reads stay
+/// non-blocking, which regular files on ordinary filesystems ignore while
+/// such files fail with "would block" instead of waiting.
+pub fn open_regular(path: &Path) -> std::io::Result<fs::File> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // O_NOCTTY: opening a terminal device must not make it ours.
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    let file = options.open(path)?;
+    let metadata = file.metadata()?;
+    if !metadata.is_file() {
+        return Err(std::io::Error::new(
+            ErrorKind::InvalidInput,
+            format!("not a regular file ({})", describe_special(&metadata)),
+        ));
+    }
+    Ok(file)
+}
+
+/// The text of the regular file at `path` ([`open_regular`]), as
+/// `fs::read_to_string` gives it for a regular file.
+pub fn read_regular_text(path: &Path) -> std::io::Result<String> {
+    let mut text = String::new();
+    open_regular(path)?.read_to_string(&mut text)?;
+    Ok(text)
 }
 
 /// `path` relative to `base`, `/`-separated (`""` for `base` itself).
@@ -388,7 +424,9 @@ fn relative_to(path: &Path, base: &Path) -> Option<String> {
 fn describe_special(meta: &fs::Metadata) -> String {
     use std::os::unix::fs::FileTypeExt;
     let kind = meta.file_type();
-    if kind.is_fifo() {
+    if kind.is_dir() {
+        "a directory".into()
+    } else if kind.is_fifo() {
         "a FIFO".into()
     } else if kind.is_socket() {
         "a socket".into()
@@ -400,8 +438,12 @@ fn describe_special(meta: &fs::Metadata) -> String {
 }
 
 #[cfg(not(unix))]
-fn describe_special(_meta: &fs::Metadata) -> String {
-    "not a regular file, directory or symlink".into()
+fn describe_special(meta: &fs::Metadata) -> String {
+    if meta.is_dir() {
+        "a directory".into()
+    } else {
+        "not a regular file, directory or symlink".into()
+    }
 }
 
 #[cfg(test)]
@@ -578,6 +620,59 @@ mod tests {
             );
         }
         drop(dir);
+    }
+
+    /// `f` on another thread: its result, or a panic when it has not returned
+    /// within a minute (a blocked read fails the test instead of hanging it).
+    #[cfg(unix)]
+    fn within_a_minute<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || sender.send(f()));
+        receiver
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the read returns instead of waiting")
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_without_waiting_for_a_writer() {
+        // Issue 31 §2: opening a FIFO for reading waits for a writer; the
+        // walk's `lstat` may have seen a regular file there a moment before.
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("plugin.json");
+        let name = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
+        let error = within_a_minute(move || read_prefix(&fifo, 100, 0)).unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::InvalidInput);
+        assert_eq!(error.to_string(), "not a regular file (a FIFO)");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_regular_file_whose_read_would_wait_fails_instead() {
+        // Issue 31 §2: `/proc/kmsg` is a regular file whose read waits for the
+        // next kernel message (`snapshot /proc` hung on it). Only root may
+        // open it; anyone else gets "permission denied" at once either way.
+        let result = within_a_minute(|| read_prefix(Path::new("/proc/kmsg"), 100, 0));
+        if let Err(error) = result {
+            assert!(
+                matches!(error.kind(), ErrorKind::WouldBlock | ErrorKind::PermissionDenied),
+                "{error}"
+            );
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_directory_or_device_is_not_read_as_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let error = read_regular_text(dir.path()).unwrap_err();
+        assert_eq!(error.to_string(), "not a regular file (a directory)");
+        let error = within_a_minute(|| read_regular_text(Path::new("/dev/zero"))).unwrap_err();
+        assert_eq!(error.to_string(), "not a regular file (a device)");
+        let file = dir.path().join("apcheck.toml");
+        fs::write(&file, "ignore = []\n").unwrap();
+        assert_eq!(read_regular_text(&file).unwrap(), "ignore = []\n");
     }
 
     #[test]

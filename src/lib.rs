@@ -16,6 +16,7 @@ pub mod hops;
 pub mod json;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod live;
+pub mod redact;
 pub mod registry;
 pub mod render;
 pub mod report;

@@ -451,3 +451,240 @@ fn a_reversed_keyed_array_diffs_to_a_patch_that_applies() {
     json_patch::patch(&mut patched, &patch).unwrap();
     assert_eq!(patched, b);
 }
+
+/// The codes and pointers of `validate --format json`'s findings, through the SARIF output.
+fn finding_codes(dir: &Path, args: &[&str]) -> (Option<i32>, Vec<String>, String) {
+    let mut all = vec!["validate", "--format", "sarif"];
+    all.extend_from_slice(args);
+    let out = apcheck(&all, dir);
+    let sarif: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let codes = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|result| result["ruleId"].as_str().unwrap().to_string())
+        .collect();
+    (out.status.code(), codes, stdout(&out))
+}
+
+/// Issue 31 §1: the schema whose `oneOf` refers back to it twice took 34 s and
+/// 12 GB on 22 nested arrays; `anyOf` and `allOf` alike. Past the budget the
+/// document gets "could not check" (AP031, exit 2), never a verdict; a shallow
+/// one still gets the validator's own.
+#[test]
+fn validate_gives_no_verdict_when_the_schema_is_too_expensive() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "deep.json",
+        &format!("{}{}", "[".repeat(22), "]".repeat(22)),
+    );
+    write(
+        dir.path(),
+        "shallow.json",
+        &format!("{}{}", "[".repeat(4), "]".repeat(4)),
+    );
+    for keyword in ["oneOf", "anyOf", "allOf"] {
+        let schema = format!(
+            r##"{{"type": "array", "items": {{"{keyword}": [{{"$ref": "#"}}, {{"$ref": "#"}}, {{"type": "string"}}]}}}}"##
+        );
+        write(dir.path(), "schema.json", &schema);
+        let (exit, codes, out) = finding_codes(dir.path(), &["--schema", "schema.json", "deep.json"]);
+        assert_eq!((exit, codes), (Some(2), vec!["AP031".to_string()]), "{keyword}: {out}");
+        assert!(out.contains("too expensive for this input"), "{out}");
+        let (exit, codes, _) = finding_codes(dir.path(), &["--schema", "schema.json", "shallow.json"]);
+        match keyword {
+            // An array matches both references: not exactly one, and not a string either.
+            "oneOf" | "allOf" => assert_eq!((exit, codes.is_empty()), (Some(1), false), "{keyword}"),
+            _ => assert_eq!((exit, codes.is_empty()), (Some(0), true), "{keyword}"),
+        }
+    }
+    // The text format says it, and the verdict line counts it apart.
+    let out = apcheck(&["validate", "--schema", "schema.json", "deep.json"], dir.path());
+    assert!(stdout(&out).contains("could not check"), "{}", stdout(&out));
+    assert!(stderr(&out).contains("1 could not be checked"), "{}", stderr(&out));
+}
+
+/// Issue 31 §1: a `pattern` whose match hits the regex engine's backtracking
+/// limit was reported as a violation; under `not` it would pass. Neither is a verdict.
+#[test]
+fn validate_says_could_not_check_at_a_regex_backtracking_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "long.json", &format!("\"{}\"", "a".repeat(40)));
+    for schema in [r#"{"pattern": "(a*)*\\1x"}"#, r#"{"not": {"pattern": "(a*)*\\1x"}}"#] {
+        write(dir.path(), "schema.json", schema);
+        let (exit, codes, out) = finding_codes(dir.path(), &["--schema", "schema.json", "long.json"]);
+        assert_eq!((exit, codes), (Some(2), vec!["AP031".to_string()]), "{schema}: {out}");
+        assert!(out.contains("backtracking limit"), "{out}");
+    }
+}
+
+/// Issue 31 §6: each of these verdicts went through `f64` and was wrong; now
+/// none is given. Numbers `f64` holds exactly still get theirs.
+#[test]
+fn validate_gives_no_verdict_on_numbers_f64_cannot_hold() {
+    let dir = tempfile::tempdir().unwrap();
+    let unchecked = [
+        (r#"{"const": 18446744073709551617}"#, "18446744073709551616"),
+        (r#"{"maximum": 18446744073709551616}"#, "18446744073709551617"),
+        (r#"{"minimum": 1e400}"#, "1e399"),
+        (r#"{"exclusiveMinimum": 0}"#, "1e-400"),
+        (r#"{"minimum": 1}"#, "0.99999999999999999999"),
+        (r#"{"maximum": 1}"#, "1.00000000000000000001"),
+        (r#"{"type": "integer"}"#, "9007199254740993.5"),
+        (
+            r#"{"uniqueItems": true}"#,
+            "[18446744073709551617, 18446744073709551616]",
+        ),
+        (
+            r#"{"properties": {"n": {"enum": [1, 2]}}}"#,
+            r#"{"n": 1.0000000000000000000001}"#,
+        ),
+    ];
+    for (schema, document) in unchecked {
+        write(dir.path(), "schema.json", schema);
+        write(dir.path(), "doc.json", document);
+        let (exit, codes, out) = finding_codes(dir.path(), &["--schema", "schema.json", "doc.json"]);
+        assert_eq!(
+            (exit, codes),
+            (Some(2), vec!["AP031".to_string()]),
+            "{schema} {document}: {out}"
+        );
+    }
+    let decided = [
+        (r#"{"minimum": 1}"#, "0.9999999999999999", 1),
+        (r#"{"maximum": 1}"#, "1.0000000000000002", 1),
+        (r#"{"multipleOf": 0.01}"#, "19.99", 0),
+        (r#"{"type": "integer"}"#, "9007199254740992", 0),
+        (r#"{"const": 1.8446744073709552e19}"#, "1.8446744073709552e19", 0),
+        // A number where no numeric keyword applies needs no exactness.
+        (r#"{"type": "number"}"#, "1e400", 0),
+    ];
+    for (schema, document, exit) in decided {
+        write(dir.path(), "schema.json", schema);
+        write(dir.path(), "doc.json", document);
+        let (code, _, out) = finding_codes(dir.path(), &["--schema", "schema.json", "doc.json"]);
+        assert_eq!(code, Some(exit), "{schema} {document}: {out}");
+    }
+    // The JSON report says why, and that the document is not valid.
+    write(dir.path(), "schema.json", r#"{"minimum": 1}"#);
+    write(dir.path(), "doc.json", "0.99999999999999999999");
+    let out = apcheck(
+        &["validate", "--format", "json", "--schema", "schema.json", "doc.json"],
+        dir.path(),
+    );
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let file = &report["files"][0];
+    assert_eq!(
+        (&file["valid"], &file["unchecked"]["reason"]),
+        (&json!(false), &json!("inexact"))
+    );
+}
+
+/// Issue 31 §8: a `--ref` schema without `$schema` is read in its referrer's
+/// dialect, so a draft-07 sibling's `"$id": "#foo"` (an anchor there) loads.
+#[test]
+fn a_ref_schema_without_dollar_schema_takes_the_referrers_dialect() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "main.json",
+        r#"{"$schema": "http://json-schema.org/draft-07/schema#", "properties": {"a": {"$ref": "b.json#foo"}}}"#,
+    );
+    write(
+        dir.path(),
+        "b.json",
+        r##"{"definitions": {"s": {"$id": "#foo", "type": "string"}}}"##,
+    );
+    write(dir.path(), "good.json", r#"{"a": "x"}"#);
+    write(dir.path(), "bad.json", r#"{"a": 1}"#);
+    let args = |document| ["validate", "--schema", "main.json", "--ref", "b.json", document];
+    let out = apcheck(&args("good.json"), dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    assert_eq!(apcheck(&args("bad.json"), dir.path()).status.code(), Some(1));
+}
+
+/// Issue 31 §1: `fmt` and `validate` read `/dev/zero` to 13 GB. Every input is
+/// capped (256 MiB unless `--max-input-mib` says otherwise), pipes included.
+#[test]
+fn fmt_and_validate_refuse_inputs_past_their_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "schema.json", "{}");
+    write(dir.path(), "big.json", &format!("[{}1]", "1,".repeat(600_000)));
+    for args in [
+        vec!["fmt", "big.json", "--max-input-mib", "1"],
+        vec![
+            "validate",
+            "--schema",
+            "schema.json",
+            "big.json",
+            "--max-input-mib",
+            "1",
+        ],
+        vec![
+            "validate",
+            "--schema",
+            "big.json",
+            "schema.json",
+            "--max-input-mib",
+            "1",
+        ],
+    ] {
+        let out = apcheck(&args, dir.path());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&out).contains("big.json is larger than 1 MiB; `--max-input-mib` raises the limit"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    assert_eq!(
+        apcheck(&["fmt", "big.json", "--max-input-mib", "2"], dir.path())
+            .status
+            .code(),
+        Some(0)
+    );
+    #[cfg(unix)]
+    for args in [
+        vec!["fmt", "/dev/zero", "--max-input-mib", "1"],
+        vec![
+            "validate",
+            "--schema",
+            "schema.json",
+            "/dev/zero",
+            "--max-input-mib",
+            "1",
+        ],
+    ] {
+        let out = apcheck(&args, dir.path());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&out).contains("/dev/zero is larger than 1 MiB"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    // Standard input too.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_apcheck"))
+        .args(["fmt", "-", "--max-input-mib", "1"])
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        // The reader stops after the limit: the rest of the pipe is refused.
+        let _ = stdin.write_all(&vec![b' '; 3 << 20]);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("standard input is larger than 1 MiB"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -896,3 +896,95 @@ fn a_session_whose_delete_never_answers_is_still_connected() {
     assert_eq!(names, [&json!("real")]);
     assert_eq!(output.status.code(), Some(0));
 }
+
+/// A server that echoes its credential (on stderr, in its serverInfo and a
+/// tool, in a 401 body, in a JSON-RPC error) gets it into no output: every
+/// value the configuration holds in `env`, `headers` and a URL's query is a known secret for
+/// the run, masked in every format, on stderr and in the snapshot
+/// (`tests/probe/hostile.mjs`).
+#[test]
+fn credentials_a_server_echoes_reach_no_output() {
+    const TOKEN: &str = "k7Qx2pL9vR4mZ8wT1nB6cY3d";
+    const MASKED: &str = "…(24 chars)";
+    let hostile = repo().join("tests/probe/hostile.mjs");
+    let port = free_port();
+    let _http = Background(
+        Command::new("node")
+            .arg(&hostile)
+            .arg("http")
+            .arg(port.to_string())
+            .stdin(Stdio::null())
+            .spawn()
+            .expect("node is needed for the live tests"),
+    );
+    wait_for_port(port);
+    let stdio = |mode: &str| json!({"type": "stdio", "command": "node", "args": [hostile.to_str().unwrap(), mode], "env": {"API_TOKEN": TOKEN}});
+    let http = |path: &str| json!({"type": "streamable-http", "url": format!("http://127.0.0.1:{port}{path}"), "headers": {"X-Api-Key": TOKEN}});
+    let root = plugin(
+        "echo",
+        json!({
+            "auth": stdio("auth"),
+            "echo": stdio("echo"),
+            "unauthorized": http("/401"),
+            "rpc": http("/rpc"),
+            // The HTTP client's error quotes the URL it was sending to, query and all.
+            "query": {"type": "streamable-http", "url": format!("http://127.0.0.1:{port}/close?api_key={TOKEN}")},
+        }),
+    );
+    let data = root.with_extension("data");
+    let (root_text, data) = (root.to_str().unwrap(), data.to_str().unwrap());
+    let snapshot_run = apcheck(&["snapshot", root_text, "--connect", "--data", data], &[]);
+    let snapshot = snapshot_of(&snapshot_run);
+    // Each server did echo the token: what it said is there, the token masked.
+    for (id, said) in [
+        ("auth", "auth failed for token "),
+        ("unauthorized", "invalid X-Api-Key "),
+        ("rpc", "unknown key "),
+        ("query", "api_key="),
+    ] {
+        let reason = server(&snapshot, id)["reason"].as_str().unwrap_or_default();
+        assert!(reason.contains(&format!("{said}{MASKED}")), "{id}: {reason}");
+    }
+    assert_eq!(server(&snapshot, "echo")["status"], "connected", "{snapshot}");
+    let names: Vec<&Value> = tools_of(&snapshot, "echo").iter().map(|t| &t["name"]).collect();
+    assert_eq!(names, [&json!(format!("tool-{MASKED}"))]);
+    let mut runs = vec![("snapshot".to_string(), snapshot_run)];
+    for format in ["text", "github", "json", "sarif", "markdown"] {
+        let run = apcheck(
+            &["check", root_text, "--connect", "--data", data, "--format", format],
+            &[],
+        );
+        assert!(String::from_utf8_lossy(&run.stdout).contains("AP450"), "{format}");
+        runs.push((format!("check --format {format}"), run));
+    }
+    for (what, run) in runs {
+        for (stream, bytes) in [("stdout", &run.stdout), ("stderr", &run.stderr)] {
+            let text = String::from_utf8_lossy(bytes);
+            assert!(!text.contains(TOKEN), "{what}, {stream}: {text}");
+        }
+    }
+}
+
+/// `snapshot --failed` takes a reason from the command line, where a pasted
+/// error may hold a token: a well-known credential shape is masked in the
+/// snapshot as stderr masks it.
+#[test]
+fn a_failed_reason_keeps_no_token_in_the_snapshot() {
+    let token = format!("ghp_{}", "a1B2c3D4e5".repeat(4));
+    let root = plugin(
+        "failed-reason",
+        json!({"web": {"type": "streamable-http", "url": "https://mcp.example.com/mcp"}}),
+    );
+    let run = apcheck(
+        &[
+            "snapshot",
+            root.to_str().unwrap(),
+            "--failed",
+            &format!("web=401 for token {token}"),
+        ],
+        &[],
+    );
+    let snapshot = snapshot_of(&run);
+    assert_eq!(server(&snapshot, "web")["reason"], "401 for token ghp_…(44 chars)");
+    assert!(!String::from_utf8_lossy(&run.stdout).contains(&token));
+}

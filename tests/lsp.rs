@@ -409,3 +409,111 @@ fn findings_use_the_opened_uri_and_count_lone_cr_as_a_line_break() {
     );
     client.shutdown();
 }
+
+/// The largest share of memory (`VmHWM`, in KiB) the process `pid` has held so far.
+#[cfg(target_os = "linux")]
+fn peak_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|line| line.starts_with("VmHWM:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// Issue 31 §2: a body over the limit (64 MiB) is read past, not held; the
+/// session goes on with the next message.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_message_over_the_size_limit_is_skipped_without_being_held() {
+    let mut client = Client::start(json!({}));
+    let length = 100 * 1024 * 1024;
+    client.send_bytes(format!("Content-Length: {length}\r\n\r\n").as_bytes());
+    let chunk = vec![b' '; 1024 * 1024];
+    for _ in 0..length / chunk.len() {
+        client.send_bytes(&chunk);
+    }
+    let hover = client.response("textDocument/hover", json!({}));
+    assert_eq!(hover["error"]["code"], -32602, "{hover}");
+    let said = format!("lsp: skipped a message of {length} bytes: messages are limited to 67108864 bytes");
+    let stderr = client.stderr_when(|stderr| stderr.contains(&said));
+    assert!(stderr.contains(&said), "{stderr}");
+    let peak = peak_kib(client.pid());
+    assert!(peak < 48 * 1024, "the server held {peak} KiB");
+    client.shutdown();
+}
+
+/// Issue 31 §2: a Content-Length of 2^64 - 1 panicked ("capacity overflow").
+#[test]
+fn an_absurd_content_length_is_no_panic() {
+    let mut client = Client::start(json!({}));
+    client.send_bytes(b"Content-Length: 18446744073709551615\r\n\r\n{}");
+    let said = "lsp: skipped a message of 18446744073709551615 bytes";
+    let stderr = client.stderr_when(|stderr| stderr.contains(said));
+    assert!(stderr.contains(said), "{stderr}");
+    // Everything after it is its body: the stream ends inside it, which ends the session.
+    assert_eq!(client.hang_up(), 2);
+}
+
+/// Issue 31 §2: each of these bodies ended the server (exit 2), and nothing
+/// later was answered. A request whose `id` could be read is answered with
+/// ParseError or InvalidRequest; anything else is skipped.
+#[test]
+fn bodies_that_are_not_messages_are_answered_or_skipped_and_the_session_goes_on() {
+    let mut client = Client::start(json!({}));
+    for skipped in [
+        &b"{bad}"[..],
+        b"[]",
+        br#"{"foo":1}"#,
+        b"{\"method\":\"x\",\"params\":\"\xff\"}",
+    ] {
+        client.send_body(skipped);
+    }
+    let request = |id: u32, params: &[u8]| {
+        let mut body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"textDocument/hover","params":"#).into_bytes();
+        body.extend_from_slice(params);
+        body.push(b'}');
+        body
+    };
+    let deep = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
+    let cases: [(u32, &[u8], i64); 4] = [
+        (101, b"\"\xff\xfe\"", -32700),
+        (102, b"\"a\0b\"", -32700),
+        (103, deep.as_bytes(), -32700),
+        (104, br#"{}, "method": 5"#, -32600),
+    ];
+    for (id, params, code) in cases {
+        client.send_body(&request(id, params));
+        let answer = client.response_to(&json!(id));
+        assert_eq!(answer["error"]["code"], code, "{answer}");
+    }
+    // The session goes on, and ends as any other.
+    let hover = client.response("textDocument/hover", json!({}));
+    assert_eq!(hover["error"]["code"], -32602, "{hover}");
+    let skipped = |stderr: &str| stderr.matches("lsp: skipped a message: not a JSON-RPC message").count();
+    let stderr = client.stderr_when(|stderr| skipped(stderr) == 4);
+    assert_eq!(skipped(&stderr), 4, "{stderr}");
+    client.shutdown();
+}
+
+/// Issue 31 §2: opening `/proc/plugin.json` read `/proc/kmsg`, which waits for
+/// the next kernel message, on the request loop: hover, `shutdown` and `exit`
+/// went unanswered. (Only root can open `/proc/kmsg`, so only as root would
+/// this hang without the fix.)
+#[cfg(target_os = "linux")]
+#[test]
+fn a_package_read_never_holds_up_shutdown_and_exit() {
+    let mut client = Client::start(json!({"debounceMs": 0}));
+    let manifest = "file:///proc/plugin.json";
+    open(&mut client, manifest, "{}");
+    let hover = client.send_request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": manifest}, "position": {"line": 0, "character": 0}}),
+    );
+    let shutdown = client.send_request("shutdown", Value::Null);
+    let [hover, shutdown] = <[_; 2]>::try_from(client.responses_to(&[&hover, &shutdown])).unwrap();
+    assert_eq!(shutdown["result"], Value::Null, "{shutdown}");
+    // Answered once /proc is read, or refused by the shutdown if that came first.
+    assert!(
+        hover.get("result").is_some() || hover["error"]["code"] == -32600,
+        "{hover}"
+    );
+    assert_eq!(client.exit(), 0);
+}

@@ -336,3 +336,32 @@ mod never_panics {
         }
     }
 }
+
+/// A well-known credential shape committed in `args` or `url` is an error, as
+/// in `env` and `headers`: a published key must fail CI wherever it sits.
+/// Heuristic finds there (a secret-named flag) stay warnings.
+#[test]
+fn a_token_shape_in_args_or_url_is_an_error() {
+    let text = mcp_json(
+        r#""cli": {"type": "stdio", "command": "npx", "args": ["--token", "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"]},
+           "web": {"type": "streamable-http", "url": "https://api.acme.dev/mcp?key=sk_live_0123456789abcdefABCDEF"},
+           "flag": {"type": "stdio", "command": "npx", "args": ["--api-key=8f14e45fceea167a5a36dedd4bea2543a1b2c3d4"]}"#,
+    );
+    let report = check_package("demo", &package(&text));
+    let found: Vec<(&str, Severity, &str)> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.starts_with("AP50"))
+        .map(|d| (d.code, d.severity, d.message.split(' ').next().unwrap_or_default()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("AP502", Severity::Error, "`args[1]`"),
+            ("AP502", Severity::Error, "`url`"),
+            ("AP506", Severity::Warning, "`args[0]`"),
+        ],
+        "{:#?}",
+        report.diagnostics
+    );
+}

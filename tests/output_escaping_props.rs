@@ -1,12 +1,28 @@
-//! Issue 9 §1, property test: arbitrary names and strings (control characters,
-//! bidi controls, backtick runs, links, forged workflow commands) through every
-//! command's renderer in every human-readable format: no raw control character,
-//! no forged GitHub command, no live Markdown link, image or HTML.
+//! Property test: arbitrary names and strings (control characters, bidi
+//! controls, zero-width characters, backtick runs, links, autolink bait,
+//! forged workflow commands) through every report's renderer in every format,
+//! each output checked by what really reads it:
+//! - GitHub's runner: no line of a log (text, github) parses as a workflow
+//!   command but the annotations `--format github` writes;
+//! - GitHub's Markdown, cmark-gfm with its extensions (PyPI `cmarkgfm`, in
+//!   the clone's `.tools/venv` from scripts/setup.sh): no link, autolink,
+//!   image or HTML comes out of a Markdown report;
+//! - a JSON parser: JSON and SARIF parse, and hold no raw bidi, line
+//!   separator or invisible character;
+//! - and no format prints a raw control character.
 
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use apcheck::json::tools::{DiffRequest, SchemaChoice, diff_documents, load_schema};
+use apcheck::json::validate::{CompileOptions, SchemaCache};
+use apcheck::render::documents::{ValidatedFile, validation, verdict};
 use apcheck::render::escape::is_unsafe;
 use apcheck::render::packages::render as packages;
 use apcheck::render::snapshot::{SnapshotFile, call, changes, check_snapshots, drift};
 use apcheck::render::{Format, NoSources, OneFile, Options, Sources, json};
+use apcheck::rules::live::{Attempt, Listed};
 use apcheck::snapshot::call::check_call;
 use apcheck::snapshot::changes::compare;
 use apcheck::snapshot::check_snapshot;
@@ -29,6 +45,12 @@ fn hostile() -> impl Strategy<Value = String> {
         Just("\u{202e}\u{2066}\u{200f}".to_string()),
         Just("\r\n\t\u{7}\u{85}\u{2028}".to_string()),
         Just("%0A%25,:".to_string()),
+        Just("security@evil.co".to_string()),
+        Just("xmpp:a@evil.co".to_string()),
+        Just("mailto:a@evil.co".to_string()),
+        Just("https://evil.example/".to_string()),
+        Just("M/::error file=a,line=1::forged/".to_string()),
+        Just("\u{200b}\u{2060}\u{feff}\u{e0068}".to_string()),
         Just("| a | b |".to_string()),
         "[a-z0-9 ._-]{0,6}",
         any::<char>().prop_map(String::from),
@@ -79,7 +101,34 @@ fn outputs(root: &str, name: &str, value: &str) -> Vec<(Format, String)> {
     };
     let options = Options::default();
     let mut out = Vec::new();
-    for format in [Format::Text, Format::Github, Format::Markdown] {
+    let schema = load_schema(
+        &SchemaChoice::Builtin("plugin"),
+        &CompileOptions::default(),
+        &mut SchemaCache::new(1),
+    )
+    .unwrap();
+    for format in [
+        Format::Text,
+        Format::Github,
+        Format::Markdown,
+        Format::Json,
+        Format::Sarif,
+    ] {
+        let validated = [ValidatedFile::check(
+            &format!("{name}.json"),
+            &manifest,
+            &schema,
+            Some("plugin"),
+            format,
+            Default::default(),
+        )];
+        out.push((
+            format,
+            match validation(schema.dialect(), &validated, format, &options) {
+                Some(text) => text,
+                None => validated[0].snippets.clone() + &verdict(schema.dialect(), &validated),
+            },
+        ));
         let sources: [&dyn Sources; 1] = [&tree];
         out.push((
             format,
@@ -96,22 +145,159 @@ fn outputs(root: &str, name: &str, value: &str) -> Vec<(Format, String)> {
         out.push((format, changes(&change_report, format, &snapshot_sources, &options)));
         out.push((format, call(&call_report, value, format, &NoSources, &options)));
     }
+    // `diff` has forms of its own; its list is text for a log.
+    let request = DiffRequest {
+        options: Default::default(),
+        lines: true,
+    };
+    let diff = diff_documents(&manifest, &format!("{{{v}: {n}}}"), &request)
+        .unwrap()
+        .diff;
+    let style = apcheck::render::diff::Style::new(false);
+    out.push((
+        Format::Text,
+        apcheck::render::diff::changes_text(&diff, name, value, &style),
+    ));
+    // `--connect`'s stderr summary: what a server said is the least trusted text of all.
+    let attempts = [
+        Attempt {
+            id: name.to_string(),
+            transport: "stdio".to_string(),
+            outcome: Err(value.to_string()),
+            elapsed: Duration::from_millis(5),
+            stderr: format!("{value}\n{name}"),
+        },
+        Attempt {
+            id: value.to_string(),
+            transport: "stdio".to_string(),
+            outcome: Ok(Listed {
+                protocol_version: name.to_string(),
+                server_info: None,
+                tools: Vec::new(),
+            }),
+            elapsed: Duration::from_millis(5),
+            stderr: String::new(),
+        },
+    ];
+    let mut summary = apcheck::render::live::started_line(2, root) + &apcheck::render::live::summary(&attempts);
+    for (done, attempt) in attempts.iter().enumerate() {
+        summary.push_str(&apcheck::render::live::progress_line(attempt, done + 1, attempts.len()));
+    }
+    out.push((Format::Text, summary));
     out
+}
+
+/// A workflow command as GitHub's runner reads a log line: `::name` then
+/// optional properties, then `::` and the message. The runner trims the line first.
+fn workflow_command(line: &str) -> Option<(&str, &str)> {
+    let rest = line.trim().strip_prefix("::")?;
+    let (head, _message) = rest.split_once("::")?;
+    let (name, properties) = head.split_once(' ').unwrap_or((head, ""));
+    (!name.is_empty()).then_some((name, properties))
+}
+
+/// Every Markdown text as GitHub renders it (cmark-gfm with its extensions),
+/// in one run of the venv's Python.
+fn github_html(markdown: &[&str]) -> Vec<String> {
+    let python = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".tools/venv/bin/python");
+    let script = "import cmarkgfm, json, sys\n\
+                  from cmarkgfm.cmark import Options\n\
+                  texts = json.load(sys.stdin)\n\
+                  json.dump([cmarkgfm.github_flavored_markdown_to_html(t, options=Options.CMARK_OPT_UNSAFE) for t in texts], sys.stdout)\n";
+    let mut child = Command::new(&python)
+        .args(["-c", script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| {
+            panic!(
+                "{}: {e}; run scripts/setup.sh, which installs cmarkgfm there",
+                python.display()
+            )
+        });
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(serde_json::to_string(markdown).unwrap().as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "cmarkgfm failed: is it installed? run scripts/setup.sh"
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// The tags a Markdown report may render to: tables, code, emphasis the
+/// renderers write, and nothing a value could bring in.
+const RENDERED_TAGS: &[&str] = &[
+    "p",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "code",
+    "pre",
+    "strong",
+    "em",
+    "ul",
+    "ol",
+    "li",
+    "br",
+    "hr",
+    "blockquote",
+    "details",
+    "summary",
+];
+
+fn assert_github_renders_inert(markdown: &str, html: &str) {
+    let mut rest = html;
+    while let Some(at) = rest.find('<') {
+        let tag: String = rest[at + 1..]
+            .trim_start_matches('/')
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        assert!(
+            RENDERED_TAGS.contains(&tag.as_str()),
+            "GitHub renders <{tag}> from {markdown:?}:\n{html}"
+        );
+        rest = &rest[at + 1..];
+    }
 }
 
 fn assert_safe(format: Format, out: &str) {
     let raw: Vec<char> = out.chars().filter(|&c| c != '\n' && is_unsafe(c)).collect();
     assert!(raw.is_empty(), "{format:?}: raw {raw:?} in {out:?}");
     match format {
+        Format::Text | Format::Json | Format::Sarif => {
+            for line in out.lines() {
+                assert!(
+                    workflow_command(line).is_none(),
+                    "{format:?}: forged command {line:?} in {out}"
+                );
+            }
+            if format != Format::Text {
+                serde_json::from_str::<serde_json::Value>(out)
+                    .unwrap_or_else(|e| panic!("{format:?} does not parse ({e}): {out}"));
+            }
+        }
         Format::Github => {
             for line in out.lines() {
-                let Some(command) = line.trim_start().strip_prefix("::") else {
+                let Some((name, properties)) = workflow_command(line) else {
                     continue;
                 };
-                let ours = ["error ", "warning ", "notice "].iter().any(|c| command.starts_with(c));
-                let properties = command.split_once("::").map(|(p, _)| p);
                 assert!(
-                    ours && line.starts_with("::") && properties.is_some_and(|p| !p.contains(':')),
+                    ["error", "warning", "notice"].contains(&name)
+                        && line.starts_with("::")
+                        && !properties.contains(':'),
                     "forged command: {line:?}"
                 );
             }
@@ -142,7 +328,6 @@ fn assert_safe(format: Format, out: &str) {
                 }
             }
         }
-        _ => {}
     }
 }
 
@@ -151,9 +336,22 @@ proptest! {
 
     #[test]
     fn every_format_of_every_command_is_safe_to_print(root in hostile(), name in hostile(), value in hostile()) {
-        for (format, out) in outputs(&root, &name, &value) {
-            assert_safe(format, &out);
-        }
+        check_all(outputs(&root, &name, &value));
+    }
+}
+
+/// [`assert_safe`] for each output, and every Markdown one through GitHub's renderer.
+fn check_all(outputs: Vec<(Format, String)>) {
+    for (format, out) in &outputs {
+        assert_safe(*format, out);
+    }
+    let markdown: Vec<&str> = outputs
+        .iter()
+        .filter(|(format, _)| *format == Format::Markdown)
+        .map(|(_, out)| out.as_str())
+        .collect();
+    for (markdown, html) in markdown.iter().zip(github_html(&markdown)) {
+        assert_github_renders_inert(markdown, &html);
     }
 }
 
@@ -161,7 +359,12 @@ proptest! {
 fn the_issue_examples_are_safe() {
     let version = "```[Approved by security](https://evil.example/) ![](https://evil.example/px.png)";
     let root = "x\n::warning file=README.md,line=1::all good";
-    for (format, out) in outputs(root, "a\u{1b}[2Jb", version) {
-        assert_safe(format, &out);
-    }
+    check_all(outputs(root, "a\u{1b}[2Jb", version));
+    // A marketplace folder, a mail address and a bidi override as names.
+    check_all(outputs(
+        "M/::error file=a,line=1::forged",
+        "security@evil.co",
+        "\n::error file=README.md,line=1::Approved by security\u{202e}\u{2028}\u{200b}",
+    ));
+    check_all(outputs("::error file=a,line=1::forged", "xmpp:a@evil.co", "x"));
 }

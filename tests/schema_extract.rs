@@ -52,7 +52,7 @@ fn documents() -> Vec<(String, String)> {
 }
 
 fn issues(text: &str, document: &JsonDoc, pointer: &str, schema: &CompiledSchema) -> Vec<ValidationIssue> {
-    validate_at(text, document, pointer, schema).unwrap()
+    validate_at(text, document, pointer, schema).unwrap().unwrap()
 }
 
 #[test]

@@ -200,3 +200,49 @@ fn every_snapshot_command_has_every_format() {
         }
     }
 }
+
+/// Issue 31 §1, §6: a tool `inputSchema` whose `$defs` refer to themselves
+/// twice per level, and a number past `f64`, get "could not check" (AP904,
+/// exit 2), neither a violation nor a pass; the check answers at once.
+#[test]
+fn call_arguments_that_cannot_be_checked_get_no_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let snapshot = temp_file(
+        &dir,
+        "snapshot.json",
+        r##"{"plugin": {"name": "p", "version": "1.0.0", "spec": "1.0.0"}, "skills": [],
+  "mcpServers": [{"id": "s", "type": "stdio", "status": "connected"}],
+  "tools": [{"name": "tree", "server": "s",
+             "inputSchema": {"type": "object",
+                             "properties": {"nodes": {"$ref": "#/$defs/node"}, "cents": {"maximum": 1e19}},
+                             "$defs": {"node": {"type": "array", "items": {"anyOf": [
+                               {"$ref": "#/$defs/node"}, {"$ref": "#/$defs/node"}, {"type": "string"}]}}}}}]}"##,
+    );
+    let deep = format!(r#"{{"nodes": {}{}}}"#, "[".repeat(30), "]".repeat(30));
+    let shallow = format!(r#"{{"nodes": {}1{}}}"#, "[".repeat(3), "]".repeat(3));
+    let cases = [
+        (deep.as_str(), 2, Some("AP904")),
+        (r#"{"cents": 10000000000000000001}"#, 2, Some("AP904")),
+        (shallow.as_str(), 1, Some("AP901")),
+        (r#"{"cents": 1000, "nodes": [["a"]]}"#, 0, None),
+    ];
+    for (arguments, exit, rule) in cases {
+        let arguments_file = temp_file(&dir, "arguments.json", arguments);
+        let output = apcheck(&["call", &snapshot, "tree", &arguments_file, "--format", "json"]);
+        assert_eq!(code(&output), exit, "{arguments}: {}", stdout(&output));
+        let report: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+        let codes: Vec<&str> = report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["code"].as_str().unwrap())
+            .collect();
+        match rule {
+            Some(rule) => assert!(
+                codes.iter().all(|c| *c == rule) && !codes.is_empty(),
+                "{arguments}: {codes:?}"
+            ),
+            None => assert!(codes.is_empty(), "{arguments}: {codes:?}"),
+        }
+    }
+}

@@ -187,3 +187,29 @@ fn builtins_are_listed() {
     let out = parsed(builtin_schemas());
     assert!(out["schemas"].as_array().unwrap().iter().any(|s| s["name"] == "plugin"));
 }
+
+/// Issue 31 §1, §6: the page's answer for a document that gets no verdict is
+/// `valid: false`, no issues, and `unchecked` saying why; a batch counts it apart.
+#[wasm_bindgen_test]
+fn a_document_that_cannot_be_checked_is_unchecked_not_invalid() {
+    let expensive = r##"{"type": "array", "items": {"oneOf": [{"$ref": "#"}, {"$ref": "#"}, {"type": "string"}]}}"##;
+    let deep = format!("{}{}", "[".repeat(22), "]".repeat(22));
+    let out = parsed(validate_json(deep.as_str().into(), expensive.into(), "".into()));
+    assert_eq!(
+        (&out["valid"], &out["unchecked"]["reason"]),
+        (&Value::Bool(false), &Value::from("too-expensive"))
+    );
+    assert_eq!(out["issues"], serde_json::json!([]));
+    let out = parsed(validate_json(
+        "18446744073709551616".into(),
+        r#"{"const": 18446744073709551617}"#.into(),
+        "".into(),
+    ));
+    assert_eq!(out["unchecked"]["reason"], "inexact");
+    let out = validate_batch(&["1", "1e400"], r#"{"maximum": 2}"#, "");
+    assert_eq!(
+        (&out["valid"], &out["invalid"], &out["unchecked"]),
+        (&Value::from(1), &Value::from(0), &Value::from(1))
+    );
+    assert_eq!(out["failures"][0]["unchecked"]["reason"], "inexact");
+}

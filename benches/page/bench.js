@@ -6,7 +6,11 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import { create } from 'jsondiffpatch';
 import { packBatch } from '../../www/src/batch.js';
-import { request, validateBatch, warmBatchWorkers } from '../../www/src/client.js';
+import { lane, validateBatch, warmBatchWorkers } from '../../www/src/client.js';
+
+// The workers the Schema and Diff views use, as they use them.
+const schemaCore = lane('schema');
+const diffCore = lane('diff');
 
 async function median(runs, work) {
   const times = [];
@@ -25,23 +29,23 @@ async function benchValidate({ schema, documents, runs }) {
   const validate = ajv.compile(JSON.parse(schema));
   const peer = await median(runs, () => documents.filter((text) => validate(JSON.parse(text))).length);
   const builtin = '{"builtin": "plugin"}';
-  // The page's worker alone: the batch crosses as one string and its texts'
+  // The Schema view's worker alone: the batch crosses as one string and its texts'
   // UTF-16 lengths (www/src/batch.js). Packing is timed, as a caller holding
   // separate texts pays for it.
   const oneWorker = (texts) => {
     const { joined, lengths } = packBatch(texts);
     const args = { name: 'validate_json_batch', params: [joined, lengths, '', builtin], text: true };
-    return request('call', args, undefined, [lengths.buffer]).then((answer) => JSON.parse(answer));
+    return schemaCore.request('call', args, undefined, [lengths.buffer]).then((answer) => JSON.parse(answer));
   };
   // The first call compiles the built-in schema; the page keeps it compiled, as it would.
   await oneWorker(documents.slice(0, 1));
   const single = await median(runs, () => oneWorker(documents).then((answer) => answer.valid));
   // The page's own path (www/src/client.js `validateBatch`): the batch shared
-  // by the page's worker and one more per core, started and warmed first, as
+  // by the Schema view's worker and one more per core, started and warmed first, as
   // the page keeps them once a big batch started them.
-  const workers = await warmBatchWorkers();
-  await validateBatch(documents, '', builtin);
-  const ours = await median(runs, () => validateBatch(documents, '', builtin).then((answer) => answer.valid));
+  const workers = await warmBatchWorkers(schemaCore);
+  await validateBatch(schemaCore, documents, '', builtin);
+  const ours = await median(runs, () => validateBatch(schemaCore, documents, '', builtin).then((answer) => answer.valid));
   return { ours: ours.ms, single: single.ms, workers, peer: peer.ms, oursValid: ours.result, singleValid: single.result, peerValid: peer.result };
 }
 
@@ -49,8 +53,8 @@ async function benchDiff({ a, b, runs }) {
   const differ = create({ objectHash: (item, index) => item.name ?? item.id ?? `$$index:${index}`, arrays: { detectMove: true } });
   const peer = await median(runs, () => differ.diff(JSON.parse(a), JSON.parse(b)) !== undefined);
   // What the Diff view asks for: the summary and the first screenful of rows.
-  const ours = await median(runs, () => request('diff', { a, b, options: {}, small: false, first: 200 }));
+  const ours = await median(runs, () => diffCore.request('diff', { a, b, options: {}, small: false, first: 200 }));
   return { ours: ours.ms, peer: peer.ms, summary: ours.result.summary, changes: ours.result.changeCount, peerDiffers: peer.result };
 }
 
-window.bench = { benchValidate, benchDiff, ready: request('call', { name: 'limits', params: [] }) };
+window.bench = { benchValidate, benchDiff, ready: Promise.all([schemaCore.call('limits'), diffCore.call('limits')]) };

@@ -274,8 +274,8 @@ mod tests {
         let missing_schema = r#"{"name": "echo"}"#;
         for name in ["mcp-tool", "mcp-tool@2025-11-25"] {
             let schema = builtin(name).unwrap().schema().unwrap();
-            assert!(validate_text(tool, schema).unwrap().is_empty(), "{name}");
-            let issues = validate_text(missing_schema, schema).unwrap();
+            assert!(validate_text(tool, schema).unwrap().unwrap().is_empty(), "{name}");
+            let issues = validate_text(missing_schema, schema).unwrap().unwrap();
             assert!(issues.iter().any(|i| i.keyword == "required"), "{name}: {issues:?}");
         }
     }
@@ -284,7 +284,7 @@ mod tests {
     fn plugin_schema_rejects_a_bad_name() {
         let schema = builtin("plugin").unwrap().schema().unwrap();
         let manifest = r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "Invoice-Ops", "version": "1.0.0", "description": "x"}"#;
-        let issues = validate_text(manifest, schema).unwrap();
+        let issues = validate_text(manifest, schema).unwrap().unwrap();
         assert!(issues.iter().any(|i| i.instance_pointer == "/name"), "{issues:?}");
     }
 

@@ -1,6 +1,7 @@
 //! JSON documents: parsing with spans (shared by every check), and the toolkit
 //! the page and CLI offer on their own: format, schema validation, diff.
 
+pub mod budget;
 pub mod builtin;
 pub mod diff;
 pub mod format;

@@ -12,8 +12,8 @@ use crate::json::diff::{CompareOptions, Comparison, Diff, DocumentError, compare
 use crate::json::format::{FormatOptions, format};
 use crate::json::parse::JsonParseError;
 use crate::json::validate::{
-    CacheKey, CompileOptions, CompiledSchema, SchemaCache, SchemaError, SchemaFile, ValidationIssue,
-    validate_text_keeping_failure,
+    CacheKey, CompileOptions, CompiledSchema, SchemaCache, SchemaError, SchemaFile, Unchecked, ValidationIssue,
+    Verdict, validate_text_keeping_failure,
 };
 
 // ---- fmt ----
@@ -129,6 +129,11 @@ pub struct DocumentReport {
     /// then noise, and this sentence says what to use instead.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kind_mismatch: Option<String>,
+    /// Set when the document gets no verdict (issue 31): validating it would
+    /// cost more than its budget, a `pattern` could not be matched, or a
+    /// number could not be compared exactly. It is then not valid either.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unchecked: Option<Unchecked>,
     pub issues: Vec<ValidationIssue>,
 }
 
@@ -179,6 +184,7 @@ impl DocumentReport {
             valid: false,
             error: Some(DocumentProblem::Unreadable(message)),
             kind_mismatch: None,
+            unchecked: None,
             issues: Vec::new(),
         }
     }
@@ -191,28 +197,25 @@ impl DocumentReport {
 /// Validates the document `text` named `file`; `builtin` is the built-in
 /// schema's name when one was chosen, for the kind-mismatch hint.
 pub fn validate_document(file: &str, text: &str, schema: &CompiledSchema, builtin: Option<&str>) -> DocumentReport {
+    let report = |valid, error, kind_mismatch, unchecked, issues| DocumentReport {
+        file: file.to_string(),
+        valid,
+        error,
+        kind_mismatch,
+        unchecked,
+        issues,
+    };
     match validate_text_keeping_failure(text, schema) {
-        Ok(None) => DocumentReport {
-            file: file.to_string(),
-            valid: true,
-            error: None,
-            kind_mismatch: None,
-            issues: Vec::new(),
-        },
-        Ok(Some(failure)) => DocumentReport {
-            file: file.to_string(),
-            valid: false,
-            error: None,
-            kind_mismatch: builtin.and_then(|name| crate::json::builtin::kind_mismatch(name, &failure.value)),
-            issues: failure.issues,
-        },
-        Err(error) => DocumentReport {
-            file: file.to_string(),
-            valid: false,
-            error: Some(DocumentProblem::NotJson(error)),
-            kind_mismatch: None,
-            issues: Vec::new(),
-        },
+        Ok(Verdict::Valid) => report(true, None, None, None, Vec::new()),
+        Ok(Verdict::Invalid(failure)) => report(
+            false,
+            None,
+            builtin.and_then(|name| crate::json::builtin::kind_mismatch(name, &failure.value)),
+            None,
+            failure.issues,
+        ),
+        Ok(Verdict::Unchecked(unchecked)) => report(false, None, None, Some(unchecked), Vec::new()),
+        Err(error) => report(false, Some(DocumentProblem::NotJson(error)), None, None, Vec::new()),
     }
 }
 
@@ -223,6 +226,8 @@ pub fn validate_document(file: &str, text: &str, schema: &CompiledSchema, builti
 pub struct BatchReport {
     pub valid: usize,
     pub invalid: usize,
+    /// Documents that got no verdict (listed among the failures, with `unchecked`).
+    pub unchecked: usize,
     pub failures: Vec<BatchFailure>,
 }
 
@@ -234,6 +239,8 @@ pub struct BatchFailure {
     pub error: Option<DocumentProblem>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kind_mismatch: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unchecked: Option<Unchecked>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub issues: Vec<ValidationIssue>,
 }
@@ -305,11 +312,16 @@ pub fn validate_batch<'t>(
             report.valid += 1;
             continue;
         }
-        report.invalid += 1;
+        if document.unchecked.is_some() {
+            report.unchecked += 1;
+        } else {
+            report.invalid += 1;
+        }
         report.failures.push(BatchFailure {
             index,
             error: document.error,
             kind_mismatch: document.kind_mismatch,
+            unchecked: document.unchecked,
             issues: document.issues,
         });
     }

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::json::budget::{Guard, Stop};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::json::lean::{Lean, LeanDoc};
 use crate::json::locate::nearest_spans_in_checked;
@@ -47,6 +48,8 @@ pub struct CompiledSchema {
     /// Native only, as a second instantiation of the validator would grow the wasm.
     #[cfg(not(target_arch = "wasm32"))]
     lean: jsonschema::Validator<Lean>,
+    /// What validating a document would cost, and whether its numbers are exact (issue 31).
+    guard: Arc<Guard>,
     dialect: &'static str,
 }
 
@@ -87,6 +90,38 @@ pub struct ValidationIssue {
     /// a list of 10,000 tools says which tool.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub element: Option<ArrayElement>,
+}
+
+/// Why a document got no verdict: the check could not be finished, or its
+/// verdict would not be exact. Never a violation, and never a pass.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Unchecked {
+    pub reason: UncheckedReason,
+    pub message: String,
+    /// JSON Pointer of the value the check stopped at (`""` for the whole document).
+    pub instance_pointer: String,
+    pub line: usize,
+    pub column: usize,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UncheckedReason {
+    /// The schema's branches would cost more work on this input than its budget allows.
+    TooExpensive,
+    /// A `pattern` could not be matched within the regular expression engine's backtracking limit.
+    Regex,
+    /// A numeric keyword would compare a number that a 64-bit float cannot hold exactly.
+    Inexact,
+}
+
+/// What validating a document found.
+#[derive(Debug)]
+pub enum Verdict {
+    Valid,
+    Invalid(Failure),
+    Unchecked(Unchecked),
 }
 
 /// An element of an array, by index and, when it is an object with a string `name`, by name.
@@ -144,10 +179,16 @@ pub fn compile(
 ) -> Result<CompiledSchema, SchemaError> {
     let root = parse_schema(schema)?;
     let mut registry = jsonschema::Registry::new();
+    let mut documents = Vec::with_capacity(siblings.len());
     for sibling in siblings {
-        let document = parse_schema(*sibling)?;
+        let mut document = parse_schema(*sibling)?;
+        // A referenced resource without `$schema` is read in the dialect of the
+        // schema that refers to it (issue 31 §8): a draft-07 sibling's
+        // `"$id": "#foo"` is an anchor there, not an invalid 2020-12 `$id`.
+        inherit_dialect(&mut document.value, &root.value);
         meta_validate(*sibling, &document)?;
         let uri = sibling_uri(sibling.name, &document.value);
+        documents.push((uri.clone(), document.value.clone()));
         registry = registry
             .add(&uri, document.value)
             .map_err(|e| whole_file_error(sibling.name, SchemaErrorKind::Invalid, e.to_string()))?;
@@ -156,10 +197,21 @@ pub fn compile(
     // Building meta-validates the schema, stopping at the first violation; only
     // a failed build pays for a second pass that locates every violation (the
     // meta-schema validator is rebuilt on each use in wasm, where it costs most).
-    build(schema.name, &root.value, &registry, options).map_err(|error| match meta_validate(schema, &root) {
-        Err(located) => located,
-        Ok(()) => error,
+    build(schema.name, &root.value, &registry, options, &documents).map_err(|error| {
+        match meta_validate(schema, &root) {
+            Err(located) => located,
+            Ok(()) => error,
+        }
     })
+}
+
+/// Gives `document` the `$schema` of `referrer` when it has none of its own.
+fn inherit_dialect(document: &mut Value, referrer: &Value) {
+    if let (Value::Object(members), Some(dialect)) = (document, referrer.get("$schema"))
+        && !members.contains_key("$schema")
+    {
+        members.insert("$schema".into(), dialect.clone());
+    }
 }
 
 /// Compiles the definition at `pointer` inside a bigger schema document (e.g.
@@ -178,11 +230,12 @@ pub fn compile_definition(
         entry.insert("$schema".into(), dialect.clone());
     }
     entry.insert("$ref".into(), Value::String(format!("{uri}#{pointer}")));
+    let documents = [(uri.clone(), parsed.value.clone())];
     let registry = jsonschema::Registry::new()
         .add(&uri, parsed.value)
         .and_then(|builder| builder.prepare())
         .map_err(|e| reference_error(document.name, &e))?;
-    build(document.name, &Value::Object(entry), &registry, options)
+    build(document.name, &Value::Object(entry), &registry, options, &documents)
 }
 
 fn build(
@@ -190,15 +243,29 @@ fn build(
     schema: &Value,
     registry: &jsonschema::Registry<'_>,
     options: &CompileOptions,
+    documents: &[(String, Value)],
 ) -> Result<CompiledSchema, SchemaError> {
     let validator = build_for::<jsonschema::json::SerdeJson>(name, schema, registry, options)?;
     let dialect = dialect_name(validator.draft());
+    let guard = Guard::build(schema, &root_uri(schema), documents, validator.draft());
     Ok(CompiledSchema {
         #[cfg(not(target_arch = "wasm32"))]
         lean: build_for::<Lean>(name, schema, registry, options)?,
         validator,
+        guard: Arc::new(guard),
         dialect,
     })
+}
+
+/// The base URI the compiler gives the main schema: its absolute `$id`, or
+/// the default base that a relative one is read against.
+fn root_uri(schema: &Value) -> String {
+    let declared = schema.get("$id").or_else(|| schema.get("id")).and_then(Value::as_str);
+    match declared.map(|id| id.split('#').next().unwrap_or_default()) {
+        Some(id) if id.contains(':') => id.to_string(),
+        Some(relative) => format!("{DEFAULT_BASE}{}", relative.trim_start_matches('/')),
+        None => DEFAULT_BASE.to_string(),
+    }
 }
 
 /// The validator of `schema` for instances in the representation `F`.
@@ -252,7 +319,7 @@ fn meta_validate(file: SchemaFile<'_>, document: &JsonDoc) -> Result<(), SchemaE
         jsonschema::error::ValidationErrorKind::Referencing(reference) => reference_error(file.name, reference),
         _ => whole_file_error(file.name, SchemaErrorKind::Invalid, error.to_string()),
     })?;
-    let errors = meta.iter_errors(&document.value);
+    let errors = meta.iter_errors(&document.value).collect();
     let issues = locate_issues(file.text, &document.value, "", errors, |pointers| {
         spans_in(document, pointers)
     });
@@ -404,21 +471,43 @@ impl SchemaCache {
 }
 
 /// Every way `instance` fails `schema`, in the validator's order, each located in `text`
-/// (the text `instance` was parsed from).
-pub fn validate(text: &str, instance: &JsonDoc, schema: &CompiledSchema) -> Vec<ValidationIssue> {
-    if schema.validator.is_valid(&instance.value) {
-        return Vec::new();
-    }
-    let errors = schema.validator.iter_errors(&instance.value);
-    locate_issues(text, &instance.value, "", errors, |pointers| {
-        spans_in(instance, pointers)
-    })
+/// (the text `instance` was parsed from); `Err` when the document gets no verdict.
+pub fn validate(text: &str, instance: &JsonDoc, schema: &CompiledSchema) -> Result<Vec<ValidationIssue>, Unchecked> {
+    validate_value(text, instance, &instance.value, "", schema)
 }
 
-/// Parses and validates `text`; the fast path for many documents. Spans are
-/// built only for a failing document.
-pub fn validate_text(text: &str, schema: &CompiledSchema) -> Result<Vec<ValidationIssue>, JsonParseError> {
-    Ok(validate_text_keeping_failure(text, schema)?.map_or_else(Vec::new, |failure| failure.issues))
+/// [`validate`] of the value `value` at `prefix` inside `instance`.
+fn validate_value(
+    text: &str,
+    instance: &JsonDoc,
+    value: &Value,
+    prefix: &str,
+    schema: &CompiledSchema,
+) -> Result<Vec<ValidationIssue>, Unchecked> {
+    let spans_of = |pointers: &[&str]| spans_in(instance, pointers);
+    if schema.guard.needs_check(text.len())
+        && let Err(stop) = schema.guard.check::<jsonschema::json::SerdeJson>(&value, text.len())
+    {
+        return Err(stopped(text, prefix, stop, spans_of));
+    }
+    if schema.validator.is_valid(value) {
+        return Ok(Vec::new());
+    }
+    let errors = undecided(text, prefix, schema.validator.iter_errors(value).collect(), spans_of)?;
+    Ok(locate_issues(text, &instance.value, prefix, errors, spans_of))
+}
+
+/// Parses and validates `text`: its issues (none when valid), or why it gets
+/// no verdict, as [`validate`] answers.
+pub fn validate_text(
+    text: &str,
+    schema: &CompiledSchema,
+) -> Result<Result<Vec<ValidationIssue>, Unchecked>, JsonParseError> {
+    Ok(match validate_text_keeping_failure(text, schema)? {
+        Verdict::Valid => Ok(Vec::new()),
+        Verdict::Invalid(failure) => Ok(failure.issues),
+        Verdict::Unchecked(unchecked) => Err(unchecked),
+    })
 }
 
 /// A document that failed its schema: the issues, and the value they were
@@ -430,37 +519,70 @@ pub struct Failure {
     pub value: Value,
 }
 
-/// [`validate_text`], keeping a failing document's value; `None` when it is valid.
-pub fn validate_text_keeping_failure(text: &str, schema: &CompiledSchema) -> Result<Option<Failure>, JsonParseError> {
+/// Parses and validates `text`; the fast path for many documents. Spans are
+/// built only for a failing document, and the value is kept only for one.
+pub fn validate_text_keeping_failure(text: &str, schema: &CompiledSchema) -> Result<Verdict, JsonParseError> {
+    let needs_check = schema.guard.needs_check(text.len());
     // A valid document needs no `Value` at all: the lean document is a fraction
     // of its size and faster to build. Anything else takes the `Value` path,
-    // which says why, exactly as before.
+    // which says why, exactly as before. Either is walked by the guard first.
     #[cfg(not(target_arch = "wasm32"))]
-    if LeanDoc::parse(text).is_some_and(|document| schema.lean.is_valid(document.root())) {
-        return Ok(None);
-    }
-    let value = match apcheck_hot::parse_and_check(&schema.validator, text) {
-        Ok(None) => return Ok(None),
+    let guarded = match LeanDoc::parse(text) {
+        Some(document) => {
+            if needs_check && let Err(stop) = schema.guard.check::<Lean>(&document.root(), text.len()) {
+                return Ok(Verdict::Unchecked(stopped(text, "", stop, |pointers| {
+                    nearest_spans_in_checked(text, pointers)
+                })));
+            }
+            if schema.lean.is_valid(document.root()) {
+                return Ok(Verdict::Valid);
+            }
+            true
+        }
+        None => !needs_check,
+    };
+    #[cfg(target_arch = "wasm32")]
+    let guarded = !needs_check;
+    let parsed = if guarded {
+        apcheck_hot::parse_and_check(&schema.validator, text)
+    } else {
+        apcheck_hot::parse_value(text).map(Some)
+    };
+    let value = match parsed {
+        Ok(None) => return Ok(Verdict::Valid),
         Ok(Some(value)) => value,
         // The formatter's scanner says what was expected; serde_json's message is terser.
         Err(_) => {
             check_syntax(text, false)?;
             let document = parse_document(text)?;
-            let issues = validate(text, &document, schema);
-            return Ok((!issues.is_empty()).then_some(Failure {
-                issues,
-                value: document.value,
-            }));
+            return Ok(match validate(text, &document, schema) {
+                Ok(issues) if issues.is_empty() => Verdict::Valid,
+                Ok(issues) => Verdict::Invalid(Failure {
+                    issues,
+                    value: document.value,
+                }),
+                Err(unchecked) => Verdict::Unchecked(unchecked),
+            });
         }
     };
     // Only a failing document's spans are needed, and only at its errors'
     // pointers: serde_json has just accepted the text, so one walk down those
     // paths finds them, with no span tree of the whole document.
-    let errors = schema.validator.iter_errors(&value);
-    let issues = locate_issues(text, &value, "", errors, |pointers| {
-        nearest_spans_in_checked(text, pointers)
-    });
-    Ok(Some(Failure { issues, value }))
+    let spans_of = |pointers: &[&str]| nearest_spans_in_checked(text, pointers);
+    if !guarded {
+        if let Err(stop) = schema.guard.check::<jsonschema::json::SerdeJson>(&&value, text.len()) {
+            return Ok(Verdict::Unchecked(stopped(text, "", stop, spans_of)));
+        }
+        if schema.validator.is_valid(&value) {
+            return Ok(Verdict::Valid);
+        }
+    }
+    let errors = match undecided(text, "", schema.validator.iter_errors(&value).collect(), spans_of) {
+        Ok(errors) => errors,
+        Err(unchecked) => return Ok(Verdict::Unchecked(unchecked)),
+    };
+    let issues = locate_issues(text, &value, "", errors, spans_of);
+    Ok(Verdict::Invalid(Failure { issues, value }))
 }
 
 /// Validates the value at `pointer` inside `instance` (e.g. one tool's arguments
@@ -471,15 +593,88 @@ pub fn validate_at(
     instance: &JsonDoc,
     pointer: &str,
     schema: &CompiledSchema,
-) -> Option<Vec<ValidationIssue>> {
+) -> Option<Result<Vec<ValidationIssue>, Unchecked>> {
     let value = instance.value.pointer(pointer)?;
-    if schema.validator.is_valid(value) {
-        return Some(Vec::new());
+    Some(validate_value(text, instance, value, pointer, schema))
+}
+
+/// The guard's stop as an [`Unchecked`], located in `text`.
+fn stopped(text: &str, prefix: &str, stop: Stop, spans_of: impl FnOnce(&[&str]) -> Vec<Span>) -> Unchecked {
+    match stop {
+        Stop::TooExpensive { budget } => unchecked(
+            text,
+            UncheckedReason::TooExpensive,
+            format!(
+                "could not check: the schema is too expensive for this input (its branches would apply \
+                 subschemas more than {budget} times, the budget of a document this size)"
+            ),
+            prefix.to_string(),
+            spans_of,
+        ),
+        Stop::Inexact { pointer } => unchecked(
+            text,
+            UncheckedReason::Inexact,
+            "could not check exactly: a numeric keyword compares this value with a number that a 64-bit float \
+             cannot hold exactly (too many digits, or too large or small), so its verdict would be a rounding's"
+                .to_string(),
+            format!("{prefix}{pointer}"),
+            spans_of,
+        ),
     }
-    let errors = schema.validator.iter_errors(value);
-    Some(locate_issues(text, &instance.value, pointer, errors, |pointers| {
-        spans_in(instance, pointers)
-    }))
+}
+
+/// `errors`, or the [`Unchecked`] of a `pattern` the regex engine could not
+/// finish. The validator reports such a match as an error of its own when its
+/// outcome would change the verdict; it is no violation of the schema.
+fn undecided<'a>(
+    text: &str,
+    prefix: &str,
+    errors: Vec<jsonschema::ValidationError<'a>>,
+    spans_of: impl FnOnce(&[&str]) -> Vec<Span>,
+) -> Result<Vec<jsonschema::ValidationError<'a>>, Unchecked> {
+    use jsonschema::error::ValidationErrorKind;
+    let unfinished = errors.iter().find(|error| {
+        matches!(
+            error.kind(),
+            ValidationErrorKind::BacktrackLimitExceeded { .. } | ValidationErrorKind::RegexEngineFailure { .. }
+        )
+    });
+    match unfinished {
+        None => Ok(errors),
+        Some(error) => Err(unchecked(
+            text,
+            UncheckedReason::Regex,
+            format!(
+                "could not check: a regular expression of the schema could not be matched here within the \
+                 engine's backtracking limit ({})",
+                error.masked()
+            ),
+            format!("{prefix}{}", error.instance_path().as_str()),
+            spans_of,
+        )),
+    }
+}
+
+fn unchecked(
+    text: &str,
+    reason: UncheckedReason,
+    message: String,
+    instance_pointer: String,
+    spans_of: impl FnOnce(&[&str]) -> Vec<Span>,
+) -> Unchecked {
+    let span = spans_of(&[instance_pointer.as_str()])
+        .first()
+        .copied()
+        .unwrap_or(Span { start: 0, end: 0 });
+    let at = LineIndex::line_col_unindexed(text, span.start);
+    Unchecked {
+        reason,
+        message,
+        instance_pointer,
+        line: at.line,
+        column: at.column,
+        span,
+    }
 }
 
 /// Turns the validator's errors into issues; `prefix` is where the validated
@@ -490,10 +685,11 @@ fn locate_issues<'a>(
     text: &str,
     root: &Value,
     prefix: &str,
-    errors: impl Iterator<Item = jsonschema::ValidationError<'a>>,
+    errors: Vec<jsonschema::ValidationError<'a>>,
     spans_of: impl FnOnce(&[&str]) -> Vec<Span>,
 ) -> Vec<ValidationIssue> {
     let errors: Vec<_> = errors
+        .into_iter()
         .map(|error| (format!("{prefix}{}", error.instance_path().as_str()), error))
         .collect();
     let pointers: Vec<&str> = errors.iter().map(|(pointer, _)| pointer.as_str()).collect();
@@ -572,7 +768,7 @@ mod tests {
     }
 
     fn issues(schema_text: &str, instance: &str) -> Vec<ValidationIssue> {
-        validate_text(instance, &schema(schema_text)).unwrap()
+        validate_text(instance, &schema(schema_text)).unwrap().unwrap()
     }
 
     #[test]
@@ -621,7 +817,7 @@ mod tests {
         let draft4 =
             schema(r#"{"$schema": "http://json-schema.org/draft-04/schema#", "maximum": 3, "exclusiveMaximum": true}"#);
         assert_eq!(draft4.dialect(), "draft-04");
-        assert_eq!(validate_text("3", &draft4).unwrap().len(), 1);
+        assert_eq!(validate_text("3", &draft4).unwrap().unwrap().len(), 1);
         assert_eq!(schema("{}").dialect(), "2020-12");
     }
 
@@ -675,21 +871,32 @@ mod tests {
             text: r#"{"properties": {"b": {"$ref": "b.json"}, "c": {"$ref": "https://example.com/c.json"}}}"#,
         };
         let compiled = compile(main, &[by_name, by_id], &CompileOptions::default()).unwrap();
-        assert!(validate_text(r#"{"b": "x", "c": 1}"#, &compiled).unwrap().is_empty());
-        assert_eq!(validate_text(r#"{"b": 1, "c": "x"}"#, &compiled).unwrap().len(), 2);
+        assert!(
+            validate_text(r#"{"b": "x", "c": 1}"#, &compiled)
+                .unwrap()
+                .unwrap()
+                .is_empty()
+        );
+        assert_eq!(
+            validate_text(r#"{"b": 1, "c": "x"}"#, &compiled)
+                .unwrap()
+                .unwrap()
+                .len(),
+            2
+        );
     }
 
     #[test]
     fn formats_are_asserted_only_when_asked() {
         let text = r#"{"format": "email"}"#;
-        assert!(validate_text("\"nope\"", &schema(text)).unwrap().is_empty());
+        assert!(validate_text("\"nope\"", &schema(text)).unwrap().unwrap().is_empty());
         let strict = compile(
             SchemaFile { name: "s.json", text },
             &[],
             &CompileOptions { formats: true },
         )
         .unwrap();
-        assert_eq!(validate_text("\"nope\"", &strict).unwrap().len(), 1);
+        assert_eq!(validate_text("\"nope\"", &strict).unwrap().unwrap().len(), 1);
     }
 
     #[test]
@@ -704,8 +911,8 @@ mod tests {
             &CompileOptions::default(),
         )
         .unwrap();
-        assert!(validate_text(r#"{"b": "x"}"#, &compiled).unwrap().is_empty());
-        assert_eq!(validate_text(r#"{"b": 2}"#, &compiled).unwrap().len(), 1);
+        assert!(validate_text(r#"{"b": "x"}"#, &compiled).unwrap().unwrap().is_empty());
+        assert_eq!(validate_text(r#"{"b": 2}"#, &compiled).unwrap().unwrap().len(), 1);
     }
 
     #[test]
@@ -759,7 +966,9 @@ mod tests {
         let text = r#"{"tools": [{"name": "t", "args": {"week": 9}}]}"#;
         let document = parse_document(text).unwrap();
         let compiled = schema(r#"{"properties": {"week": {"type": "string"}}}"#);
-        let found = validate_at(text, &document, "/tools/0/args", &compiled).unwrap();
+        let found = validate_at(text, &document, "/tools/0/args", &compiled)
+            .unwrap()
+            .unwrap();
         assert_eq!(found[0].instance_pointer, "/tools/0/args/week");
         assert_eq!(found[0].element.as_ref().unwrap().name.as_deref(), Some("t"));
         assert!(validate_at(text, &document, "/missing", &compiled).is_none());
@@ -782,9 +991,118 @@ mod tests {
         ];
         for text in texts {
             let document = parse_document(text).unwrap();
-            let expected = validate(text, &document, &compiled);
+            let expected = validate(text, &document, &compiled).unwrap();
             assert!(!expected.is_empty(), "{text}");
-            assert_eq!(validate_text(text, &compiled).unwrap(), expected, "{text}");
+            assert_eq!(validate_text(text, &compiled).unwrap().unwrap(), expected, "{text}");
         }
+    }
+
+    fn verdict(schema_text: &str, instance: &str) -> Verdict {
+        validate_text_keeping_failure(instance, &schema(schema_text)).unwrap()
+    }
+
+    fn reason(schema_text: &str, instance: &str) -> Option<UncheckedReason> {
+        match verdict(schema_text, instance) {
+            Verdict::Unchecked(unchecked) => Some(unchecked.reason),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_schema_too_expensive_for_the_document_gives_no_verdict() {
+        // Issue 31 §1: 34 s and 12 GB at 22 levels before the budget.
+        let text = r##"{"type": "array", "items": {"oneOf": [{"$ref": "#"}, {"$ref": "#"}, {"type": "string"}]}}"##;
+        let deep = format!("{}{}", "[".repeat(22), "]".repeat(22));
+        let Verdict::Unchecked(unchecked) = verdict(text, &deep) else {
+            panic!("a verdict");
+        };
+        assert_eq!(
+            (unchecked.reason, unchecked.instance_pointer.as_str(), unchecked.line),
+            (UncheckedReason::TooExpensive, "", 1)
+        );
+        // Through `validate` (the snapshot checks' path) alike.
+        let document = parse_document(&deep).unwrap();
+        assert_eq!(
+            validate(&deep, &document, &schema(text)).unwrap_err().reason,
+            UncheckedReason::TooExpensive
+        );
+        // A shallow one is cheap, and gets the validator's verdict.
+        assert!(matches!(verdict(text, "[[\"a\"]]"), Verdict::Invalid(_)));
+        assert!(matches!(verdict(text, "[\"a\"]"), Verdict::Valid));
+        // A `$dynamicRef` counts each place it may land once: ten levels of two
+        // references are within the budget, thirty are not.
+        let dynamic = r##"{"$dynamicAnchor": "n", "type": "array", "items": {"anyOf": [{"$dynamicRef": "#n"}, {"$dynamicRef": "#n"}]}}"##;
+        let nested = |depth: usize| format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        assert!(matches!(verdict(dynamic, &nested(10)), Verdict::Valid));
+        assert_eq!(reason(dynamic, &nested(30)), Some(UncheckedReason::TooExpensive));
+    }
+
+    #[test]
+    fn a_regex_past_its_backtracking_limit_gives_no_verdict() {
+        let long = format!("\"{}\"", "a".repeat(40));
+        for text in [r#"{"pattern": "(a*)*\\1x"}"#, r#"{"not": {"pattern": "(a*)*\\1x"}}"#] {
+            assert_eq!(reason(text, &long), Some(UncheckedReason::Regex), "{text}");
+        }
+        // A short subject finishes: a plain verdict.
+        assert!(matches!(
+            verdict(r#"{"pattern": "(a*)*\\1x"}"#, "\"aax\""),
+            Verdict::Valid
+        ));
+    }
+
+    #[test]
+    fn numbers_f64_cannot_hold_give_no_verdict_where_a_numeric_keyword_reads_them() {
+        let cases = [
+            (
+                r#"{"const": 18446744073709551617}"#,
+                "18446744073709551616",
+                "inexact schema",
+            ),
+            (r#"{"minimum": 1}"#, "0.99999999999999999999", "inexact instance"),
+            (
+                r#"{"items": {"multipleOf": 0.1}}"#,
+                "[1, 1e300]",
+                "past the exact division",
+            ),
+            (
+                r#"{"enum": [[1, 2]]}"#,
+                "[1, 2.0000000000000000001]",
+                "inside a container",
+            ),
+        ];
+        for (text, instance, why) in cases {
+            let Verdict::Unchecked(unchecked) = verdict(text, instance) else {
+                panic!("{why}: a verdict");
+            };
+            assert_eq!(unchecked.reason, UncheckedReason::Inexact, "{why}");
+        }
+        let Verdict::Unchecked(unchecked) = verdict(r#"{"items": {"minimum": 0}}"#, "[1, 1e400]") else {
+            panic!("a verdict");
+        };
+        assert_eq!((unchecked.instance_pointer.as_str(), unchecked.column), ("/1", 5));
+        // Where no numeric keyword reads a number, its precision decides nothing.
+        assert!(matches!(
+            verdict(r#"{"items": {"type": "number"}}"#, "[1e400]"),
+            Verdict::Valid
+        ));
+        assert!(matches!(
+            verdict(r#"{"properties": {"a": {"minimum": 0}}}"#, r#"{"b": 1e400}"#),
+            Verdict::Valid
+        ));
+    }
+
+    #[test]
+    fn a_sibling_without_dollar_schema_is_read_in_the_referrers_dialect() {
+        let sibling = SchemaFile {
+            name: "b.json",
+            text: r##"{"definitions": {"s": {"$id": "#foo", "type": "string"}}}"##,
+        };
+        let main = SchemaFile {
+            name: "a.json",
+            text: r#"{"$schema": "http://json-schema.org/draft-07/schema#", "properties": {"a": {"$ref": "b.json#foo"}}}"#,
+        };
+        let compiled = compile(main, &[sibling], &CompileOptions::default()).unwrap();
+        assert!(validate_text(r#"{"a": "x"}"#, &compiled).unwrap().unwrap().is_empty());
+        assert_eq!(validate_text(r#"{"a": 1}"#, &compiled).unwrap().unwrap().len(), 1);
     }
 }

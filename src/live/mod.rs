@@ -152,6 +152,7 @@ async fn attempt(
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_string();
+    let known = known_secrets(&config);
     let pages = raw::RawPages::default();
     let mut stderr = String::new();
     let mut answered = None;
@@ -169,7 +170,7 @@ async fn attempt(
                 .await;
                 answered = Some(started.elapsed());
                 let listed = closed(listed).await;
-                stderr = mask_secrets(&child.kill_and_reap().await);
+                stderr = crate::redact::mask_credential_words(&child.kill_and_reap().await);
                 listed.map_err(|reason| with_stderr(reason, &stderr))
             }
         },
@@ -200,12 +201,25 @@ async fn attempt(
             closed(listed).await.map_err(|reason| failure.or(reason))
         }
     };
+    // Everything that came back is masked here, once, before any face (a
+    // finding, the progress line, the snapshot) sees it.
+    let outcome = match outcome {
+        Ok(mut listed) => {
+            listed.protocol_version = known.mask(&listed.protocol_version).into_owned();
+            if let Some(info) = &mut listed.server_info {
+                known.mask_json(info);
+            }
+            listed.tools.iter_mut().for_each(|tool| known.mask_members(tool));
+            Ok(listed)
+        }
+        Err(reason) => Err(known.mask(&reason).into_owned()),
+    };
     Attempt {
         id,
         transport,
         outcome,
         elapsed: answered.unwrap_or_else(|| started.elapsed()),
-        stderr,
+        stderr: known.mask(&stderr).into_owned(),
     }
 }
 
@@ -214,6 +228,23 @@ async fn closed(listed: Result<(Listed, session::Session), String>) -> Result<Li
     let (listed, open) = listed?;
     session::close(open).await;
     Ok(listed)
+}
+
+/// The credentials server `config` holds (its `env`, `headers` and `url`),
+/// which the server may echo back in anything it says.
+fn known_secrets(config: &Map<String, Value>) -> crate::redact::KnownSecrets {
+    let mut known = crate::redact::KnownSecrets::default();
+    for field in ["env", "headers"] {
+        for (name, value) in config.get(field).and_then(Value::as_object).into_iter().flatten() {
+            if let Some(value) = value.as_str() {
+                known.add_named(name, value);
+            }
+        }
+    }
+    if let Some(url) = config.get("url").and_then(Value::as_str) {
+        known.add_url(url);
+    }
+    known
 }
 
 /// `work`, unless the `deadline` (`timeout` after the attempt started) passes or Ctrl-C comes first.
@@ -242,32 +273,6 @@ fn with_stderr(reason: String, stderr: &str) -> String {
         }
         None => reason,
     }
-}
-
-/// `text` with every credential-shaped word masked the way every apcheck
-/// face masks secrets (`ghp_…(40 chars)`), including the word after `Bearer`/`Basic`.
-pub fn mask_secrets(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for line in text.split_inclusive('\n') {
-        let mut after_scheme = false;
-        for word in line.split_inclusive(char::is_whitespace) {
-            let bare = word.trim_end();
-            let masked = if after_scheme && !bare.is_empty() {
-                Some(format!("…({} chars)", bare.chars().count()))
-            } else {
-                crate::rules::secrets::masked_if_secret(bare)
-            };
-            after_scheme = bare.eq_ignore_ascii_case("bearer") || bare.eq_ignore_ascii_case("basic");
-            match masked {
-                Some(masked) => {
-                    out.push_str(&masked);
-                    out.push_str(&word[bare.len()..]);
-                }
-                None => out.push_str(word),
-            }
-        }
-    }
-    out
 }
 
 /// The plugin data directory for one run (§9.1: it exists and is writable
@@ -323,17 +328,6 @@ impl DataDir {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn stderr_credentials_are_masked() {
-        let masked = mask_secrets(
-            "token ghp_0123456789abcdefghijABCDEFGHIJ0123456789 failed\nAuthorization: Bearer abc.def\nplain line\n",
-        );
-        assert!(!masked.contains("ghp_0123456789abcdef"), "{masked}");
-        assert!(!masked.contains("abc.def"), "{masked}");
-        assert!(masked.contains("plain line\n"));
-        assert!(masked.contains("failed\n"));
-    }
 
     #[test]
     fn a_failure_reason_ends_with_the_last_stderr_line() {

@@ -6,6 +6,7 @@
 
 use serde_json::{Value, json};
 
+use super::escape::visible;
 use crate::json::diff::unified::UnifiedDiff;
 use crate::json::diff::{Change, ChangeKind, Diff};
 
@@ -112,8 +113,12 @@ fn brief(value: &Value) -> String {
     }
 }
 
+/// One change, every name and value in it made [`visible`]: member names
+/// come from the documents, and a name like `\n::error …::` or one holding
+/// ESC or U+202E must not start a log line, a workflow command or a terminal
+/// sequence, as the JSON and unified forms never let it.
 fn change_text(change: &Change, a_name: &str, b_name: &str, style: &Style) -> String {
-    let at = |name: &str, line: Option<usize>| line.map(|l| format!("{name}:{l}"));
+    let at = |name: &str, line: Option<usize>| line.map(|l| format!("{}:{l}", visible(name)));
     let place = match (at(a_name, change.old_line), at(b_name, change.new_line)) {
         (Some(a), Some(b)) => format!("  ({a} → {b})"),
         (Some(one), None) | (None, Some(one)) => format!("  ({one})"),
@@ -126,16 +131,20 @@ fn change_text(change: &Change, a_name: &str, b_name: &str, style: &Style) -> St
         ChangeKind::Moved => ("↷", style.changed),
     };
     let reset = style.reset;
-    let mut out = format!("{colour}{sign} {}{reset}{place}\n", change.label);
+    let mut out = format!("{colour}{sign} {}{reset}{place}\n", visible(&change.label));
     if change.kind == ChangeKind::Moved {
         let from = change.old_path.as_deref().unwrap_or(&change.path);
-        out.push_str(&format!("    moved from {from} to {}\n", change.path));
+        out.push_str(&format!(
+            "    moved from {} to {}\n",
+            visible(from),
+            visible(&change.path)
+        ));
     }
     if let Some(old) = &change.old {
-        out.push_str(&format!("    {}- {}{reset}\n", style.removed, brief(old)));
+        out.push_str(&format!("    {}- {}{reset}\n", style.removed, visible(&brief(old))));
     }
     if let Some(new) = &change.new {
-        out.push_str(&format!("    {}+ {}{reset}\n", style.added, brief(new)));
+        out.push_str(&format!("    {}+ {}{reset}\n", style.added, visible(&brief(new))));
     }
     out
 }
@@ -173,6 +182,15 @@ mod tests {
         assert_eq!(shape["equal"], false);
         assert_eq!(shape["summary"]["removed"], 1);
         assert_eq!(shape["changes"].as_array().map(Vec::len), Some(1));
+    }
+
+    #[test]
+    fn member_names_cannot_forge_a_log_line_or_a_terminal_sequence() {
+        let a = r#"{"\n::error file=README.md,line=1::Approved by security": 1, "\u001b[2J\u202e": 1}"#;
+        let text = changes_text(&diff(a, "{}"), "A\u{202e}", "B", &Style::new(false));
+        assert!(text.lines().all(|line| !line.trim_start().starts_with("::")), "{text}");
+        assert!(!text.contains(['\u{1b}', '\u{202e}']), "{text}");
+        assert!(text.contains("\\u{a}::error file=README.md"), "{text}");
     }
 
     #[test]

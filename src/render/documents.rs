@@ -49,13 +49,35 @@ impl ValidatedFile {
                 snippets: String::new(),
             };
         }
-        let snippets = match &report.error {
-            Some(DocumentProblem::NotJson(error)) => parse_error(file, text, error, options),
+        let snippets = match (&report.error, &report.unchecked) {
+            (Some(DocumentProblem::NotJson(error)), _) => parse_error(file, text, error, options),
+            (_, Some(unchecked)) => {
+                let at = Location {
+                    line: unchecked.line,
+                    column: unchecked.column,
+                    offset: unchecked.span.start,
+                    len: 0,
+                };
+                let pointer = if unchecked.instance_pointer.is_empty() {
+                    "(root)"
+                } else {
+                    &unchecked.instance_pointer
+                };
+                snippet(
+                    Severity::Error,
+                    file,
+                    text,
+                    at,
+                    &unchecked.message,
+                    &format!("at {pointer}"),
+                    options,
+                )
+            }
             _ => {
                 let note = report
                     .kind_mismatch
                     .as_ref()
-                    .map(|note| format!("{}: note: {}\n", visible(file), visible(note)));
+                    .map(|note| super::escape::github_log_text(&format!("{file}: note: {}", visible(note))) + "\n");
                 note.into_iter()
                     .chain(
                         report
@@ -137,10 +159,15 @@ pub fn validation(dialect: &str, files: &[ValidatedFile], format: Format, option
     })
 }
 
-/// `2 of 3 document(s) valid against 2020-12 schema`.
+/// `2 of 3 document(s) valid against 2020-12 schema`, and how many could not be checked.
 pub fn verdict(dialect: &str, files: &[ValidatedFile]) -> String {
     let valid = files.iter().filter(|file| file.report.valid).count();
-    format!("{valid} of {} document(s) valid against {dialect} schema", files.len())
+    let unchecked = files.iter().filter(|file| file.report.unchecked.is_some()).count();
+    let mut verdict = format!("{valid} of {} document(s) valid against {dialect} schema", files.len());
+    if unchecked > 0 {
+        verdict.push_str(&format!("; {unchecked} could not be checked"));
+    }
+    verdict
 }
 
 /// `validate --builtin list`: each built-in schema's name and what it is, one a line.

@@ -57,10 +57,10 @@ fn push_visible(out: &mut String, c: char) {
 
 /// [`visible`] for one line of a quoted source, keeping byte offsets into it
 /// valid: each of `offsets` (into `line`, on character boundaries) is moved to
-/// where the same character is in the result.
+/// where the same character is in the result. The line comes masked: each
+/// path that quotes a source masks it once, the whole file
+/// ([`super::quotable_text`]) or the window a snippet shows.
 pub fn visible_line(line: &str, offsets: &mut [usize]) -> String {
-    // Masking replaces bytes one for one, so the offsets still hold.
-    let line = mask_for_people(line);
     let mut out = String::with_capacity(line.len());
     let mut moved = vec![false; offsets.len()];
     for (at, c) in line.char_indices() {
@@ -82,9 +82,10 @@ pub fn visible_line(line: &str, offsets: &mut [usize]) -> String {
 
 /// Running Markdown text that renders as exactly `text` (made [`visible`]
 /// first): every ASCII punctuation character that can start or end a Markdown
-/// construct is backslash-escaped, and so are `:` and `@` (GitHub turns
-/// `https://…`, `www.…` and `a@b.c` into links even in plain text) and the dot
-/// of `www.`. A backtick run never opens a code span.
+/// construct is backslash-escaped, and so are `:` (GitHub turns `https://…`
+/// and `www.…` into links even in plain text) and the dot of `www.`; an `@`
+/// is a code span (`a@b.c` and `xmpp:a@b.c` are links otherwise). A backtick
+/// run never opens a code span.
 pub fn markdown_inline(text: &str) -> String {
     let text = visible(text);
     let mut out = String::with_capacity(text.len() + 8);
@@ -98,28 +99,19 @@ pub fn markdown_inline(text: &str) -> String {
         if www
             || matches!(
                 c,
-                '\\' | '`'
-                    | '*'
-                    | '_'
-                    | '['
-                    | ']'
-                    | '<'
-                    | '>'
-                    | '('
-                    | ')'
-                    | '|'
-                    | '#'
-                    | '!'
-                    | '~'
-                    | ':'
-                    | '@'
-                    | '&'
-                    | '$'
+                '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '(' | ')' | '|' | '#' | '!' | '~' | ':' | '&' | '$'
             )
         {
             out.push('\\');
         }
-        out.push(c);
+        if c == '@' {
+            // GitHub's cmark-gfm makes a `mailto:` (or `xmpp:`) link of
+            // `a@b.co` even with the `@` escaped: only an `@` outside the text
+            // node, in a code span of its own, breaks the autolink.
+            out.push_str("`@`");
+        } else {
+            out.push(c);
+        }
         previous.push(c);
     }
     out
@@ -211,9 +203,9 @@ pub fn github_property(text: &str) -> String {
     github_data(&visible(text)).replace(':', "%3A").replace(',', "%2C")
 }
 
-/// A line of plain log text in `--format github` output: [`visible`], and
-/// never starting with `::` (after blanks), which GitHub would run as a
-/// command. A single leading `:` counts too: the line goes on after the text
+/// A line of plain log text in `--format github` or text output (CI logs
+/// show either): [`visible`], and never starting with `::` (after blanks),
+/// which GitHub would run as a command. A single leading `:` counts too: the line goes on after the text
 /// (`ROOT: rejected`), and `:` then `: ` would start one. A leading `./`
 /// keeps a relative path the same path.
 pub fn github_log_text(text: &str) -> String {
@@ -228,10 +220,36 @@ pub fn github_log_text(text: &str) -> String {
 /// `value` as pretty JSON with a final newline, every string in it masked
 /// ([`mask_for_people`]): a report quotes package data (server URLs,
 /// commands, schema errors quoting values), and no output shows a credential.
+/// Every [unsafe](is_unsafe) character is written as a `\u` escape (JSON's
+/// own, so the data stays the same): a bidi control, a line separator or a
+/// zero width space raw in a JSON file reorders or hides what a reviewer
+/// reads in it, as in any other output.
 pub fn json_text(value: &impl serde::Serialize) -> String {
     let mut value = serde_json::to_value(value).expect("reports serialize to JSON");
     mask_strings(&mut value);
-    serde_json::to_string_pretty(&value).expect("a JSON value serializes") + "\n"
+    json_escaped(&serde_json::to_string_pretty(&value).expect("a JSON value serializes")) + "\n"
+}
+
+/// `json` (serde_json's output) with every unsafe character but the line
+/// breaks between its tokens `\u`-escaped. serde_json escapes C0 controls in
+/// strings itself, so a raw unsafe character can only be inside a string,
+/// where an escape means the same character.
+fn json_escaped(json: &str) -> String {
+    if !json.chars().any(|c| c != '\n' && is_unsafe(c)) {
+        return json.to_string();
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if c != '\n' && is_unsafe(c) {
+            let mut units = [0; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 fn mask_strings(value: &mut serde_json::Value) {
@@ -249,7 +267,7 @@ fn mask_strings(value: &mut serde_json::Value) {
 
 /// `text` (a message, a value a report shows) with every credential shape masked.
 pub fn mask_for_people(text: &str) -> Cow<'_, str> {
-    crate::rules::secrets::mask_credentials(text)
+    crate::redact::mask_credentials(text)
 }
 
 #[cfg(test)]
@@ -290,7 +308,7 @@ mod tests {
         let out = markdown_inline(attack);
         assert!(!out.contains("](") && !out.contains("https:"), "{out}");
         assert_eq!(markdown_inline("www.evil.example"), "www\\.evil.example");
-        assert_eq!(markdown_inline("a@b.c"), "a\\@b.c");
+        assert_eq!(markdown_inline("a@b.c"), "a`@`b.c");
     }
 
     #[test]
@@ -304,6 +322,16 @@ mod tests {
         assert_eq!(markdown_message("`x*y` is *bad*"), "`x*y` is \\*bad\\*");
         assert_eq!(markdown_message("`a``b` and `` c ``"), "```a``b``` and `c`");
         assert_eq!(markdown_message("open `tick"), "open \\`tick");
+    }
+
+    #[test]
+    fn json_writes_invisible_and_reordering_characters_as_escapes() {
+        let value = serde_json::json!({"a\u{202e}": ["x\u{2028}y\u{200b}\u{7f}\u{85}\u{e0068}", "é ✓\n"]});
+        let text = json_text(&value);
+        assert!(!text.chars().any(|c| c != '\n' && is_unsafe(c)), "{text}");
+        assert!(text.contains(r#""a\u202e""#), "{text}");
+        assert!(text.contains(r#""x\u2028y\u200b\u007f\u0085\udb40\udc68""#), "{text}");
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), value);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! versions, reasons, stderr) is untrusted and reaches a terminal only
 //! through [`visible`], so a server cannot send escape sequences to it.
 
-use super::escape::visible;
+use super::escape::{github_log_text, visible};
 use crate::rules::live::{Attempt, milliseconds};
 
 /// `connected` or `failed`.
@@ -41,11 +41,13 @@ pub fn summary(attempts: &[Attempt]) -> String {
                 listed.tools.len()
             )),
             Err(reason) => {
+                // GitHub's runner trims a log line before it looks for `::`, so
+                // a reason on a line of its own must not start with it.
                 text.push_str(&format!(
                     "failed     {:width$}  {:15}  {time}\n           {}\n",
                     visible(&attempt.id),
                     attempt.transport,
-                    visible(reason)
+                    github_log_text(reason)
                 ));
                 for line in attempt.stderr.lines().filter(|l| !l.trim().is_empty()) {
                     text.push_str(&format!("           stderr: {}\n", visible(line)));
@@ -97,5 +99,8 @@ mod tests {
         let out = summary(std::slice::from_ref(&failed)) + &progress_line(&failed, 1, 1);
         assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
         assert!(out.ends_with("  [1/1] x\\u{1b}]0;owned\\u{7} failed\n"), "{out:?}");
+        let forged = attempt("x", Err("::error file=a,line=1::forged".to_string()), "");
+        let out = summary(&[forged]);
+        assert!(out.lines().all(|line| !line.trim_start().starts_with("::")), "{out}");
     }
 }

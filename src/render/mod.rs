@@ -188,7 +188,7 @@ pub fn may_quote_source(diagnostic: &Diagnostic) -> bool {
 /// and a secret placed nowhere in the file makes it unquotable (`None`).
 /// Without this, another finding on the same line would quote the credential.
 /// Then every credential shape is masked too
-/// ([`crate::rules::secrets::credential_ranges`]), whichever command quotes it.
+/// ([`crate::redact::credential_ranges`]), whichever command quotes it.
 pub fn quotable_text<'t>(file: &str, text: &'t str, diagnostics: &[Diagnostic]) -> Option<Cow<'t, str>> {
     let mut masked: Option<Vec<u8>> = None;
     for secret in diagnostics

@@ -84,12 +84,9 @@ pub fn check_snapshots(files: &[SnapshotFile], format: Format, sources: &dyn Sou
         Format::Text | Format::Github => {
             for file in files {
                 out.push_str(&findings(&file.diagnostics, format, sources, options));
+                // A log line in either format: CI runs a line starting with `::`.
                 let line = format!("{}: {}", visible(&file.file), totals(&file.diagnostics));
-                out.push_str(&if format == Format::Github {
-                    github::log_line(&line)
-                } else {
-                    line + "\n"
-                });
+                out.push_str(&github::log_line(&line));
             }
         }
         Format::Markdown => {
@@ -329,8 +326,10 @@ pub fn call(report: &CallReport, tool: &str, format: Format, sources: &dyn Sourc
     match format {
         Format::Json => super::escape::json_text(report),
         Format::Sarif => sarif_text(&report.diagnostics, options),
-        Format::Text => findings(&report.diagnostics, format, sources, options) + &verdict + "\n",
-        Format::Github => findings(&report.diagnostics, format, sources, options) + &github::log_line(&verdict),
+        // A tool named `::error::x` must not start a workflow command in a CI log.
+        Format::Text | Format::Github => {
+            findings(&report.diagnostics, format, sources, options) + &github::log_line(&verdict)
+        }
         Format::Markdown => format!(
             "### {} arguments\n\n{}",
             markdown_code(tool),

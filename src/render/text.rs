@@ -79,7 +79,9 @@ pub fn summary_line(report: &PackageReport, options: TextOptions) -> String {
     };
     format!(
         "{root}: {state_style}{plugin}{state_style:#} — {skills} — {servers} — {findings_style}{findings}{findings_style:#}",
-        root = visible(display_root(&report.root)),
+        // CI logs run a line starting with `::` as a workflow command, whatever
+        // the format: a marketplace folder named `::error …::` must not start one.
+        root = super::escape::github_log_text(display_root(&report.root)),
         plugin = verdicts.plugin,
         skills = verdicts.skills,
         servers = verdicts.servers,
@@ -345,7 +347,7 @@ pub fn snippet(
     // minified document is one line; a key block is a few kilobytes).
     let masked_from = floor_char_boundary(text, offset.saturating_sub(MASK_MARGIN).max(line_start));
     let masked_to = floor_char_boundary(text, (offset + MASK_MARGIN).min(line_end));
-    let masked = crate::rules::secrets::mask_credentials(&text[masked_from..masked_to]);
+    let masked = crate::redact::mask_credentials(&text[masked_from..masked_to]);
     let mut line_text = masked.as_ref().trim_end_matches('\r');
     let mut start = (offset - masked_from).min(line_text.len());
     let first_char = line_text[start..].chars().next().map_or(0, char::len_utf8);
@@ -482,6 +484,14 @@ mod tests {
         report.diagnostics[0].span = Some(Span::new(0, 10_000));
         let out = plain(&report);
         assert!(out.contains("plugin.json:2:11"), "{out}");
+    }
+
+    #[test]
+    fn a_root_named_like_a_workflow_command_starts_no_line_with_it() {
+        // A marketplace folder `M/::error file=a,line=1::forged/`, checked from `M`.
+        let out = plain(&report_with_findings("::error file=a,line=1::forged"));
+        assert!(out.lines().all(|line| !line.trim_start().starts_with("::")), "{out}");
+        assert!(out.contains("\n./::error file=a,line=1::forged: loaded"), "{out}");
     }
 
     #[test]

@@ -37,7 +37,40 @@ pub static SCHEMA_VIOLATION: Rule = Rule {
     },
 };
 
-pub static RULES: &[&Rule] = &[&SCHEMA_VIOLATION];
+pub static SCHEMA_UNCHECKED: Rule = Rule {
+    code: "AP031",
+    name: "json-schema-unchecked",
+    severity: Severity::Error,
+    spec: "JSON Schema 2020-12 Core §10.2, Validation §6.2, §6.5.3 (or the schema's own dialect)",
+    summary: "A document given to `apcheck validate` could not be checked against its schema",
+    fix_hint: Some(
+        "No verdict was given: simplify the schema's self-referring branches, or write the number with at most 17 significant digits.",
+    ),
+    doc: RuleDoc {
+        what: "That validating the document could be finished with an exact verdict. It cannot when the \
+               schema's `anyOf`/`oneOf`/`allOf` branches refer back to the schema so that this document would \
+               cost more than its budget (262,144 subschema applications plus 4 per byte of the document), \
+               when a `pattern` cannot be matched within the regular expression engine's backtracking limit, \
+               or when a numeric keyword (`minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, \
+               `multipleOf`, `const`, `enum`, `type: integer`, `uniqueItems`) would compare a number that a \
+               64-bit float cannot hold exactly (`18446744073709551617`, `1e400`, `0.99999999999999999999`). \
+               Such a document is neither valid nor invalid, and the run exits 2, as for a file it could not read.",
+        why: "The validator compares numbers as 64-bit floats and evaluates every branch without sharing work: \
+              past these limits its answer would be a rounding's (`{\"minimum\": 1}` would accept \
+              `0.99999999999999999999`), or would take minutes and gigabytes (each level of a twice \
+              self-referring `oneOf` doubles the work). apcheck says it could not check instead.",
+        failing: Example::Validate {
+            schema: "{\"minimum\": 1}",
+            document: "0.99999999999999999999",
+        },
+        fixed: Example::Validate {
+            schema: "{\"minimum\": 1}",
+            document: "1.5",
+        },
+    },
+};
+
+pub static RULES: &[&Rule] = &[&SCHEMA_VIOLATION, &SCHEMA_UNCHECKED];
 
 /// The findings of one validated document (`text` is empty for one that
 /// could not be read: its finding is [`FILE_UNREADABLE`]). The schema
@@ -61,6 +94,14 @@ pub fn validation_diagnostics(report: &DocumentReport, text: &str) -> Vec<Diagno
             Diagnostic::new(&JSON_SYNTAX, error.message.clone())
                 .in_file(&report.file)
                 .at_span(text, &index, at),
+        ];
+    }
+    if let Some(unchecked) = &report.unchecked {
+        return vec![
+            Diagnostic::new(&SCHEMA_UNCHECKED, unchecked.message.clone())
+                .in_file(&report.file)
+                .at_pointer(&unchecked.instance_pointer)
+                .at_span(text, &index, unchecked.span),
         ];
     }
     report

@@ -32,7 +32,8 @@ pub struct Attempt {
     pub transport: String,
     pub outcome: Result<Listed, String>,
     pub elapsed: Duration,
-    /// The tail of a stdio server's stderr, secrets masked.
+    /// The tail of a stdio server's stderr, secrets masked (the configured
+    /// ones and every credential shape).
     pub stderr: String,
 }
 
@@ -65,8 +66,10 @@ pub static LIVE_SERVER_FAILED: Rule = Rule {
                (10 s by default). A server for which any step fails is reported with the reason: a command not \
                on the search path, a process that exits, a refused port, an HTTP error, a redirect or SSE \
                endpoint on another origin (refused, so that configured headers stay with their origin, \
-               §7.2.1), silence until the timeout. A stdio server's last stderr line, secrets masked, is part \
-               of the reason.",
+               §7.2.1), silence until the timeout. A stdio server's last stderr line is part of the reason. \
+               Whatever a server says (stderr, a 401 body, a JSON-RPC error, its serverInfo and tools) is shown \
+               with every credential its configuration holds (`env` and header values, a URL's password or \
+               secret-named query) masked, and every well-known token shape.",
         why: "§7.2.2 rule 5: a client loads the other servers and components and SHOULD report the failure, \
               so users of the plugin silently lose every tool of that server.",
         failing: Example::Described(

@@ -91,7 +91,51 @@ pub static ARGUMENTS_NOT_OBJECT: Rule = Rule {
     },
 };
 
-pub static RULES: &[&Rule] = &[&ARGUMENTS_INVALID, &TOOL_NOT_IN_SNAPSHOT, &ARGUMENTS_NOT_OBJECT];
+pub static ARGUMENTS_UNCHECKED: Rule = Rule {
+    code: "AP904",
+    name: "call-arguments-unchecked",
+    severity: Severity::Error,
+    spec: "MCP server/tools (tools/call); JSON Schema 2020-12 Validation §6.2",
+    summary: "The arguments could not be checked against the tool's inputSchema",
+    fix_hint: Some(
+        "No verdict was given: simplify the inputSchema's self-referring branches, or write the number with at most 17 significant digits.",
+    ),
+    doc: RuleDoc {
+        what: "That the check of the arguments could be finished with an exact verdict. It cannot when the \
+               schema's `anyOf`/`oneOf`/`allOf` branches refer back to the schema so that validating these \
+               arguments would cost more than their budget (262,144 subschema applications plus 4 per byte), \
+               when a `pattern` cannot be matched within the regular expression engine's backtracking limit, \
+               or when a numeric keyword (`minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, \
+               `multipleOf`, `const`, `enum`, `type: integer`, `uniqueItems`) would compare a number that a \
+               64-bit float cannot hold exactly.",
+        why: "The validator compares numbers as 64-bit floats and evaluates every branch without sharing work: \
+              past these limits its answer would be a rounding's, or would take minutes and gigabytes. apcheck \
+              says it could not check instead of giving a verdict that may be wrong.",
+        failing: Example::Call {
+            snapshot: r#"{"plugin": {"name": "p", "version": "1.0.0", "spec": "1.0.0"}, "skills": [],
+  "mcpServers": [{"id": "s", "type": "stdio", "status": "connected"}],
+  "tools": [{"name": "pay", "server": "s",
+             "inputSchema": {"type": "object", "properties": {"cents": {"maximum": 1e19}}}}]}"#,
+            tool: "pay",
+            arguments: r#"{"cents": 10000000000000000001}"#,
+        },
+        fixed: Example::Call {
+            snapshot: r#"{"plugin": {"name": "p", "version": "1.0.0", "spec": "1.0.0"}, "skills": [],
+  "mcpServers": [{"id": "s", "type": "stdio", "status": "connected"}],
+  "tools": [{"name": "pay", "server": "s",
+             "inputSchema": {"type": "object", "properties": {"cents": {"maximum": 1e19}}}}]}"#,
+            tool: "pay",
+            arguments: r#"{"cents": 1000}"#,
+        },
+    },
+};
+
+pub static RULES: &[&Rule] = &[
+    &ARGUMENTS_INVALID,
+    &TOOL_NOT_IN_SNAPSHOT,
+    &ARGUMENTS_NOT_OBJECT,
+    &ARGUMENTS_UNCHECKED,
+];
 
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct CallReport {
@@ -235,21 +279,28 @@ fn check_into(
             )
             .in_file(snapshot_name),
         ),
-        Ok(compiled) => {
-            for error in compiled.errors(arguments_text, doc) {
-                let mut pointer = error.pointer.clone();
-                if let Some(missing) = &error.missing {
-                    push_token(&mut pointer, missing);
+        Ok(compiled) => match compiled.errors(arguments_text, doc) {
+            Err(unchecked) => report.diagnostics.push(located.at_value(
+                &ARGUMENTS_UNCHECKED,
+                &unchecked.instance_pointer,
+                unchecked.message,
+            )),
+            Ok(errors) => {
+                for error in errors {
+                    let mut pointer = error.pointer.clone();
+                    if let Some(missing) = &error.missing {
+                        push_token(&mut pointer, missing);
+                    }
+                    issues.push(ArgumentIssue {
+                        pointer,
+                        message: error.message.clone(),
+                    });
+                    report
+                        .diagnostics
+                        .push(located.at_value(&ARGUMENTS_INVALID, &error.pointer, error.message));
                 }
-                issues.push(ArgumentIssue {
-                    pointer,
-                    message: error.message.clone(),
-                });
-                report
-                    .diagnostics
-                    .push(located.at_value(&ARGUMENTS_INVALID, &error.pointer, error.message));
             }
-        }
+        },
     }
     report.valid = report.diagnostics.iter().all(|d| d.severity != Severity::Error);
 }

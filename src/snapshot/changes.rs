@@ -6,15 +6,17 @@
 //! a minor bump a warning. For 0.y.z versions the Cargo convention applies:
 //! a `y` bump is major, a `z` bump covers features and fixes.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
+use foldhash::HashMap;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::lint::check_snapshot;
-use super::model::{ConnectionStatus, Snapshot, Tool};
+use super::lint::{SnapshotCheck, check_snapshot};
+use super::model::{ConnectionStatus, SkillMetadata, Snapshot, Tool};
 use super::schema_diff::{Level, diff_input_schema, diff_output_schema};
 use crate::diag::{Diagnostic, Severity};
+use crate::json::diff::value;
 use crate::rule::{Example, Family, Rule, RuleDoc};
 use crate::source::json::JsonSource;
 
@@ -211,8 +213,8 @@ impl ChangeReport {
 
 /// Compares snapshot `old_text` (file `old_name`) with `new_text`.
 pub fn compare(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -> ChangeReport {
-    let old_check = check_snapshot(old_name, old_text, None);
-    let new_check = check_snapshot(new_name, new_text, None);
+    let old_check = without_value(check_snapshot(old_name, old_text, None));
+    let new_check = without_value(check_snapshot(new_name, new_text, None));
     let mut diagnostics: Vec<Diagnostic> = old_check
         .diagnostics
         .into_iter()
@@ -263,6 +265,16 @@ pub fn compare(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -
         diagnostics,
         not_compared: Vec::new(),
     }
+}
+
+/// The report places its findings by the documents' spans alone (the models
+/// hold what is compared), so each parsed value is freed as soon as its lint
+/// is done: with two 10,000-tool snapshots, the values are the most memory held.
+fn without_value(mut check: SnapshotCheck) -> SnapshotCheck {
+    if let Some(document) = &mut check.document {
+        document.value = Value::Null;
+    }
+    check
 }
 
 struct Docs<'a> {
@@ -420,20 +432,32 @@ fn tool_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<Change>) {
         .enumerate()
         .filter(|(_, t)| !new_by_key.contains_key(&(t.server.as_str(), t.name.as_str())))
         .collect();
-    let mut added: Vec<(usize, &Tool)> = new
+    let added: Vec<(usize, &Tool)> = new
         .tools
         .iter()
         .enumerate()
         .filter(|(_, t)| !old_by_key.contains_key(&(t.server.as_str(), t.name.as_str())))
         .collect();
+    // Same server, same input schema, new name: a rename, not a removal and an
+    // addition. The added tools by server and schema hash, in order, so each
+    // removed one takes the first untaken match without scanning them all.
+    let mut candidates: HashMap<(&str, Option<u64>), VecDeque<usize>> = HashMap::default();
+    for (position, (_, tool)) in added.iter().enumerate() {
+        candidates.entry(rename_key(tool)).or_default().push_back(position);
+    }
+    let mut renamed = vec![false; added.len()];
+    let servers = new.servers_by_id();
     for (old_index, gone) in removed {
-        // Same server, same input schema, new name: a rename, not a removal and an addition.
-        let renamed_to = added
-            .iter()
-            .position(|(_, t)| t.server == gone.server && t.input_schema() == gone.input_schema());
+        let renamed_to = candidates.get_mut(&rename_key(gone)).and_then(|bucket| {
+            let at = bucket
+                .iter()
+                .position(|&p| added[p].1.input_schema() == gone.input_schema())?;
+            bucket.remove(at)
+        });
         match renamed_to {
             Some(position) => {
-                let (new_index, tool) = added.remove(position);
+                renamed[position] = true;
+                let (new_index, tool) = added[position];
                 out.push(Change {
                     kind: "tool-renamed",
                     subject: tool.qualified_name(),
@@ -446,7 +470,7 @@ fn tool_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<Change>) {
                 kind: "tool-removed",
                 subject: gone.qualified_name(),
                 level: Level::Major,
-                detail: match new.server(&gone.server).map(|s| s.status) {
+                detail: match servers.get(gone.server.as_str()).map(|s| s.status) {
                     // The contract may be unchanged; the new capture just did not reach the server.
                     Some(status) if status != ConnectionStatus::Connected => format!(
                         "tool `{}` removed (server `{}` is `{}` in the new snapshot)",
@@ -460,7 +484,7 @@ fn tool_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<Change>) {
             }),
         }
     }
-    for (new_index, tool) in added {
+    for (&(new_index, tool), _) in added.iter().zip(renamed).filter(|(_, renamed)| !renamed) {
         out.push(Change {
             kind: "tool-added",
             subject: tool.qualified_name(),
@@ -478,6 +502,11 @@ fn tool_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<Change>) {
         };
         changed_tool(before, tool, new_index, out);
     }
+}
+
+/// What a rename keeps: the server and the input schema (by a hash that equal schemas share).
+fn rename_key(tool: &Tool) -> (&str, Option<u64>) {
+    (tool.server.as_str(), tool.input_schema().map(value::hash))
 }
 
 fn changed_tool(before: &Tool, after: &Tool, index: usize, out: &mut Vec<Change>) {
@@ -597,9 +626,19 @@ fn task_modes(execution: &Value) -> TaskModes {
     }
 }
 
+/// Skills by name, the first of a duplicated name (AP608 reports the others).
+fn skills_by_name(snapshot: &Snapshot) -> HashMap<&str, &SkillMetadata> {
+    let mut skills = HashMap::default();
+    for skill in &snapshot.skills {
+        skills.entry(skill.name.as_str()).or_insert(skill);
+    }
+    skills
+}
+
 fn skill_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<Change>) {
+    let (old_skills, new_skills) = (skills_by_name(old), skills_by_name(new));
     for (i, skill) in old.skills.iter().enumerate() {
-        if !new.skills.iter().any(|s| s.name == skill.name) {
+        if !new_skills.contains_key(skill.name.as_str()) {
             out.push(Change {
                 kind: "skill-removed",
                 subject: skill.name.clone(),
@@ -610,7 +649,7 @@ fn skill_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<Change>) {
         }
     }
     for (i, skill) in new.skills.iter().enumerate() {
-        let Some(before) = old.skills.iter().find(|s| s.name == skill.name) else {
+        let Some(before) = old_skills.get(skill.name.as_str()) else {
             out.push(Change {
                 kind: "skill-added",
                 subject: skill.name.clone(),
@@ -646,8 +685,9 @@ fn skill_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<Change>) {
 }
 
 fn server_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<Change>) {
+    let (old_servers, new_servers) = (old.servers_by_id(), new.servers_by_id());
     for (i, server) in old.servers.iter().enumerate() {
-        if new.server(&server.id).is_none() {
+        if !new_servers.contains_key(server.id.as_str()) {
             out.push(Change {
                 kind: "server-removed",
                 subject: server.id.clone(),
@@ -658,7 +698,7 @@ fn server_changes(old: &Snapshot, new: &Snapshot, out: &mut Vec<Change>) {
         }
     }
     for (i, server) in new.servers.iter().enumerate() {
-        match old.server(&server.id) {
+        match old_servers.get(server.id.as_str()) {
             None => out.push(Change {
                 kind: "server-added",
                 subject: server.id.clone(),
@@ -728,6 +768,36 @@ mod tests {
         assert_eq!(kinds, ["tool-renamed"]);
         assert_eq!(report.diagnostics[0].code, "AP801");
         assert_eq!(report.diagnostics[0].file.as_deref(), Some("new.json"));
+    }
+
+    /// Each removed tool is renamed to the first added one of its server with
+    /// its schema, in order; a schema that differs only in how a number is
+    /// written is a different schema here, as it always was.
+    #[test]
+    fn many_renames_pair_in_order() {
+        let snapshot = |names: &[String]| {
+            let tools: Vec<String> = names
+                .iter()
+                .map(|name| {
+                    let maximum = if name == "b1" { "1.0" } else { "1" };
+                    format!(r#"{{"name": "{name}", "server": "s", "inputSchema": {{"type": "object", "maximum": {maximum}}}}}"#)
+                })
+                .collect();
+            format!(
+                r#"{{"plugin": {{"name": "p", "version": "1.0.0", "spec": "1.0.0"}}, "skills": [],
+                  "mcpServers": [{{"id": "s", "type": "stdio", "status": "connected"}}], "tools": [{}]}}"#,
+                tools.join(",")
+            )
+        };
+        let names = |prefix: &str| (0..3_000).map(|i| format!("{prefix}{i}")).collect::<Vec<_>>();
+        let report = compare("old.json", &snapshot(&names("a")), "new.json", &snapshot(&names("b")));
+        let renames: Vec<_> = report.changes.iter().filter(|c| c.kind == "tool-renamed").collect();
+        assert_eq!(renames.len(), 2_999);
+        assert_eq!(renames[0].detail, "tool `s/a0` renamed to `b0`");
+        assert_eq!(renames[1].detail, "tool `s/a1` renamed to `b2`");
+        assert_eq!(renames[2_998].detail, "tool `s/a2998` renamed to `b2999`");
+        let rest: Vec<_> = report.changes.iter().filter(|c| c.kind != "tool-renamed").map(|c| &c.detail).collect();
+        assert_eq!(rest, ["tool `s/a2999` removed", "tool `s/b1` added"]);
     }
 
     #[test]

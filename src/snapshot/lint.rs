@@ -6,10 +6,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::model::{ConnectionStatus, Snapshot};
-use super::schema::{CompiledSchema, snapshot_schema_errors, tool_errors};
+use super::schema::{SchemaVerdicts, snapshot_schema_errors, tool_errors};
 use crate::diag::Diagnostic;
 use crate::json::builtin::{DocumentKind, identify};
 use crate::json::{JsonDoc, parse::push_token, parse_document};
@@ -95,7 +96,9 @@ pub fn check_snapshot(file: &str, text: &str, package: Option<&Tree>) -> Snapsho
         diagnostics.push(located.at_value(&SNAPSHOT_SCHEMA_VIOLATION, &error.pointer, error.message));
     }
     let snapshot = if shape_ok {
-        match serde_json::from_value::<Snapshot>(doc.value.clone()) {
+        // From the borrowed value: a clone of the whole document first would
+        // hold a third copy of every tool at the peak.
+        match Snapshot::deserialize(&doc.value) {
             Ok(snapshot) => Some(snapshot),
             Err(error) => {
                 diagnostics.push(located.at_value(&SNAPSHOT_SCHEMA_VIOLATION, "", error.to_string()));
@@ -196,10 +199,13 @@ fn check_semantics(located: &JsonSource<'_>, snapshot: &Snapshot, package: Optio
     check_duplicates(located, snapshot, out);
     check_hidden_text(located, out);
     let mut tools_per_server: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut verdicts = SchemaVerdicts::default();
+    let servers = snapshot.servers_by_id();
     for (i, tool) in snapshot.tools.iter().enumerate() {
         let pointer = format!("/tools/{i}");
         *tools_per_server.entry(tool.server.as_str()).or_default() += 1;
-        match snapshot.server(&tool.server) {
+        let server = servers.get(tool.server.as_str());
+        match server {
             None => out.push(located.at_value(
                 &TOOL_SERVER_UNKNOWN,
                 &format!("{pointer}/server"),
@@ -227,14 +233,12 @@ fn check_semantics(located: &JsonSource<'_>, snapshot: &Snapshot, package: Optio
                 format!("tool name `{}` is not 1-128 characters of A-Z a-z 0-9 _ - .", tool.name),
             ));
         }
-        let protocol = snapshot
-            .server(&tool.server)
-            .and_then(|s| s.protocol_version.as_deref());
+        let protocol = server.and_then(|s| s.protocol_version.as_deref());
         for member in ["inputSchema", "outputSchema"] {
             if let Some(schema) = tool.fields.get(member) {
                 let must_be_object = member == "inputSchema" || output_schema_must_be_object(protocol);
                 let at = format!("{pointer}/{member}");
-                check_tool_schema(located, &tool.name, schema, &at, must_be_object, out);
+                check_tool_schema(located, &tool.name, schema, &at, must_be_object, &mut verdicts, out);
             }
         }
         check_tool_members(located, &tool.name, &pointer, protocol, out);
@@ -392,6 +396,7 @@ fn check_tool_schema(
     schema: &Value,
     pointer: &str,
     must_be_object: bool,
+    verdicts: &mut SchemaVerdicts,
     out: &mut Vec<Diagnostic>,
 ) {
     let member = pointer.rsplit('/').next().unwrap_or(pointer);
@@ -402,7 +407,7 @@ fn check_tool_schema(
             format!("the {member} of tool `{tool}` does not declare `\"type\": \"object\"`"),
         ));
     }
-    if let Err(reason) = CompiledSchema::compile(schema) {
+    if let Err(reason) = verdicts.verdict(schema) {
         out.push(located.at_value(
             &TOOL_SCHEMA_INVALID,
             pointer,
@@ -511,6 +516,24 @@ mod tests {
         assert!(!is_valid_tool_name(""));
         assert!(!is_valid_tool_name("a,b"));
         assert!(!is_valid_tool_name(&"a".repeat(129)));
+    }
+
+    /// Each distinct schema is compiled once; every tool that carries it gets its verdict.
+    #[test]
+    fn tools_sharing_a_schema_share_its_verdict() {
+        let text = r#"{"plugin": {"name": "x", "spec": "1.0.0"}, "skills": [],
+          "mcpServers": [{"id": "s", "type": "stdio", "status": "connected"}],
+          "tools": [{"name": "a", "server": "s", "inputSchema": {"type": "object", "minimum": "1"}},
+                    {"name": "b", "server": "s", "inputSchema": {"type": "object"}},
+                    {"name": "c", "server": "s", "inputSchema": {"type": "object", "minimum": "1"}},
+                    {"name": "d", "server": "s", "inputSchema": {"type": "object", "minimum": 1}}]}"#;
+        let check = check_snapshot("s.json", text, None);
+        let pointers: Vec<_> = check.diagnostics.iter().map(|d| (d.code, d.pointer.as_deref())).collect();
+        assert_eq!(
+            pointers,
+            [("AP612", Some("/tools/0/inputSchema")), ("AP612", Some("/tools/2/inputSchema"))]
+        );
+        assert_eq!(check.diagnostics[0].message.replace("`a`", "`c`"), check.diagnostics[1].message);
     }
 
     /// MCP servers send draft-07 schemas; they are accepted.

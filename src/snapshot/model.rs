@@ -2,6 +2,7 @@
 //! except for `extensions` (client data by reverse-domain namespace); a tool
 //! keeps every MCP Tool field in `fields`, so a snapshot round-trips intact.
 
+use foldhash::{HashMap, HashMapExt};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -181,14 +182,51 @@ impl Snapshot {
         }
     }
 
-    /// The snapshot as pretty JSON with a final newline, ready to commit.
+    /// The snapshot as pretty JSON with a final newline, ready to commit,
+    /// with every well-known credential shape masked wherever it sits (a
+    /// `--failed` reason, an echoed token in a tool description): a snapshot
+    /// is committed and published, so it must not carry what stderr masks.
     pub fn to_pretty_json(&self) -> String {
-        let mut text = serde_json::to_string_pretty(self).expect("a snapshot always serializes");
+        let mut value = serde_json::to_value(self).expect("a snapshot always serializes");
+        mask_token_shapes(&mut value);
+        let mut text = serde_json::to_string_pretty(&value).expect("a JSON value serializes");
         text.push('\n');
         text
     }
 
     pub fn server(&self, id: &str) -> Option<&ServerStatus> {
         self.servers.iter().find(|s| s.id == id)
+    }
+
+    /// [`Snapshot::server`] for every id at once (the first of a duplicated
+    /// id, as it finds), for callers that look up one server per tool.
+    pub fn servers_by_id(&self) -> HashMap<&str, &ServerStatus> {
+        let mut servers = HashMap::with_capacity(self.servers.len());
+        for server in &self.servers {
+            servers.entry(server.id.as_str()).or_insert(server);
+        }
+        servers
+    }
+}
+
+/// Every string of `value`, member names included, through [`crate::redact::mask_token_shapes`].
+fn mask_token_shapes(value: &mut Value) {
+    match value {
+        Value::String(text) => {
+            if let std::borrow::Cow::Owned(masked) = crate::redact::mask_token_shapes(text) {
+                *text = masked;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(mask_token_shapes),
+        Value::Object(members) => {
+            *members = std::mem::take(members)
+                .into_iter()
+                .map(|(name, mut value)| {
+                    mask_token_shapes(&mut value);
+                    (crate::redact::mask_token_shapes(&name).into_owned(), value)
+                })
+                .collect();
+        }
+        _ => {}
     }
 }

@@ -1,11 +1,12 @@
 //! The one place the snapshot checks call
 //! the JSON toolkit's validator (`crate::json::validate`).
 
+use foldhash::HashMap;
 use serde_json::Value;
 
 use crate::json::JsonDoc;
 use crate::json::builtin::builtin;
-use crate::json::validate::{self, CompileOptions, SchemaFile};
+use crate::json::validate::{self, CompileOptions, SchemaFile, Unchecked};
 
 /// One schema violation: where in the instance, and what.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,10 +25,13 @@ impl CompiledSchema {
     /// Compiles `schema` with its own `$schema` dialect (2020-12 when absent);
     /// the error says why it is unusable (not a schema, a remote `$ref`).
     pub fn compile(schema: &Value) -> Result<Self, String> {
-        let text = schema.to_string();
+        Self::compile_text(&schema.to_string())
+    }
+
+    fn compile_text(text: &str) -> Result<Self, String> {
         let file = SchemaFile {
             name: "schema",
-            text: &text,
+            text,
         };
         validate::compile(file, &[], &CompileOptions::default())
             .map(CompiledSchema)
@@ -37,9 +41,32 @@ impl CompiledSchema {
             })
     }
 
-    /// Every violation of `instance` (parsed from `text`), in the validator's order.
-    pub fn errors(&self, text: &str, instance: &JsonDoc) -> Vec<SchemaError> {
+    /// Every violation of `instance` (parsed from `text`), in the validator's
+    /// order; `Err` when the document gets no verdict.
+    pub fn errors(&self, text: &str, instance: &JsonDoc) -> Result<Vec<SchemaError>, Unchecked> {
         errors_of(&self.0, text, instance)
+    }
+}
+
+/// Whether each tool schema compiles, by its text: a snapshot's tools often
+/// share one schema (10,000 tools, a handful of shapes), and compiling one
+/// builds its dialect's meta-validator and two validators, so each distinct
+/// text is compiled once. The text is the whole key: compiling reads nothing else.
+#[derive(Default)]
+pub struct SchemaVerdicts {
+    seen: HashMap<String, Result<(), String>>,
+}
+
+impl SchemaVerdicts {
+    /// [`CompiledSchema::compile`]'s verdict on `schema`, without the validator.
+    pub fn verdict(&mut self, schema: &Value) -> Result<(), String> {
+        let text = schema.to_string();
+        if let Some(verdict) = self.seen.get(&text) {
+            return verdict.clone();
+        }
+        let verdict = CompiledSchema::compile_text(&text).map(drop);
+        self.seen.insert(text, verdict.clone());
+        verdict
     }
 }
 
@@ -47,8 +74,8 @@ fn shown_pointer(pointer: &str) -> &str {
     if pointer.is_empty() { "the top" } else { pointer }
 }
 
-fn errors_of(schema: &validate::CompiledSchema, text: &str, instance: &JsonDoc) -> Vec<SchemaError> {
-    schema_errors(validate::validate(text, instance, schema))
+fn errors_of(schema: &validate::CompiledSchema, text: &str, instance: &JsonDoc) -> Result<Vec<SchemaError>, Unchecked> {
+    validate::validate(text, instance, schema).map(schema_errors)
 }
 
 fn schema_errors(issues: Vec<validate::ValidationIssue>) -> Vec<SchemaError> {
@@ -60,6 +87,18 @@ fn schema_errors(issues: Vec<validate::ValidationIssue>) -> Vec<SchemaError> {
             missing: issue.missing,
         })
         .collect()
+}
+
+/// The snapshot checks' built-in schemas report a document that gets no
+/// verdict as one error that says so, at the value the check stopped at.
+fn or_unchecked(result: Result<Vec<SchemaError>, Unchecked>) -> Vec<SchemaError> {
+    result.unwrap_or_else(|unchecked| {
+        vec![SchemaError {
+            pointer: unchecked.instance_pointer,
+            message: unchecked.message,
+            missing: None,
+        }]
+    })
 }
 
 /// Every violation of the MCP `Tool` definition by the tool at `pointer` of
@@ -74,7 +113,10 @@ pub fn tool_errors(text: &str, instance: &JsonDoc, pointer: &str, protocol: Opti
     let schema = builtin(name)
         .and_then(|entry| entry.schema().ok())
         .expect("the embedded MCP Tool definitions are built-ins and compile");
-    schema_errors(validate::validate_at(text, instance, pointer, schema).unwrap_or_default())
+    or_unchecked(
+        validate::validate_at(text, instance, pointer, schema)
+            .map_or_else(|| Ok(Vec::new()), |found| found.map(schema_errors)),
+    )
 }
 
 /// Every violation of the snapshot schema by `instance` (parsed from `text`).
@@ -82,7 +124,7 @@ pub fn snapshot_schema_errors(text: &str, instance: &JsonDoc) -> Vec<SchemaError
     let schema = builtin("snapshot")
         .and_then(|entry| entry.schema().ok())
         .expect("the embedded snapshot schema is a built-in and compiles");
-    errors_of(schema, text, instance)
+    or_unchecked(errors_of(schema, text, instance))
 }
 
 #[cfg(test)]

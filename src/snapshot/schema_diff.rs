@@ -8,6 +8,7 @@
 
 use std::cmp::Ordering;
 
+use foldhash::{HashMap, HashMapExt, HashSet};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -226,17 +227,19 @@ impl Differ<'_> {
         if old_types == new_types {
             return;
         }
-        let accepts = |set: &Option<Vec<String>>, t: &str| {
+        // Sets, as a `type` array of thousands of names must not cost millions of comparisons.
+        let (old_set, new_set) = (type_set(&old_types), type_set(&new_types));
+        let accepts = |set: &Option<HashSet<&str>>, t: &str| {
             set.as_ref()
-                .is_none_or(|set| set.iter().any(|s| s == t || (s == "number" && t == "integer")))
+                .is_none_or(|set| set.contains(t) || (t == "integer" && set.contains("number")))
         };
         let old_in_new = old_types
             .as_ref()
-            .is_none_or(|o| o.iter().all(|t| accepts(&new_types, t)))
+            .is_none_or(|o| o.iter().all(|t| accepts(&new_set, t)))
             && (old_types.is_some() || new_types.is_none());
         let new_in_old = new_types
             .as_ref()
-            .is_none_or(|n| n.iter().all(|t| accepts(&old_types, t)))
+            .is_none_or(|n| n.iter().all(|t| accepts(&old_set, t)))
             && (new_types.is_some() || old_types.is_none());
         let effect = match (old_in_new, new_in_old) {
             (true, _) => Effect::Widens,
@@ -263,11 +266,13 @@ impl Differ<'_> {
 
     fn compare_required(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, at: &str) {
         let (old_required, new_required) = (strings(old.get("required")), strings(new.get("required")));
-        for name in new_required.iter().filter(|n| !old_required.contains(n)) {
+        let (old_set, new_set): (HashSet<&str>, HashSet<&str>) =
+            (old_required.iter().copied().collect(), new_required.iter().copied().collect());
+        for name in new_required.iter().filter(|n| !old_set.contains(*n)) {
             let path = join(at, name);
             self.push_at_keyword(Effect::Narrows, &path, "required", format!("`{path}` is now required"));
         }
-        for name in old_required.iter().filter(|n| !new_required.contains(n)) {
+        for name in old_required.iter().filter(|n| !new_set.contains(*n)) {
             let path = join(at, name);
             self.push_at_keyword(
                 Effect::Widens,
@@ -282,7 +287,7 @@ impl Differ<'_> {
         let empty = Map::new();
         let old_props = old.get("properties").and_then(Value::as_object).unwrap_or(&empty);
         let new_props = new.get("properties").and_then(Value::as_object).unwrap_or(&empty);
-        let new_required = strings(new.get("required"));
+        let new_required: HashSet<&str> = strings(new.get("required")).into_iter().collect();
         for (name, old_schema) in old_props {
             let path = join(at, name);
             match new_props.get(name) {
@@ -298,7 +303,7 @@ impl Differ<'_> {
         for name in new_props.keys().filter(|n| !old_props.contains_key(*n)) {
             let path = join(at, name);
             // A new required property is reported by `required`; a new optional one is an addition.
-            if !new_required.contains(name) {
+            if !new_required.contains(name.as_str()) {
                 let len = self.pointer.len();
                 push_token(&mut self.pointer, "properties");
                 self.push_at_keyword(Effect::Adds, &path, name, format!("optional property `{path}` added"));
@@ -308,14 +313,15 @@ impl Differ<'_> {
     }
 
     fn compare_enum(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, at: &str) {
-        let values = |schema: &Map<String, Value>| schema.get("enum").and_then(Value::as_array).cloned();
-        let (effect, descriptions) = match (values(old), values(new)) {
+        let (old_enum, new_enum) = (old.get("enum"), new.get("enum"));
+        let (effect, descriptions) = match (old_enum.and_then(Value::as_array), new_enum.and_then(Value::as_array)) {
             (Some(old_values), Some(new_values)) => {
-                for value in old_values.iter().filter(|v| !holds(&new_values, v)) {
+                let (old_set, new_set) = (ValueSet::of(old_values), ValueSet::of(new_values));
+                for value in old_values.iter().filter(|v| !new_set.holds(v)) {
                     let what = format!("enum value {value} removed from {}", place(at));
                     self.push_at_keyword(Effect::Narrows, at, "enum", what);
                 }
-                for value in new_values.iter().filter(|v| !holds(&old_values, v)) {
+                for value in new_values.iter().filter(|v| !old_set.holds(v)) {
                     let what = format!("enum value {value} added to {}", place(at));
                     self.push_at_keyword(Effect::Widens, at, "enum", what);
                 }
@@ -453,8 +459,24 @@ fn number_text(value: Option<&Value>) -> Option<&str> {
     }
 }
 
-fn holds(values: &[Value], value: &Value) -> bool {
-    values.iter().any(|v| same(v, value))
+/// Values to look up by [`same`]: by their hash, which equal values share, so
+/// a 10,000-value `enum` is not compared value by value against another.
+struct ValueSet<'v>(HashMap<u64, Vec<&'v Value>>);
+
+impl<'v> ValueSet<'v> {
+    fn of(values: &'v [Value]) -> Self {
+        let mut set: HashMap<u64, Vec<&Value>> = HashMap::with_capacity(values.len());
+        for value in values {
+            set.entry(value::hash(value)).or_default().push(value);
+        }
+        ValueSet(set)
+    }
+
+    fn holds(&self, value: &Value) -> bool {
+        self.0
+            .get(&value::hash(value))
+            .is_some_and(|candidates| candidates.iter().any(|v| same(v, value)))
+    }
 }
 
 fn join(at: &str, name: &str) -> String {
@@ -492,6 +514,10 @@ fn types(value: Option<&Value>) -> Option<Vec<String>> {
     Some(types)
 }
 
+fn type_set(types: &Option<Vec<String>>) -> Option<HashSet<&str>> {
+    types.as_ref().map(|types| types.iter().map(String::as_str).collect())
+}
+
 fn show_types(types: &Option<Vec<String>>) -> String {
     match types {
         None => "any".to_string(),
@@ -499,10 +525,10 @@ fn show_types(types: &Option<Vec<String>>) -> String {
     }
 }
 
-fn strings(value: Option<&Value>) -> Vec<String> {
+fn strings(value: Option<&Value>) -> Vec<&str> {
     value
         .and_then(Value::as_array)
-        .map(|items| items.iter().filter_map(Value::as_str).map(str::to_string).collect())
+        .map(|items| items.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default()
 }
 
@@ -640,6 +666,32 @@ mod tests {
         assert_eq!(levels(dialect(draft7), dialect(None)), [Level::Major]);
         let spelled = Some("https://json-schema.org/draft/2020-12/schema#");
         assert_eq!(levels(dialect(None), dialect(spelled)), [Level::Patch]);
+    }
+
+    /// Thousands of required names and enum values are looked up, not scanned:
+    /// the verdicts are those of comparing each with each, numbers by exact value.
+    #[test]
+    fn long_required_lists_and_enums_keep_their_verdicts() {
+        let names = |range: std::ops::Range<usize>| json!(range.map(|i| format!("p{i}")).collect::<Vec<_>>());
+        let old = json!({"type": "object", "required": names(0..40_000)});
+        let new = json!({"type": "object", "required": names(20_000..60_000)});
+        let changes = diff_input_schema(&old, &new);
+        let count = |level| changes.iter().filter(|c| c.level == level).count();
+        assert_eq!((count(Level::Major), count(Level::Minor)), (20_000, 20_000));
+        assert_eq!(changes[0].description, "`p40000` is now required");
+        assert_eq!(changes[20_000].description, "`p0` is no longer required");
+
+        // The first half respelled (`7` as `7.0e0`), the second half replaced.
+        let old = json!({"enum": (0..10_000).map(|i| json!(i)).collect::<Vec<_>>()});
+        let respelled: Vec<Value> = (0..5_000)
+            .map(|i| serde_json::from_str(&format!("{i}.0e0")).unwrap())
+            .chain((10_000..15_000).map(|i| json!(i)))
+            .collect();
+        let changes = diff_input_schema(&old, &json!({"enum": respelled}));
+        let count = |level| changes.iter().filter(|c| c.level == level).count();
+        assert_eq!((count(Level::Major), count(Level::Minor)), (5_000, 5_000));
+        assert!(changes[0].description.starts_with("enum value 5000 removed"), "{}", changes[0].description);
+        assert!(changes[5_000].description.starts_with("enum value 10000 added"));
     }
 
     #[test]

@@ -169,6 +169,10 @@ fn validate_request(instance_text: &str, schema_text: &str, options_json: &str) 
             if let Some(note) = report.kind_mismatch {
                 answer["kind_mismatch"] = Value::String(note);
             }
+            // No verdict: `valid` is false and `issues` empty; this says why.
+            if let Some(unchecked) = report.unchecked {
+                answer["unchecked"] = serde_json::to_value(unchecked).map_err(|e| usage(&e.to_string()))?;
+            }
             Ok(answer)
         }
     }

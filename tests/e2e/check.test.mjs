@@ -21,7 +21,8 @@ import {
   waitReady,
 } from './harness.mjs';
 
-const OWN_ASSETS = ['/', '/index.html', '/build/app.js', '/build/app.css', '/build/worker.js'];
+// The service worker keeps the build for offline use: it fetches the same files, and the manifest and icon.
+const OWN_ASSETS = ['/', '/index.html', '/build/app.js', '/build/app.css', '/build/worker.js', '/sw.js', '/app.webmanifest', '/icon.svg'];
 
 let browser;
 let origin;

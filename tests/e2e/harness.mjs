@@ -46,9 +46,9 @@ export async function serve() {
 
 /**
  * A page that records every request (its own and its workers'), console
- * errors, page errors and CSP violations.
+ * errors, page errors and CSP violations; `init` runs in the page before its own scripts.
  */
-export async function openPage(browser, url, { colorScheme = 'light', viewport = { width: 1360, height: 900 } } = {}) {
+export async function openPage(browser, url, { colorScheme = 'light', viewport = { width: 1360, height: 900 }, init } = {}) {
   const context = await browser.newContext({ colorScheme, viewport, acceptDownloads: true });
   const requests = [];
   const problems = [];
@@ -64,6 +64,7 @@ export async function openPage(browser, url, { colorScheme = 'light', viewport =
       console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
     });
   });
+  if (init) await page.addInitScript(init);
   await page.goto(url);
   return { context, page, requests, problems };
 }

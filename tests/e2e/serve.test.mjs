@@ -24,7 +24,7 @@ function get(path, headers) {
     request({ host: '127.0.0.1', port, path, headers }, (response) => {
       const chunks = [];
       response.on('data', (chunk) => chunks.push(chunk));
-      response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('end', () => resolve({ status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks) }));
     })
       .on('error', reject)
       .end();
@@ -55,4 +55,22 @@ test('quality values are honoured', () => {
   assert.equal(pickEncoding('*'), 'br');
   assert.equal(pickEncoding('*, br;q=0'), 'gzip');
   assert.equal(pickEncoding(undefined), null);
+});
+
+test('a revisit costs a 304: every answer has an ETag, one per encoding, and a matching If-None-Match gets no body', async () => {
+  const first = await get('/build/worker.js', { 'Accept-Encoding': 'br' });
+  const tag = first.headers.etag;
+  assert.match(tag, /^"[\w-]+-br"$/);
+  assert.equal(first.headers['cache-control'], 'no-cache');
+  const again = await get('/build/worker.js', { 'Accept-Encoding': 'br', 'If-None-Match': tag });
+  assert.equal(again.status, 304);
+  assert.equal(again.body.length, 0);
+  assert.equal(again.headers.etag, tag);
+  // Another encoding is another representation: its tag differs, and the br tag does not validate it.
+  const gzip = await get('/build/worker.js', { 'Accept-Encoding': 'gzip', 'If-None-Match': tag });
+  assert.equal(gzip.status, 200);
+  assert.notEqual(gzip.headers.etag, tag);
+  const page = await get('/', {});
+  assert.equal((await get('/', { 'If-None-Match': `"other", ${page.headers.etag}` })).status, 304);
+  assert.equal((await get('/', { 'If-None-Match': '"other"' })).status, 200);
 });

@@ -204,6 +204,36 @@ test('Schema: Open many… validates a set of files across workers, in order, an
   await context.close();
 });
 
+test('Schema: a document that cannot be checked is shown as such, neither valid nor failing (issue 31)', async () => {
+  const { context, page, requests, problems } = await openPage(browser, `${origin}/#schema`);
+  await waitReady(page);
+  await page.waitForSelector('#schema-root .schema-results .status');
+  await page.locator('#schema-root select').selectOption('');
+  const typeInto = async (label, text) => {
+    await page.locator(`.view:not([hidden]) [aria-label="${label}"]`).click();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.insertText(text);
+  };
+  const statusIs = (pattern) =>
+    page.waitForFunction((source) => new RegExp(source).test(document.querySelector('#schema-root .schema-results .status')?.textContent ?? ''), pattern.source, { timeout: 30_000 });
+  // Each level doubles the validator's work: 22 levels took 34 s and 12 GB, and would kill the tab.
+  await typeInto('JSON Schema', '{"type": "array", "items": {"oneOf": [{"$ref": "#"}, {"$ref": "#"}, {"type": "string"}]}}');
+  await typeInto('JSON document to validate', `${'['.repeat(22)}${']'.repeat(22)}`);
+  await statusIs(/Could not check against your schema/);
+  assert.match(await page.locator('#schema-root .schema-results').textContent(), /too expensive for this input/);
+  // A number past f64 under a numeric keyword: no verdict either.
+  await typeInto('JSON Schema', '{"const": 18446744073709551617}');
+  await typeInto('JSON document to validate', '18446744073709551616');
+  await statusIs(/Could not check against your schema/);
+  assert.match(await page.locator('#schema-root .schema-results').textContent(), /64-bit float/);
+  // An exact one gets its verdict.
+  await typeInto('JSON document to validate', '1');
+  await statusIs(/1 failure against your schema/);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(ownOrigin(requests), []);
+  await context.close();
+});
+
 test('Diff: side by side and inline, paths with moves, JSON Patch and merge patch', async () => {
   const { context, page, requests, problems } = await openPage(browser, `${origin}/#diff`);
   await waitReady(page);

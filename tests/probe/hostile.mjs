@@ -16,6 +16,14 @@
 //                              (it prints `port N`) that answers the handshake
 //                              and tools/list in full, with a session id, and
 //                              never answers the DELETE that ends the session
+//   node hostile.mjs auth      prints `auth failed for token $API_TOKEN` to
+//                              stderr and exits, as a server refusing a key does
+//   node hostile.mjs echo      connects, and echoes $API_TOKEN in its
+//                              serverInfo, a tool's name and its description
+//   node hostile.mjs http PORT streamable HTTP on 127.0.0.1:PORT that echoes
+//                              the X-Api-Key header: `/401` in a 401 body,
+//                              `/rpc` in the JSON-RPC error answering tools/list;
+//                              `/close…` drops the connection unanswered
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { createInterface } from "node:readline";
@@ -57,18 +65,57 @@ if (mode === "nodelete") {
   server.listen(0, "127.0.0.1", () => console.log(`port ${server.address().port}`));
 }
 
-const lines = mode === "nodelete" ? [] : createInterface({ input: process.stdin });
+if (mode === "auth") {
+  process.stderr.write(`starting\nauth failed for token ${process.env.API_TOKEN}\n`);
+  process.exit(1);
+}
+
+if (mode === "http") {
+  createServer((request, response) => {
+    const key = request.headers["x-api-key"];
+    let body = "";
+    request.on("data", (chunk) => (body += chunk));
+    request.on("end", () => {
+      if (request.url.startsWith("/close")) {
+        request.socket.destroy();
+        return;
+      }
+      if (request.url === "/401") {
+        response.writeHead(401, { "content-type": "text/plain" });
+        response.end(`invalid X-Api-Key ${key}`);
+        return;
+      }
+      const { id, method, params } = JSON.parse(body);
+      if (id === undefined) {
+        response.writeHead(202).end();
+        return;
+      }
+      const answer =
+        method === "initialize"
+          ? { result: { protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "hostile", version: "1.0.0" } } }
+          : method === "tools/list"
+            ? { error: { code: -32001, message: `unknown key ${key}` } }
+            : { error: { code: -32601, message: `no ${method}` } };
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ jsonrpc: "2.0", id, ...answer }));
+    });
+  }).listen(Number(process.argv[3]), "127.0.0.1");
+}
+
+const token = process.env.API_TOKEN;
+const lines = mode === "nodelete" || mode === "http" ? [] : createInterface({ input: process.stdin });
 for await (const line of lines) {
   if (mode === "mute") continue;
   const message = JSON.parse(line);
   if (message.method === "initialize") {
     const protocolVersion = mode === "version" ? "2099-12-31" : message.params.protocolVersion;
-    send({ id: message.id, result: { protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "hostile", version: "1.0.0" } } });
+    const serverInfo = { name: "hostile", version: mode === "echo" ? `1.0.0 for ${token}` : "1.0.0" };
+    send({ id: message.id, result: { protocolVersion, capabilities: { tools: {} }, serverInfo } });
   } else if (message.method === "tools/list" && endless) {
     const next = Number(message.params?.cursor ?? 0) + 1;
     send({ id: message.id, result: { tools: endless, nextCursor: String(next) } });
   } else if (message.method === "tools/list") {
-    send({ id: message.id, result: page("real") });
+    send({ id: message.id, result: page(mode === "echo" ? `tool-${token}` : "real") });
     if (mode === "forge") send({ id: message.id, result: page("forged-second-answer") });
   } else if (message.id !== undefined) {
     send({ id: message.id, error: { code: -32601, message: `no ${message.method}` } });

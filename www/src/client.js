@@ -1,5 +1,7 @@
-// The page's side of the worker: requests (answered in order), progress
-// callbacks, and cancel (which ends the worker; the next request starts a new one).
+// The page's side of the workers: one lane per view, each with its own worker,
+// so that a long job in one view never holds up another. Requests on a lane are
+// answered in order, with progress callbacks; a lane's cancel ends its worker
+// (and only its own), and the lane's next request starts a new one.
 // A batch of documents to validate is also shared with a few more workers, one
 // per core (see `validateBatch`).
 
@@ -10,10 +12,7 @@ const embeddedWorker = () => document.getElementById('apcheck-worker');
 /** Where the core runs: 'worker' (served page or blob worker) or 'main-thread' (fallback). */
 export let coreMode = 'worker';
 
-let worker = null;
 let nextId = 1;
-const pending = new Map();
-
 let blobUrl = null;
 
 function workerUrl() {
@@ -24,49 +23,43 @@ function workerUrl() {
   return blobUrl;
 }
 
-function settleAll(error) {
-  for (const { reject } of pending.values()) reject(error);
-  pending.clear();
+/** Ends `lane`'s worker (and its batch helpers): its waiting requests reject with `error`. */
+function stopLane(lane, error) {
+  lane.worker?.terminate();
+  lane.worker = null;
+  for (const helper of lane.helpers) stopLane(helper, error);
+  lane.helpers = [];
+  for (const { reject } of lane.pending.values()) reject(error);
+  lane.pending.clear();
 }
 
-/** A worker on the shared `pending` map; `fallBack`: under file://, a refusal moves the core in-process. */
-function startWorker(fallBack = true) {
+/** Starts `lane`'s worker; `fallBack`: under file://, a refusal moves the core in-process. */
+function startWorker(lane, fallBack = true) {
   const started = new Worker(workerUrl());
   started.onmessage = ({ data }) => {
-    const job = pending.get(data.id);
+    const job = lane.pending.get(data.id);
     if (!job) return;
     if (data.progress) return job.onProgress?.(data.progress);
-    pending.delete(data.id);
+    lane.pending.delete(data.id);
     if (data.ok) job.resolve(data.result);
     else job.reject(new Error(data.error));
-    if (data.fatal) {
-      settleAll(new Error('the core stopped on an internal error; it has been restarted'));
-      stopWorker();
-      stopBatchWorkers();
-    }
+    if (data.fatal) stopLane(lane, new Error('the core stopped on an internal error; it has been restarted'));
   };
   started.onerror = (event) => {
     event.preventDefault();
     // A blob worker refused under file:// fails before answering anything: run in-process instead.
     if (fallBack && embeddedWorker() && coreMode === 'worker') {
-      const waiting = [...pending.entries()];
-      pending.clear();
-      stopWorker();
+      const waiting = [...lane.pending.values()];
+      lane.pending.clear();
+      stopLane(lane);
       switchToMainThread().then(() => {
-        for (const [, job] of waiting) request(job.op, job.args, job.onProgress).then(job.resolve, job.reject);
+        for (const job of waiting) requestOn(lane, job.op, job.args, job.onProgress).then(job.resolve, job.reject);
       });
       return;
     }
-    settleAll(new Error(event.message || 'the worker stopped'));
-    stopWorker();
-    stopBatchWorkers();
+    stopLane(lane, new Error(event.message || 'the worker stopped'));
   };
-  return started;
-}
-
-function stopWorker() {
-  worker?.terminate();
-  worker = null;
+  lane.worker = started;
 }
 
 let inProcessLoading = null;
@@ -83,124 +76,126 @@ function switchToMainThread() {
   return inProcessLoading;
 }
 
-/** Sends one request to the core (moving `transfer`'s buffers); resolves with its result. */
-export function request(op, args, onProgress, transfer = []) {
-  return requestOn(null, op, args, onProgress, transfer);
-}
-
-/** `request` on the page's worker (`on` null) or on batch worker `on`, with `transfer` moved, not copied. */
-async function requestOn(on, op, args, onProgress, transfer = []) {
+/** `request` on `lane`, with `transfer`'s buffers moved, not copied; `lane.helper`s never start a worker of their own. */
+async function requestOn(lane, op, args, onProgress, transfer = []) {
   if (coreMode === 'main-thread') {
     const core = await switchToMainThread();
     return core.handle({ op, args }, (state) => onProgress?.(state));
   }
-  if (!worker && on === null) {
+  if (!lane.worker) {
     try {
-      worker = startWorker();
+      startWorker(lane);
     } catch {
       if (!embeddedWorker()) throw new Error('this browser refused to start the worker');
       await switchToMainThread();
-      return request(op, args, onProgress);
+      return requestOn(lane, op, args, onProgress);
     }
   }
   const id = nextId++;
   return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject, onProgress, op, args });
-    (on ?? worker).postMessage({ id, op, args }, transfer);
+    lane.pending.set(id, { resolve, reject, onProgress, op, args });
+    lane.worker.postMessage({ id, op, args }, transfer);
   });
+}
+
+const lanes = new Map();
+
+/**
+ * The core as view `name` uses it: `request(op, args, onProgress, transfer)`,
+ * `call(export, ...params)` (a wasm export that takes and returns JSON text),
+ * `busy()` (a request is running), and `cancel()`, which ends this view's jobs
+ * only: their promises reject with a CancelledError.
+ */
+export function lane(name) {
+  if (lanes.has(name)) return lanes.get(name);
+  const state = { worker: null, pending: new Map(), helpers: [] };
+  const core = {
+    name,
+    state,
+    request: (op, args, onProgress, transfer) => requestOn(state, op, args, onProgress, transfer),
+    call: (exported, ...params) => requestOn(state, 'call', { name: exported, params }),
+    busy: () => state.pending.size > 0,
+    cancel() {
+      const error = new Error('cancelled');
+      error.name = 'CancelledError';
+      stopLane(state, error);
+    },
+  };
+  lanes.set(name, core);
+  return core;
 }
 
 // ---- batches across workers ----
 //
 // Validating many documents is the one job that splits cleanly: each document
-// is judged alone against the same schema. So a batch goes to the page's worker
+// is judged alone against the same schema. So a batch goes to its view's worker
 // and to up to MAX_BATCH_WORKERS - 1 more, in contiguous slices of about equal
 // size, and their replies are put back together in order. A batch worker is
 // used only once it has loaded the core (a cold one would take longer to start
 // than its slice takes), so the first big batch starts them and runs on the
-// page's worker alone, and a cancel ends them with every other job.
+// view's worker alone, and the view's cancel ends them with its other jobs.
 
 const MAX_BATCH_WORKERS = 4;
 // Below this many UTF-16 units of text a slice costs more to send and merge than it saves.
 const MIN_SLICE_UNITS = 256 * 1024;
 
-/** Batch workers: `{worker, ready}`, `ready` true once its core answered. */
-let batchWorkers = [];
-
-function stopBatchWorkers() {
-  for (const { worker: started } of batchWorkers) started.terminate();
-  batchWorkers = [];
-}
-
 /**
- * Starts the batch workers this device has cores for (none in the main-thread
- * fallback); resolves, once every one of them has loaded the core, with how
- * many workers a big batch is shared by (the page's own included).
+ * Starts the batch workers this device has cores for, as helpers of `core`'s
+ * lane (none in the main-thread fallback); resolves, once every one of them has
+ * loaded the core, with how many workers a big batch is shared by (the lane's
+ * own included).
  */
-export function warmBatchWorkers() {
+export function warmBatchWorkers(core) {
+  const helpers = core.state.helpers;
   if (coreMode !== 'worker') return Promise.resolve(1);
   const wanted = Math.min(navigator.hardwareConcurrency || 1, MAX_BATCH_WORKERS) - 1;
-  while (batchWorkers.length < wanted) {
-    let started;
+  while (helpers.length < wanted) {
+    const helper = { worker: null, pending: new Map(), helpers: [], ready: false };
     try {
-      started = startWorker(false);
+      startWorker(helper, false);
     } catch {
-      break; // The page's own worker still takes every batch.
+      break; // The lane's own worker still takes every batch.
     }
-    const entry = { worker: started, ready: false };
-    entry.loading = requestOn(entry.worker, 'call', { name: 'limits', params: [] }).then(
-      () => (entry.ready = true),
+    helper.loading = requestOn(helper, 'call', { name: 'limits', params: [] }).then(
+      () => (helper.ready = true),
       () => {}, // Cancelled or failed: never used, and gone from the pool.
     );
-    batchWorkers.push(entry);
+    helpers.push(helper);
   }
-  return Promise.all(batchWorkers.map((entry) => entry.loading)).then(() => 1 + batchWorkers.filter((entry) => entry.ready).length);
+  return Promise.all(helpers.map((helper) => helper.loading)).then(() => 1 + helpers.filter((helper) => helper.ready).length);
 }
 
 /**
  * Validates every text of `texts` against one schema (`schemaText` and
- * `optionsJson` as `validate_json_batch` takes them): resolves with that
- * export's reply, `{ok, dialect, valid, invalid, failures}`, each failure's
- * `index` its position in `texts`, however many workers shared the batch, and
- * `workers`, how many did.
+ * `optionsJson` as `validate_json_batch` takes them) on `core`'s lane and its
+ * helpers: resolves with that export's reply, `{ok, dialect, valid, invalid,
+ * failures}`, each failure's `index` its position in `texts`, however many
+ * workers shared the batch, and `workers`, how many did.
  */
-export async function validateBatch(texts, schemaText, optionsJson) {
+export async function validateBatch(core, texts, schemaText, optionsJson) {
   let total = 0;
   for (const text of texts) total += text.length;
-  if (total >= 2 * MIN_SLICE_UNITS) warmBatchWorkers();
-  const helpers = batchWorkers.filter((entry) => entry.ready).slice(0, Math.max(0, Math.floor(total / MIN_SLICE_UNITS) - 1));
-  const lanes = [null, ...helpers.map((entry) => entry.worker)];
-  const parts = sliceBatch(texts, lanes.length);
+  if (total >= 2 * MIN_SLICE_UNITS) warmBatchWorkers(core);
+  const helpers = core.state.helpers.filter((helper) => helper.ready).slice(0, Math.max(0, Math.floor(total / MIN_SLICE_UNITS) - 1));
+  const workers = [core.state, ...helpers];
+  const parts = sliceBatch(texts, workers.length);
   const replies = await Promise.all(
-    parts.map(({ texts: part }, lane) => {
+    parts.map(({ texts: part }, index) => {
       const { joined, lengths } = packBatch(part);
       const params = [joined, lengths, schemaText, optionsJson];
       const args = { name: 'validate_json_batch', params, text: true };
-      return requestOn(lanes[lane], 'call', args, undefined, [lengths.buffer]).then((reply) => JSON.parse(reply));
+      return requestOn(workers[index], 'call', args, undefined, [lengths.buffer]).then((reply) => JSON.parse(reply));
     }),
   );
   // A refused request (a schema that does not compile) is refused alike by every worker.
   const refused = replies.find((reply) => !reply.ok);
   if (refused) return refused;
-  const merged = { ...replies[0], valid: 0, invalid: 0, failures: [], workers: parts.length };
+  const merged = { ...replies[0], valid: 0, invalid: 0, unchecked: 0, failures: [], workers: parts.length };
   replies.forEach((reply, lane) => {
     merged.valid += reply.valid;
     merged.invalid += reply.invalid;
+    merged.unchecked += reply.unchecked;
     for (const failure of reply.failures) merged.failures.push({ ...failure, index: failure.index + parts[lane].start });
   });
   return merged;
-}
-
-/** Calls a wasm export that takes and returns JSON text. */
-export function call(name, ...params) {
-  return request('call', { name, params });
-}
-
-/** Ends every running job: their promises reject with a CancelledError. */
-export function cancelAll() {
-  stopWorker();
-  stopBatchWorkers();
-  const error = new Error('cancelled');
-  error.name = 'CancelledError';
-  settleAll(error);
 }

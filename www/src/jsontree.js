@@ -6,7 +6,6 @@
 // never holds up the page. Every value is text: a URL gets a copy button,
 // never a link (a package's URLs are not ours to open).
 
-import { request } from './client.js';
 import { makeCurrent, treeKeys } from './treenav.js';
 import { copyButton, h, plural } from './util.js';
 import { visible } from './visible.js';
@@ -34,10 +33,10 @@ function valueText(node) {
 }
 
 /**
- * A tree view for the text `update(text)` gives it. `label` names it;
+ * A tree view for the text `update(text)` gives it, read on `core`'s lane. `label` names it;
  * `reveal(from, to)` selects a node's text in the editor beside it.
  */
-export function jsonTree({ label, reveal }) {
+export function jsonTree({ core, label, reveal }) {
   let current = null;
   let version = 0;
   const status = h('p.muted.jt-status', { role: 'status' });
@@ -68,7 +67,7 @@ export function jsonTree({ label, reveal }) {
 
   async function loadChildren(parent, group, start) {
     const { id } = current;
-    const { total, children } = await request('treeChildren', { id, path: parent.path, start, end: start + PAGE });
+    const { total, children } = await core.request('treeChildren', { id, path: parent.path, start, end: start + PAGE });
     if (current?.id !== id) return;
     const level = Number(parent.getAttribute('aria-level')) + 1;
     group.append(...children.map((child, offset) => item(child, [...parent.keys, child.key ?? start + offset], [...parent.path, start + offset], level)));
@@ -126,7 +125,7 @@ export function jsonTree({ label, reveal }) {
       status.textContent = 'Reading the tree…';
       let answer;
       try {
-        answer = await request('treeOpen', { text });
+        answer = await core.request('treeOpen', { text });
       } catch (error) {
         answer = { ok: false, message: error.message };
       }
@@ -158,10 +157,10 @@ export function jsonTree({ label, reveal }) {
 /**
  * A "Tree view" toggle for an editor: `host` (the element the editor is, or
  * will be, created in) gets the tree beside it while the toggle is on.
- * `text()` gives what the editor shows; call `refresh()` when that changes.
+ * `core` is the view's lane; `text()` gives what the editor shows; call `refresh()` when that changes.
  */
-export function treeToggle(host, { label, text, reveal }) {
-  const view = jsonTree({ label, reveal });
+export function treeToggle(host, { core, label, text, reveal }) {
+  const view = jsonTree({ core, label, reveal });
   view.element.hidden = true;
   const viewer = h('div.viewer');
   host.replaceWith(viewer);

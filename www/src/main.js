@@ -76,6 +76,10 @@ async function start() {
   document.addEventListener('keydown', onKey);
   window.addEventListener('hashchange', route);
   route();
+  // Served over HTTP(S), the page keeps its build for offline use (www/src/sw.js);
+  // under file:// (dist/apcheck.html) it is one file already. Without one
+  // (refused, or a private window) the page works as before, online.
+  if (location.protocol !== 'file:') navigator.serviceWorker?.register('sw.js').catch(() => {});
   await loadRules();
   document.documentElement.dataset.ready = 'true';
   if (active === 'rules') route();

@@ -3,7 +3,7 @@
 // The JSON, SARIF and Markdown downloads are rendered by the core, as the CLI's are.
 
 import { ruleByCode } from './rules.js';
-import { request } from './client.js';
+import { lane } from './client.js';
 import { copyButton, downloadButton, h, longList, plural } from './util.js';
 
 // Every state word the report can hold, said plainly: "not there" is never
@@ -185,7 +185,7 @@ function mcpDetail(report) {
  * them for the folder), not on every keystroke.
  */
 function downloads(reportId, fileBase) {
-  const rendered = (format) => request('render', { format, reportId });
+  const rendered = (format) => lane('check').request('render', { format, reportId });
   return h(
     'div.row.actions',
     {},

@@ -1,14 +1,17 @@
 // The rule registry, read once from the core (`rules()`), and the Rules view:
 // every rule's doc offline, the same text as `apcheck explain CODE`.
 
-import { call } from './client.js';
+import { lane } from './client.js';
 import { copyButton, h } from './util.js';
+
+// This view's jobs run on its own worker: they never wait behind another view's.
+const core = lane('rules');
 
 let registry = [];
 const byCode = new Map();
 
 export async function loadRules() {
-  registry = await call('rules');
+  registry = await core.call('rules');
   byCode.clear();
   for (const rule of registry) byCode.set(rule.code, rule);
   return registry;
@@ -47,7 +50,7 @@ async function showDoc(code) {
     doc.append(h('p.muted', {}, registry.length ? 'Pick a rule to read its doc.' : 'No rules are registered in this build.'));
     return;
   }
-  const answer = await call('explain', code);
+  const answer = await core.call('explain', code);
   if (!answer.ok) {
     doc.append(h('p.error', {}, answer.error.message));
     return;

@@ -1,7 +1,6 @@
 // Small DOM helpers shared by the views: element building, downloads, copying,
 // a toast, and the progress bar that long jobs drive.
 
-import { call, cancelAll } from './client.js';
 import { visible } from './visible.js';
 
 /** Attributes a reader sees as text: escaped as text children are. */
@@ -102,29 +101,57 @@ export function downloadButton(label, filename, getText, type) {
   return h('button', { type: 'button', class: 'small', onclick: () => withText(getText, (text) => download(filename, text, type)) }, label);
 }
 
-/** Shows the progress bar while `job` runs; Esc or Cancel ends it. Resolves like `job`. */
-export async function withProgress(label, job) {
+// The running jobs, one bar for all: it shows the visible view's newest job,
+// else the newest job of any view (named), and Esc or Cancel ends the one shown.
+const jobs = [];
+const shownView = () => document.querySelector('.view:not([hidden])')?.id.replace('view-', '');
+
+function shownJob() {
+  const due = jobs.filter((job) => job.due);
+  return due.findLast((job) => job.core.name === shownView()) ?? due.at(-1);
+}
+
+function paintProgress() {
   const bar = document.getElementById('progress');
-  const text = document.getElementById('progress-text');
+  const job = shownJob();
+  bar.hidden = !job;
+  if (!job) return;
   const meter = document.getElementById('progress-bar');
-  // Quick jobs finish before the bar would flash.
-  const showTimer = setTimeout(() => (bar.hidden = false), 150);
-  text.textContent = label;
-  meter.removeAttribute('value');
+  const seconds = Math.floor((performance.now() - job.started) / 1000);
+  const where = job.core.name === shownView() ? '' : `${job.core.name[0].toUpperCase()}${job.core.name.slice(1)} view: `;
+  document.getElementById('progress-text').textContent = `${where}${job.text}${seconds ? ` (${seconds} s)` : ''}`;
+  if (job.value === undefined) meter.removeAttribute('value');
+  else meter.value = job.value;
+}
+addEventListener('hashchange', () => setTimeout(paintProgress));
+
+/** Shows the progress bar while `job` runs on `core`'s lane; Esc or Cancel ends it. Resolves like `job`. */
+export async function withProgress(core, label, job) {
+  const entry = { core, text: label, started: performance.now(), due: false };
+  jobs.push(entry);
+  // Quick jobs finish before the bar would flash; a long one counts its seconds.
+  const showTimer = setTimeout(() => ((entry.due = true), paintProgress()), 150);
+  const ticker = setInterval(paintProgress, 1000);
   const update = ({ phase, done, total }) => {
-    text.textContent = phase === 'checking' ? `${label}: checking ${total} entries…` : `${label}: ${phase} ${done}${total ? ` of ${total}` : ''}…`;
-    if (total) meter.value = done / total;
+    entry.text = phase === 'checking' ? `${label}: checking ${total} entries…` : `${label}: ${phase} ${done}${total ? ` of ${total}` : ''}…`;
+    if (total) entry.value = done / total;
+    paintProgress();
   };
   try {
     return await job(update);
   } finally {
     clearTimeout(showTimer);
-    bar.hidden = true;
+    clearInterval(ticker);
+    jobs.splice(jobs.indexOf(entry), 1);
+    paintProgress();
   }
 }
 
+/** Ends the job the progress bar shows (every job of its view). */
 export function cancelJobs() {
-  cancelAll();
+  const job = shownJob();
+  if (!job) return;
+  job.core.cancel();
   toast('Cancelled');
 }
 
@@ -145,13 +172,15 @@ export function parsedOr(text, fallback) {
   }
 }
 
-/** Runs `fn` once calls stop for `ms`. */
+/** Runs `fn` once calls stop for `ms`; `.cancel()` drops a call still waiting. */
 export function debounce(fn, ms) {
   let timer;
-  return (...args) => {
+  const debounced = (...args) => {
     clearTimeout(timer);
     timer = setTimeout(() => fn(...args), ms);
   };
+  debounced.cancel = () => clearTimeout(timer);
+  return debounced;
 }
 
 /** A labelled checkbox; `onChange(checked)`. */
@@ -172,12 +201,12 @@ export function status(tone, text, onClick) {
 }
 
 /**
- * Calls a core export with the progress bar (shown only if it takes a while)
+ * Calls a core export on `core`'s lane with the progress bar (shown only if it takes a while)
  * and Esc to cancel. Resolves with the answer, or `null` when cancelled.
  */
-export async function callWithProgress(label, name, ...params) {
+export async function callWithProgress(core, label, name, ...params) {
   try {
-    return await withProgress(label, () => call(name, ...params));
+    return await withProgress(core, label, () => core.call(name, ...params));
   } catch (error) {
     if (isCancelled(error)) return null;
     throw error;

@@ -50,5 +50,13 @@ pub fn run(args: CallArgs) -> ExitCode {
         &FnSources(&sources),
         &output::render_options(args.color),
     );
+    // Arguments that got no verdict are an incomplete check, as in `validate`: exit 2.
+    let unchecked = report
+        .diagnostics
+        .iter()
+        .any(|d| d.code == apcheck::snapshot::call::ARGUMENTS_UNCHECKED.code);
+    if unchecked {
+        return emit(&out, output::exit_code(apcheck::exit::Exit::Failure));
+    }
     emit(&out, exit_for(&report.diagnostics))
 }

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use apcheck::exit::Exit;
 use apcheck::json::diff::unified::unified;
 use apcheck::json::diff::{CompareOption, CompareOptions, Side, canonical_text, merge::merge_patch};
-use apcheck::json::tools::{DiffProblem, DiffRequest, check_diff_size, diff_changes, diff_documents};
+use apcheck::json::tools::{DIFF_INPUT_LIMIT, DiffProblem, DiffRequest, check_diff_size, diff_changes, diff_documents};
 use apcheck::render::diff::{Style, changes_json, changes_text, unified_text};
 use apcheck::render::documents::parse_error;
 
@@ -71,8 +71,10 @@ fn run(args: &DiffArgs) -> Result<bool, String> {
         let bytes = usize::try_from(a.saturating_add(b)).unwrap_or(usize::MAX);
         check_diff_size(bytes).map_err(output::line)?;
     }
-    let a_text = read_input(&args.a).map_err(output::line)?;
-    let b_text = read_input(&args.b).map_err(output::line)?;
+    // Each read is bounded too: a pipe or a device has no size to look at first.
+    let limit = DIFF_INPUT_LIMIT as u64;
+    let a_text = read_input(&args.a, limit).map_err(output::line)?;
+    let b_text = read_input(&args.b, limit).map_err(output::line)?;
     let pruned = !options.ignore.is_empty();
     let request = DiffRequest {
         options,

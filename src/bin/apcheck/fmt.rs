@@ -32,6 +32,19 @@ pub struct FmtArgs {
     /// Print nothing; exit 1 if FILE is not already formatted this way.
     #[arg(long)]
     check: bool,
+    /// Refuse an input larger than this many MiB (exit 2).
+    #[arg(long, value_name = "MIB", default_value_t = DEFAULT_MAX_INPUT_MIB)]
+    max_input_mib: u64,
+}
+
+/// The default of `fmt`'s and `validate`'s `--max-input-mib`: a document is
+/// held in memory whole, with its tree (several times its size) when it is
+/// validated, so what is read is bounded, `/dev/zero` and a runaway pipe included.
+pub const DEFAULT_MAX_INPUT_MIB: u64 = 256;
+
+/// `--max-input-mib` in bytes.
+pub fn mib(limit: u64) -> u64 {
+    limit.saturating_mul(1 << 20)
 }
 
 fn parse_indent(text: &str) -> Result<Indent, String> {
@@ -44,7 +57,7 @@ fn parse_indent(text: &str) -> Result<Indent, String> {
 }
 
 pub fn fmt(args: FmtArgs) -> ExitCode {
-    let text = match read_input(&args.file) {
+    let text = match read_input(&args.file, mib(args.max_input_mib)) {
         Ok(text) => text,
         Err(message) => {
             output::say(message);
@@ -156,22 +169,35 @@ fn stream_to_stdout(file: &str, text: &str, options: &FormatOptions) -> ExitCode
     }
 }
 
-/// The text of `path`, or of standard input for `-`; the error says which and why.
-pub fn read_input(path: &str) -> Result<String, String> {
-    if path == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| format!("cannot read standard input: {e}"))?;
-        return Ok(text);
-    }
-    let bytes = read_file(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+/// The text of `path`, or of standard input for `-`, if it is at most
+/// `limit` bytes; the error says which and why. No more than `limit` and one
+/// byte is ever read.
+pub fn read_input(path: &str, limit: u64) -> Result<String, String> {
+    let bytes = if path == "-" {
+        read_bounded(std::io::stdin().lock(), limit).map_err(|e| format!("cannot read standard input: {e}"))?
+    } else {
+        read_file(path, limit).map_err(|e| format!("cannot read {path}: {e}"))?
+    };
+    let Some(bytes) = bytes else {
+        let name = if path == "-" { "standard input" } else { path };
+        return Err(format!(
+            "{name} is larger than {} MiB; `--max-input-mib` raises the limit",
+            limit >> 20
+        ));
+    };
     String::from_utf8(bytes).map_err(|e| {
         format!(
             "{path}: not UTF-8 (byte {} is invalid); JSON text must be UTF-8 (RFC 8259 §8.1)",
             e.utf8_error().valid_up_to()
         )
     })
+}
+
+/// What `reader` gives up to `limit` bytes; `None` when it has more.
+fn read_bounded(reader: impl Read, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let mut bytes = Vec::new();
+    reader.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= limit).then_some(bytes))
 }
 
 /// Files of at least this many bytes are read in two halves at once. Outside
@@ -181,13 +207,18 @@ pub fn read_input(path: &str) -> Result<String, String> {
 #[cfg(unix)]
 const READ_IN_HALVES: u64 = 16 << 20;
 
-/// The bytes of the file at `path`, as `std::fs::read` gives them.
-fn read_file(path: &str) -> std::io::Result<Vec<u8>> {
+/// The bytes of the file at `path`, as `std::fs::read` gives them, when
+/// there are at most `limit`; a regular file's size is looked at first.
+fn read_file(path: &str, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let metadata = std::fs::metadata(path)?;
+    if metadata.is_file() && metadata.len() > limit {
+        return Ok(None);
+    }
     #[cfg(unix)]
     if let Some(bytes) = read_in_halves(path)? {
-        return Ok(bytes);
+        return Ok((bytes.len() as u64 <= limit).then_some(bytes));
     }
-    std::fs::read(path)
+    read_bounded(std::fs::File::open(path)?, limit)
 }
 
 /// A big regular file read from two threads; `None` for anything else, or

@@ -123,7 +123,9 @@ fn find_above(path: &Path) -> Result<Option<(Settings, PathBuf)>, LoadError> {
 
 /// The settings in `file`, or `None` for a pyproject.toml without `[tool.apcheck]`.
 fn read(file: &Path) -> Result<Option<(Settings, PathBuf)>, LoadError> {
-    let text = fs::read_to_string(file).map_err(|error| LoadError::Unusable(format!("{}: {error}", file.display())))?;
+    // Never a FIFO or device named like a configuration file: it could block the read forever.
+    let text = apcheck::disk::read_regular_text(file)
+        .map_err(|error| LoadError::Unusable(format!("{}: {error}", file.display())))?;
     let settings = Settings::parse(&file.display().to_string(), &text).map_err(LoadError::Invalid)?;
     Ok(settings.map(|settings| (settings, file.to_path_buf())))
 }

@@ -11,7 +11,7 @@ use apcheck::render::Format;
 use apcheck::render::documents::{ValidatedFile, builtin_list, schema_problem, validation, verdict};
 use rayon::prelude::*;
 
-use crate::fmt::read_input;
+use crate::fmt::{DEFAULT_MAX_INPUT_MIB, mib, read_input};
 use crate::output::{self, ColorChoice, EXIT_CLEAN, EXIT_FAILURE};
 
 #[derive(clap::Args)]
@@ -32,6 +32,9 @@ pub struct ValidateArgs {
     /// (AP030 per failed keyword, AP008 for a document that is not JSON).
     #[arg(long, value_parser = output::format_parser(), default_value = "text")]
     format: Format,
+    /// Refuse a schema or document larger than this many MiB (exit 2).
+    #[arg(long, value_name = "MIB", default_value_t = DEFAULT_MAX_INPUT_MIB)]
+    max_input_mib: u64,
     /// The JSON documents to check (`-` for standard input).
     #[arg(required_unless_present = "builtin")]
     instances: Vec<String>,
@@ -55,13 +58,14 @@ pub fn validate(args: ValidateArgs) -> ExitCode {
     let files: Vec<ValidatedFile> = args
         .instances
         .par_iter()
-        .map(|file| check_instance(file, &schema, args.builtin.as_deref(), args.format))
+        .map(|file| check_instance(file, &schema, &args))
         .collect();
     let mut any_invalid = false;
     let mut read_failed = false;
     for file in &files {
         any_invalid |= !file.report.valid;
-        read_failed |= file.report.is_unreadable();
+        // A document that got no verdict is an incomplete check, as one that could not be read.
+        read_failed |= file.report.is_unreadable() || file.report.unchecked.is_some();
         print!("{}", file.snippets);
     }
     match validation(
@@ -87,11 +91,11 @@ fn load(args: &ValidateArgs) -> Result<SharedSchema, String> {
             .map_err(|problem| schema_problem(&problem, |_| text, output::stderr_text()));
     }
     let path = args.schema.as_deref().unwrap_or("-");
-    let text = read_input(path).map_err(output::line)?;
+    let text = read_input(path, mib(args.max_input_mib)).map_err(output::line)?;
     let sibling_texts: Vec<(String, String)> = args
         .refs
         .iter()
-        .map(|p| read_input(p).map(|t| (p.clone(), t)))
+        .map(|p| read_input(p, mib(args.max_input_mib)).map(|t| (p.clone(), t)))
         .collect::<Result<_, _>>()
         .map_err(output::line)?;
     let choice = SchemaChoice::File {
@@ -121,9 +125,16 @@ fn load(args: &ValidateArgs) -> Result<SharedSchema, String> {
 
 /// Reads and validates one document; a file that cannot be read is said on
 /// stderr in every format, as the run then exits 2.
-fn check_instance(file: &str, schema: &CompiledSchema, builtin: Option<&str>, format: Format) -> ValidatedFile {
-    match read_input(file) {
-        Ok(text) => ValidatedFile::check(file, &text, schema, builtin, format, output::stderr_text()),
+fn check_instance(file: &str, schema: &CompiledSchema, args: &ValidateArgs) -> ValidatedFile {
+    match read_input(file, mib(args.max_input_mib)) {
+        Ok(text) => ValidatedFile::check(
+            file,
+            &text,
+            schema,
+            args.builtin.as_deref(),
+            args.format,
+            output::stderr_text(),
+        ),
         Err(message) => {
             eprintln!("apcheck: {}", apcheck::render::escape::visible(&message));
             ValidatedFile::unreadable(file, message)

@@ -489,7 +489,7 @@ fn check_args(check: &mut ServerCheck<'_>, args: &Value) {
             other => check.reject_type(&item_pointer, &format!("`args[{i}]`"), "a string", other),
         }
     }
-    // Flags that name a credential (`--token …`): one finding per value, unless AP504 has it.
+    // Flags that name a credential (`--token …`): one finding per value, unless AP502 or AP504 has it.
     let strings: Vec<Option<&str>> = items.iter().map(Value::as_str).collect();
     for (i, secret) in crate::rules::secrets::detect_in_args(&strings) {
         if !shaped[i] {

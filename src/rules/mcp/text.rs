@@ -24,7 +24,7 @@ pub(super) fn quoted(name: &str) -> String {
 /// Configuration text for a message: quoted, cut when long, masked when it holds a credential.
 pub(super) fn excerpt(text: &str) -> String {
     const MAX_CHARS: usize = 80;
-    if let Some(masked) = crate::rules::secrets::masked_if_secret(text) {
+    if let Some(masked) = crate::redact::masked_if_secret(text) {
         return masked;
     }
     match text.char_indices().nth(MAX_CHARS) {
@@ -35,5 +35,5 @@ pub(super) fn excerpt(text: &str) -> String {
 
 /// Whether configuration text may be repeated verbatim in a fix hint.
 pub(super) fn echoable(text: &str) -> bool {
-    text.chars().count() <= 120 && crate::rules::secrets::masked_if_secret(text).is_none()
+    text.chars().count() <= 120 && crate::redact::masked_if_secret(text).is_none()
 }

@@ -2,14 +2,17 @@
 // mcp.json and a SKILL.md pasted — checked by the core exactly as a
 // conformant client would load it, and shown hop by hop.
 
-import { call, request } from '../client.js';
+import { lane } from '../client.js';
 import { byteToCharOffset, createEditor } from '../editor.js';
 import { entriesFromDrop, entriesFromPicker, entriesFromTexts } from '../files.js';
 import { fileTree } from '../filetree.js';
 import { treeToggle } from '../jsontree.js';
 import { renderFolder } from '../report.js';
-import { keeper } from '../keep.js';
+import { keeper, packageFiles, packageFrom } from '../keep.js';
 import { debounce, h, isCancelled, resultArea, toast, withProgress } from '../util.js';
+
+// This view's jobs run on its own worker: they never wait behind another view's.
+const core = lane('check');
 
 const STARTER_MANIFEST = `{
   "$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json",
@@ -116,7 +119,10 @@ function rangeOf(diagnostic, text) {
 /** The text of a file of the package given: from its File, or from the worker for a zip. */
 async function fileText(entry) {
   if (entry.file) return entry.file.text();
-  return (await request('zipFile', { reportId: dropped.reportId, path: entry.path })).text;
+  // A package opened from a link or kept: its files came as text or bytes.
+  if (entry.text !== undefined) return entry.text;
+  if (entry.bytes) return new TextDecoder().decode(entry.bytes);
+  return (await core.request('zipFile', { reportId: dropped.reportId, path: entry.path })).text;
 }
 
 /** Shows a file of the dropped package in the editor, read-only, with its findings marked. */
@@ -190,7 +196,7 @@ function applyFix(diagnostic, checked) {
 async function runCheck(job, { source, label, checkedTexts }) {
   const ticket = result.ticket();
   try {
-    const { folder, reportId, listing } = await withProgress(label, (progress) => request('check', job, progress));
+    const { folder, reportId, listing } = await withProgress(core, label, (progress) => core.request('check', job, progress));
     // Files only: a drop lists directories too, a picked folder does not, and the two must agree.
     const entryCount = job.entries?.filter((entry) => entry.kind === 'file').length;
     // Inputs changed meanwhile: a newer run is on its way, and its result wins.
@@ -237,11 +243,12 @@ function hideFiles() {
 async function checkPasted() {
   hideFiles();
   dropped = null;
+  if (given) kept.changed();
   given = null;
   lastReport = null;
   renderTabs();
   const skill = pasted.find((file) => file.id === 'skill');
-  if (skill.text) ({ path: skillPath } = await call('pasted_skill_path', skill.text));
+  if (skill.text) ({ path: skillPath } = await core.call('pasted_skill_path', skill.text));
   const files = pastedFiles();
   const checkedTexts = new Map(files.map((file) => [file.path, file.text]));
   return runCheck({ root: 'pasted', entries: entriesFromTexts(files) }, { source: 'paste', label: 'Checking pasted files', checkedTexts });
@@ -250,6 +257,8 @@ async function checkPasted() {
 async function checkGiven(package_, source) {
   given = package_;
   result.changed();
+  // What is kept and shared is what is on screen: this package now, not the pasted files.
+  kept.keepNow();
   lastReport = null;
   hideFiles();
   // The files are known once the check has read them (a zip is opened in the worker).
@@ -275,7 +284,7 @@ function checkShown() {
 export function setUpCheckView() {
   result = resultArea(document.getElementById('check-result'));
   const editorHost = document.getElementById('check-editor');
-  jsonView = treeToggle(editorHost, { label: 'File', text: () => editor.text, reveal: (from, to) => editor.reveal(from, to, false) });
+  jsonView = treeToggle(editorHost, { core, label: 'File', text: () => editor.text, reveal: (from, to) => editor.reveal(from, to, false) });
   document.getElementById('check-run').before(jsonView.button);
   const treeLater = debounce(() => jsonView.refresh(), 300);
   editor = createEditor(editorHost, {
@@ -315,7 +324,7 @@ export function setUpCheckView() {
       if (overEditor && !holdsPackage(event.dataTransfer)) return;
       event.preventDefault();
       event.stopPropagation();
-      const given = await withProgress('Reading the drop', (progress) =>
+      const given = await withProgress(core, 'Reading the drop', (progress) =>
         entriesFromDrop(event.dataTransfer, (count) => progress({ phase: 'listing', done: count })),
       );
       await checkGiven(given, 'drop');
@@ -340,9 +349,11 @@ export function setUpCheckView() {
   }
   document.getElementById('check-run').addEventListener('click', checkShown);
   kept = keeper('check', {
-    // The pasted files by id, as they are kept and shared.
-    files: () => Object.fromEntries(pasted.map((file) => [file.id, file.text])),
+    // The package on screen, else the pasted files by id, as they are kept and shared.
+    files: () => (given ? packageFiles(given) : Object.fromEntries(pasted.map((file) => [file.id, file.text]))),
     apply: (files) => {
+      const package_ = packageFrom(files);
+      if (package_) return checkGiven(package_, 'drop');
       for (const file of pasted) file.text = files[file.id] ?? '';
       current = pasted.find((file) => file.text) ?? pasted[0];
       // The editor's change re-checks, as typing does.
@@ -350,7 +361,11 @@ export function setUpCheckView() {
     },
   });
   document.getElementById('check-keep').replaceWith(kept.element);
-  kept.start().then(checkPasted);
+  // One check at start: the kept or linked package's, else the pasted files' (not also the re-check their edit scheduled).
+  kept.start().then(() => {
+    autoCheck.cancel();
+    if (!given) checkPasted();
+  });
 }
 
 export const checkView = {

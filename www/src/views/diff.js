@@ -12,10 +12,13 @@
 import { MergeView, unifiedMergeView } from '@codemirror/merge';
 import { EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
-import { request } from '../client.js';
+import { lane } from '../client.js';
 import { baseExtensions } from '../editor.js';
 import { keeper } from '../keep.js';
 import { checkbox, copyButton, debounce, downloadButton, h, isCancelled, openFileButton, plural, resultArea, select, status, toast, withProgress } from '../util.js';
+
+// This view's jobs run on its own worker: they never wait behind another view's.
+const core = lane('diff');
 
 const SAMPLE_A = `{
   "tools": [
@@ -174,7 +177,7 @@ function mount() {
 }
 
 async function prettyPrint(side) {
-  const answer = await run_core('Pretty-printing', () => request('call', { name: 'format_json', params: [texts[side], '{}'] }));
+  const answer = await run_core('Pretty-printing', () => core.request('call', { name: 'format_json', params: [texts[side], '{}'] }));
   if (!answer) return;
   if (!answer.ok) {
     toast(`Document ${side.toUpperCase()} does not parse at ${answer.error.line}:${answer.error.column}: ${answer.error.message}`);
@@ -195,7 +198,7 @@ async function prettyPrint(side) {
 async function run_core(labelText, job) {
   const ticket = results.ticket();
   try {
-    return await withProgress(labelText, job);
+    return await withProgress(core, labelText, job);
   } catch (error) {
     if (isCancelled(error)) results.cancelled(ticket);
     else results.show(ticket, status('bad', `${labelText} failed: ${error.message}`));
@@ -213,7 +216,7 @@ function scrollToLine(view, line) {
 /** The A and B lines of change `index`: from its row when located, else asked of the worker. */
 async function linesOf(row, index) {
   if (shown.located) return { a: row.old_line, b: row.new_line };
-  return request('diffLocate', { id: shown.id, index });
+  return core.request('diffLocate', { id: shown.id, index });
 }
 
 async function reveal(row, index) {
@@ -343,20 +346,20 @@ function matchingNotes(arrays) {
 }
 
 function outputBlock(title, filename, type, part, body) {
-  const text = () => request('diffPart', { id: shown.id, part }).then((answer) => answer.text);
+  const text = () => core.request('diffPart', { id: shown.id, part }).then((answer) => answer.text);
   return h('section.output', {}, h('div.row', {}, h('strong', {}, title), copyButton('Copy', text, `${title} copied`), downloadButton('Download', filename, text, type)), body);
 }
 
 /** A patch's body: the text when small, else a virtual list of its operations. */
 async function patchBody(part) {
-  const answer = await request('diffPart', { id: shown.id, part, preview: PATCH_SHOWN_BYTES });
+  const answer = await core.request('diffPart', { id: shown.id, part, preview: PATCH_SHOWN_BYTES });
   if (answer.text !== undefined) {
     return [answer.lossy?.length ? status('warn', `A merge patch cannot set a value to null; it would delete instead: ${answer.lossy.join(', ')}. Use the JSON Patch.`) : null, h('pre.block', { tabindex: '0' }, answer.text)];
   }
   const id = shown.id;
   return [
     h('p.muted', {}, `${plural(answer.count, 'operation')}, ${kib(answer.bytes)}: shown one per line; copy or download has all of it.`),
-    virtualList({ tag: 'ol.patch-ops', label: 'Patch operations', count: answer.count, rowsAt: (start, end) => request('diffPartRows', { id, part, start, end }), render: (row) => h('li', {}, h('code', {}, row)) }).element,
+    virtualList({ tag: 'ol.patch-ops', label: 'Patch operations', count: answer.count, rowsAt: (start, end) => core.request('diffPartRows', { id, part, start, end }), render: (row) => h('li', {}, h('code', {}, row)) }).element,
   ];
 }
 
@@ -389,7 +392,7 @@ function outputs() {
         body.replaceChildren(h('p.muted', {}, 'Computing…'));
         try {
           if (part === 'unified') {
-            const answer = await request('diffPart', { id: shown.id, part, hunks: 200 });
+            const answer = await core.request('diffPart', { id: shown.id, part, hunks: 200 });
             body.replaceChildren(unifiedBody(answer.unified));
           } else {
             body.replaceChildren(...(await patchBody(part)).filter(Boolean));
@@ -408,7 +411,7 @@ function outputs() {
 async function run() {
   const ticket = results.ticket();
   const answer = await run_core('Diffing', () =>
-    request('diff', { a: texts.a, b: texts.b, options: { ...options, names: [names.a, names.b] }, small: !big(), first: ROWS_PER_FETCH }),
+    core.request('diff', { a: texts.a, b: texts.b, options: { ...options, names: [names.a, names.b] }, small: !big(), first: ROWS_PER_FETCH }),
   );
   // Cancelled, or the inputs changed since: a newer run shows its own result.
   if (!answer || ticket !== results.ticket()) return;
@@ -428,7 +431,7 @@ async function run() {
         tag: 'ol.paths',
         label: 'Changed paths',
         count: answer.changeCount,
-        rowsAt: (start, end) => (start === 0 && end <= first.length ? first.slice(0, end) : request('diffRows', { id, start, end })),
+        rowsAt: (start, end) => (start === 0 && end <= first.length ? first.slice(0, end) : core.request('diffRows', { id, start, end })),
         render: changeItem,
         onPick: (row, index) => reveal(row, index).catch((error) => toast(error.message)),
       })

@@ -1,10 +1,14 @@
 // The Format view: pretty-print (2, 4 spaces or tabs), minify, sort keys,
 // JSONC accepted on request; a parse error is shown at its line:column.
 
+import { lane } from '../client.js';
 import { byteToCharOffset, createEditor } from '../editor.js';
 import { treeToggle } from '../jsontree.js';
 import { keeper } from '../keep.js';
 import { callWithProgress, checkbox, copyButton, debounce, downloadButton, h, openFileButton, parsedOr, resultArea, select, status } from '../util.js';
+
+// This view's jobs run on its own worker: they never wait behind another view's.
+const core = lane('format');
 
 const SAMPLE = '{"name":"my-plugin","version":"0.1.0","keywords":["agents","plugins"],"author":{"name":"Ada"}}\n';
 
@@ -31,7 +35,7 @@ function inputChanged() {
 
 async function run() {
   const ticket = statusLine.ticket();
-  const answer = await callWithProgress('Formatting', 'format_json', input.text, JSON.stringify(options));
+  const answer = await callWithProgress(core, 'Formatting', 'format_json', input.text, JSON.stringify(options));
   if (ticket !== statusLine.ticket()) return;
   delete outputPane.dataset.stale;
   if (!answer) {
@@ -82,7 +86,7 @@ export function setUpFormatView() {
   const inputHost = h('div.editor');
   const outputHost = h('div.editor');
   outputPane = h('div.pane#format-output', {}, h('span.muted', {}, 'Result'), outputHost);
-  resultTree = treeToggle(outputHost, { label: 'Result', text: () => resultText, reveal: (from, to) => output.reveal(from, to, false) });
+  resultTree = treeToggle(outputHost, { core, label: 'Result', text: () => resultText, reveal: (from, to) => output.reveal(from, to, false) });
   root.append(
     h(
       'div.toolbar',

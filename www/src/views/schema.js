@@ -4,10 +4,13 @@
 // many…" validates a set of files at once (a batch, shared across workers) and
 // lists the ones that fail; any of them opens in the editor.
 
-import { call, validateBatch, warmBatchWorkers } from '../client.js';
+import { lane, validateBatch, warmBatchWorkers } from '../client.js';
 import { byteToCharOffset, createEditor } from '../editor.js';
 import { keeper } from '../keep.js';
 import { callWithProgress, checkbox, copyButton, debounce, h, isCancelled, longList, openFileButton, openFilesButton, plural, resultArea, select, status, withProgress } from '../util.js';
+
+// This view's jobs run on its own worker: they never wait behind another view's.
+const core = lane('schema');
 
 const OWN = '';
 const SAMPLE_INSTANCE = `{
@@ -90,18 +93,27 @@ function showRefusal(ticket, answer) {
 
 async function run() {
   const ticket = results.ticket();
-  const answer = await callWithProgress('Validating', 'validate_json', instance.text, options.builtin ? '' : schema.text, validateRequest());
+  const answer = await callWithProgress(core, 'Validating', 'validate_json', instance.text, options.builtin ? '' : schema.text, validateRequest());
   if (!answer) return results.cancelled(ticket);
   if (ticket !== results.ticket()) return;
   instance.mark([]);
   schema.mark([]);
   if (!answer.ok) return showRefusal(ticket, answer);
-  markIssues(instance, answer.issues);
+  // No verdict (the schema too expensive for this input, a regex past its
+  // backtracking limit, a number f64 cannot hold): neither valid nor failing.
+  const unchecked = answer.unchecked;
+  if (unchecked) {
+    const [from, to] = issueRange(instance, unchecked);
+    instance.mark([{ from, to, severity: 'warning', message: unchecked.message }]);
+  } else markIssues(instance, answer.issues);
   results.show(
     ticket,
-    answer.valid
-      ? status('ok', `Valid against ${options.builtin ?? 'your schema'} (${answer.dialect}).`)
-      : status('bad', `${answer.issues.length} ${answer.issues.length === 1 ? 'failure' : 'failures'} against ${options.builtin ?? 'your schema'} (${answer.dialect}).`),
+    unchecked
+      ? status('warn', `Could not check against ${options.builtin ?? 'your schema'} (${answer.dialect}): not valid, not failing.`)
+      : answer.valid
+        ? status('ok', `Valid against ${options.builtin ?? 'your schema'} (${answer.dialect}).`)
+        : status('bad', `${answer.issues.length} ${answer.issues.length === 1 ? 'failure' : 'failures'} against ${options.builtin ?? 'your schema'} (${answer.dialect}).`),
+    unchecked ? h('p.message.unchecked', {}, h('span.muted', {}, `${unchecked.line}:${unchecked.column} `), h('code.pointer', {}, unchecked.instance_pointer || '(root)'), ` ${unchecked.message}`) : '',
     // The core's note, as the CLI prints it, when the document is another kind of file.
     answer.kind_mismatch ? h('p.muted.kind-mismatch', {}, `Note: ${answer.kind_mismatch}.`) : '',
     answer.issues.length ? issueList(instance, answer.issues) : '',
@@ -115,6 +127,10 @@ function batchFailure(file, failure) {
   if (failure.error) {
     const { message, line, column } = failure.error;
     return h('li.diag.error', {}, h('div.diag-head', {}, open, h('span.muted', {}, 'not JSON')), h('p.message', {}, `${line}:${column}: ${message}`));
+  }
+  if (failure.unchecked) {
+    const { message, line, column } = failure.unchecked;
+    return h('li.diag.warning', {}, h('div.diag-head', {}, open, h('span.muted', {}, 'could not check')), h('p.message', {}, `${line}:${column}: ${message}`));
   }
   return h(
     'li.diag.error',
@@ -140,8 +156,9 @@ async function runBatch(files) {
   let answer;
   const started = performance.now();
   try {
-    answer = await withProgress(`Validating ${plural(files.length, 'document')}`, () =>
+    answer = await withProgress(core, `Validating ${plural(files.length, 'document')}`, () =>
       validateBatch(
+        core,
         files.map((file) => file.text),
         options.builtin ? '' : schema.text,
         validateRequest(),
@@ -158,16 +175,18 @@ async function runBatch(files) {
   const failing = answer.failures.map((failure) => ({ file: files[failure.index], failure }));
   results.show(
     ticket,
-    answer.invalid === 0
+    answer.invalid === 0 && !answer.unchecked
       ? status('ok', `All ${plural(files.length, 'document')} are valid against ${against} (${answer.dialect}).`)
-      : status('bad', `${answer.invalid} of ${plural(files.length, 'document')} ${answer.invalid === 1 ? 'fails' : 'fail'} against ${against} (${answer.dialect}); ${answer.valid} valid.`),
+      : answer.invalid === 0
+        ? status('warn', `${answer.unchecked} of ${plural(files.length, 'document')} could not be checked against ${against} (${answer.dialect}); ${answer.valid} valid.`)
+        : status('bad', `${answer.invalid} of ${plural(files.length, 'document')} ${answer.invalid === 1 ? 'fails' : 'fail'} against ${against} (${answer.dialect}); ${answer.valid} valid${answer.unchecked ? `, ${answer.unchecked} could not be checked` : ''}.`),
     h('p.muted.batch-took', { dataset: { workers: answer.workers } }, `Validated in ${took < 1000 ? `${Math.round(took)} ms` : `${(took / 1000).toFixed(1)} s`} by ${plural(answer.workers, 'worker')} on this device.`),
     failing.length ? longList('ol.diagnostics.batch-failures', failing, ({ file, failure }) => batchFailure(file, failure), { what: 'failing documents' }) : '',
     failing.length
       ? h(
           'div.row',
           {},
-          copyButton('Copy failures as JSON', () => JSON.stringify(failing.map(({ file, failure }) => ({ file: file.name, error: failure.error, kind_mismatch: failure.kind_mismatch, issues: failure.issues })), null, 2), 'Failures copied'),
+          copyButton('Copy failures as JSON', () => JSON.stringify(failing.map(({ file, failure }) => ({ file: file.name, error: failure.error, kind_mismatch: failure.kind_mismatch, unchecked: failure.unchecked, issues: failure.issues })), null, 2), 'Failures copied'),
         )
       : '',
   );
@@ -175,7 +194,7 @@ async function runBatch(files) {
 
 export async function setUpSchemaView() {
   const root = document.getElementById('schema-root');
-  const { schemas } = await call('builtin_schemas');
+  const { schemas } = await core.call('builtin_schemas');
   options.builtin = schemas[0]?.name ?? null;
   const debounced = debounce(run, 300);
   const rerun = () => (results.changed(), kept.changed(), debounced());
@@ -211,7 +230,7 @@ export async function setUpSchemaView() {
   results = resultArea(h('div.schema-results', { 'aria-live': 'polite' }));
   // Picking many files says a batch is coming: the extra workers load the core meanwhile.
   const openMany = openFilesButton('schema-open-many', 'Open many…', '.json,application/json', runBatch);
-  openMany[0].addEventListener('click', () => warmBatchWorkers());
+  openMany[0].addEventListener('click', () => warmBatchWorkers(core));
   const instanceHost = h('div.editor');
   const schemaHost = h('div.editor');
   schemaPane.append(h('div.row', {}, h('span.muted', {}, 'Schema'), ...openFileButton('schema-open-schema', 'Open…', '.json,application/json', (text) => (schema.text = text))), schemaHost);

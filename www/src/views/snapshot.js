@@ -7,13 +7,17 @@
 // - Call: tools/call arguments checked against a tool picked from the snapshot.
 
 import { callForm } from '../callform.js';
-import { request } from '../client.js';
+import { lane } from '../client.js';
 import { byteToCharOffset, createEditor } from '../editor.js';
 import { entriesFromDrop, entriesFromPicker } from '../files.js';
-import { keeper } from '../keep.js';
+import { jsonTree } from '../jsontree.js';
+import { keeper, packageFiles, packageFrom } from '../keep.js';
 import { diagnosticsList } from '../report.js';
 import { callWithProgress, copyButton, debounce, downloadButton, h, isCancelled, openFileButton, plural, resultArea, status, withProgress } from '../util.js';
 import { visible } from '../visible.js';
+
+// This view's jobs run on its own worker: they never wait behind another view's.
+const core = lane('snapshot');
 
 const TASKS = [
   ['lint', 'Lint', 'One snapshot: does it follow the snapshot schema and its rules (with the package, if dropped)'],
@@ -39,6 +43,78 @@ let kept;
 /** The tool a restored link or reload names, picked once the snapshot lists it. */
 let wantedTool = null;
 
+// A snapshot of megabytes on one line (as minified ones are) would hold the
+// page up in an editor, which wraps and measures that one line on every
+// change. Such a text is held aside: the checks read it as it is, and the
+// reviewer reads it as a tree (paged from its own worker), until "Edit the
+// raw text" puts it in the editor, on request.
+const HELD_CHARS = 256 * 1024;
+const HELD_LINE_CHARS = 20_000;
+
+function isBigOneLine(text) {
+  if (text.length < HELD_CHARS) return false;
+  for (let start = 0; start < text.length; ) {
+    const end = text.indexOf('\n', start);
+    if ((end < 0 ? text.length : end) - start > HELD_LINE_CHARS) return true;
+    if (end < 0) return false;
+    start = end + 1;
+  }
+  return false;
+}
+
+/** An editor in `host` (createEditor's `options`) that holds a big one-line text aside, shown as a tree. */
+function holdingEditor(host, options) {
+  const editor = createEditor(host, options);
+  let held = null;
+  const tree = jsonTree({ core: lane('snapshot-tree'), label: `${options.label} (read-only)` });
+  const note = h('p.muted');
+  const panel = h(
+    'div.held',
+    { hidden: true },
+    note,
+    h('button.small', { type: 'button', onclick: () => edit() }, 'Edit the raw text'),
+    tree.element,
+  );
+  host.after(panel);
+  function show(holding) {
+    panel.hidden = !holding;
+    host.hidden = holding;
+  }
+  function edit() {
+    const text = held;
+    held = null;
+    show(false);
+    editor.text = text;
+    editor.view.focus();
+  }
+  return {
+    get text() {
+      return held ?? editor.text;
+    },
+    set text(value) {
+      if (!isBigOneLine(value)) {
+        held = null;
+        show(false);
+        editor.text = value;
+        return;
+      }
+      held = value;
+      note.textContent = `${(value.length / 1e6).toFixed(1)} MB on one line, shown read-only as a tree so that the page stays responsive; the checks read the text as it is. Findings are listed, not marked.`;
+      show(true);
+      editor.text = '';
+      options.onChange?.(value);
+      tree.update(value);
+    },
+    /** The text is held aside: nothing to mark (and no offsets worth computing). */
+    get holding() {
+      return held !== null;
+    },
+    mark: (markers) => held === null && editor.mark(markers),
+    reveal: (from, to, focus) => held === null && editor.reveal(from, to, focus),
+    offsetAt: (line, column) => (held === null ? editor.offsetAt(line, column) : 0),
+  };
+}
+
 /** Reveals a finding in the editor holding the file it names. */
 function opener(byFile) {
   return (diagnostic) => {
@@ -53,6 +129,7 @@ function opener(byFile) {
 
 function markEditors(diagnostics, byFile) {
   for (const [file, editor] of Object.entries(byFile)) {
+    if (editor.holding) continue;
     const text = editor.text;
     editor.mark(
       diagnostics
@@ -87,7 +164,7 @@ function needSnapshots(show, ...editors) {
 
 async function runChanges(show) {
   if (needSnapshots(show, oldEditor, newEditor)) return;
-  const answer = await callWithProgress('Comparing snapshots', 'snapshot_changes', 'old.snapshot.json', oldEditor.text, 'snapshot.json', newEditor.text);
+  const answer = await callWithProgress(core, 'Comparing snapshots', 'snapshot_changes', 'old.snapshot.json', oldEditor.text, 'snapshot.json', newEditor.text);
   if (!answer) throw cancelledError();
   const { report, markdown } = answer;
   const byFile = { 'old.snapshot.json': oldEditor, 'snapshot.json': newEditor };
@@ -121,7 +198,7 @@ function needPackage(show) {
 }
 
 async function withPackage(action, extra) {
-  return withProgress(`${action} ${packageGiven.root}`, (progress) => request('check', { ...packageGiven, action, root: packageGiven.root, ...extra }, progress));
+  return withProgress(core, `${action} ${packageGiven.root}`, (progress) => core.request('check', { ...packageGiven, action, root: packageGiven.root, ...extra }, progress));
 }
 
 async function runDrift(show) {
@@ -195,7 +272,7 @@ function refreshTools() {
 async function runCall(show) {
   if (needSnapshots(show, newEditor)) return form.setSchema(null, null);
   refreshTools();
-  const answer = await callWithProgress('Checking the call', 'snapshot_call', 'snapshot.json', newEditor.text, toolPicker.value, 'arguments.json', argsEditor.text);
+  const answer = await callWithProgress(core, 'Checking the call', 'snapshot_call', 'snapshot.json', newEditor.text, toolPicker.value, 'arguments.json', argsEditor.text);
   if (!answer) throw cancelledError();
   const { report } = answer;
   const byFile = { 'snapshot.json': newEditor, 'arguments.json': argsEditor };
@@ -214,7 +291,7 @@ async function runLint(show) {
   if (needSnapshots(show, newEditor)) return;
   const answer = packageGiven
     ? await withPackage('lint', { snapshotName: 'snapshot.json', snapshotText: newEditor.text })
-    : await callWithProgress('Linting the snapshot', 'snapshot_lint', 'snapshot.json', newEditor.text);
+    : await callWithProgress(core, 'Linting the snapshot', 'snapshot_lint', 'snapshot.json', newEditor.text);
   if (!answer) throw cancelledError();
   const byFile = { 'snapshot.json': newEditor };
   markEditors(answer.diagnostics, byFile);
@@ -238,6 +315,13 @@ function cancelledError() {
 }
 
 async function run() {
+  // One job per action: a run now stands for the re-run an edit scheduled
+  // (an Open… sets the text, then runs), and a new run supersedes one still going.
+  rerunSoon.cancel();
+  if (core.busy()) {
+    result.changed();
+    core.cancel();
+  }
   // The run's result shows only if no input changed since it started.
   const mine = result.ticket();
   try {
@@ -268,10 +352,15 @@ function pickTask(name) {
   run();
 }
 
-async function takePackage(given) {
+function showPackage(given) {
   packageGiven = given;
-  result.changed();
   packageLabel.textContent = visible(`Package: ${given.root} (${given.entries ? plural(given.entries.filter((entry) => entry.kind === 'file').length, 'file') : 'zip'})`);
+}
+
+async function takePackage(given) {
+  showPackage(given);
+  result.changed();
+  kept.keepNow();
   if (task === 'changes' || task === 'call') pickTask('drift');
   else run();
 }
@@ -333,10 +422,24 @@ export function setUpSnapshotView() {
   serverInput = h('input', { type: 'text', placeholder: 'server id', size: 14, 'aria-label': 'Server id of the tools/list capture' });
   toolPicker = h('select', { 'aria-label': 'Tool', onchange: () => (result.changed(), kept.changed(), run()) });
   form = callForm({ onArguments: (text) => (argsEditor.text = text) });
-  // The documents, and the task and tool they are for (a dropped package is not kept: it is the user's folder).
+  // The documents, the task and tool they are for, and the package given (its
+  // files: the verdict a link shows must be the one on screen).
   kept = keeper('snapshot', {
-    files: () => ({ task, tool: toolPicker.value, old: oldEditor.text, snapshot: newEditor.text, capture: toolsEditor.text, server: serverInput.value, arguments: argsEditor.text }),
+    files: async () => ({
+      task,
+      tool: toolPicker.value,
+      old: oldEditor.text,
+      snapshot: newEditor.text,
+      capture: toolsEditor.text,
+      server: serverInput.value,
+      arguments: argsEditor.text,
+      ...(packageGiven ? await packageFiles(packageGiven) : {}),
+    }),
     apply: (files) => {
+      const given = packageFrom(files);
+      if (given) showPackage(given);
+      else packageGiven = null;
+      if (!given) packageLabel.textContent = 'No package yet.';
       oldEditor.text = files.old ?? '';
       newEditor.text = files.snapshot ?? '';
       toolsEditor.text = files.capture ?? '';
@@ -375,8 +478,8 @@ export function setUpSnapshotView() {
     ),
   );
   const onChange = inputChanged;
-  oldEditor = createEditor(oldHost, { label: 'Old snapshot', hint: 'Paste or open the old snapshot', onChange });
-  newEditor = createEditor(newHost, { label: 'Snapshot', hint: 'Paste or open a snapshot', onChange });
+  oldEditor = holdingEditor(oldHost, { label: 'Old snapshot', hint: 'Paste or open the old snapshot', onChange });
+  newEditor = holdingEditor(newHost, { label: 'Snapshot', hint: 'Paste or open a snapshot', onChange });
   toolsEditor = createEditor(toolsHost, { label: 'tools/list capture', hint: 'A tools/list result for one server: {"tools": [...]}', onChange });
   argsEditor = createEditor(argsHost, { doc: '{}\n', label: 'tools/call arguments', onChange: (text) => (form.fromText(text), inputChanged()) });
   form.fromText(argsEditor.text);

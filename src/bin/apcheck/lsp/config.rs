@@ -59,36 +59,42 @@ pub fn is_config_file(path: &Path) -> bool {
         .is_some_and(|name| FILE_NAMES.contains(&name))
 }
 
-/// The diagnostics of the configuration files the `problems` are placed in,
-/// by file; a problem with no place in a file (an unreadable file) has none.
+/// Where `problem` is underlined: its configuration file and the diagnostic
+/// there; `None` for a problem with no place in a file (an unreadable file).
+/// Reads the file as it is now (the loader has just read it), so it runs
+/// with the load, off the request loop.
+pub fn place(problem: &LoadError, encoding: Encoding) -> Option<(PathBuf, Diagnostic)> {
+    let LoadError::Invalid(ConfigError {
+        origin: Origin::File { path, .. },
+        span,
+        message,
+    }) = problem
+    else {
+        return None;
+    };
+    let text = apcheck::disk::read_regular_text(Path::new(path)).unwrap_or_default();
+    let span = span.clone().unwrap_or(0..0);
+    let diagnostic = Diagnostic {
+        range: range_of(&text, span.start, span.end, encoding),
+        severity: Some(DiagnosticSeverity::ERROR),
+        source: Some("apcheck".into()),
+        message: format!("{message}; apcheck checks with the default settings until this is fixed"),
+        ..Diagnostic::default()
+    };
+    Some((PathBuf::from(path), diagnostic))
+}
+
+/// The diagnostics of each configuration file, from the `placed` problems of
+/// the open packages.
 pub fn diagnostics_by_file<'p>(
-    problems: impl IntoIterator<Item = &'p LoadError>,
-    encoding: Encoding,
+    placed: impl IntoIterator<Item = &'p (PathBuf, Diagnostic)>,
 ) -> BTreeMap<PathBuf, Vec<Diagnostic>> {
     let mut by_file: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
-    for problem in problems {
-        let LoadError::Invalid(ConfigError {
-            origin: Origin::File { path, .. },
-            span,
-            message,
-        }) = problem
-        else {
-            continue;
-        };
-        // The file as it is now: the loader has just read it.
-        let text = std::fs::read_to_string(path).unwrap_or_default();
-        let span = span.clone().unwrap_or(0..0);
-        let diagnostic = Diagnostic {
-            range: range_of(&text, span.start, span.end, encoding),
-            severity: Some(DiagnosticSeverity::ERROR),
-            source: Some("apcheck".into()),
-            message: format!("{message}; apcheck checks with the default settings until this is fixed"),
-            ..Diagnostic::default()
-        };
-        let diagnostics = by_file.entry(PathBuf::from(path)).or_default();
+    for (file, diagnostic) in placed {
+        let diagnostics = by_file.entry(file.clone()).or_default();
         // Packages below one configuration share its problem.
-        if !diagnostics.contains(&diagnostic) {
-            diagnostics.push(diagnostic);
+        if !diagnostics.contains(diagnostic) {
+            diagnostics.push(diagnostic.clone());
         }
     }
     by_file

@@ -1,9 +1,13 @@
 //! `apcheck lsp`: a language server over stdio for `plugin.json`, `mcp.json`
-//! and `skills/*/SKILL.md`: findings as you type, quick fixes, hover and completion. This is the protocol edge only (lsp-server for
-//! the JSON-RPC framing, lsp-types for the messages); what it knows about
+//! and `skills/*/SKILL.md`: findings as you type, quick fixes, hover and completion. This is the protocol edge only (lsp-server's
+//! connection and message types, lsp-types for the messages, with a bounded
+//! framing reader of our own: `framing`, `transport`); what it knows about
 //! plugins comes from the core (`apcheck::check_package`, `apcheck::assist`).
 //!
-//! One thread handles every message in order. A buffer change marks its
+//! One thread handles every message in order, and never waits on the disk:
+//! packages are read on threads of their own (`packages`), and a request
+//! about a package whose first read has not landed waits for it while the
+//! loop goes on (`shutdown` and `exit` are answered at once). A buffer change marks its
 //! package for a re-check after a short debounce, so a burst of keystrokes
 //! costs one check; a request about a package with a pending re-check runs it
 //! first, so answers always match the text the editor holds.
@@ -16,15 +20,16 @@
 
 mod config;
 mod features;
+mod framing;
 mod packages;
 mod position;
+mod transport;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::RecvTimeoutError;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidChangeWatchedFiles, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
@@ -42,7 +47,7 @@ use serde::Deserialize;
 
 use crate::output::{EXIT_CLEAN, EXIT_FAILURE};
 use crate::settings;
-use packages::Packages;
+use packages::{Loaded, Packages};
 use position::{Encoding, path_of};
 
 #[derive(clap::Args)]
@@ -73,7 +78,7 @@ impl Default for Options {
 }
 
 pub fn run(_args: LspArgs) -> ExitCode {
-    let (connection, io_threads) = Connection::stdio();
+    let (connection, io_threads) = transport::stdio();
     let outcome = serve(&connection);
     drop(connection);
     let joined = io_threads.join();
@@ -189,11 +194,12 @@ fn serve(connection: &Connection) -> Ending {
         encoding,
         debounce: Duration::from_millis(options.debounce_ms),
         rule_docs: options.rule_docs,
-        packages: Packages::default(),
+        packages: Packages::new(encoding),
         config_published: BTreeMap::new(),
         config_problems_shown: BTreeSet::new(),
         shut_down: false,
         opened_uris: BTreeMap::new(),
+        waiting: Vec::new(),
     };
     server.run()
 }
@@ -266,6 +272,8 @@ struct Server<'c> {
     shut_down: bool,
     /// The URI each open file was opened with, by its path.
     opened_uris: BTreeMap<PathBuf, Uri>,
+    /// Requests about a package whose first read has not landed, with its root.
+    waiting: Vec<(PathBuf, Request)>,
 }
 
 /// A file of a package: its plugin root and its package-relative path.
@@ -276,40 +284,87 @@ struct PackageFile {
 
 impl Server<'_> {
     fn run(&mut self) -> Ending {
+        // Clones (the same channels), so the arms below may borrow `self`.
+        let incoming = self.connection.receiver.clone();
+        let loaded = self.packages.loaded.clone();
         loop {
-            let wait = self
-                .packages
-                .next_due()
-                .map(|due| due.saturating_duration_since(Instant::now()));
-            let message = match wait {
-                Some(wait) => self.connection.receiver.recv_timeout(wait),
-                None => self
-                    .connection
-                    .receiver
-                    .recv()
-                    .map_err(|_| RecvTimeoutError::Disconnected),
+            let timer = match self.packages.next_due() {
+                Some(due) => crossbeam_channel::at(due),
+                None => crossbeam_channel::never(),
             };
-            match message {
-                // LSP 3.17 §shutdown: after it, requests are refused and only `exit` counts.
-                Ok(Message::Request(request)) if self.shut_down => {
-                    let message = "the server is shutting down: only `exit` is expected".to_string();
-                    self.send(Response::new_err(request.id, ErrorCode::InvalidRequest as i32, message).into());
+            crossbeam_channel::select! {
+                recv(incoming) -> message => match message {
+                    Ok(message) => {
+                        if let Some(ending) = self.message(message) {
+                            return ending;
+                        }
+                    }
+                    // The client hung up, or the transport ended.
+                    Err(_) => return self.ending(),
+                },
+                recv(loaded) -> loaded => {
+                    if let Ok(loaded) = loaded
+                        && !self.shut_down
+                    {
+                        self.land(loaded);
+                    }
                 }
-                Ok(Message::Request(request)) if request.method == "shutdown" => {
-                    self.shut_down = true;
-                    self.send(Response::new_ok(request.id, ()).into());
-                }
-                Ok(Message::Request(request)) => self.request(request),
-                Ok(Message::Notification(notification)) if notification.method == "exit" => return self.ending(),
-                Ok(Message::Notification(_)) if self.shut_down => {}
-                Ok(Message::Notification(notification)) => self.notification(notification),
-                Ok(Message::Response(_)) => {}
-                Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => return self.ending(),
+                recv(timer) -> _ => {}
             }
             if !self.shut_down {
                 self.check_due(Instant::now());
             }
+        }
+    }
+
+    /// Handles one message; the session's end after `exit`.
+    fn message(&mut self, message: Message) -> Option<Ending> {
+        match message {
+            // LSP 3.17 §shutdown: after it, requests are refused and only `exit` counts.
+            Message::Request(request) if self.shut_down => {
+                self.refuse(request.id, "the server is shutting down: only `exit` is expected");
+            }
+            Message::Request(request) if request.method == "shutdown" => {
+                self.shut_down = true;
+                self.send(Response::new_ok(request.id, ()).into());
+                // Requests still waiting for a package's read are not answered after it.
+                for (_, request) in std::mem::take(&mut self.waiting) {
+                    self.refuse(request.id, "the server shut down before the package was read");
+                }
+            }
+            Message::Request(request) => self.request(request),
+            Message::Notification(notification) if notification.method == "exit" => return Some(self.ending()),
+            Message::Notification(_) if self.shut_down => {}
+            Message::Notification(notification) => self.notification(notification),
+            Message::Response(_) => {}
+        }
+        None
+    }
+
+    fn refuse(&self, id: lsp_server::RequestId, message: &str) {
+        self.send(Response::new_err(id, ErrorCode::InvalidRequest as i32, message.to_string()).into());
+    }
+
+    /// A package's read landed: it is checked, its configuration's problems
+    /// are shown, and the requests that waited for it are answered.
+    fn land(&mut self, loaded: Loaded) {
+        let root = loaded.root().to_path_buf();
+        if !self.packages.land(loaded) {
+            return;
+        }
+        self.report_config_problems();
+        self.check_now(&root);
+        self.answer_waiting(&root);
+    }
+
+    /// Answers the requests that waited for the package at `root` (read, or closed).
+    fn answer_waiting(&mut self, root: &PathBuf) {
+        let (ready, waiting) = std::mem::take(&mut self.waiting)
+            .into_iter()
+            .partition(|(waited_for, _)| waited_for == root);
+        self.waiting = waiting;
+        for (_, request) in ready {
+            self.request(request);
         }
     }
 
@@ -322,6 +377,10 @@ impl Server<'_> {
     }
 
     fn request(&mut self, request: Request) {
+        if let Some(root) = self.unread_package(&request) {
+            self.waiting.push((root, request));
+            return;
+        }
         let response = match request.method.as_str() {
             HoverRequest::METHOD => self.answer(request, |server, params: lsp_types::HoverParams| {
                 let position = params.text_document_position_params;
@@ -346,6 +405,16 @@ impl Server<'_> {
             ),
         };
         self.send(response.into());
+    }
+
+    /// The root of the package `request` is about (by its
+    /// `textDocument.uri`, which every request handled here has) when it is
+    /// open and its first read has not landed.
+    fn unread_package(&self, request: &Request) -> Option<PathBuf> {
+        let uri = request.params.get("textDocument")?.get("uri")?.as_str()?;
+        let file = self.package_file(&uri.parse::<Uri>().ok()?)?;
+        let package = self.packages.by_root.get(&file.root)?;
+        (!package.ready).then_some(file.root)
     }
 
     /// Answers `request` with `handler`'s result, or `null` when it has none
@@ -374,9 +443,8 @@ impl Server<'_> {
                     self.opened_uris.insert(file.root.join(&file.relative), opened_as);
                     let package = self.packages.open(&file.root);
                     package.overlay.insert(file.relative, params.text_document.text);
-                    // A file just opened gets its findings at once.
+                    // A file just opened gets its findings at once (once its package is read).
                     package.due = Some(now);
-                    self.report_config_problems();
                 }
             }
             DidChangeTextDocument::METHOD => {
@@ -402,13 +470,13 @@ impl Server<'_> {
                 if path_of(&params.text_document.uri).is_some_and(|path| config::is_config_file(&path)) {
                     self.reconfigure();
                 } else if let Some(file) = self.package_file(&params.text_document.uri) {
-                    let package = self.packages.open(&file.root);
-                    package.reread(&file.root);
-                    // For clients that cannot watch files: saving a package file
-                    // picks up a configuration changed meanwhile.
-                    package.reconfigure(&file.root);
-                    package.due = Some(now);
-                    self.report_config_problems();
+                    // Its files, and, for clients that cannot watch files, a
+                    // configuration changed meanwhile; checked when the read lands.
+                    if self.packages.by_root.contains_key(&file.root) {
+                        self.packages.reread(&file.root);
+                    } else {
+                        self.packages.open(&file.root);
+                    }
                 }
             }
             DidChangeWatchedFiles::METHOD => {
@@ -438,15 +506,14 @@ impl Server<'_> {
         }
     }
 
-    /// Loads every open package's configuration again and re-checks it: a
-    /// configuration file changed, appeared or went away.
+    /// Reads every open package's configuration (and files) again, and
+    /// re-checks it when the read lands: a configuration file changed,
+    /// appeared or went away.
     fn reconfigure(&mut self) {
-        let now = Instant::now();
-        for (root, package) in &mut self.packages.by_root {
-            package.reconfigure(root);
-            package.due = Some(now);
+        let roots: Vec<PathBuf> = self.packages.by_root.keys().cloned().collect();
+        for root in roots {
+            self.packages.reread(&root);
         }
-        self.report_config_problems();
     }
 
     /// Shows each new configuration problem once, and publishes the
@@ -471,7 +538,12 @@ impl Server<'_> {
             self.send(Notification::new(ShowMessage::METHOD.to_string(), params).into());
         }
         self.config_problems_shown = messages;
-        let by_file = config::diagnostics_by_file(problems, self.encoding);
+        let by_file = config::diagnostics_by_file(
+            self.packages
+                .by_root
+                .values()
+                .filter_map(|package| package.config_placed.as_ref()),
+        );
         let previous = std::mem::take(&mut self.config_published);
         for file in previous.keys().filter(|file| !by_file.contains_key(*file)) {
             self.publish(file, Vec::new());
@@ -492,8 +564,7 @@ impl Server<'_> {
         };
         package.overlay.remove(&file.relative);
         if !package.overlay.is_empty() {
-            package.reread(&file.root);
-            package.due = Some(Instant::now());
+            self.packages.reread(&file.root);
             return;
         }
         let published = std::mem::take(&mut package.published);
@@ -503,6 +574,8 @@ impl Server<'_> {
         }
         // Its configuration's problem is no longer the editor's concern.
         self.report_config_problems();
+        // Requests that waited for its read get what a file outside any package gets.
+        self.answer_waiting(&file.root);
     }
 
     fn check_due(&mut self, now: Instant) {
@@ -510,7 +583,7 @@ impl Server<'_> {
             .packages
             .by_root
             .iter()
-            .filter(|(_, package)| package.due.is_some_and(|due| due <= now))
+            .filter(|(_, package)| package.ready && package.due.is_some_and(|due| due <= now))
             .map(|(root, _)| root.clone())
             .collect();
         for root in due {
@@ -520,7 +593,7 @@ impl Server<'_> {
 
     /// Runs a pending re-check of the package at `root`, and publishes its findings.
     fn check_now(&mut self, root: &PathBuf) {
-        let Some(package) = self.packages.by_root.get_mut(root) else {
+        let Some(package) = self.packages.by_root.get_mut(root).filter(|package| package.ready) else {
             return;
         };
         if package.due.take().is_none() && package.checked.is_some() {

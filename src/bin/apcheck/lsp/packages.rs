@@ -3,6 +3,10 @@
 //! to any buffer re-checks the whole package, so a `plugin.json` edit updates
 //! the findings shown in `mcp.json` and the skills too. Each package is
 //! checked with the configuration found above its root.
+//!
+//! A package's files and configuration are read on a thread of their own
+//! (a root can be slow to read, or in `/proc`), and land in the request loop
+//! as a [`Loaded`]: the loop never waits on the disk.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -12,13 +16,22 @@ use apcheck::PackageReport;
 use apcheck::assist::with_buffers;
 use apcheck::disk::read_tree;
 use apcheck::tree::{Limits, Tree};
+use crossbeam_channel::{Receiver, Sender, unbounded};
+use lsp_types::Diagnostic;
 
-use super::config::Configuration;
+use super::config::{self, Configuration};
+use super::position::Encoding;
 use crate::settings::LoadError;
 
 pub struct Package {
-    /// The tree as last read from disk.
+    /// The tree as last read from disk (empty until the first read lands).
     disk: Tree,
+    /// Whether a read has landed: until then the package is not checked.
+    pub ready: bool,
+    /// The read in flight, by number, if any.
+    loading: Option<u64>,
+    /// Whether the disk changed again while a read was in flight, so another is due after it.
+    reload: bool,
     /// Unsaved buffers by package-relative path.
     pub overlay: BTreeMap<String, String>,
     /// The tree checked last (disk + overlay), for positions and snippets, and its report.
@@ -31,30 +44,56 @@ pub struct Package {
     pub configuration: Configuration,
     /// Why the configuration above it could not be used, if it could not.
     pub config_problem: Option<LoadError>,
+    /// Where that problem is underlined, if it has a place in a file.
+    pub config_placed: Option<(PathBuf, Diagnostic)>,
+}
+
+/// What a read of a package found.
+pub struct Loaded {
+    root: PathBuf,
+    number: u64,
+    disk: Tree,
+    configuration: Configuration,
+    config_problem: Option<LoadError>,
+    config_placed: Option<(PathBuf, Diagnostic)>,
+}
+
+impl Loaded {
+    fn read(root: PathBuf, number: u64, encoding: Encoding) -> Loaded {
+        let (configuration, config_problem) = Configuration::load(&root);
+        let config_placed = config_problem
+            .as_ref()
+            .and_then(|problem| config::place(problem, encoding));
+        Loaded {
+            disk: read_disk(&root),
+            root,
+            number,
+            configuration,
+            config_problem,
+            config_placed,
+        }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
 }
 
 impl Package {
-    pub fn read(root: &Path) -> Package {
-        let (configuration, config_problem) = Configuration::load(root);
+    fn unread() -> Package {
         Package {
-            disk: read_disk(root),
+            disk: Tree::default(),
+            ready: false,
+            loading: None,
+            reload: false,
             overlay: BTreeMap::new(),
             checked: None,
             published: BTreeSet::new(),
             due: None,
-            configuration,
-            config_problem,
+            configuration: Configuration::default(),
+            config_problem: None,
+            config_placed: None,
         }
-    }
-
-    /// Loads the configuration above `root` again (a configuration file changed).
-    pub fn reconfigure(&mut self, root: &Path) {
-        (self.configuration, self.config_problem) = Configuration::load(root);
-    }
-
-    /// Reads the disk tree again (after a save, or a change the editor saw on disk).
-    pub fn reread(&mut self, root: &Path) {
-        self.disk = read_disk(root);
     }
 
     /// The disk tree with every unsaved buffer over it (`assist::with_buffers`).
@@ -82,21 +121,86 @@ fn read_disk(root: &Path) -> Tree {
 }
 
 /// The packages by plugin root.
-#[derive(Default)]
 pub struct Packages {
     pub by_root: BTreeMap<PathBuf, Package>,
+    /// Where reads land, for the request loop to wait on.
+    pub loaded: Receiver<Loaded>,
+    finished: Sender<Loaded>,
+    reads: u64,
+    /// For the configuration problems' places.
+    encoding: Encoding,
 }
 
 impl Packages {
-    /// The package of `root`, read from disk the first time it is needed.
-    pub fn open(&mut self, root: &Path) -> &mut Package {
-        self.by_root
-            .entry(root.to_path_buf())
-            .or_insert_with(|| Package::read(root))
+    pub fn new(encoding: Encoding) -> Packages {
+        let (finished, loaded) = unbounded();
+        Packages {
+            by_root: BTreeMap::new(),
+            loaded,
+            finished,
+            reads: 0,
+            encoding,
+        }
     }
 
-    /// The earliest pending re-check.
+    /// The package of `root`; the first time, its read starts.
+    pub fn open(&mut self, root: &Path) -> &mut Package {
+        if !self.by_root.contains_key(root) {
+            self.by_root.insert(root.to_path_buf(), Package::unread());
+            self.reread(root);
+        }
+        self.by_root.get_mut(root).expect("inserted above")
+    }
+
+    /// Reads the files and configuration of the package at `root` again (a
+    /// save, a configuration change), on a thread of its own; with one read
+    /// in flight already, the next starts when it lands.
+    pub fn reread(&mut self, root: &Path) {
+        let Some(package) = self.by_root.get_mut(root) else {
+            return;
+        };
+        if package.loading.is_some() {
+            package.reload = true;
+            return;
+        }
+        self.reads += 1;
+        package.loading = Some(self.reads);
+        let (finished, root, number, encoding) = (self.finished.clone(), root.to_path_buf(), self.reads, self.encoding);
+        std::thread::spawn(move || {
+            // The loop may have ended meanwhile.
+            let _ = finished.send(Loaded::read(root, number, encoding));
+        });
+    }
+
+    /// Takes in a read: `true` when it is the one its package waited for
+    /// (not one of a package closed, or reopened, since), which is then due
+    /// for a check.
+    pub fn land(&mut self, loaded: Loaded) -> bool {
+        let Some(package) = self.by_root.get_mut(&loaded.root) else {
+            return false;
+        };
+        if package.loading != Some(loaded.number) {
+            return false;
+        }
+        package.disk = loaded.disk;
+        package.configuration = loaded.configuration;
+        package.config_problem = loaded.config_problem;
+        package.config_placed = loaded.config_placed;
+        package.ready = true;
+        package.loading = None;
+        package.due = Some(Instant::now());
+        if std::mem::take(&mut package.reload) {
+            self.reread(&loaded.root);
+        }
+        true
+    }
+
+    /// The earliest pending re-check of a package that can be checked.
     pub fn next_due(&self) -> Option<Instant> {
-        self.by_root.values().filter_map(|package| package.due).min()
+        self.by_root
+            .values()
+            .filter(|package| package.ready)
+            .filter_map(|package| package.due)
+            .min()
     }
 }

@@ -1,0 +1,111 @@
+//! Issue 31 §2: no command reads a file that is not a regular file, or
+//! waits on one. `snapshot /proc`, `drift S /proc` and `check-snapshot S
+//! --plugin /proc` hung on `/proc/kmsg`, a regular file whose read waits for
+//! the next kernel message (only root may open it, so only as root did they
+//! hang); FIFOs anywhere in a package are reported, never opened. Each run
+//! is bounded: a regression fails here instead of hanging the suite.
+#![cfg(unix)]
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Far above what a debug build needs on a loaded machine (a few seconds for `/proc`).
+const WAIT: Duration = Duration::from_secs(120);
+
+/// `apcheck ARGS`: its exit code and what it wrote (stdout, then stderr);
+/// a run still going after [`WAIT`] is killed and the test fails.
+fn apcheck_within(args: &[&str]) -> (i32, String) {
+    let out = tempfile::tempfile().unwrap();
+    let err = tempfile::tempfile().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_apcheck"))
+        .args(args)
+        .stdin(Stdio::null())
+        // Files, not pipes: a run that writes a lot never waits on a full pipe.
+        .stdout(out.try_clone().unwrap())
+        .stderr(err.try_clone().unwrap())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + WAIT;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("`apcheck {}` has not finished within {WAIT:?}", args.join(" "));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let read = |mut file: std::fs::File| {
+        use std::io::{Read, Seek};
+        let mut text = String::new();
+        file.rewind().unwrap();
+        file.read_to_string(&mut text).unwrap();
+        text
+    };
+    let output = read(out) + &read(err);
+    let code = status.code().unwrap_or_else(|| panic!("`apcheck {}`: {status}", args.join(" ")));
+    assert!(!output.contains("panicked"), "{output}");
+    (code, output)
+}
+
+fn mkfifo(path: &Path) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let name = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0, "{}", path.display());
+}
+
+/// A snapshot of a small valid package, for `drift` and `check-snapshot`.
+fn a_snapshot(dir: &Path) -> String {
+    let root = dir.join("valid");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(
+        root.join("plugin.json"),
+        r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "valid"}"#,
+    )
+    .unwrap();
+    let snapshot = dir.join("snapshot.json");
+    let (code, output) = apcheck_within(&[
+        "snapshot",
+        root.to_str().unwrap(),
+        "--output",
+        snapshot.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{output}");
+    snapshot.to_str().unwrap().to_string()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn every_command_that_reads_a_package_finishes_on_proc() {
+    let dir = tempfile::tempdir().unwrap();
+    let snapshot = a_snapshot(dir.path());
+    for args in [
+        &["check", "/proc"][..],
+        &["snapshot", "/proc"],
+        &["drift", &snapshot, "/proc"],
+        &["check-snapshot", &snapshot, "--plugin", "/proc"],
+    ] {
+        apcheck_within(args);
+    }
+}
+
+#[test]
+fn fifos_in_a_package_are_reported_never_opened() {
+    let dir = tempfile::tempdir().unwrap();
+    let snapshot = a_snapshot(dir.path());
+    let root = dir.path().join("fifos");
+    for file in ["plugin.json", "mcp.json", "skills/review/SKILL.md", "apcheck.toml"] {
+        mkfifo(&root.join(file));
+    }
+    let root = root.to_str().unwrap();
+    for args in [&["check", root][..], &["snapshot", root], &["drift", &snapshot, root]] {
+        let (code, output) = apcheck_within(args);
+        assert_ne!(code, 0, "{args:?}: {output}");
+        assert!(output.contains("FIFO"), "{args:?}: {output}");
+    }
+    // Its checks look at the snapshot's skills, which has none: nothing to say of the FIFOs.
+    apcheck_within(&["check-snapshot", &snapshot, "--plugin", root]);
+}

@@ -46,7 +46,9 @@ fn apcheck_within(args: &[&str]) -> (i32, String) {
         text
     };
     let output = read(out) + &read(err);
-    let code = status.code().unwrap_or_else(|| panic!("`apcheck {}`: {status}", args.join(" ")));
+    let code = status
+        .code()
+        .unwrap_or_else(|| panic!("`apcheck {}`: {status}", args.join(" ")));
     assert!(!output.contains("panicked"), "{output}");
     (code, output)
 }

@@ -796,7 +796,12 @@ mod tests {
         assert_eq!(renames[0].detail, "tool `s/a0` renamed to `b0`");
         assert_eq!(renames[1].detail, "tool `s/a1` renamed to `b2`");
         assert_eq!(renames[2_998].detail, "tool `s/a2998` renamed to `b2999`");
-        let rest: Vec<_> = report.changes.iter().filter(|c| c.kind != "tool-renamed").map(|c| &c.detail).collect();
+        let rest: Vec<_> = report
+            .changes
+            .iter()
+            .filter(|c| c.kind != "tool-renamed")
+            .map(|c| &c.detail)
+            .collect();
         assert_eq!(rest, ["tool `s/a2999` removed", "tool `s/b1` added"]);
     }
 

@@ -528,12 +528,22 @@ mod tests {
                     {"name": "c", "server": "s", "inputSchema": {"type": "object", "minimum": "1"}},
                     {"name": "d", "server": "s", "inputSchema": {"type": "object", "minimum": 1}}]}"#;
         let check = check_snapshot("s.json", text, None);
-        let pointers: Vec<_> = check.diagnostics.iter().map(|d| (d.code, d.pointer.as_deref())).collect();
+        let pointers: Vec<_> = check
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.pointer.as_deref()))
+            .collect();
         assert_eq!(
             pointers,
-            [("AP612", Some("/tools/0/inputSchema")), ("AP612", Some("/tools/2/inputSchema"))]
+            [
+                ("AP612", Some("/tools/0/inputSchema")),
+                ("AP612", Some("/tools/2/inputSchema"))
+            ]
         );
-        assert_eq!(check.diagnostics[0].message.replace("`a`", "`c`"), check.diagnostics[1].message);
+        assert_eq!(
+            check.diagnostics[0].message.replace("`a`", "`c`"),
+            check.diagnostics[1].message
+        );
     }
 
     /// MCP servers send draft-07 schemas; they are accepted.

@@ -29,10 +29,7 @@ impl CompiledSchema {
     }
 
     fn compile_text(text: &str) -> Result<Self, String> {
-        let file = SchemaFile {
-            name: "schema",
-            text,
-        };
+        let file = SchemaFile { name: "schema", text };
         validate::compile(file, &[], &CompileOptions::default())
             .map(CompiledSchema)
             .map_err(|error| match error.issues.first() {

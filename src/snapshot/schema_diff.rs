@@ -266,8 +266,10 @@ impl Differ<'_> {
 
     fn compare_required(&mut self, old: &Map<String, Value>, new: &Map<String, Value>, at: &str) {
         let (old_required, new_required) = (strings(old.get("required")), strings(new.get("required")));
-        let (old_set, new_set): (HashSet<&str>, HashSet<&str>) =
-            (old_required.iter().copied().collect(), new_required.iter().copied().collect());
+        let (old_set, new_set): (HashSet<&str>, HashSet<&str>) = (
+            old_required.iter().copied().collect(),
+            new_required.iter().copied().collect(),
+        );
         for name in new_required.iter().filter(|n| !old_set.contains(*n)) {
             let path = join(at, name);
             self.push_at_keyword(Effect::Narrows, &path, "required", format!("`{path}` is now required"));
@@ -690,7 +692,11 @@ mod tests {
         let changes = diff_input_schema(&old, &json!({"enum": respelled}));
         let count = |level| changes.iter().filter(|c| c.level == level).count();
         assert_eq!((count(Level::Major), count(Level::Minor)), (5_000, 5_000));
-        assert!(changes[0].description.starts_with("enum value 5000 removed"), "{}", changes[0].description);
+        assert!(
+            changes[0].description.starts_with("enum value 5000 removed"),
+            "{}",
+            changes[0].description
+        );
         assert!(changes[5_000].description.starts_with("enum value 10000 added"));
     }
 

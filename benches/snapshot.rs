@@ -1,0 +1,206 @@
+//! How long the snapshot commands take on a big snapshot pair, and how much
+//! memory they hold, next to `apcheck diff` of the same two files (issue 32:
+//! "snapshots as fast as diff"). The pair is the one
+//! `/work/shared/bench/gen-big-snapshots.mjs` writes: 10,000 tools each
+//! (3.4 MB minified), B with a major and a minor schema change, a new
+//! description, a removed, an added and a moved tool, and a minor version bump.
+//!
+//! Each row is a whole `apcheck` process, as a user runs it: the median
+//! wall time, the peak resident memory (`/usr/bin/time -v`), and both as a
+//! ratio to `apcheck diff OLD NEW --format patch`. Issue 32's goals, on the
+//! machine it was measured on: `changes` at most 0.15 s and 60 MB,
+//! `check-snapshot` at most 0.10 s and 40 MB.
+//!
+//! Run with `cargo bench --bench snapshot`. Nothing here asserts a time or a
+//! size; it fails only when a result is wrong (the pair must compare as
+//! generated). `cargo test --all-targets` runs it once, as a smoke test.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// Timed runs per row under `cargo bench`.
+const RUNS: usize = 11;
+/// Tools per snapshot under `cargo bench`, and in the smoke run of `cargo test --all-targets`.
+const TOOLS: usize = 10_000;
+const SMOKE_TOOLS: usize = 500;
+
+fn main() {
+    let bench = std::env::args().any(|arg| arg == "--bench");
+    let runs = if bench { RUNS } else { 1 };
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let (old, new) = (dir.path().join("old.min.json"), dir.path().join("new.min.json"));
+    let tools = if bench { TOOLS } else { SMOKE_TOOLS };
+    let (old_text, new_text) = pair(tools);
+    fs::write(&old, &old_text).expect("write the old snapshot");
+    fs::write(&new, &new_text).expect("write the new snapshot");
+    let plugin = dir.path().join("plugin");
+    write_package(&plugin);
+
+    let changes = apcheck(&["changes", "--format", "json"], &[&old, &new]);
+    let report: Value = serde_json::from_slice(&changes.stdout).expect("changes --format json prints JSON");
+    let levels = |kind: &str| {
+        let mut levels: Vec<&str> = report["changes"]
+            .as_array()
+            .expect("a change list")
+            .iter()
+            .filter(|c| c["kind"] == kind)
+            .filter_map(|c| c["level"].as_str())
+            .collect();
+        levels.sort();
+        levels
+    };
+    assert_eq!(
+        (
+            report["required"].as_str(),
+            levels("tool-input-schema"),
+            levels("tool-description")
+        ),
+        (Some("major"), vec!["major", "minor"], vec!["patch"]),
+        "the pair compares as generated: {report}"
+    );
+
+    let rows: [(&str, Vec<&str>, Vec<&Path>); 4] = [
+        (
+            "diff --format patch",
+            vec!["diff", "--format", "patch"],
+            vec![&old, &new],
+        ),
+        ("changes", vec!["changes"], vec![&old, &new]),
+        ("check-snapshot", vec!["check-snapshot"], vec![&old]),
+        ("drift", vec!["drift"], vec![&old, &plugin]),
+    ];
+    println!(
+        "{tools} tools per snapshot, {:.1} MB each; whole processes, median of {runs}",
+        old_text.len() as f64 / 1e6
+    );
+    let mut base = None;
+    for (name, command, files) in rows {
+        let time = median(runs, || {
+            apcheck(&command, &files);
+        });
+        let memory = peak_resident_mb(&command, &files);
+        let (base_time, base_memory) = *base.get_or_insert((time, memory));
+        let ratio = |a: f64, b: f64| {
+            if b > 0.0 {
+                format!("{:.1}x", a / b)
+            } else {
+                "-".to_string()
+            }
+        };
+        let shown_memory = memory.map_or("unknown (no /usr/bin/time)".to_string(), |mb| format!("{mb} MB"));
+        println!(
+            "apcheck {name:<20} median {time:>9.1?}  {:>6} of diff   peak {shown_memory:>7}  {:>6} of diff",
+            ratio(time.as_secs_f64(), base_time.as_secs_f64()),
+            ratio(memory.unwrap_or(0) as f64, base_memory.unwrap_or(0) as f64),
+        );
+    }
+    if !bench {
+        println!("(a smoke run, maybe unoptimized; `cargo bench --bench snapshot` measures)");
+    }
+}
+
+/// One generated tool, as gen-big-snapshots.mjs writes it.
+fn tool(i: usize) -> Value {
+    json!({
+        "name": format!("tool_{i:05}"),
+        "server": if i % 2 == 1 { "alpha" } else { "beta" },
+        "description": format!("Does thing number {i} with the widget API. Use when you need {i}."),
+        "inputSchema": {"type": "object", "required": ["id"], "properties": {
+            "id": {"type": "string", "pattern": "^[a-z0-9-]+$"},
+            "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+            "mode": {"type": "string", "enum": ["fast", "slow", "auto"]}}},
+    })
+}
+
+/// The old and new snapshot texts of `count` tools, minified; the changes
+/// sit where the generator puts them in its 10,000 tools, scaled to `count`.
+fn pair(count: usize) -> (String, String) {
+    let at = |index: usize| index * count / TOOLS;
+    let old = json!({
+        "$schema": "urn:apcheck:schema:snapshot:1",
+        "plugin": {"name": "big-plugin", "version": "2.4.0", "spec": "1.0.0"},
+        "skills": [],
+        "mcpServers": [{"id": "alpha", "type": "stdio", "status": "connected"},
+                       {"id": "beta", "type": "streamable-http", "status": "connected"}],
+        "tools": (0..count).map(tool).collect::<Vec<_>>(),
+    });
+    let mut new = old.clone();
+    new["plugin"]["version"] = json!("2.5.0");
+    let tools = new["tools"].as_array_mut().expect("tools");
+    tools[at(17)]["description"] = json!("Changed description");
+    tools[at(5000)]["inputSchema"]["required"]
+        .as_array_mut()
+        .expect("required")
+        .push(json!("mode"));
+    tools[at(9998)]["inputSchema"]["properties"]["mode"]["enum"]
+        .as_array_mut()
+        .expect("enum")
+        .push(json!("turbo"));
+    tools.remove(at(4321));
+    tools.push(tool(count));
+    let moved = tools.remove(at(7000));
+    tools.insert(0, moved);
+    (old.to_string(), new.to_string())
+}
+
+/// The package the snapshot describes: its manifest and its two servers.
+fn write_package(root: &Path) {
+    fs::create_dir_all(root).expect("create the plugin directory");
+    fs::write(
+        root.join("plugin.json"),
+        r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "big-plugin", "version": "2.4.0"}"#,
+    )
+    .expect("write plugin.json");
+    fs::write(
+        root.join("mcp.json"),
+        r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json", "mcpServers": {
+  "alpha": {"type": "stdio", "command": "alpha-server"},
+  "beta": {"type": "streamable-http", "url": "https://beta.example.com/mcp"}}}"#,
+    )
+    .expect("write mcp.json");
+}
+
+fn apcheck(args: &[&str], files: &[&Path]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_apcheck"))
+        .args(args)
+        .args(files)
+        .stderr(Stdio::null())
+        .output()
+        .expect("apcheck runs")
+}
+
+/// Peak resident memory of one run, from GNU time's verbose report.
+fn peak_resident_mb(args: &[&str], files: &[&Path]) -> Option<u64> {
+    let output = Command::new("/usr/bin/time")
+        .arg("-v")
+        .arg(env!("CARGO_BIN_EXE_apcheck"))
+        .args(args)
+        .args(files)
+        .stdout(Stdio::null())
+        .output()
+        .ok()?;
+    let report = String::from_utf8_lossy(&output.stderr);
+    let kilobytes: u64 = report
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("Maximum resident set size (kbytes): "))?
+        .parse()
+        .ok()?;
+    Some(kilobytes.div_ceil(1024))
+}
+
+fn median(runs: usize, mut run: impl FnMut()) -> Duration {
+    run(); // warm the page cache and the allocator
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            run();
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[runs / 2]
+}

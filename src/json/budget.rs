@@ -411,10 +411,14 @@ fn numbers_in<'v>(value: &'v Value, found: &mut Vec<&'v str>) {
 /// comparisons of them are exact; `0.99999999999999999999` reads as `1` and
 /// is not one, nor is `1e400` (infinite) or `1e-400` (zero).
 pub fn exact_in_f64(text: &str) -> bool {
-    match text.parse::<f64>() {
-        Ok(float) if float.is_finite() => compare_numbers(text, &format!("{float:e}")).is_eq(),
-        _ => false,
-    }
+    shortest(text).is_some_and(|shortest| compare_numbers(text, &shortest).is_eq())
+}
+
+/// The shortest decimal of the finite `f64` that `text` reads as, written by
+/// serde_json (already in the page's wasm, unlike `core`'s float formatting).
+fn shortest(text: &str) -> Option<String> {
+    let float: f64 = text.parse().ok().filter(|float: &f64| float.is_finite())?;
+    serde_json::Number::from_f64(float).map(|number| number.to_string())
 }
 
 /// Whether `multipleOf` is decided exactly for `value` and `multiple`: the
@@ -430,11 +434,11 @@ fn multiple_of_is_exact(value: &str, multiple: &str) -> bool {
 
 /// The significant digits of an exact number and the power of ten of its last one.
 fn decimal_shape(text: &str) -> Option<(usize, i64)> {
-    let float: f64 = text.parse().ok()?;
-    let shortest = format!("{float:e}");
-    let (mantissa, exponent) = shortest.split_once('e')?;
+    let shortest = shortest(text)?;
+    let (mantissa, exponent) = shortest.split_once(['e', 'E']).unwrap_or((&shortest, "0"));
     let exponent: i64 = exponent.parse().ok()?;
     let digits = mantissa.trim_start_matches('-').replace('.', "");
+    let digits = digits.trim_start_matches('0');
     let fraction = mantissa.split_once('.').map_or(0, |(_, f)| f.len() as i64);
     Some((digits.len(), exponent - fraction))
 }

@@ -1092,6 +1092,15 @@ mod tests {
     }
 
     #[test]
+    fn the_main_schema_given_again_as_a_sibling_still_gets_verdicts() {
+        let text = r##"{"$id": "https://example.com/x.json", "type": "array", "items": {"anyOf": [{"$ref": "#"}, {"type": "string"}]}}"##;
+        let file = SchemaFile { name: "x.json", text };
+        let compiled = compile(file, &[file], &CompileOptions::default()).unwrap();
+        assert!(validate_text("[[\"a\"]]", &compiled).unwrap().unwrap().is_empty());
+        assert_eq!(validate_text("[[1]]", &compiled).unwrap().unwrap().len(), 1);
+    }
+
+    #[test]
     fn a_sibling_without_dollar_schema_is_read_in_the_referrers_dialect() {
         let sibling = SchemaFile {
             name: "b.json",

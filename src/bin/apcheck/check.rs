@@ -204,7 +204,8 @@ pub fn run(args: CheckArgs) -> ExitCode {
     for ((root, tree), report) in checked_roots.iter().zip(&trees).zip(reports.iter_mut()) {
         let named = args.baseline.clone().or_else(|| loaded[root.settings].baseline_file());
         let Some(file) = named else { continue };
-        let baseline = fs::read_to_string(&file)
+        // Named by a package's own apcheck.toml, perhaps: never a FIFO that would hold the run up.
+        let baseline = apcheck::disk::read_regular_text(&file)
             .map_err(|error| error.to_string())
             .and_then(|text| apcheck::baseline::Baseline::parse(&text));
         match baseline {

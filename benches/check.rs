@@ -2,10 +2,12 @@
 //! - a generated root with 500 skills and 200 MCP servers, timed as the core
 //!   sees it (`list_tree` + `check_package`) and as a user does (the whole
 //!   `apcheck check` process); the target is a whole process under 50 ms;
-//! - issue 14's row, a root with as many skills as the reader's default
+//! - issue 14's rows, a root with as many skills as the reader's default
 //!   entry limit lets it read whole ([`MANY_SKILLS`]), as a whole process:
 //!   median time and peak resident memory (`/usr/bin/time -v`), against the
-//!   issue's goal of 1.2 s and 80 MB;
+//!   issue's goal of 1.2 s and 80 MB; one row per body size ([`BODY_BYTES`]),
+//!   since issue 32 asks that the peak not grow with the bodies (each row
+//!   shows its peak as a ratio of the smallest bodies' peak);
 //! - issue 31's row, eight skills whose frontmatter `metadata` holds 48,000
 //!   keys each (38 s while duplicate keys were found by a scan), as the core
 //!   sees it.
@@ -39,8 +41,12 @@ const TARGET: Duration = Duration::from_millis(50);
 const MANY_SKILLS: usize = (100_000 - 2) / 2;
 /// The smoke run's stand-in, so `cargo test` stays quick.
 const SMOKE_SKILLS: usize = 1_000;
-/// Issue 14's goal for the many-skills row.
+/// Issue 14's goal for the many-skills rows.
 const MANY_GOAL: (Duration, u64) = (Duration::from_millis(1_200), 80);
+/// The body sizes of the many-skills rows (issue 32): about 0.2, 2 and 20 KB.
+/// 20,000 bytes is the most a conformant body holds (5,000 tokens at 4 bytes
+/// each), so every row still checks clean.
+const BODY_BYTES: [usize; 3] = [200, 2_000, 20_000];
 
 fn main() {
     let bench = std::env::args().any(|arg| arg == "--bench");
@@ -90,7 +96,7 @@ fn main() {
 fn wide_frontmatter(bench: bool) {
     let (skills, keys) = if bench { (8, 48_000) } else { (1, 1_000) };
     let dir = tempfile::tempdir().expect("a temporary directory");
-    generate_skills(dir.path(), skills);
+    generate_skills(dir.path(), skills, BODY_BYTES[0]);
     let metadata: String = (0..keys).map(|i| format!("  k{i}: \"v{i}\"\n")).collect();
     for i in 0..skills {
         let name = format!("skill-{i:05}");
@@ -110,36 +116,51 @@ fn wide_frontmatter(bench: bool) {
     println!("check_package of {skills} skills with {keys} metadata keys each: median {time:.2?}");
 }
 
-/// Issue 14's row: `apcheck check` of a plugin with [`MANY_SKILLS`] skills.
+/// Issue 14's rows: `apcheck check` of a plugin with [`MANY_SKILLS`] skills,
+/// once for each of [`BODY_BYTES`].
 fn many_skills(bench: bool) {
     let skills = if bench { MANY_SKILLS } else { SMOKE_SKILLS };
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    generate_skills(dir.path(), skills);
-    assert!(
-        check_process(dir.path(), "text").success(),
-        "the conformant {skills}-skill plugin checks clean"
-    );
     let runs = if bench { MANY_RUNS } else { 1 };
-    let time = median(runs, || {
-        black_box(check_process(dir.path(), "text"));
-    });
-    let memory = peak_resident_mb(dir.path());
-    let shown = memory.map_or("unknown (no /usr/bin/time)".to_string(), |mb| format!("{mb} MB"));
-    let verdict = if !bench {
-        "a smoke run at a smaller size".to_string()
-    } else if time <= MANY_GOAL.0 && memory.is_some_and(|mb| mb <= MANY_GOAL.1) {
-        format!("within the goal ({:?}, {} MB)", MANY_GOAL.0, MANY_GOAL.1)
-    } else {
-        format!("OVER the goal ({:?}, {} MB)", MANY_GOAL.0, MANY_GOAL.1)
-    };
-    println!(
-        "apcheck check of {skills} skills (whole process): median {time:.2?} over {runs} runs, peak {shown}, {verdict}"
-    );
+    let mut smallest: Option<u64> = None;
+    for body_bytes in BODY_BYTES {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        generate_skills(dir.path(), skills, body_bytes);
+        assert!(
+            check_process(dir.path(), "text").success(),
+            "the conformant {skills}-skill plugin with {body_bytes}-byte bodies checks clean"
+        );
+        let time = median(runs, || {
+            black_box(check_process(dir.path(), "text"));
+        });
+        let memory = peak_resident_mb(dir.path());
+        let shown = match (memory, smallest) {
+            (None, _) => "unknown (no /usr/bin/time)".to_string(),
+            (Some(mb), None) => format!("{mb} MB"),
+            (Some(mb), Some(base)) => format!(
+                "{mb} MB ({:.2}× the {}-byte bodies' peak)",
+                mb as f64 / base as f64,
+                BODY_BYTES[0]
+            ),
+        };
+        smallest = smallest.or(memory);
+        let verdict = if !bench {
+            "a smoke run at a smaller size".to_string()
+        } else if time <= MANY_GOAL.0 && memory.is_some_and(|mb| mb <= MANY_GOAL.1) {
+            format!("within the goal ({:?}, {} MB)", MANY_GOAL.0, MANY_GOAL.1)
+        } else {
+            format!("OVER the goal ({:?}, {} MB)", MANY_GOAL.0, MANY_GOAL.1)
+        };
+        println!(
+            "apcheck check of {skills} skills with {body_bytes}-byte bodies (whole process): median {time:.2?} over {runs} runs ({:.2}× the {:?} goal), peak {shown}, {verdict}",
+            time.as_secs_f64() / MANY_GOAL.0.as_secs_f64(),
+            MANY_GOAL.0,
+        );
+    }
 }
 
-/// A conformant root of `plugin.json` and `count` skills with a short body each
-/// (the same shape `scripts/bench-peers.sh` gives its peers).
-fn generate_skills(root: &Path, count: usize) {
+/// A conformant root of `plugin.json` and `count` skills, each with a body of
+/// exactly `body_bytes` bytes (the same shape `scripts/bench-peers.sh` gives its peers).
+fn generate_skills(root: &Path, count: usize, body_bytes: usize) {
     fs::write(
         root.join("plugin.json"),
         r#"{
@@ -151,16 +172,17 @@ fn generate_skills(root: &Path, count: usize) {
 "#,
     )
     .expect("write plugin.json");
-    let body = "Follow these steps carefully and report what you found.\n".repeat(20);
+    let line = "Follow these steps carefully and report what you found.\n";
+    let filler = line.repeat(body_bytes / line.len() + 1);
     for i in 0..count {
         let name = format!("skill-{i:05}");
         let dir = root.join("skills").join(&name);
         fs::create_dir_all(&dir).expect("create a skill directory");
+        let mut body = format!("\n# Skill {i}\n\n{filler}");
+        body.truncate(body_bytes);
         fs::write(
             dir.join("SKILL.md"),
-            format!(
-                "---\nname: {name}\ndescription: Does task number {i} when the user asks for it.\n---\n\n# Skill {i}\n\n{body}"
-            ),
+            format!("---\nname: {name}\ndescription: Does task number {i} when the user asks for it.\n---\n{body}"),
         )
         .expect("write SKILL.md");
     }

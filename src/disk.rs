@@ -325,20 +325,23 @@ impl Reader {
             }
             Ok(meta) if meta.is_file() => {
                 let size = meta.len();
-                let budget = self
-                    .limits
-                    .max_file_bytes
-                    .min(self.limits.max_total_bytes.saturating_sub(self.total_bytes));
                 if self.bytes == Bytes::Deferred {
-                    // What a read will keep, from the size `lstat` gives.
+                    // What a read will keep, from the size `lstat` gives. The
+                    // total limit bounds what a tree holds; a listed tree holds
+                    // one file at a time, so only the per-file limit applies and
+                    // a package of large skill bodies is checked whole (issue 32).
+                    let budget = self.limits.max_file_bytes;
                     let keep = usize::try_from(size).map_or(budget, |size| size.min(budget));
-                    self.total_bytes += keep;
                     if (keep as u64) < size {
                         self.tree.mark_truncated(path, size);
                     }
                     self.tree.insert_deferred(path, keep);
                     return false;
                 }
+                let budget = self
+                    .limits
+                    .max_file_bytes
+                    .min(self.limits.max_total_bytes.saturating_sub(self.total_bytes));
                 match read_prefix(full, budget, size) {
                     Ok(bytes) => {
                         self.total_bytes += bytes.len();
@@ -708,5 +711,26 @@ mod tests {
         assert_eq!(listed.entry("skills/a/SKILL.md"), Some(&Entry::File(Vec::new())));
         let names = |tree: &Tree| tree.entries().map(|(path, _)| path.to_string()).collect::<Vec<_>>();
         assert_eq!(names(&listed), names(&read));
+    }
+
+    /// The total limit bounds the bytes a tree holds; a listed tree holds one
+    /// file at a time, so it reads every file whole within the per-file limit.
+    #[test]
+    fn a_listed_tree_is_not_cut_at_the_total_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["a", "b", "c"] {
+            fs::write(dir.path().join(name), vec![b'x'; 10]).unwrap();
+        }
+        let limits = Limits {
+            max_total_bytes: 15,
+            ..Limits::default()
+        };
+        let read = read_tree(dir.path(), limits).unwrap();
+        assert_eq!(read.truncated().len(), 2, "reading up front stops at the total");
+        let listed = list_tree(dir.path(), limits).unwrap();
+        assert!(listed.truncated().is_empty());
+        for name in ["a", "b", "c"] {
+            assert_eq!(listed.read(name), Some(&[b'x'; 10][..]), "{name}");
+        }
     }
 }

@@ -118,23 +118,30 @@ pub struct TextOptions {
 
 /// Texts found by a function, from the names findings use (files named in
 /// full, a package tree under its root's prefix).
-pub struct FnSources<'f, 's>(pub &'f dyn Fn(&str) -> Option<&'s str>);
+pub struct FnSources<'f, 's>(pub &'f dyn Fn(&str) -> Option<Cow<'s, str>>);
 
 impl Sources for FnSources<'_, '_> {
-    fn text(&self, path: &str) -> Option<&str> {
+    fn text(&self, path: &str) -> Option<Cow<'_, str>> {
         (self.0)(path)
     }
 }
 
 /// Where a renderer finds the text of a package-relative file, for snippets.
+/// A text may be read for the call alone ([`Cow::Owned`]): the renderer quotes
+/// one file at a time and drops it, so rendering the findings of a package
+/// read from disk holds one file, not every file with a finding.
 pub trait Sources {
     /// The UTF-8 text of `path`, or `None` when it is missing, binary or not a file.
-    fn text(&self, path: &str) -> Option<&str>;
+    fn text(&self, path: &str) -> Option<Cow<'_, str>>;
 }
 
 impl Sources for Tree {
-    fn text(&self, path: &str) -> Option<&str> {
-        self.read(path).and_then(|bytes| std::str::from_utf8(bytes).ok())
+    fn text(&self, path: &str) -> Option<Cow<'_, str>> {
+        let resolved = self.resolve(path).ok()?;
+        match self.file_bytes(&resolved).ok()? {
+            Cow::Borrowed(bytes) => std::str::from_utf8(bytes).ok().map(Cow::Borrowed),
+            Cow::Owned(bytes) => String::from_utf8(bytes).ok().map(Cow::Owned),
+        }
     }
 }
 
@@ -145,8 +152,8 @@ pub struct OneFile<'t> {
 }
 
 impl Sources for OneFile<'_> {
-    fn text(&self, path: &str) -> Option<&str> {
-        (path == self.path).then_some(self.text)
+    fn text(&self, path: &str) -> Option<Cow<'_, str>> {
+        (path == self.path).then_some(Cow::Borrowed(self.text))
     }
 }
 
@@ -158,7 +165,7 @@ pub struct RootedTree<'t> {
 }
 
 impl Sources for RootedTree<'_> {
-    fn text(&self, path: &str) -> Option<&str> {
+    fn text(&self, path: &str) -> Option<Cow<'_, str>> {
         let relative = path.strip_prefix(path_from_root(self.root, "").as_str())?;
         self.tree.text(relative)
     }
@@ -168,7 +175,7 @@ impl Sources for RootedTree<'_> {
 pub struct NoSources;
 
 impl Sources for NoSources {
-    fn text(&self, _path: &str) -> Option<&str> {
+    fn text(&self, _path: &str) -> Option<Cow<'_, str>> {
         None
     }
 }

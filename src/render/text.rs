@@ -3,7 +3,6 @@
 //! `help` line and the spec section as a `note`; then one summary line per root.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use annotate_snippets::renderer::{AnsiColor, Effects, Style};
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
@@ -39,19 +38,19 @@ pub fn render_diagnostics(
         Renderer::plain()
     };
     let mut out = String::new();
-    // Each file is masked once, however many findings quote it.
-    let mut quotable: HashMap<&str, Option<Cow<'_, str>>> = HashMap::new();
+    // Each file is masked once, however many findings quote it: findings come
+    // sorted by file, so only the file being quoted is held, and a package's
+    // files with findings never all at once.
+    let mut quotable: Option<(&str, Option<String>)> = None;
     for diagnostic in diagnostics {
-        let text = diagnostic
-            .file
-            .as_deref()
-            .filter(|_| may_quote_source(diagnostic))
-            .and_then(|file| {
-                quotable
-                    .entry(file)
-                    .or_insert_with(|| quotable_text(file, sources.text(file)?, diagnostics))
-                    .as_deref()
-            });
+        let file = diagnostic.file.as_deref().filter(|_| may_quote_source(diagnostic));
+        if let Some(file) = file.filter(|file| quotable.as_ref().map(|(held, _)| held) != Some(file)) {
+            let text = sources
+                .text(file)
+                .and_then(|text| quotable_text(file, &text, diagnostics).map(Cow::into_owned));
+            quotable = Some((file, text));
+        }
+        let text = file.and(quotable.as_ref()).and_then(|(_, text)| text.as_deref());
         out.push_str(&render_diagnostic(&renderer, options.color, root, diagnostic, text));
         out.push_str("\n\n");
     }
@@ -412,6 +411,36 @@ mod tests {
 
     fn plain(report: &PackageReport) -> String {
         render_report(report, &tree(), TextOptions::default())
+    }
+
+    /// A tree read from disk on demand: the renderer quotes each file with
+    /// findings once per render and keeps none of them in the tree, so a
+    /// package whose every skill body has a finding is never held whole.
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn quoting_a_file_read_on_demand_reads_it_once_and_keeps_nothing() {
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        struct Counting(AtomicUsize);
+        impl crate::tree::FileLoader for Counting {
+            fn load(&self, _path: &str, _keep: usize) -> Result<Vec<u8>, String> {
+                self.0.fetch_add(1, Ordering::SeqCst);
+                Ok(MANIFEST.as_bytes().to_vec())
+            }
+        }
+        let loader = Arc::new(Counting(AtomicUsize::new(0)));
+        let mut tree = crate::tree::Tree::new();
+        tree.insert_deferred("plugin.json", MANIFEST.len());
+        tree.set_loader(loader.clone());
+        let mut report = report_with_findings(".");
+        // Two findings in the one file: it is read once for both.
+        report.diagnostics.retain(|d| d.file.as_deref() == Some("plugin.json"));
+        report.diagnostics.push(report.diagnostics[0].clone());
+        let first = render_report(&report, &tree, TextOptions::default());
+        assert_eq!(first, plain(&report), "the same snippets as from a tree in memory");
+        assert_eq!(loader.0.load(Ordering::SeqCst), 1, "one read for both findings");
+        render_report(&report, &tree, TextOptions::default());
+        assert_eq!(loader.0.load(Ordering::SeqCst), 2, "the first render kept nothing");
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! `apcheck call SNAPSHOT TOOL ARGS.json`: checks `tools/call` arguments.
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -36,9 +37,9 @@ pub fn run(args: CallArgs) -> ExitCode {
     let tool = report.tool.as_deref().unwrap_or(&args.tool);
     let sources = |file: &str| {
         if file == snapshot_name {
-            Some(snapshot.as_str())
+            Some(Cow::Borrowed(snapshot.as_str()))
         } else if file == arguments_name {
-            Some(arguments.as_str())
+            Some(Cow::Borrowed(arguments.as_str()))
         } else {
             None
         }

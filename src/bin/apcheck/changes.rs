@@ -1,5 +1,6 @@
 //! `apcheck changes OLD NEW`: the change report between two snapshots.
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -31,9 +32,9 @@ pub fn run(args: ChangesArgs) -> ExitCode {
     let report = compare(&old_name, &old, &new_name, &new);
     let sources = |file: &str| {
         if file == new_name {
-            Some(new.as_str())
+            Some(Cow::Borrowed(new.as_str()))
         } else if file == old_name {
-            Some(old.as_str())
+            Some(Cow::Borrowed(old.as_str()))
         } else {
             None
         }

@@ -1,5 +1,6 @@
 //! `apcheck check-snapshot FILE… [--plugin DIR]`: lints capability snapshots.
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -51,7 +52,7 @@ pub fn run(args: CheckSnapshotArgs) -> ExitCode {
         texts
             .iter()
             .find(|(name, _)| name == file)
-            .map(|(_, text)| text.as_str())
+            .map(|(_, text)| Cow::Borrowed(text.as_str()))
     };
     let out = check_snapshots(
         &files,

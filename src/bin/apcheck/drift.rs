@@ -1,5 +1,6 @@
 //! `apcheck drift SNAPSHOT PLUGIN`: the snapshot against its packaging files.
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -38,7 +39,7 @@ pub fn run(args: DriftArgs) -> ExitCode {
     };
     let sources = |file: &str| {
         if file == snapshot_name {
-            Some(text.as_str())
+            Some(Cow::Borrowed(text.as_str()))
         } else {
             package.text(file)
         }

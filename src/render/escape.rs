@@ -58,8 +58,8 @@ fn push_visible(out: &mut String, c: char) {
 /// [`visible`] for one line of a quoted source, keeping byte offsets into it
 /// valid: each of `offsets` (into `line`, on character boundaries) is moved to
 /// where the same character is in the result. The line comes masked: each
-/// path that quotes a source masks it once, the whole file
-/// ([`super::quotable_text`]) or the window a snippet shows.
+/// path that quotes a source masks the window it shows, with a margin either
+/// side (the snippets of [`super::text`]).
 pub fn visible_line(line: &str, offsets: &mut [usize]) -> String {
     let mut out = String::with_capacity(line.len());
     let mut moved = vec![false; offsets.len()];

@@ -194,8 +194,9 @@ pub fn may_quote_source(diagnostic: &Diagnostic) -> bool {
 /// every other span still fits), a secret placed only by line masks that line,
 /// and a secret placed nowhere in the file makes it unquotable (`None`).
 /// Without this, another finding on the same line would quote the credential.
-/// Then every credential shape is masked too
-/// ([`crate::redact::credential_ranges`]), whichever command quotes it.
+/// Every credential shape ([`crate::redact::credential_ranges`]) is masked
+/// later, in the window a snippet quotes and a margin around it, so a
+/// minified snapshot of megabytes is not scanned whole to quote a few lines.
 pub fn quotable_text<'t>(file: &str, text: &'t str, diagnostics: &[Diagnostic]) -> Option<Cow<'t, str>> {
     let mut masked: Option<Vec<u8>> = None;
     for secret in diagnostics
@@ -214,17 +215,11 @@ pub fn quotable_text<'t>(file: &str, text: &'t str, diagnostics: &[Diagnostic]) 
             }
         }
     }
-    let text = match masked {
+    Some(match masked {
         None => Cow::Borrowed(text),
         // Masking whole bytes of UTF-8 sequences with ASCII can only leave
         // broken sequences at a span's edges, where a span never cuts a character.
         Some(bytes) => Cow::Owned(String::from_utf8(bytes).ok()?),
-    };
-    // Credentials no rule pointed at (a token a drift row quotes, a password a
-    // schema error quotes) are masked all the same.
-    Some(match escape::mask_for_people(&text) {
-        Cow::Borrowed(_) => text,
-        Cow::Owned(masked) => Cow::Owned(masked),
     })
 }
 

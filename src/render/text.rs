@@ -38,7 +38,7 @@ pub fn render_diagnostics(
         Renderer::plain()
     };
     let mut out = String::new();
-    // Each file is masked once, however many findings quote it: findings come
+    // Each file's secret spans are masked once, however many findings quote it: findings come
     // sorted by file, so only the file being quoted is held, and a package's
     // files with findings never all at once.
     let mut quotable: Option<(&str, Option<String>)> = None;
@@ -113,7 +113,8 @@ pub fn totals_line(reports: &[PackageReport]) -> String {
     )
 }
 
-/// `quotable` is the text of the diagnostic's file, masked ([`quotable_text`]), when it may be quoted.
+/// `quotable` is the text of the diagnostic's file with its secret spans masked ([`quotable_text`]),
+/// when it may be quoted; [`excerpt`] masks credential shapes in what it quotes.
 fn render_diagnostic(
     renderer: &Renderer,
     color: bool,
@@ -274,12 +275,22 @@ fn excerpt(text: &str, span: Span, line: Option<usize>) -> Option<Excerpt> {
         }
     };
     let first_line = line.unwrap_or_else(|| text[..begin].bytes().filter(|&b| b == b'\n').count() + 1);
+    // Credentials are masked in what is quoted and a margin around it, so one
+    // that straddles the window's edge is still found whole; masking the whole
+    // file instead cost a scan of megabytes per minified snapshot. Masking is
+    // byte for byte, so offsets into `text` hold in the masked window.
+    let (margin_from, margin_to) = (
+        floor(begin.saturating_sub(MASK_MARGIN)),
+        floor(end.saturating_add(MASK_MARGIN)),
+    );
+    let masked = crate::redact::mask_credentials(&text[margin_from..margin_to]);
+    let window = &masked[begin - margin_from..end - margin_from];
     // Each line is escaped on its own, so the line breaks between them stay.
     let mut lines = String::with_capacity(end - begin);
     let (mut start, mut stop) = (None, None);
     let mut column_moved = false;
     let mut line_start = begin;
-    for (i, line) in text[begin..end].split('\n').enumerate() {
+    for (i, line) in window.split('\n').enumerate() {
         if i > 0 {
             lines.push('\n');
         }
@@ -596,6 +607,47 @@ mod tests {
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines[1], format!(" --> long.json:1:{}", start + 1), "{out}");
         assert!(!out.contains(":::"), "{out}");
+    }
+
+    #[test]
+    fn a_long_line_window_masks_a_token_cut_by_its_edge() {
+        // A minified line: a token ends 30 bytes before the finding, so the
+        // window (WINDOW bytes either side) starts inside it and shows only its tail.
+        let token = "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB";
+        let text = format!(
+            "{{\"a\": [{}\"{token}\"{}\"x\"{}]}}",
+            "1, ".repeat(10_000),
+            ", 2".repeat(9),
+            ", 3".repeat(10_000)
+        );
+        let start = text.find("\"x\"").unwrap();
+        assert!(text.find(token).unwrap() < start - WINDOW && start - WINDOW < text.find(token).unwrap() + token.len());
+        let window = excerpt(&text, Span::new(start, start + 3), Some(1)).unwrap();
+        assert!(window.windowed && window.lines.len() <= 2 * WINDOW, "{}", window.lines);
+        assert!(window.lines.starts_with("***"), "{}", window.lines);
+        assert!(!window.lines.contains("yzAB"), "{}", window.lines);
+        assert_eq!(&window.lines[window.span.clone()], "\"x\"");
+        let mut diagnostic = report_with_findings(".").diagnostics.remove(0);
+        diagnostic.file = Some("min.json".into());
+        diagnostic.span = Some(Span::new(start, start + 3));
+        diagnostic.line = Some(1);
+        diagnostic.column = Some(start + 1);
+        let out = render_diagnostics(
+            ".",
+            &[diagnostic],
+            &OneFile {
+                path: "min.json",
+                text: &text,
+            },
+            TextOptions::default(),
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[1], format!(" --> min.json:1:{}", start + 1), "{out}");
+        assert!(out.contains("***\", 2, 2"), "{out}");
+        assert!(
+            !out.contains("yzAB") && !out.contains("1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1"),
+            "{out}"
+        );
     }
 
     #[test]

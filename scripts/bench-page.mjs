@@ -94,8 +94,8 @@ function snapshotInputs(dir) {
   next.tools.splice(4321, 1);
   next.tools.push(tool(10000));
   next.tools.unshift(...next.tools.splice(7000, 1));
-  const plugin = { name: 'big-plugin', version: '2.5.0', description: 'Ten thousand inventory tools on two servers' };
-  const mcp = { mcpServers: { alpha: { type: 'stdio', command: 'inventory-alpha' }, beta: { type: 'streamable-http', url: 'https://inventory.example.com/mcp' } } };
+  const plugin = { $schema: 'https://agent-plugins.org/schemas/1.0.0/plugin.schema.json', name: 'big-plugin', version: '2.5.0', description: 'Ten thousand inventory tools on two servers' };
+  const mcp = { $schema: 'https://agent-plugins.org/schemas/1.0.0/mcp.schema.json', mcpServers: { alpha: { type: 'stdio', command: 'inventory-alpha' }, beta: { type: 'streamable-http', url: 'https://inventory.example.com/mcp' } } };
   const toolsOf = (server) => JSON.stringify({ tools: next.tools.filter((t) => t.server === server).map(({ server: _, ...rest }) => rest) });
   mkdirSync(join(dir, 'big-plugin'), { recursive: true });
   const files = {

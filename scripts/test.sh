@@ -47,7 +47,7 @@ step "VS Code extension: type-check and bundle" npm run --prefix editors/vscode 
 if [ -z "${FAST:-}" ]; then
     step "fuzz smoke" env FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash scripts/fuzz-smoke.sh
     step "benchmarks (figures, not assertions)" cargo bench --locked
-    step "page benchmarks in headless Chromium (ratios to ajv, jsondiffpatch, native)" node scripts/bench-page.mjs
+    step "page benchmarks in headless Chromium (ratios to ajv, jsondiffpatch, native, the CLI; the page's start)" node scripts/bench-page.mjs
 fi
 
 echo

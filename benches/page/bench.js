@@ -11,6 +11,7 @@ import { lane, validateBatch, warmBatchWorkers } from '../../www/src/client.js';
 // The workers the Schema and Diff views use, as they use them.
 const schemaCore = lane('schema');
 const diffCore = lane('diff');
+const snapshotCore = lane('snapshot');
 
 async function median(runs, work) {
   const times = [];
@@ -57,4 +58,23 @@ async function benchDiff({ a, b, runs }) {
   return { ours: ours.ms, peer: peer.ms, summary: ours.result.summary, changes: ours.result.changeCount, peerDiffers: peer.result };
 }
 
-window.bench = { benchValidate, benchDiff, ready: Promise.all([schemaCore.call('limits'), diffCore.call('limits')]) };
+// Each Snapshot task on its view's worker, with the requests the Snapshot view
+// sends (www/src/views/snapshot.js); `pkg` is the plugin folder as a drop gives it.
+async function benchSnapshot({ old, snapshot, pkg, tools, tool, args, runs }) {
+  const withPackage = (action, extra) => snapshotCore.request('check', { ...pkg, action, root: pkg.root, ...extra });
+  const tasks = {
+    lint: () => snapshotCore.call('snapshot_lint', 'snapshot.json', snapshot).then((answer) => answer.valid),
+    changes: () => snapshotCore.call('snapshot_changes', 'old.snapshot.json', old, 'snapshot.json', snapshot).then((answer) => answer.report.changes.length),
+    drift: () => withPackage('drift', { snapshotName: 'snapshot.json', snapshotText: snapshot }).then((answer) => answer.report.rows.length),
+    build: () => withPackage('build', { tools }).then((built) => (built.ok ? built.snapshot.tools.length : built.error.message)),
+    call: () => snapshotCore.call('snapshot_call', 'snapshot.json', snapshot, tool, 'arguments.json', args).then((answer) => answer.report.valid),
+  };
+  const times = {};
+  for (const [name, task] of Object.entries(tasks)) {
+    const { ms, result } = await median(runs, task);
+    times[name] = { ms, result };
+  }
+  return times;
+}
+
+window.bench = { benchValidate, benchDiff, benchSnapshot, ready: Promise.all([schemaCore.call('limits'), diffCore.call('limits'), snapshotCore.call('limits')]) };

@@ -149,7 +149,7 @@ function serversTable(servers) {
           'tr',
           {},
           h('td', {}, h('code', {}, server.id)),
-          h('td', {}, server.type ?? '—'),
+          h('td.word', {}, server.type ?? '—'),
           h('td', {}, stateBadge(server.state)),
           h('td', {}, server.reason ?? ''),
         ),

@@ -40,3 +40,16 @@ test('at 1400 px a server type stays one word in the components table', async ()
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a fix hint that names CLI flags says plainly they are CLI options', async () => {
+  const { context, page, problems } = await openPage(browser, `${origin}/#check`);
+  await waitReady(page);
+  const manifest = { $schema: 'https://agent-plugins.org/schemas/1.0.0/plugin.schema.json', name: 'demo', hooks: {} };
+  await dropFolder(page, '#check-drop', 'demo', [{ path: 'plugin.json', base64: Buffer.from(JSON.stringify(manifest)).toString('base64') }]);
+  const hint = page.locator('#check-result p.hint', { hasText: '--extensions-namespace' }).first();
+  await hint.waitFor();
+  assert.match(await hint.textContent(), /apcheck CLI options; this page has no such setting/);
+  assert.ok(!(await hint.textContent()).includes('`'), 'backticks render as code');
+  assert.deepEqual(problems, []);
+  await context.close();
+});

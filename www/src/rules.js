@@ -44,7 +44,8 @@ function exampleBlock(title, example) {
 }
 
 /** Rule prose marks code with Markdown backticks: odd-numbered pieces of a split on '`' are code. */
-const prose = (tag, text) => h(tag, {}, String(text).split('`').map((piece, i) => (i % 2 ? h('code', {}, piece) : piece)));
+export const codeSpans = (text) => String(text).split('`').map((piece, i) => (i % 2 ? h('code', {}, piece) : piece));
+const prose = (tag, text) => h(tag, {}, codeSpans(text));
 
 async function showDoc(code) {
   const doc = document.getElementById('rule-doc');

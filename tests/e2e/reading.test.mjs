@@ -53,3 +53,18 @@ test('a fix hint that names CLI flags says plainly they are CLI options', async 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('at 400 px a dropped package scrolls its verdict into view', async () => {
+  const { context, page, problems } = await openPage(browser, `${origin}/#check`, { viewport: { width: 400, height: 800 } });
+  await waitReady(page);
+  const root = 'githits-com__githits-cli__root';
+  await dropFolder(page, '#check-drop', root, readFolder(join(shared, 'corpus/real', root)));
+  await page.waitForFunction((root) => document.querySelector('#check-result .hops')?.textContent.includes(root), root);
+  await page.waitForFunction(() => {
+    const top = document.querySelector('#check-result > :not(.empty)')?.getBoundingClientRect().top;
+    return top >= 0 && top < innerHeight;
+  }, null, { timeout: 5000 });
+  assert.equal(await page.locator('#check-result').getAttribute('aria-live'), 'polite', 'the verdict is announced');
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -17,6 +17,8 @@ test('a rule doc shows its Markdown backticks as code', async () => {
   const doc = page.locator('#rule-doc');
   assert.ok(!(await doc.locator('p').allTextContents()).some((text) => text.includes('`')), 'no raw backtick in the prose');
   assert.ok((await doc.locator('p code').allTextContents()).includes('extensions'));
+  // The list's summaries too (AP020's names `.mcp.json`).
+  assert.ok(!(await page.locator('#rules-list').textContent()).includes('`'), 'no raw backtick in the list');
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -85,7 +85,7 @@ function renderList(filter) {
   });
   list.replaceChildren(
     ...shown.map((rule) =>
-      h('li', {}, h('a', { href: `#rules/${rule.code}` }, h('span.code', {}, rule.code), ' ', h(`span.sev.${rule.severity}`, {}, rule.severity), ' ', rule.summary)),
+      h('li', {}, h('a', { href: `#rules/${rule.code}` }, h('span.code', {}, rule.code), ' ', h(`span.sev.${rule.severity}`, {}, rule.severity), ' ', codeSpans(rule.summary))),
     ),
   );
   if (shown.length === 0) list.append(h('li.muted', {}, registry.length ? 'No rule matches.' : 'No rules are registered in this build.'));

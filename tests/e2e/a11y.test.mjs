@@ -41,8 +41,10 @@ for (const colorScheme of ['light', 'dark']) {
       await waitReady(page);
       const findings = [];
       for (const view of VIEWS) {
-        await page.evaluate((view) => (location.hash = view), view);
+        // The Rules view with a doc open: its example blocks scroll sideways at 400 px, so they must be focusable.
+        await page.evaluate((view) => (location.hash = view === 'rules' ? 'rules/AP206' : view), view);
         await page.waitForSelector(`#view-${view}:not([hidden])`);
+        if (view === 'rules') await page.locator('#rule-doc .example pre').first().waitFor();
         if (view === 'check') {
           // A collection: the summary table, and every report's hops and component tables.
           await dropFolder(page, '#check-drop', 'nearmiss', readFolder(join(shared, 'corpus/nearmiss')));

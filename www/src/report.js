@@ -2,7 +2,7 @@
 // verdict as loading hops, the components with their states, the findings.
 // The JSON, SARIF and Markdown downloads are rendered by the core, as the CLI's are.
 
-import { ruleByCode } from './rules.js';
+import { codeSpans, ruleByCode } from './rules.js';
 import { lane } from './client.js';
 import { copyButton, downloadButton, h, longList, plural } from './util.js';
 
@@ -82,7 +82,10 @@ function diagnosticItem(diagnostic, onOpen, onFix) {
       diagnostic.pointer ? h('code.pointer', {}, diagnostic.pointer) : null,
     ),
     h('p.message', {}, diagnostic.message),
-    diagnostic.hint ? h('p.hint', {}, 'Fix: ', diagnostic.hint) : null,
+    // Hints are written for the CLI too; a `--flag` in one is an option this page does not have.
+    diagnostic.hint
+      ? h('p.hint', {}, 'Fix: ', codeSpans(diagnostic.hint), diagnostic.hint.includes('`--') ? ' (Those are apcheck CLI options; this page has no such setting.)' : '')
+      : null,
     diagnostic.fix && onFix ? fixButton(diagnostic, onFix) : null,
     diagnostic.spec ? h('p.spec', {}, diagnostic.spec) : null,
   );
@@ -149,7 +152,7 @@ function serversTable(servers) {
           'tr',
           {},
           h('td', {}, h('code', {}, server.id)),
-          h('td', {}, server.type ?? '—'),
+          h('td.word', {}, server.type ?? '—'),
           h('td', {}, stateBadge(server.state)),
           h('td', {}, server.reason ?? ''),
         ),

@@ -39,9 +39,13 @@ function exampleBlock(title, example) {
     'div.example',
     {},
     h('h3', {}, title),
-    exampleInputs(example ?? {}).map(([label, contents]) => h('figure', {}, h('figcaption', {}, h('code', {}, label)), h('pre', {}, h('code', {}, contents)))),
+    exampleInputs(example ?? {}).map(([label, contents]) => h('figure', {}, h('figcaption', {}, h('code', {}, label)), h('pre', { tabindex: 0 }, h('code', {}, contents)))),
   );
 }
+
+/** Rule prose marks code with Markdown backticks: odd-numbered pieces of a split on '`' are code. */
+export const codeSpans = (text) => String(text).split('`').map((piece, i) => (i % 2 ? h('code', {}, piece) : piece));
+const prose = (tag, text) => h(tag, {}, codeSpans(text));
 
 async function showDoc(code) {
   const doc = document.getElementById('rule-doc');
@@ -59,12 +63,12 @@ async function showDoc(code) {
   doc.append(
     h('h2', {}, h('span.code', {}, rule.code), ' ', rule.name),
     h('p', {}, h(`span.sev.${rule.severity}`, {}, rule.severity), ' ', h('span.spec', {}, rule.spec)),
-    h('p.summary', {}, rule.summary),
+    prose('p.summary', rule.summary),
     h('h3', {}, 'What it checks'),
-    h('p', {}, rule.doc.what),
+    prose('p', rule.doc.what),
     h('h3', {}, 'Why it matters'),
-    h('p', {}, rule.doc.why),
-    ...(rule.fix_hint ? [h('h3', {}, 'How to fix'), h('p', {}, rule.fix_hint)] : []),
+    prose('p', rule.doc.why),
+    ...(rule.fix_hint ? [h('h3', {}, 'How to fix'), prose('p', rule.fix_hint)] : []),
     exampleBlock('Example (fails)', rule.doc.failing),
     exampleBlock('Fixed', rule.doc.fixed),
     h('div.row', {}, copyButton('Copy as apcheck explain', () => text, 'Rule doc copied')),
@@ -81,7 +85,7 @@ function renderList(filter) {
   });
   list.replaceChildren(
     ...shown.map((rule) =>
-      h('li', {}, h('a', { href: `#rules/${rule.code}` }, h('span.code', {}, rule.code), ' ', h(`span.sev.${rule.severity}`, {}, rule.severity), ' ', rule.summary)),
+      h('li', {}, h('a', { href: `#rules/${rule.code}` }, h('span.code', {}, rule.code), ' ', h(`span.sev.${rule.severity}`, {}, rule.severity), ' ', codeSpans(rule.summary))),
     ),
   );
   if (shown.length === 0) list.append(h('li.muted', {}, registry.length ? 'No rule matches.' : 'No rules are registered in this build.'));

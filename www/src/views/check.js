@@ -211,6 +211,8 @@ async function runCheck(job, { source, label, checkedTexts }) {
     if (!dropped) markFile(pastedPath(current), current.text);
     // A dropped package: show its manifest with the findings marked, read-only.
     else if (dropped.files.has('plugin.json')) await openFile('plugin.json');
+    // On a narrow screen the verdict lands far below the drop zone: bring it into view.
+    if (dropped && view.getBoundingClientRect().top > innerHeight) view.scrollIntoView();
   } catch (error) {
     if (isCancelled(error)) result.cancelled(ticket);
     else result.show(ticket, h('p.error', {}, `The check failed: ${error.message}`));

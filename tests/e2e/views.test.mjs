@@ -216,18 +216,15 @@ test('Schema: a document that cannot be checked is shown as such, neither valid 
   };
   const statusIs = (pattern) =>
     page.waitForFunction((source) => new RegExp(source).test(document.querySelector('#schema-root .schema-results .status')?.textContent ?? ''), pattern.source, { timeout: 30_000 });
-  // Each level doubles the validator's work: 22 levels took 34 s and 12 GB, and would kill the tab.
-  await typeInto('JSON Schema', '{"type": "array", "items": {"oneOf": [{"$ref": "#"}, {"$ref": "#"}, {"type": "string"}]}}');
-  await typeInto('JSON document to validate', `${'['.repeat(22)}${']'.repeat(22)}`);
+  // A pattern past the regex engine's backtracking limit: no verdict, never a violation.
+  // (The evaluation budget and the exact-number checks are the CLI's and the npm
+  // package's: the page's wasm leaves them out for its size budget, src/json/budget.rs.)
+  await typeInto('JSON Schema', '{"pattern": "(a*)*\\\\1x"}');
+  await typeInto('JSON document to validate', `"${'a'.repeat(40)}"`);
   await statusIs(/Could not check against your schema/);
-  assert.match(await page.locator('#schema-root .schema-results').textContent(), /too expensive for this input/);
-  // A number past f64 under a numeric keyword: no verdict either.
-  await typeInto('JSON Schema', '{"const": 18446744073709551617}');
-  await typeInto('JSON document to validate', '18446744073709551616');
-  await statusIs(/Could not check against your schema/);
-  assert.match(await page.locator('#schema-root .schema-results').textContent(), /64-bit float/);
-  // An exact one gets its verdict.
-  await typeInto('JSON document to validate', '1');
+  assert.match(await page.locator('#schema-root .schema-results').textContent(), /backtracking limit/);
+  // A subject the engine finishes with gets its verdict.
+  await typeInto('JSON document to validate', '"ab"');
   await statusIs(/1 failure against your schema/);
   assert.deepEqual(problems, []);
   assert.deepEqual(ownOrigin(requests), []);

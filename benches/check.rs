@@ -18,15 +18,18 @@
 
 #[path = "support/large_plugin.rs"]
 mod large_plugin;
+#[path = "support/measure.rs"]
+mod measure;
 
 use std::fs;
 use std::hint::black_box;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use apcheck::disk::list_tree;
 use apcheck::tree::Limits;
+use measure::{median, peak_resident_mb};
 
 /// Timed runs per measurement under `cargo bench`; `cargo test --all-targets`
 /// runs this binary too (without `--bench`), and then one run is a smoke test.
@@ -132,7 +135,7 @@ fn many_skills(bench: bool) {
         let time = median(runs, || {
             black_box(check_process(dir.path(), "text"));
         });
-        let memory = peak_resident_mb(dir.path());
+        let memory = peak_resident_mb([std::ffi::OsStr::new("check"), dir.path().as_os_str()]);
         let shown = match (memory, smallest) {
             (None, _) => "unknown (no /usr/bin/time)".to_string(),
             (Some(mb), None) => format!("{mb} MB"),
@@ -196,36 +199,4 @@ fn check_process(root: &Path, format: &str) -> std::process::ExitStatus {
         .stderr(Stdio::null())
         .status()
         .expect("apcheck runs")
-}
-
-/// Peak resident memory of one `apcheck check`, from GNU time's verbose report.
-fn peak_resident_mb(root: &Path) -> Option<u64> {
-    let output = Command::new("/usr/bin/time")
-        .arg("-v")
-        .arg(env!("CARGO_BIN_EXE_apcheck"))
-        .arg("check")
-        .arg(root)
-        .stdout(Stdio::null())
-        .output()
-        .ok()?;
-    let report = String::from_utf8_lossy(&output.stderr);
-    let kilobytes: u64 = report
-        .lines()
-        .find_map(|line| line.trim().strip_prefix("Maximum resident set size (kbytes): "))?
-        .parse()
-        .ok()?;
-    Some(kilobytes.div_ceil(1024))
-}
-
-fn median(runs: usize, mut run: impl FnMut()) -> Duration {
-    run(); // warm the page cache and the allocator
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let start = Instant::now();
-            run();
-            start.elapsed()
-        })
-        .collect();
-    times.sort();
-    times[runs / 2]
 }

@@ -9,10 +9,13 @@
 
 #[path = "support/large_plugin.rs"]
 mod large_plugin;
+#[path = "support/measure.rs"]
+mod measure;
 
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+
+use measure::median;
 
 const RUNS: usize = 15;
 
@@ -71,17 +74,4 @@ fn run(command: &mut Command) {
         .status()
         .expect("the command runs");
     assert!(status.code().is_some_and(|code| code < 2), "{command:?}: {status}");
-}
-
-fn median(runs: usize, mut run: impl FnMut()) -> Duration {
-    run(); // warm the page cache
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let start = Instant::now();
-            run();
-            start.elapsed()
-        })
-        .collect();
-    times.sort();
-    times[runs / 2]
 }

@@ -15,12 +15,16 @@
 //! size; it fails only when a result is wrong (the pair must compare as
 //! generated). `cargo test --all-targets` runs it once, as a smoke test.
 
+#[path = "support/measure.rs"]
+mod measure;
+
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+
+use measure::{median, peak_resident_mb};
 
 /// Timed runs per row under `cargo bench`.
 const RUNS: usize = 11;
@@ -82,7 +86,12 @@ fn main() {
         let time = median(runs, || {
             apcheck(&command, &files);
         });
-        let memory = peak_resident_mb(&command, &files);
+        let memory = peak_resident_mb(
+            command
+                .iter()
+                .map(std::ffi::OsStr::new)
+                .chain(files.iter().map(|file| file.as_os_str())),
+        );
         let (base_time, base_memory) = *base.get_or_insert((time, memory));
         let ratio = |a: f64, b: f64| {
             if b > 0.0 {
@@ -171,36 +180,4 @@ fn apcheck(args: &[&str], files: &[&Path]) -> std::process::Output {
         .stderr(Stdio::null())
         .output()
         .expect("apcheck runs")
-}
-
-/// Peak resident memory of one run, from GNU time's verbose report.
-fn peak_resident_mb(args: &[&str], files: &[&Path]) -> Option<u64> {
-    let output = Command::new("/usr/bin/time")
-        .arg("-v")
-        .arg(env!("CARGO_BIN_EXE_apcheck"))
-        .args(args)
-        .args(files)
-        .stdout(Stdio::null())
-        .output()
-        .ok()?;
-    let report = String::from_utf8_lossy(&output.stderr);
-    let kilobytes: u64 = report
-        .lines()
-        .find_map(|line| line.trim().strip_prefix("Maximum resident set size (kbytes): "))?
-        .parse()
-        .ok()?;
-    Some(kilobytes.div_ceil(1024))
-}
-
-fn median(runs: usize, mut run: impl FnMut()) -> Duration {
-    run(); // warm the page cache and the allocator
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let start = Instant::now();
-            run();
-            start.elapsed()
-        })
-        .collect();
-    times.sort();
-    times[runs / 2]
 }

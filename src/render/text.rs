@@ -563,6 +563,21 @@ mod tests {
         assert!(super::excerpt("é", Span::new(1, 2), None).is_none());
     }
 
+    /// The text rendering of one finding on line 1 of `file`, three bytes at `start`.
+    fn rendered_at(file: &str, text: &str, start: usize) -> String {
+        let mut diagnostic = report_with_findings(".").diagnostics.remove(0);
+        diagnostic.file = Some(file.into());
+        diagnostic.span = Some(Span::new(start, start + 3));
+        diagnostic.line = Some(1);
+        diagnostic.column = Some(start + 1);
+        render_diagnostics(
+            ".",
+            &[diagnostic],
+            &OneFile { path: file, text },
+            TextOptions::default(),
+        )
+    }
+
     #[test]
     fn a_long_line_is_a_window_named_at_its_real_column() {
         let text = format!("{{\"a\": [{}\"x\"]}}", "1, ".repeat(10_000));
@@ -570,20 +585,7 @@ mod tests {
         let window = excerpt(&text, Span::new(start, start + 3), Some(1)).unwrap();
         assert!(window.windowed && window.lines.len() <= 2 * WINDOW, "{}", window.lines);
         assert_eq!(&window.lines[window.span.clone()], "\"x\"");
-        let mut diagnostic = report_with_findings(".").diagnostics.remove(0);
-        diagnostic.file = Some("long.json".into());
-        diagnostic.span = Some(Span::new(start, start + 3));
-        diagnostic.line = Some(1);
-        diagnostic.column = Some(start + 1);
-        let out = render_diagnostics(
-            ".",
-            &[diagnostic],
-            &OneFile {
-                path: "long.json",
-                text: &text,
-            },
-            TextOptions::default(),
-        );
+        let out = rendered_at("long.json", &text, start);
         // One `-->` line, right under the title, and no empty `:::` one.
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines[1], format!(" --> long.json:1:{}", start + 1), "{out}");
@@ -627,20 +629,7 @@ mod tests {
         assert!(window.lines.starts_with("***"), "{}", window.lines);
         assert!(!window.lines.contains("yzAB"), "{}", window.lines);
         assert_eq!(&window.lines[window.span.clone()], "\"x\"");
-        let mut diagnostic = report_with_findings(".").diagnostics.remove(0);
-        diagnostic.file = Some("min.json".into());
-        diagnostic.span = Some(Span::new(start, start + 3));
-        diagnostic.line = Some(1);
-        diagnostic.column = Some(start + 1);
-        let out = render_diagnostics(
-            ".",
-            &[diagnostic],
-            &OneFile {
-                path: "min.json",
-                text: &text,
-            },
-            TextOptions::default(),
-        );
+        let out = rendered_at("min.json", &text, start);
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines[1], format!(" --> min.json:1:{}", start + 1), "{out}");
         assert!(out.contains("***\", 2, 2"), "{out}");

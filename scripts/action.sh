@@ -4,7 +4,7 @@
 #
 #   action.sh cache-key   the cache key of an apcheck built from this checkout
 #   action.sh install     cargo install apcheck from this checkout into $APCHECK_ROOT
-#   action.sh check       apcheck check $INPUT_PATHS: SARIF to $INPUT_SARIF_FILE, or annotations
+#   action.sh check       apcheck check $INPUT_PATHS: annotations and a job summary, and SARIF to $INPUT_SARIF_FILE
 #   action.sh changes     the `changes` Markdown report of $INPUT_OLD -> $INPUT_NEW, for a PR comment
 #   action.sh post        (the trusted workflow only) post that report as a PR comment
 #
@@ -21,6 +21,9 @@ apcheck=${APCHECK_BIN:-apcheck}
 marker="<!-- apcheck changes report -->"
 # GitHub refuses comment bodies over 65,536 characters.
 max_comment=60000
+# Annotations written to the log by `check`; GitHub displays at most 10
+# errors and 10 warnings per step, and more only slow the log down.
+max_annotations=${APCHECK_MAX_ANNOTATIONS:-50}
 
 output() { echo "$1=$2" >> "${GITHUB_OUTPUT:-/dev/null}"; }
 
@@ -49,27 +52,73 @@ install() {
     output apcheck "$root/bin/apcheck"
 }
 
+# Splits the `args` input as a shell would (quotes and backslashes, so
+# `--ignore "AP3 AP4"` is one value), without running anything it holds:
+# xargs parses the quoting and only ever prints. Unbalanced quotes fail.
+shell_words() {
+    local -n into=$1
+    into=()
+    [ -n "${2//[[:space:]]/}" ] || return 0
+    local parsed
+    parsed=$(mktemp)
+    if ! printf '%s\n' "$2" | xargs printf '%s\0' > "$parsed"; then
+        rm -f "$parsed"
+        echo "::error::args: unbalanced quotes in: $2"
+        return 2
+    fi
+    mapfile -d '' -t into < "$parsed"
+    rm -f "$parsed"
+}
+
+# The annotations of a `--format github` file, on the log: every summary line,
+# then the workflow commands most severe first, at most $max_annotations of
+# them (GitHub shows only the first few per step anyway); the job summary
+# holds every finding.
+annotate() {
+    local file=$1 shown
+    grep -v '^::' "$file" || true
+    shown=$( { grep '^::error ' "$file"; grep '^::warning ' "$file"; grep '^::notice ' "$file"; } || true)
+    [ -n "$shown" ] || return 0
+    local total
+    total=$(printf '%s\n' "$shown" | wc -l)
+    printf '%s\n' "$shown" | head -n "$max_annotations"
+    if [ "$total" -gt "$max_annotations" ]; then
+        echo "apcheck: $((total - max_annotations)) more findings are not annotated; the job summary lists all $total"
+    fi
+}
+
 check() {
-    local paths args status=0
+    local paths args status=0 work
     words paths "${INPUT_PATHS:-.}"
-    words args "${INPUT_ARGS:-}"
+    shell_words args "${INPUT_ARGS:-}" || return 2
+    work=$(mktemp -d)
+    # One check writes every output: annotations for the log, Markdown for the
+    # job summary, and SARIF when asked. Every mode shows its findings, so a
+    # private repository without code scanning still sees them.
+    local outputs=(--format "github:$work/annotations" --format "markdown:$work/summary.md")
     case "${INPUT_FORMAT:-sarif}" in
         sarif)
             local file=${INPUT_SARIF_FILE:-apcheck.sarif}
             mkdir -p "$(dirname "$file")"
-            "$apcheck" check --format sarif "${args[@]}" -- "${paths[@]}" > "$file" || status=$?
-            output sarif-file "$file"
-            echo "apcheck: SARIF written to $file (exit code $status)"
+            outputs+=(--format "sarif:$file")
             ;;
-        github)
-            # Workflow commands on stdout: the runner turns them into annotations.
-            "$apcheck" check --format github "${args[@]}" -- "${paths[@]}" || status=$?
-            ;;
+        github) ;;
         *)
             echo "::error::format must be sarif or github, not ${INPUT_FORMAT}"
+            rm -rf "$work"
             return 2
             ;;
     esac
+    "$apcheck" check "${outputs[@]}" "${args[@]}" -- "${paths[@]}" || status=$?
+    [ ! -f "$work/annotations" ] || annotate "$work/annotations"
+    if [ -f "$work/summary.md" ]; then
+        cat "$work/summary.md" >> "${GITHUB_STEP_SUMMARY:-/dev/null}"
+    fi
+    if [ "${INPUT_FORMAT:-sarif}" = sarif ] && [ -f "${file}" ]; then
+        output sarif-file "$file"
+        echo "apcheck: SARIF written to $file (exit code $status)"
+    fi
+    rm -rf "$work"
     output exit-code "$status"
     # 2 is a usage or I/O failure: never hidden. Findings fail the step only if asked.
     if [ "$status" -eq 2 ] || { [ "$status" -ne 0 ] && [ "${INPUT_FAIL_ON_FINDINGS:-true}" = true ]; }; then

@@ -71,6 +71,13 @@ pub fn packages_fail(reports: &[PackageReport], deny: Option<Deny>) -> bool {
     })
 }
 
+/// Whether checked packages fail a run under `--exit-zero`: findings and a
+/// rejected plugin no longer do, but an incomplete check still does, because
+/// a part nobody read is not a pass.
+pub fn packages_fail_with_exit_zero(reports: &[PackageReport]) -> bool {
+    reports.iter().any(PackageReport::is_incomplete)
+}
+
 /// The outcome of a command whose findings are `diagnostics`: findings when any is an error.
 pub fn for_diagnostics(diagnostics: &[Diagnostic]) -> Exit {
     Exit::findings_if(diagnostics.iter().any(|d| d.severity == Severity::Error))

@@ -158,6 +158,93 @@ fn github_format_prints_annotations_and_usage_errors_always_fail() {
 }
 
 #[test]
+fn every_mode_annotates_the_log_and_writes_a_job_summary() {
+    let fixture = Fixture::new();
+    for format in ["sarif", "github"] {
+        let _ = fs::remove_file(fixture.path("runner/summary"));
+        let step = fixture.step(
+            "check",
+            &[
+                ("INPUT_PATHS", "plugins"),
+                ("INPUT_FORMAT", format),
+                ("INPUT_FAIL_ON_FINDINGS", "false"),
+            ],
+        );
+        assert_eq!(step.status.code(), Some(0), "{format}: {}", text(&step.stderr));
+        let log = text(&step.stdout);
+        assert!(log.contains("::error file=plugins/bad/plugin.json"), "{format}: {log}");
+        let summary = fixture.read("runner/summary");
+        assert!(
+            summary.contains("AP209"),
+            "{format}: the job summary lists the findings: {summary}"
+        );
+        assert!(summary.contains("rejected"), "{format}: {summary}");
+    }
+}
+
+#[test]
+fn annotations_come_most_severe_first_and_are_capped() {
+    let fixture = Fixture::new();
+    // A warning (an unknown key, §5.1) in the clean plugin, an error in the bad one,
+    // and a cap of one: the error is the one shown.
+    fixture.write(
+        "plugins/good/plugin.json",
+        &format!("{{\"$schema\": \"{PLUGIN_SCHEMA}\", \"name\": \"good\", \"x-extra\": 1}}"),
+    );
+    let step = fixture.step(
+        "check",
+        &[
+            ("INPUT_PATHS", "plugins/good plugins/bad"),
+            ("INPUT_FORMAT", "github"),
+            ("INPUT_FAIL_ON_FINDINGS", "false"),
+            ("APCHECK_MAX_ANNOTATIONS", "1"),
+        ],
+    );
+    let log = text(&step.stdout);
+    let commands: Vec<&str> = log.lines().filter(|line| line.starts_with("::")).collect();
+    assert_eq!(commands.len(), 1, "{log}");
+    assert!(commands[0].starts_with("::error "), "{log}");
+    assert!(log.contains("more findings are not annotated"), "{log}");
+}
+
+#[test]
+fn args_are_split_as_a_shell_would_and_nothing_in_them_runs() {
+    let fixture = Fixture::new();
+    // One quoted value with a space: two codes for one flag.
+    let step = fixture.step(
+        "check",
+        &[
+            ("INPUT_PATHS", "plugins/bad"),
+            ("INPUT_FORMAT", "github"),
+            ("INPUT_ARGS", "--ignore \"AP2, AP3\""),
+        ],
+    );
+    let log = text(&step.stdout);
+    assert_ne!(step.status.code(), Some(2), "{log}{}", text(&step.stderr));
+    assert!(!log.contains("AP209"), "AP2 is ignored: {log}");
+    // Command substitution is text, not a command.
+    let marker = fixture.path("ran");
+    let hostile = format!(
+        "--ignore \"$(touch {})\" `touch {}`",
+        marker.display(),
+        marker.display()
+    );
+    let step = fixture.step("check", &[("INPUT_PATHS", "plugins/good"), ("INPUT_ARGS", &hostile)]);
+    assert!(!marker.exists(), "nothing in args runs");
+    assert_eq!(
+        step.status.code(),
+        Some(2),
+        "the words are passed on and refused by apcheck"
+    );
+    let unbalanced = fixture.step(
+        "check",
+        &[("INPUT_PATHS", "plugins/good"), ("INPUT_ARGS", "--ignore \"AP2")],
+    );
+    assert_eq!(unbalanced.status.code(), Some(2));
+    assert!(text(&unbalanced.stdout).contains("unbalanced quotes"));
+}
+
+#[test]
 fn changes_writes_the_markdown_report_and_a_checked_pr_number() {
     let fixture = Fixture::new();
     let output = fixture.step(

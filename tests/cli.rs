@@ -499,3 +499,138 @@ fn links_out_of_the_root_from_a_skill_folder_are_reported_and_the_skill_still_lo
     // A warning: the check passes unless warnings are made to fail it.
     assert_eq!(code(&output), 0, "{report}");
 }
+
+/// A root with a warning (an unknown top-level key, §5.1: reported and
+/// ignored) and a root the client rejects (no `$schema`, §5.2).
+fn warned_and_rejected(dir: &Path) -> (String, String) {
+    let warned = dir.join("warned");
+    let rejected = dir.join("rejected");
+    let extra = format!("{{\n  \"$schema\": \"{SCHEMA_1_0_0}\",\n  \"name\": \"warned\",\n  \"x-extra\": 1\n}}\n");
+    write_files(&warned, &[("plugin.json", &extra)]);
+    write_files(&rejected, &[("plugin.json", "{\"name\": \"rejected\"}\n")]);
+    (path_str(&warned).to_string(), path_str(&rejected).to_string())
+}
+
+#[test]
+fn one_run_writes_each_format_to_its_file_and_the_primary_to_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let (warned, rejected) = warned_and_rejected(dir.path());
+    let sarif = dir.path().join("out.sarif");
+    let markdown = dir.path().join("summary.md");
+    let output = apcheck(&[
+        "check",
+        "--format",
+        &format!("sarif:{}", path_str(&sarif)),
+        "--format",
+        &format!("markdown:{}", path_str(&markdown)),
+        "--format",
+        "json",
+        &warned,
+        &rejected,
+    ]);
+    assert_eq!(code(&output), 1);
+    let stdout_report = json(&output);
+    assert_eq!(stdout_report.as_array().unwrap().len(), 2);
+    let sarif: Value = serde_json::from_slice(&fs::read(&sarif).unwrap()).unwrap();
+    assert_eq!(sarif["version"], "2.1.0");
+    // The same findings in both: the run checked once.
+    let sarif_results = sarif["runs"][0]["results"].as_array().unwrap().len();
+    let json_findings: usize = stdout_report
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|report| report["diagnostics"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(sarif_results, json_findings);
+    let markdown = fs::read_to_string(&markdown).unwrap();
+    assert!(markdown.contains("rejected"), "{markdown}");
+    assert!(!markdown.contains('\u{1b}'), "a file never gets terminal colours");
+}
+
+#[test]
+fn output_file_takes_the_primary_format_and_two_stdout_formats_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (warned, _) = warned_and_rejected(dir.path());
+    let file = dir.path().join("report.txt");
+    let output = apcheck(&["check", "--color", "always", "-o", path_str(&file), &warned]);
+    assert_eq!(code(&output), 0);
+    assert!(output.stdout.is_empty());
+    let text = fs::read_to_string(&file).unwrap();
+    assert!(text.contains("warned: loaded"), "{text}");
+    assert!(!text.contains('\u{1b}'), "{text}");
+
+    let output = apcheck(&["check", "--format", "text", "--format", "json", &warned]);
+    assert_eq!(code(&output), 2);
+    assert!(output.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("only one --format"));
+    for bad in ["yaml", "sarif:", "yaml:out"] {
+        let output = apcheck(&["check", "--format", bad, &warned]);
+        assert_eq!(code(&output), 2, "--format {bad}");
+    }
+}
+
+#[test]
+fn statistics_count_findings_per_rule_instead_of_listing_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let (warned, rejected) = warned_and_rejected(dir.path());
+    let output = apcheck(&["check", "--statistics", &warned, &rejected]);
+    assert_eq!(code(&output), 1, "statistics change what is printed, not the exit code");
+    let text = stdout(&output);
+    assert!(
+        text.lines().last().unwrap().starts_with("2 findings in 2 packages"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[*] schema-missing"),
+        "AP203's fix is safe, so it is marked fixable: {text}"
+    );
+    assert!(!text.contains("-->"), "no finding is listed: {text}");
+    let output = apcheck(&["check", "--statistics", "--format", "json", &warned, &rejected]);
+    let counts = json(&output);
+    let total: u64 = counts
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["count"].as_u64().unwrap())
+        .sum();
+    let full = json(&apcheck(&["check", "--format", "json", &warned, &rejected]));
+    let findings: usize = full
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|report| report["diagnostics"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(total as usize, findings);
+    let output = apcheck(&["check", "--statistics", "--format", "sarif", &warned]);
+    assert_eq!(code(&output), 2);
+}
+
+#[test]
+fn quiet_prints_the_findings_without_summary_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let (warned, _) = warned_and_rejected(dir.path());
+    let loud = stdout(&apcheck(&["check", &warned]));
+    let output = apcheck(&["check", "--quiet", &warned]);
+    let quiet = stdout(&output);
+    assert!(loud.contains("warned: loaded"), "{loud}");
+    assert!(!quiet.contains("warned: loaded"), "{quiet}");
+    assert!(quiet.contains("x-extra"), "the finding is still shown: {quiet}");
+    assert!(
+        loud.starts_with(quiet.trim_end()),
+        "quiet is the loud output without its summary"
+    );
+}
+
+#[test]
+fn exit_zero_passes_findings_and_rejections_but_never_a_usage_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let (warned, rejected) = warned_and_rejected(dir.path());
+    assert_eq!(code(&apcheck(&["check", &rejected])), 1);
+    assert_eq!(code(&apcheck(&["check", "--exit-zero", &rejected])), 0);
+    assert_eq!(
+        code(&apcheck(&["check", "--exit-zero", "--deny", "warnings", &warned])),
+        0
+    );
+    let missing = dir.path().join("missing");
+    assert_eq!(code(&apcheck(&["check", "--exit-zero", path_str(&missing)])), 2);
+}

@@ -14,6 +14,7 @@
 //! - [`live`]: `--connect`'s progress and per-server summary
 //! - [`fix`]: `check --fix`/`--diff`'s unified diff of the fixes and closing lines
 //! - [`rules`]: `apcheck rules`' table and the registry as JSON
+//! - [`statistics`]: `check --statistics`' count of findings per rule
 //! - [`escape`]: what makes untrusted text safe in each of them
 //!
 //! Every command's findings go through here, so every command has every
@@ -33,6 +34,7 @@ pub mod packages;
 pub mod rules;
 pub mod sarif;
 pub mod snapshot;
+pub mod statistics;
 pub mod text;
 
 pub use crate::tree::path_from_root;
@@ -101,6 +103,8 @@ pub struct Options {
     pub color: bool,
     /// The absolute directory SARIF's relative paths start from, when known.
     pub source_root: Option<String>,
+    /// Text output with the findings only: no summary or totals lines (`--quiet`).
+    pub quiet: bool,
 }
 
 impl Options {

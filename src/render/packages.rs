@@ -31,6 +31,15 @@ pub fn render(
         Format::Text => {
             let mut out = String::new();
             let mut previous_had_findings = false;
+            if options.quiet {
+                return reports
+                    .iter()
+                    .zip(sources)
+                    .map(|(report, files)| {
+                        text::render_diagnostics(&report.root, &report.diagnostics, *files, options.text())
+                    })
+                    .collect();
+            }
             for (report, files) in reports.iter().zip(sources) {
                 // Clean roots list one summary line each; findings get room around them.
                 let has_findings = !report.diagnostics.is_empty();

@@ -17,14 +17,14 @@ use std::process::ExitCode;
 use apcheck::PackageReport;
 use apcheck::collection::{Listing, Roots, join, roots_named};
 use apcheck::disk::list_tree;
-use apcheck::exit::{Deny, Exit, packages_fail};
+use apcheck::exit::{Deny, Exit, packages_fail, packages_fail_with_exit_zero};
 use apcheck::fix::{Applicability, FixOutcome, fix_tree};
-use apcheck::render::{self, Format, Sources, count, json};
+use apcheck::render::{self, Format, Sources, count, json, statistics};
 use apcheck::tree::{Limits, Tree, path_from_root};
 use rayon::prelude::*;
 
 use crate::fix;
-use crate::output::{self, ColorChoice, EXIT_FAILURE};
+use crate::output::{self, ColorChoice, EXIT_FAILURE, FormatTarget};
 use crate::settings::{self, ConfigArgs};
 
 #[derive(clap::Args)]
@@ -32,8 +32,23 @@ pub struct CheckArgs {
     /// Plugin roots, or folders holding plugin roots at any depth (a marketplace repository).
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<PathBuf>,
-    #[arg(long, value_parser = output::format_parser(), default_value = "text")]
-    format: Format,
+    /// The output format; `FORMAT:FILE` writes it to FILE instead of standard output. Repeatable:
+    /// `--format sarif:apcheck.sarif --format markdown:summary.md --format text` checks once and writes all three.
+    #[arg(long, value_parser = output::FormatTargetParser, default_value = "text", value_name = "FORMAT[:FILE]")]
+    format: Vec<FormatTarget>,
+    /// Write the output that would go to standard output to FILE instead.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output_file: Option<PathBuf>,
+    /// Print how many findings each rule made (text or json), instead of the findings; `FORMAT:FILE` outputs still get the whole report.
+    #[arg(long)]
+    statistics: bool,
+    /// Print the findings and nothing else: no summary lines, no notes on standard error.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+    /// Exit 0 even when findings or a rejected plugin would fail the run. An incomplete check (exit 1) and
+    /// a usage or I/O failure (exit 2) still fail: a gap is never a pass.
+    #[arg(long)]
+    exit_zero: bool,
     /// Fail (exit 1) on warnings too, not only on errors.
     #[arg(long, value_parser = output::deny_parser(), value_name = "LEVEL")]
     deny: Option<Deny>,
@@ -76,6 +91,10 @@ struct Root {
 }
 
 pub fn run(args: CheckArgs) -> ExitCode {
+    let (targets, primary) = match output_targets(&args) {
+        Ok(planned) => planned,
+        Err(message) => return output::fail(message),
+    };
     let mut roots = Vec::new();
     let mut any_collection = false;
     let mut loaded = Vec::with_capacity(args.paths.len());
@@ -183,7 +202,9 @@ pub fn run(args: CheckArgs) -> ExitCode {
         for ((root, tree), report) in checked_roots.iter().zip(&trees).zip(reports.iter_mut()) {
             *report = configured(root, tree);
         }
-        eprint!("{}", render::fix::applied(&fixed));
+        if !args.quiet {
+            eprint!("{}", render::fix::applied(&fixed));
+        }
     }
 
     if let Some(file) = &args.baseline_write {
@@ -194,11 +215,13 @@ pub fn run(args: CheckArgs) -> ExitCode {
             return output::fail(format!("{}: {error}", file.display()));
         }
         let recorded: usize = reports.iter().map(|report| report.diagnostics.len()).sum();
-        output::say(format!(
-            "recorded {} in {}",
-            count(recorded, "finding", "findings"),
-            file.display()
-        ));
+        if !args.quiet {
+            output::say(format!(
+                "recorded {} in {}",
+                count(recorded, "finding", "findings"),
+                file.display()
+            ));
+        }
         return output::exit_code(Exit::Clean.unless_failed(io_failed));
     }
     for ((root, tree), report) in checked_roots.iter().zip(&trees).zip(reports.iter_mut()) {
@@ -219,18 +242,69 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let shape = json::Shape::of_run(args.paths.len(), any_collection);
     if !reports.is_empty() || !io_failed {
         let sources: Vec<&dyn Sources> = trees.iter().map(|tree| tree as &dyn Sources).collect();
-        let mut options = output::render_options(args.color);
-        if args.no_sarif_base {
-            options.source_root = None;
-        }
-        let rendered = render::packages::render(&reports, &sources, args.format, &options, shape);
-        if let Err(code) = output::print(&rendered) {
-            return code;
+        for (index, target) in targets.iter().enumerate() {
+            let mut options = output::render_options(args.color);
+            if args.no_sarif_base {
+                options.source_root = None;
+            }
+            // The primary output (standard output, or `--output-file`) is the one
+            // `--statistics` and `--quiet` shape; other files get the whole report.
+            let primary = index == primary;
+            options.quiet = primary && args.quiet;
+            let rendered = match target.format {
+                Format::Json if primary && args.statistics => statistics::json(&reports),
+                _ if primary && args.statistics => statistics::text(&reports),
+                format => {
+                    // A file never gets terminal colours.
+                    options.color &= target.file.is_none();
+                    render::packages::render(&reports, &sources, format, &options, shape)
+                }
+            };
+            let written = match &target.file {
+                Some(file) => {
+                    fs::write(file, rendered).map_err(|error| output::fail(format!("{}: {error}", file.display())))
+                }
+                None => output::print(&rendered),
+            };
+            if let Err(code) = written {
+                return code;
+            }
         }
     }
 
-    let fails = packages_fail(&reports, args.deny);
+    let fails = if args.exit_zero {
+        packages_fail_with_exit_zero(&reports)
+    } else {
+        packages_fail(&reports, args.deny)
+    };
     output::exit_code(Exit::findings_if(fails).unless_failed(io_failed))
+}
+
+/// Where each `--format` goes, and which one is the primary output: the one
+/// without a file, which `--output-file` may send to a file. Refused before
+/// anything is checked: two outputs on standard output would interleave, and
+/// `--statistics` is a table or JSON.
+fn output_targets(args: &CheckArgs) -> Result<(Vec<FormatTarget>, usize), String> {
+    let mut targets = args.format.clone();
+    let mut to_stdout = targets.iter().enumerate().filter(|(_, target)| target.file.is_none());
+    let primary = to_stdout.next().map(|(index, _)| index);
+    if to_stdout.next().is_some() {
+        return Err(
+            "only one --format can go to standard output; give the others a file, as in `--format sarif:apcheck.sarif`"
+                .to_string(),
+        );
+    }
+    if let Some(file) = &args.output_file {
+        match primary {
+            Some(index) => targets[index].file = Some(file.clone()),
+            None => return Err("--output-file: every --format already names its file".to_string()),
+        }
+    }
+    if args.statistics && !primary.is_some_and(|index| matches!(targets[index].format, Format::Text | Format::Json)) {
+        return Err("--statistics prints a table (text) or json, on standard output or to --output-file".to_string());
+    }
+    // Every output named a file: nothing is primary.
+    Ok((targets, primary.unwrap_or(usize::MAX)))
 }
 
 /// The roots `path` names (see the module doc) as (directory, name), and

@@ -25,6 +25,57 @@ pub fn format_parser() -> impl TypedValueParser<Value = Format> {
         .map(|name: String| Format::from_name(&name).expect("clap offers only the formats' names"))
 }
 
+/// One `--format` of `check`: a format, and the file it is written to
+/// (`FORMAT:FILE`), or standard output. Repeatable, so that one run writes
+/// SARIF for code scanning and Markdown for a job summary, as Ruff's
+/// `--output-file` and pre-commit users expect, without checking twice.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormatTarget {
+    pub format: Format,
+    pub file: Option<std::path::PathBuf>,
+}
+
+/// `--format FORMAT[:FILE]`: the formats' names, each optionally with `:FILE`.
+#[derive(Debug, Clone, Copy)]
+pub struct FormatTargetParser;
+
+impl TypedValueParser for FormatTargetParser {
+    type Value = FormatTarget;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<FormatTarget, clap::Error> {
+        let invalid = |message: String| clap::Error::raw(clap::error::ErrorKind::InvalidValue, message).with_cmd(cmd);
+        let text = value
+            .to_str()
+            .ok_or_else(|| invalid("--format takes FORMAT or FORMAT:FILE in UTF-8\n".to_string()))?;
+        // The first colon ends the format's name, so a Windows path (`sarif:C:\\out.sarif`) stays whole.
+        let (name, file) = match text.split_once(':') {
+            Some((name, file)) => (name, Some(file)),
+            None => (text, None),
+        };
+        let names = Format::ALL.map(Format::name).join(", ");
+        let format = Format::from_name(name)
+            .ok_or_else(|| invalid(format!("--format: `{}` is not one of {names}\n", visible(name))))?;
+        if file == Some("") {
+            return Err(invalid(format!("--format {name}: name the file after the colon\n")));
+        }
+        Ok(FormatTarget {
+            format,
+            file: file.map(std::path::PathBuf::from),
+        })
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(Format::ALL.into_iter().map(|format| {
+            clap::builder::PossibleValue::new(format.name()).help(format.help())
+        })))
+    }
+}
+
 /// `--deny`: the core's one list of levels.
 pub fn deny_parser() -> impl TypedValueParser<Value = Deny> {
     let values = Deny::ALL.map(|deny| clap::builder::PossibleValue::new(deny.name()));
@@ -40,6 +91,7 @@ pub fn render_options(color: ColorChoice) -> Options {
         source_root: std::env::current_dir()
             .ok()
             .and_then(|dir| dir.to_str().map(str::to_string)),
+        quiet: false,
     }
 }
 

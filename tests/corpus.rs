@@ -374,6 +374,7 @@ fn files_read_on_demand_check_exactly_as_files_read_up_front() {
     let options = Options {
         color: false,
         source_root: None,
+        quiet: false,
     };
     for rel in plugin_roots() {
         let dir = corpus().join(&rel);

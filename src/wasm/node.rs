@@ -172,6 +172,7 @@ impl CheckRun {
         let options = Options {
             color,
             source_root: sarif_base,
+            quiet: false,
         };
         Ok(Some(packages::render(&self.reports, &sources, format, &options, shape)))
     }

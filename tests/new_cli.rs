@@ -126,6 +126,13 @@ fn bad_names_are_usage_errors_that_write_nothing() {
         let output = apcheck(dir.path(), args);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {}", stderr(&output));
         assert!(stderr(&output).contains(expected), "{args:?}: {}", stderr(&output));
+        // Each finding on a line of its own, never an escaped line break.
+        assert!(!stderr(&output).contains("\\u{a}"), "{args:?}: {}", stderr(&output));
+        assert!(
+            stderr(&output).lines().all(|line| line.starts_with("apcheck: ")),
+            "{}",
+            stderr(&output)
+        );
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "{args:?} wrote nothing");
     }
     // Missing values are clap's usage errors, exit 2 too.

@@ -71,7 +71,14 @@ pub fn run(args: NewArgs) -> ExitCode {
     };
     let files = match new_package(&request) {
         Ok(files) => files,
-        Err(message) => return output::fail(message),
+        Err(message) => {
+            // One finding per line, each escaped on its own: escaping the whole
+            // message would show its line breaks as `\u{a}`.
+            for line in message.lines() {
+                output::say(line);
+            }
+            return ExitCode::from(output::EXIT_FAILURE);
+        }
     };
     if let Err(message) = write_new(&args.path, &files) {
         return output::fail(message);

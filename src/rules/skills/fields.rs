@@ -219,7 +219,12 @@ pub(super) fn check_fields(
                         field.value_span,
                         format!("skill name \"{name}\" differs from its directory `skills/{dir}`; {SKIPPED}"),
                     )
-                    .with_hint(format!("Rename the directory to `skills/{name}`, or set `name: {dir}`"));
+                    .with_hint(if skill_name_violations(dir).is_empty() {
+                        format!("Rename the directory to `skills/{name}`, or set `name: {dir}`")
+                    } else {
+                        // `name: {dir}` would break the name rules (AP308): only the directory can change.
+                        format!("Rename the directory to `skills/{name}`: `{dir}` is not a valid skill name")
+                    });
                     // Unsafe: either side may be the one that is wrong, and only the
                     // name is an edit; renaming a directory is left to the author.
                     if let (Some(file), Some(span)) = (diagnostic.file.clone(), diagnostic.span)
@@ -415,6 +420,18 @@ mod tests {
         let (section, diagnostics) = discover(&[("skills/jira-sprint-dashboard-canvas/SKILL.md", mismatch.as_str())]);
         assert_eq!(codes(&diagnostics), ["AP309"]);
         assert!(section.entries[0].reason.as_deref().unwrap().contains("differs"));
+        let hint = diagnostics[0].hint.as_deref().unwrap();
+        assert!(hint.contains("or set `name: jira-sprint-dashboard-canvas`"), "{hint}");
+        // A directory that is no valid name is never offered as the name (AP308 would reject it).
+        let (_, diagnostics) = discover(&[(
+            "skills/PDF-Tools/SKILL.md",
+            skill("name: pdf-tools\ndescription: Does x. Use when y.").as_str(),
+        )]);
+        assert_eq!(codes(&diagnostics), ["AP309"]);
+        let hint = diagnostics[0].hint.as_deref().unwrap();
+        assert!(!hint.contains("name: PDF-Tools"), "{hint}");
+        assert!(hint.contains("skills/pdf-tools"), "{hint}");
+        assert!(diagnostics[0].fix.is_none());
         let (_, missing) = discover(&[("skills/a/SKILL.md", skill("description: Does x. Use when y.").as_str())]);
         assert_eq!(codes(&missing), ["AP308"]);
         assert_eq!(skill_name_violations(&"a".repeat(65)).len(), 1);

@@ -22,7 +22,7 @@ pub static YAML_1_1_TYPING: Rule = Rule {
     severity: Severity::Warning,
     spec: "YAML 1.2 §10.3; YAML 1.1 types; Agent Skills (frontmatter)",
     summary: "A plain frontmatter value is a string in YAML 1.2 but another type for YAML 1.1 parsers",
-    fix_hint: Some("Quote the value, e.g. description: \"yes\""),
+    fix_hint: Some("Quote the value, so that every YAML parser reads the same string"),
     doc: RuleDoc {
         what: "Reads the frontmatter twice, with YAML 1.2 core typing (what apcheck checks) and with YAML 1.1 \
                typing, and reports each plain value the two read differently: `yes`, `no`, `on`, `off`, `y`, \
@@ -71,6 +71,13 @@ pub(super) fn check_yaml11_typing(yaml: &str, fields: &Fields, place: &Place, di
             format!("`{written}` at `{pointer}`")
         };
         let span = span_or_key(core.value_span, core.key_span);
+        // The hint shows this value quoted where it is, not a stock example.
+        let quoted = serde_json::to_string(&written).unwrap_or_default();
+        let hint = if top_level {
+            format!("Quote the value: {}: {quoted}", core.key)
+        } else {
+            format!("Quote the value at `{pointer}`: {quoted}")
+        };
         let diagnostic = place(
             &YAML_1_1_TYPING,
             &pointer,
@@ -81,7 +88,8 @@ pub(super) fn check_yaml11_typing(yaml: &str, fields: &Fields, place: &Place, di
                 describe(as_yaml11),
                 kind(as_yaml11)
             ),
-        );
+        )
+        .with_hint(hint);
         let scalar = if top_level {
             Some(core.value_span)
         } else {
@@ -181,6 +189,10 @@ mod tests {
         );
         assert!(message.ends_with("some clients read `yes` as a boolean"), "{message}");
         assert_eq!(portability[0].pointer.as_deref(), Some("/description"));
+        assert_eq!(
+            portability[0].hint.as_deref(),
+            Some("Quote the value: description: \"yes\"")
+        );
         assert_eq!((portability[0].line, portability[0].column), (Some(3), Some(14)));
     }
 
@@ -195,6 +207,11 @@ mod tests {
                 .contains("`1_000` at `/metadata/count` is the string \"1_000\"")
         );
         assert!(diagnostics[0].message.contains("the number 1000"));
+        // The hint names this key and value, not `description: "yes"`.
+        assert_eq!(
+            diagnostics[0].hint.as_deref(),
+            Some("Quote the value at `/metadata/count`: \"1_000\"")
+        );
         let octal = skill("name: a\ndescription: Does x. Use when y.\nmetadata:\n  mode: \"x\"\nlicense: 017");
         let (_, diagnostics) = discover(&[("skills/a/SKILL.md", octal.as_str())]);
         assert!(

@@ -255,3 +255,32 @@ fn drift_over_what_could_not_be_read_fails() {
     );
     assert_eq!(output.status.code(), Some(1), "{text}");
 }
+
+/// A folder of a marketplace that cannot be listed may hold plugins: it is
+/// checked as a root of its own, which says it could not be listed, and the
+/// run fails, where it used to be skipped in silence.
+#[test]
+fn a_marketplace_folder_that_cannot_be_listed_is_reported_and_fails() {
+    for mode in [0o000, 0o311] {
+        let dir = package(&[("plugins/good/plugin.json", MANIFEST), ("plugins/locked/inner/plugin.json", MANIFEST)]);
+        let locked = dir.path().join("plugins/locked");
+        chmod(&locked, mode);
+        let output = apcheck_unprivileged()
+            .args(["check", "--format", "json"])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        chmod(&locked, 0o755);
+        let reports: Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stderr)));
+        let roots: Vec<&str> = reports
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|report| report["root"].as_str().unwrap().rsplit('/').next().unwrap())
+            .collect();
+        assert_eq!(roots, ["good", "locked"], "mode {mode:o}: {reports:#}");
+        assert_ne!(reports[1]["unread"], serde_json::json!([]), "mode {mode:o}: {reports:#}");
+        assert_eq!(output.status.code(), Some(1), "mode {mode:o}: {reports:#}");
+    }
+}

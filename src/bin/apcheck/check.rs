@@ -269,26 +269,38 @@ impl Listing for Disk<'_> {
         fs::symlink_metadata(self.start.join(dir).join("plugin.json")).is_ok()
     }
 
-    fn child_dirs(&self, dir: &str) -> Vec<String> {
+    fn child_dirs(&self, dir: &str) -> Result<Vec<String>, ()> {
         // One level at a time, so the core decides where the search goes; the
         // walker still reads the ignore files of every parent directory.
         let base_of_start = self.settings.relative(self.start);
-        ignore::WalkBuilder::new(self.start.join(dir))
+        let mut names = Vec::new();
+        let walk = ignore::WalkBuilder::new(self.start.join(dir))
             .standard_filters(true)
             .require_git(false)
             .git_global(false)
             .follow_links(false)
             .max_depth(Some(1))
-            .build()
-            .filter_map(Result::ok)
+            .build();
+        for entry in walk {
+            // An I/O error is the directory's own listing failing (a child's
+            // type comes with the listing); others are an ignore file's.
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(error) if error.io_error().is_some() => return Err(()),
+                Err(_) => continue,
+            };
             // `file_type` does not follow links: a symlinked directory is not searched.
-            .filter(|entry| entry.depth() == 1 && entry.file_type().is_some_and(|kind| kind.is_dir()))
-            .filter_map(|entry| entry.file_name().to_str().map(str::to_string))
-            .filter(|name| {
-                let relative = join(dir, name);
-                !self.settings.settings.excludes(&join(&base_of_start, &relative))
-            })
-            .collect()
+            if entry.depth() != 1 || !entry.file_type().is_some_and(|kind| kind.is_dir()) {
+                continue;
+            }
+            let Some(name) = entry.file_name().to_str() else {
+                continue;
+            };
+            if !self.settings.settings.excludes(&join(&base_of_start, &join(dir, name))) {
+                names.push(name.to_string());
+            }
+        }
+        Ok(names)
     }
 }
 

@@ -57,7 +57,8 @@ pub struct CheckArgs {
     /// Hide the findings this baseline records, so that only new ones fail (overrides `baseline` in the configuration).
     #[arg(long, value_name = "FILE", conflicts_with = "baseline_write")]
     baseline: Option<PathBuf>,
-    /// Record every finding of this check in FILE as the baseline, and exit 0.
+    /// Record every finding of this check in FILE as the baseline, and exit 0 (2, and nothing written, when
+    /// the check is incomplete).
     #[arg(long, value_name = "FILE")]
     baseline_write: Option<PathBuf>,
     #[command(flatten)]
@@ -187,6 +188,21 @@ pub fn run(args: CheckArgs) -> ExitCode {
     }
 
     if let Some(file) = &args.baseline_write {
+        // A baseline records what a check found; one that could not read
+        // everything would let what it missed pass as old when it appears.
+        let incomplete: Vec<&PackageReport> = reports.iter().filter(|report| report.is_incomplete()).collect();
+        if !incomplete.is_empty() {
+            for report in incomplete {
+                output::say(format!(
+                    "{}: the check is incomplete ({} not read: {}); no baseline written to {}",
+                    report.root,
+                    count(report.unread.len(), "path", "paths"),
+                    report.unread.join(", "),
+                    file.display()
+                ));
+            }
+            return output::exit_code(Exit::Failure);
+        }
         let checked = checked_roots.iter().zip(&trees).zip(&reports);
         let text =
             apcheck::baseline::record(checked.map(|((root, tree), report)| (root.relative.as_str(), tree, report)));

@@ -269,15 +269,15 @@ function hasManifest(dir) {
 
 const joinRelative = (base, relative) => (base === '' ? relative : relative === '' ? base : `${base}/${relative}`);
 
-/** The names of `dir`'s child directories; a Dirent does not follow links, so a symlinked one is not listed. */
+/**
+ * The names of `dir`'s child directories; a Dirent does not follow links, so a
+ * symlinked one is not listed. Throws when `dir` cannot be listed: the core then
+ * checks it as a root of its own, which says so (`collection::roots_named`).
+ */
 function childDirs(dir) {
-  try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => entry.name);
-  } catch {
-    return [];
-  }
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
 }
 
 /**

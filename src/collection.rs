@@ -11,6 +11,10 @@
 //! - a folder with no `plugin.json` anywhere is one root, which is then
 //!   rejected for its missing manifest (§4.1, §5.1).
 //!
+//! A folder below a collection that could not be listed is named with its
+//! roots, as one: roots may be inside it, and its own check says it could not
+//! be listed, so the check of the collection is incomplete, and fails.
+//!
 //! The search is sans-IO: the edge answers [`Listing`]'s two questions.
 
 use crate::report::PackageReport;
@@ -28,8 +32,9 @@ const MAX_SEARCH_DEPTH: usize = 12;
 pub trait Listing {
     /// Whether `dir` holds an entry named `plugin.json`, of any kind.
     fn has_manifest(&self, dir: &str) -> bool;
-    /// The names of `dir`'s child directories, not following symlinks.
-    fn child_dirs(&self, dir: &str) -> Vec<String>;
+    /// The names of `dir`'s child directories, not following symlinks; `Err`
+    /// when `dir` could not be listed.
+    fn child_dirs(&self, dir: &str) -> Result<Vec<String>, ()>;
 }
 
 /// The plugin roots a folder names.
@@ -59,8 +64,14 @@ fn find_roots(listing: &impl Listing, dir: &str, depth: usize, found: &mut Vec<S
     if depth >= MAX_SEARCH_DEPTH {
         return;
     }
-    let mut children: Vec<String> = listing
-        .child_dirs(dir)
+    let Ok(children) = listing.child_dirs(dir) else {
+        // The folder searched itself is one root then, whose check says so.
+        if !dir.is_empty() {
+            found.push(dir.to_string());
+        }
+        return;
+    };
+    let mut children: Vec<String> = children
         .into_iter()
         .filter(|name| !name.starts_with('.') && !SKIPPED_DIRS.contains(&name.as_str()))
         .collect();
@@ -95,11 +106,15 @@ impl Listing for Tree {
         self.entry(&path).is_some()
     }
 
-    fn child_dirs(&self, dir: &str) -> Vec<String> {
-        self.children(dir)
+    fn child_dirs(&self, dir: &str) -> Result<Vec<String>, ()> {
+        if self.unlisted().contains_key(dir) {
+            return Err(());
+        }
+        Ok(self
+            .children(dir)
             .filter(|(_, _, entry)| matches!(entry, Entry::Dir))
             .map(|(name, _, _)| name.to_string())
-            .collect()
+            .collect())
     }
 }
 
@@ -189,6 +204,29 @@ mod tests {
         let mut tree = Tree::from_files([("real/plugin.json", "{}")]);
         tree.insert("alias", Entry::Symlink("real".into()));
         assert_eq!(roots_named(&tree), Roots::Collection(vec!["real".into()]));
+    }
+
+    /// A folder of a collection that could not be listed may hold roots: it
+    /// is checked as one, whose check says it could not be listed.
+    #[test]
+    fn a_folder_that_could_not_be_listed_is_named_with_the_roots() {
+        let mut tree = Tree::from_files([("plugins/a/plugin.json", "{}"), ("plugins/b/x.md", "")]);
+        tree.insert("plugins/locked", Entry::Dir);
+        tree.mark_unlisted("plugins/locked", "permission denied");
+        assert_eq!(
+            roots_named(&tree),
+            Roots::Collection(vec!["plugins/a".into(), "plugins/locked".into()])
+        );
+        let (reports, _) = check_folder("m", &tree);
+        assert!(
+            reports[1].is_incomplete() && reports[1].fails_on_its_own(),
+            "{:?}",
+            reports[1]
+        );
+        // The folder searched, unlisted, is the one root: its own check says so.
+        let mut locked = Tree::new();
+        locked.mark_unlisted("", "permission denied");
+        assert_eq!(roots_named(&locked), Roots::Single);
     }
 
     #[test]

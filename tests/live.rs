@@ -988,3 +988,45 @@ fn a_failed_reason_keeps_no_token_in_the_snapshot() {
     assert_eq!(server(&snapshot, "web")["reason"], "401 for token ghp_…(44 chars)");
     assert!(!String::from_utf8_lossy(&run.stdout).contains(&token));
 }
+
+/// A reason pasted into `snapshot --failed` may echo what the package itself
+/// configures for a server: its `env`, its `headers` and its URL's secret
+/// query values are known secrets there too, as at the live edge, whichever
+/// server's they are.
+#[test]
+fn a_failed_reason_keeps_no_configured_secret_in_the_snapshot() {
+    const KEY: &str = "k7Qx2pL9vR4mZ8wT1nB6cY3d";
+    const TOKEN: &str = "Zr5Tq8Wn3Yb6Mc1Vx4Ls7Pd9";
+    const QUERY_KEY: &str = "Pq4Wm8Xz2Rt6Yn1Bv5Lc9Kd3";
+    let root = plugin(
+        "failed-configured",
+        json!({
+            "web": {"type": "streamable-http", "url": format!("https://mcp.example.com/mcp?api_key={QUERY_KEY}"), "headers": {"X-Api-Key": KEY}},
+            "local": {"type": "stdio", "command": "node", "args": ["dist/probe.mjs"], "env": {"API_TOKEN": TOKEN}},
+        }),
+    );
+    let run = apcheck(
+        &[
+            "snapshot",
+            root.to_str().unwrap(),
+            "--failed",
+            &format!("web=invalid X-Api-Key {KEY} for https://mcp.example.com/mcp?api_key={QUERY_KEY}"),
+            "--failed",
+            &format!("local=auth failed for token {TOKEN}"),
+        ],
+        &[],
+    );
+    let snapshot = snapshot_of(&run);
+    assert_eq!(
+        server(&snapshot, "web")["reason"],
+        "invalid X-Api-Key …(24 chars) for https://mcp.example.com/mcp?api_key=…(24 chars)"
+    );
+    assert_eq!(
+        server(&snapshot, "local")["reason"],
+        "auth failed for token …(24 chars)"
+    );
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    for secret in [KEY, TOKEN, QUERY_KEY] {
+        assert!(!stdout.contains(secret), "{stdout}");
+    }
+}

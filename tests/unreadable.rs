@@ -255,3 +255,60 @@ fn drift_over_what_could_not_be_read_fails() {
     );
     assert_eq!(output.status.code(), Some(1), "{text}");
 }
+
+/// A baseline records what a check found: over a gap, what the check could not
+/// read would pass as old once it appears, so none is written and the run fails.
+#[test]
+fn no_baseline_is_written_over_what_could_not_be_read() {
+    let dir = package(&[("plugin.json", MANIFEST), ("docs/private/notes.md", "x")]);
+    // Writable by the unprivileged user, so only the incomplete check can stop the write.
+    let out = dir.path().join("out");
+    fs::create_dir(&out).unwrap();
+    chmod(&out, 0o777);
+    let baseline = out.join("base.json");
+    chmod(&dir.path().join("docs/private"), 0o000);
+    let output = apcheck_unprivileged()
+        .arg("check")
+        .arg(dir.path())
+        .arg("--baseline-write")
+        .arg(&baseline)
+        .output()
+        .unwrap();
+    chmod(&dir.path().join("docs/private"), 0o755);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("the check is incomplete (1 path not read: docs/private); no baseline written"),
+        "{stderr}"
+    );
+    assert!(!baseline.exists());
+}
+
+/// A folder of a marketplace that cannot be listed may hold plugins: it is
+/// checked as a root of its own, which says it could not be listed, and the
+/// run fails, where it used to be skipped in silence.
+#[test]
+fn a_marketplace_folder_that_cannot_be_listed_is_reported_and_fails() {
+    for mode in [0o000, 0o311] {
+        let dir = package(&[("plugins/good/plugin.json", MANIFEST), ("plugins/locked/inner/plugin.json", MANIFEST)]);
+        let locked = dir.path().join("plugins/locked");
+        chmod(&locked, mode);
+        let output = apcheck_unprivileged()
+            .args(["check", "--format", "json"])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        chmod(&locked, 0o755);
+        let reports: Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stderr)));
+        let roots: Vec<&str> = reports
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|report| report["root"].as_str().unwrap().rsplit('/').next().unwrap())
+            .collect();
+        assert_eq!(roots, ["good", "locked"], "mode {mode:o}: {reports:#}");
+        assert_ne!(reports[1]["unread"], serde_json::json!([]), "mode {mode:o}: {reports:#}");
+        assert_eq!(output.status.code(), Some(1), "mode {mode:o}: {reports:#}");
+    }
+}

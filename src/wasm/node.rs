@@ -199,15 +199,16 @@ impl crate::collection::Listing for JsListing<'_> {
             .is_ok_and(|answer| answer.as_bool() == Some(true))
     }
 
-    fn child_dirs(&self, dir: &str) -> Vec<String> {
-        // A listing that throws is a folder that cannot be listed: nothing below it is searched.
-        let Ok(answer) = self.child_dirs.call1(&JsValue::NULL, &JsValue::from_str(dir)) else {
-            return Vec::new();
-        };
-        js_sys::Array::from(&answer)
+    fn child_dirs(&self, dir: &str) -> Result<Vec<String>, ()> {
+        // A listing that throws is a folder that cannot be listed.
+        let answer = self
+            .child_dirs
+            .call1(&JsValue::NULL, &JsValue::from_str(dir))
+            .map_err(drop)?;
+        Ok(js_sys::Array::from(&answer)
             .iter()
             .filter_map(|name| name.as_string())
-            .collect()
+            .collect())
     }
 }
 

@@ -72,7 +72,8 @@ pub struct CheckArgs {
     /// Hide the findings this baseline records, so that only new ones fail (overrides `baseline` in the configuration).
     #[arg(long, value_name = "FILE", conflicts_with = "baseline_write")]
     baseline: Option<PathBuf>,
-    /// Record every finding of this check in FILE as the baseline, and exit 0.
+    /// Record every finding of this check in FILE as the baseline, and exit 0 (2, and nothing written, when
+    /// the check is incomplete).
     #[arg(long, value_name = "FILE")]
     baseline_write: Option<PathBuf>,
     #[command(flatten)]
@@ -208,6 +209,21 @@ pub fn run(args: CheckArgs) -> ExitCode {
     }
 
     if let Some(file) = &args.baseline_write {
+        // A baseline records what a check found; one that could not read
+        // everything would let what it missed pass as old when it appears.
+        let incomplete: Vec<&PackageReport> = reports.iter().filter(|report| report.is_incomplete()).collect();
+        if !incomplete.is_empty() {
+            for report in incomplete {
+                output::say(format!(
+                    "{}: the check is incomplete ({} not read: {}); no baseline written to {}",
+                    report.root,
+                    count(report.unread.len(), "path", "paths"),
+                    report.unread.join(", "),
+                    file.display()
+                ));
+            }
+            return output::exit_code(Exit::Failure);
+        }
         let checked = checked_roots.iter().zip(&trees).zip(&reports);
         let text =
             apcheck::baseline::record(checked.map(|((root, tree), report)| (root.relative.as_str(), tree, report)));
@@ -343,26 +359,38 @@ impl Listing for Disk<'_> {
         fs::symlink_metadata(self.start.join(dir).join("plugin.json")).is_ok()
     }
 
-    fn child_dirs(&self, dir: &str) -> Vec<String> {
+    fn child_dirs(&self, dir: &str) -> Result<Vec<String>, ()> {
         // One level at a time, so the core decides where the search goes; the
         // walker still reads the ignore files of every parent directory.
         let base_of_start = self.settings.relative(self.start);
-        ignore::WalkBuilder::new(self.start.join(dir))
+        let mut names = Vec::new();
+        let walk = ignore::WalkBuilder::new(self.start.join(dir))
             .standard_filters(true)
             .require_git(false)
             .git_global(false)
             .follow_links(false)
             .max_depth(Some(1))
-            .build()
-            .filter_map(Result::ok)
+            .build();
+        for entry in walk {
+            // An I/O error is the directory's own listing failing (a child's
+            // type comes with the listing); others are an ignore file's.
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(error) if error.io_error().is_some() => return Err(()),
+                Err(_) => continue,
+            };
             // `file_type` does not follow links: a symlinked directory is not searched.
-            .filter(|entry| entry.depth() == 1 && entry.file_type().is_some_and(|kind| kind.is_dir()))
-            .filter_map(|entry| entry.file_name().to_str().map(str::to_string))
-            .filter(|name| {
-                let relative = join(dir, name);
-                !self.settings.settings.excludes(&join(&base_of_start, &relative))
-            })
-            .collect()
+            if entry.depth() != 1 || !entry.file_type().is_some_and(|kind| kind.is_dir()) {
+                continue;
+            }
+            let Some(name) = entry.file_name().to_str() else {
+                continue;
+            };
+            if !self.settings.settings.excludes(&join(&base_of_start, &join(dir, name))) {
+                names.push(name.to_string());
+            }
+        }
+        Ok(names)
     }
 }
 

@@ -177,7 +177,8 @@ async function pageStart(browser, runs) {
   }
 }
 
-const bundle = await esbuild.build({ entryPoints: [join(root, 'benches/page/bench.js')], bundle: true, minify: true, format: 'iife', write: false, logLevel: 'warning' });
+// The page's client names the worker's file; this page serves it under its plain name.
+const bundle = await esbuild.build({ entryPoints: [join(root, 'benches/page/bench.js')], bundle: true, minify: true, format: 'iife', write: false, logLevel: 'warning', define: { WORKER_FILE: '"build/worker.js"' } });
 const files = {
   '/': { type: 'text/html', body: '<!doctype html><meta charset="utf-8"><title>apcheck page benchmarks</title><script src="/bench.js"></script>' },
   '/bench.js': { type: 'text/javascript', body: bundle.outputFiles[0].contents },

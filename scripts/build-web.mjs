@@ -12,7 +12,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -166,29 +166,70 @@ const COMMON = {
   logOverride: { 'empty-import-meta': 'silent' },
 };
 
-async function bundle() {
-  await esbuild.build({
-    ...COMMON,
-    entryPoints: { app: 'www/src/main.js', worker: 'www/src/worker.js' },
-    outdir: 'www/build',
-    plugins: [embeddedWasm],
-  });
-  await esbuild.build({ ...COMMON, entryPoints: { app: 'www/src/styles.css' }, outdir: 'www/build' });
-}
-
-// The served page's files, as the service worker keeps them (www/src/sw.js).
-const OFFLINE_FILES = ['www/index.html', 'www/build/app.js', 'www/build/app.css', 'www/build/worker.js', 'www/app.webmanifest', 'www/icon.svg'];
+const contentHash = (...texts) => {
+  const hash = createHash('sha256');
+  for (const text of texts) hash.update(text);
+  return hash.digest('hex').slice(0, 16);
+};
 
 /**
- * www/sw.js: the service worker, named for the build it keeps (a hash of
- * those files), so that a new build replaces the cache and an unchanged one
- * leaves it be. It sits beside index.html: its scope is the page's folder.
+ * `www/build/NAME` copied to a name that carries a hash of its content
+ * (`app.js` → `app.0123456789abcdef.js`), which the server may then call
+ * immutable: a changed file is a new name. Returns the path from www/.
+ */
+function hashedCopy(name) {
+  const body = readFileSync(join(root, 'www/build', name));
+  const hashed = name.replace(/\.(\w+)$/, `.${contentHash(body)}.$1`);
+  writeFileSync(join(root, 'www/build', hashed), body);
+  return `build/${hashed}`;
+}
+
+// The served page's files by their plain names (what the single file and the
+// benchmarks read), to the content-hashed names the served page uses.
+const served = {};
+
+// The worker first: the page names the worker's hashed file.
+async function bundle() {
+  mkdirSync(join(root, 'www/build'), { recursive: true });
+  for (const name of readdirSync(join(root, 'www/build'))) {
+    if (/\.[0-9a-f]{16}\.\w+$/.test(name)) rmSync(join(root, 'www/build', name));
+  }
+  await esbuild.build({ ...COMMON, entryPoints: { worker: 'www/src/worker.js' }, outdir: 'www/build', plugins: [embeddedWasm] });
+  served['worker.js'] = hashedCopy('worker.js');
+  await esbuild.build({ ...COMMON, entryPoints: { app: 'www/src/main.js' }, outdir: 'www/build', define: { WORKER_FILE: JSON.stringify(served['worker.js']) } });
+  served['app.js'] = hashedCopy('app.js');
+  await esbuild.build({ ...COMMON, entryPoints: { app: 'www/src/styles.css' }, outdir: 'www/build' });
+  served['app.css'] = hashedCopy('app.css');
+}
+
+/**
+ * www/index.html: the page (www/src/index.html) naming the hashed files; and
+ * www/build/files.json, the same names for tests and tools that look for them.
+ */
+function writePage() {
+  let html = readFileSync(join(root, 'www/src/index.html'), 'utf8');
+  for (const name of ['app.css', 'app.js']) {
+    if (!html.includes(`"build/${name}"`)) fail(`www/src/index.html no longer names build/${name}: update writePage().`);
+    html = html.replace(`"build/${name}"`, `"${served[name]}"`);
+  }
+  writeFileSync(join(root, 'www/index.html'), html);
+  writeFileSync(join(root, 'www/build/files.json'), `${JSON.stringify(served, null, 2)}\n`);
+}
+
+/**
+ * www/sw.js: the service worker, named for the build it keeps (a hash of its
+ * files), so that a new build replaces the cache and an unchanged one leaves
+ * it be. It sits beside index.html: its scope is the page's folder.
  */
 async function serviceWorker() {
-  const hash = createHash('sha256');
-  for (const file of OFFLINE_FILES) hash.update(readFileSync(join(root, file)));
-  const version = hash.digest('hex').slice(0, 16);
-  await esbuild.build({ ...COMMON, entryPoints: ['www/src/sw.js'], outfile: 'www/sw.js', define: { BUILD_VERSION: JSON.stringify(version) } });
+  const files = ['index.html', ...Object.values(served), 'app.webmanifest', 'icon.svg'];
+  const version = contentHash(...files.map((file) => readFileSync(join(root, 'www', file))));
+  await esbuild.build({
+    ...COMMON,
+    entryPoints: ['www/src/sw.js'],
+    outfile: 'www/sw.js',
+    define: { BUILD_VERSION: JSON.stringify(version), BUILD_FILES: JSON.stringify(['./', ...files.slice(1)]) },
+  });
 }
 
 // The served CSP lives in index.html's meta tag (serve.mjs sends it as a header
@@ -210,9 +251,9 @@ function inlineScript(code, attributes = '') {
 
 function writeSingleFile() {
   const read = (path) => readFileSync(join(root, path), 'utf8');
-  let html = read('www/index.html');
+  let html = read('www/src/index.html');
   const replaceOnce = (pattern, replacement) => {
-    if (!pattern.test(html)) fail(`www/index.html no longer matches ${pattern}: update writeSingleFile().`);
+    if (!pattern.test(html)) fail(`www/src/index.html no longer matches ${pattern}: update writeSingleFile().`);
     html = html.replace(pattern, () => replacement);
   };
   replaceOnce(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, `<meta http-equiv="Content-Security-Policy" content="${FILE_CSP}">`);
@@ -242,8 +283,8 @@ function sizes() {
   const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
   console.log(`build-web: wasm ${kib(wasm.raw)} raw (${mb(wasm.raw)}: ${wasmVerdict} the ${mb(BUDGET.wasmRaw)} budget, goal ${mb(GOAL.wasmRaw)}), ${kib(wasm.gzip)} gzip (in build/worker.js as base64 of its xz)`);
   if (wasm.raw > BUDGET.wasmRaw) over.push(`the wasm is ${wasm.raw} bytes, over ${BUDGET.wasmRaw}`);
-  const page = ['www/index.html', 'www/build/app.css', 'www/build/app.js', 'www/build/worker.js'].map(measure);
-  for (const file of page) console.log(`build-web:   ${file.path.padEnd(22)} ${kib(file.raw).padStart(12)} raw ${kib(file.gzip).padStart(12)} gzip`);
+  const page = ['index.html', served['app.css'], served['app.js'], served['worker.js']].map((file) => measure(`www/${file}`));
+  for (const file of page) console.log(`build-web:   ${file.path.padEnd(38)} ${kib(file.raw).padStart(12)} raw ${kib(file.gzip).padStart(12)} gzip`);
   const total = page.reduce((sum, file) => sum + file.gzip, 0);
   const verdict = total <= BUDGET.pageGzip ? 'within' : `OVER by ${kib(total - BUDGET.pageGzip)}:`;
   console.log(`build-web: page total transfer ${kib(total)} gzip, ${verdict} the ${kib(BUDGET.pageGzip)} budget (goal ${kib(GOAL.pageGzip)})`);
@@ -260,6 +301,7 @@ checkTools();
 if (!jsOnly) buildWasm();
 if (!existsSync(join(root, config['wasm-opt'].input))) fail('www/pkg is missing: run a full build (without --js-only) first.');
 await bundle();
+writePage();
 await serviceWorker();
 writeSingleFile();
 sizes();

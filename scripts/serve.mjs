@@ -2,9 +2,12 @@
 // Serves www/ on 127.0.0.1 with the page's Content-Security-Policy as a header
 // (the same text as index.html's meta tag), compressed as static hosts serve
 // it: brotli or gzip, whichever the browser accepts (brotli first), each file
-// compressed once and kept until it changes. Every answer carries an ETag (a
-// hash of the file and its encoding), so `Cache-Control: no-cache` costs a 304
-// on a revisit, not the whole page again. Node's standard library only.
+// compressed once and kept until it changes. The build's files carry a hash of
+// their content in their names (scripts/build-web.mjs): those are immutable,
+// kept by the browser for a year without asking. Everything else (index.html,
+// which names them, and sw.js) is `no-cache` with an ETag (a hash of the file
+// and its encoding), so a revisit costs a 304, not the whole page again.
+// Node's standard library only.
 //
 //   node scripts/serve.mjs [--port N]   (default 8787; 0 or a busy port: a free one)
 
@@ -62,6 +65,14 @@ async function entryOf(file, body) {
   return entry;
 }
 
+// A file the build named by its content: `build/app.0123456789abcdef.js`.
+const HASHED = /^\/build\/[\w-]+\.[0-9a-f]{16}\.\w+$/;
+
+/** The Cache-Control for `path`: a file named by its content never changes under that name. */
+export function cacheControl(path) {
+  return HASHED.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
 /** Whether an `If-None-Match` header names `tag` (or is `*`). */
 export function matchesTag(header = '', tag) {
   return header.split(',').some((part) => {
@@ -86,23 +97,22 @@ export async function startServer({ port = 8787, host = '127.0.0.1' } = {}) {
     'Referrer-Policy': 'no-referrer',
     'Cross-Origin-Opener-Policy': 'same-origin',
     'Cross-Origin-Resource-Policy': 'same-origin',
-    'Cache-Control': 'no-cache',
   };
   const server = createServer(async (request, response) => {
     let path;
     try {
       path = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
     } catch {
-      response.writeHead(400, headers).end();
+      response.writeHead(400, { ...headers, 'Cache-Control': 'no-cache' }).end();
       return;
     }
     const file = normalize(join(www, path.endsWith('/') ? `${path}index.html` : path));
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      response.writeHead(405, headers).end();
+      response.writeHead(405, { ...headers, 'Cache-Control': 'no-cache' }).end();
       return;
     }
     if (!file.startsWith(www + sep)) {
-      response.writeHead(403, headers).end();
+      response.writeHead(403, { ...headers, 'Cache-Control': 'no-cache' }).end();
       return;
     }
     try {
@@ -113,8 +123,9 @@ export async function startServer({ port = 8787, host = '127.0.0.1' } = {}) {
       // Each encoding is its own representation, with its own tag.
       const tag = `"${entry.hash}${encoding ? `-${encoding}` : ''}"`;
       const vary = COMPRESSIBLE.has(extname(file)) ? { Vary: 'Accept-Encoding' } : {};
+      const caching = { 'Cache-Control': cacheControl(path) };
       if (matchesTag(request.headers['if-none-match'], tag)) {
-        response.writeHead(304, { ...headers, ...vary, ETag: tag }).end();
+        response.writeHead(304, { ...headers, ...caching, ...vary, ETag: tag }).end();
         return;
       }
       if (encoding) {
@@ -124,10 +135,10 @@ export async function startServer({ port = 8787, host = '127.0.0.1' } = {}) {
       }
       // The service worker fetches the page's own files to keep them: its policy lets it reach this origin, and nothing else.
       const workerPolicy = path === '/sw.js' ? { 'Content-Security-Policy': "default-src 'none'; connect-src 'self'" } : {};
-      response.writeHead(200, { ...headers, ...type, ...vary, ...workerPolicy, ETag: tag, 'Content-Length': body.length });
+      response.writeHead(200, { ...headers, ...type, ...caching, ...vary, ...workerPolicy, ETag: tag, 'Content-Length': body.length });
       response.end(request.method === 'HEAD' ? undefined : body);
     } catch {
-      response.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end('not found\n');
+      response.writeHead(404, { ...headers, 'Cache-Control': 'no-cache', 'Content-Type': 'text/plain; charset=utf-8' }).end('not found\n');
     }
   });
   await new Promise((resolve, reject) => {

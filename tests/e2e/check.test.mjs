@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 import {
+  builtFile,
   dropFolder,
   foreignRequests,
   openPage,
@@ -22,7 +23,7 @@ import {
 } from './harness.mjs';
 
 // The service worker keeps the build for offline use: it fetches the same files, and the manifest and icon.
-const OWN_ASSETS = ['/', '/index.html', '/build/app.js', '/build/app.css', '/build/worker.js', '/sw.js', '/app.webmanifest', '/icon.svg'];
+const OWN_ASSETS = ['/', '/index.html', ...['app.js', 'app.css', 'worker.js'].map((name) => `/${builtFile(name)}`), '/sw.js', '/app.webmanifest', '/icon.svg'];
 
 let browser;
 let origin;
@@ -44,7 +45,7 @@ test('cold load is interactive in under a second and sends the CSP', async () =>
   const coreReady = Date.now() - started;
   console.log(`cold load: first interactive view ${interactive} ms, core and rule registry loaded ${coreReady} ms`);
   assert.ok(interactive < 1000, `first interactive view after ${interactive} ms`);
-  const response = await page.request.get(`${origin}/build/worker.js`);
+  const response = await page.request.get(`${origin}/${builtFile('worker.js')}`);
   assert.match(response.headers()['content-security-policy'], /connect-src 'none'/);
   assert.deepEqual(problems, []);
   await context.close();

@@ -29,9 +29,14 @@ const CHROMIUM_ARGS = [
 ];
 
 export function requireBuild() {
-  for (const file of ['www/build/app.js', 'www/build/worker.js', 'www/build/app.css', 'dist/apcheck.html']) {
+  for (const file of ['www/index.html', 'www/build/files.json', 'www/sw.js', 'dist/apcheck.html']) {
     if (!existsSync(join(repoRoot, file))) throw new Error(`${file} is missing: run \`npm run build\` first`);
   }
+}
+
+/** The path (from www/, as the page names it) of the build's `app.js`, `app.css` or `worker.js`: named by a hash of its content. */
+export function builtFile(name) {
+  return JSON.parse(readFileSync(join(repoRoot, 'www/build/files.json'), 'utf8'))[name];
 }
 
 export async function launch() {

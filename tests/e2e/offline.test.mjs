@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { launch, offOrigin, openPage, requireBuild, screenshot, selectCheckText, serve, waitReady } from './harness.mjs';
+import { builtFile, launch, offOrigin, openPage, requireBuild, screenshot, selectCheckText, serve, waitReady } from './harness.mjs';
 
 test('with the server gone, the page reloads, checks, cancels and checks again', async () => {
   requireBuild();
@@ -16,6 +16,13 @@ test('with the server gone, the page reloads, checks, cancels and checks again',
     await waitReady(page);
     // The first visit: the service worker installs and takes the page over.
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 });
+    // It keeps this build: the page and the files named by their content.
+    const kept = await page.evaluate(async () => {
+      const names = await caches.keys();
+      const requests = await Promise.all(names.map(async (name) => (await caches.open(name)).keys()));
+      return requests.flat().map((request) => new URL(request.url).pathname);
+    });
+    for (const path of ['/', ...['app.js', 'app.css', 'worker.js'].map((name) => `/${builtFile(name)}`)]) assert.ok(kept.includes(path), `the service worker keeps ${path}: ${kept}`);
     const cdp = await context.newCDPSession(page);
     // The manifest parses with no error (installability itself Chromium only judges outside a test's incognito profile).
     const { errors, data } = await cdp.send('Page.getAppManifest');

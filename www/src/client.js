@@ -7,6 +7,7 @@
 
 import { packBatch, sliceBatch } from './batch.js';
 
+/* global WORKER_FILE */
 const embeddedWorker = () => document.getElementById('apcheck-worker');
 
 /** Where the core runs: 'worker' (served page or blob worker) or 'main-thread' (fallback). */
@@ -17,7 +18,8 @@ let blobUrl = null;
 
 function workerUrl() {
   const embedded = embeddedWorker();
-  if (!embedded) return 'build/worker.js';
+  // The worker's file as the build named it, by a hash of its content.
+  if (!embedded) return WORKER_FILE;
   // One Blob URL for every worker this page starts (a cancel starts a new one).
   blobUrl ??= URL.createObjectURL(new Blob([embedded.textContent], { type: 'text/javascript' }));
   return blobUrl;

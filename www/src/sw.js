@@ -5,9 +5,10 @@
 // the old one is dropped once the new one is complete. It only ever fetches
 // the page's own files, from the page's own origin (its CSP: connect-src 'self').
 
-/* global BUILD_VERSION */
+/* global BUILD_VERSION, BUILD_FILES */
 const CACHE = `apcheck-${BUILD_VERSION}`;
-const FILES = ['./', 'build/app.js', 'build/app.css', 'build/worker.js', 'app.webmanifest', 'icon.svg'];
+// The page ('./'), its content-hashed build files, the manifest and the icon.
+const FILES = BUILD_FILES;
 
 self.addEventListener('install', (event) => {
   event.waitUntil(

@@ -14,7 +14,7 @@ import { EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { lane } from '../client.js';
 import { baseExtensions } from '../editor.js';
-import { keeper } from '../keep.js';
+import { keep, keeper } from '../keep.js';
 import { checkbox, copyButton, debounce, downloadButton, h, isCancelled, openFileButton, plural, resultArea, select, status, toast, withProgress } from '../util.js';
 
 // This view's jobs run on its own worker: they never wait behind another view's.
@@ -68,6 +68,8 @@ let mounted = [];
 let rerun;
 let shown = null;
 let kept;
+/** Files another view opened here before this view was set up, when they could not be kept. */
+let handed = null;
 
 const listOf = (text) => text.split(/[\s,]+/).filter(Boolean);
 const big = () => texts.a.length + texts.b.length > MERGE_VIEW_BYTES;
@@ -475,23 +477,38 @@ function loadInto(side, text, file) {
   run();
 }
 
+/** Puts `files` ({a, b, nameA, nameB}) on screen and diffs them. */
+function showFiles(files) {
+  texts = { a: files.a ?? '', b: files.b ?? '' };
+  names = { a: files.nameA ?? 'a.json', b: files.nameB ?? 'b.json' };
+  isSample.a = isSample.b = false;
+  mergeRequested = false;
+  results.changed();
+  mount();
+  run();
+}
+
+/**
+ * Another view's "show me the diff": opens `files` ({a, b, nameA, nameB}) in
+ * this view, in place of what it held. Before the view's first visit they
+ * are kept as its files, which its set-up then opens like any kept ones.
+ */
+export function openDiff(files) {
+  if (kept) {
+    showFiles(files);
+    kept.keepNow();
+  } else if (keep('diff', files)) {
+    // Not kept (storage off or full): the set-up opens them itself.
+    handed = files;
+  }
+  location.hash = '#diff';
+}
 export function setUpDiffView() {
   const root = document.getElementById('diff-root');
   rerun = debounce(run, 300);
   host = h('div.merge-host');
   // Both documents and their names; a file opened here is kept like a pasted one, within the limit.
-  kept = keeper('diff', {
-    files: () => ({ a: texts.a, b: texts.b, nameA: names.a, nameB: names.b }),
-    apply: (files) => {
-      texts = { a: files.a ?? '', b: files.b ?? '' };
-      names = { a: files.nameA ?? 'a.json', b: files.nameB ?? 'b.json' };
-      isSample.a = isSample.b = false;
-      mergeRequested = false;
-      results.changed();
-      mount();
-      run();
-    },
-  });
+  kept = keeper('diff', { files: () => ({ a: texts.a, b: texts.b, nameA: names.a, nameB: names.b }), apply: showFiles });
   results = resultArea(h('div.diff-results', { 'aria-live': 'polite' }));
   keysInput = h('input', { type: 'text', placeholder: '/tools=name', size: 18, title: 'Match array elements by key: POINTER=FIELD, comma-separated', onchange: () => ((options.arrayKeys = listOf(keysInput.value)), results.changed(), run()) });
   const ignore = h('input', { type: 'text', placeholder: '/*/status', size: 16, title: 'Ignore these paths (* matches one step), comma-separated', onchange: () => ((options.ignore = listOf(ignore.value)), results.changed(), run()) });
@@ -527,7 +544,7 @@ export function setUpDiffView() {
   });
   mount();
   // Restored files are diffed as they are applied; else the samples are.
-  kept.start().then(() => isSample.a && isSample.b && run());
+  kept.start().then(() => (handed ? showFiles(handed) : isSample.a && isSample.b && run()));
 }
 
 export const diffView = { run: () => run(), list: null };

@@ -15,6 +15,7 @@ import { keeper, packageFiles, packageFrom } from '../keep.js';
 import { diagnosticsList } from '../report.js';
 import { callWithProgress, copyButton, debounce, downloadButton, h, isCancelled, openFileButton, plural, resultArea, status, withProgress } from '../util.js';
 import { visible } from '../visible.js';
+import { openDiff } from './diff.js';
 
 // This view's jobs run on its own worker: they never wait behind another view's.
 const core = lane('snapshot');
@@ -26,6 +27,34 @@ const TASKS = [
   ['build', 'Build', 'A plugin folder: the snapshot a client would hold'],
   ['call', 'Tool call', 'Arguments checked against a tool of the snapshot'],
 ];
+
+// The sample pair on a first visit: the change a reviewer meets most (a tool
+// renamed, an input newly required, a tool added) under a minor bump that
+// does not cover it. Built here rather than written out: a third of the bytes.
+const sampleSchema = (required, properties) => ({ type: 'object', required, properties });
+const sampleSnapshot = (version, tools) =>
+  `${JSON.stringify(
+    {
+      $schema: 'urn:apcheck:schema:snapshot:1',
+      plugin: { name: 'issue-tracker', version, spec: '1.0.0' },
+      skills: [],
+      mcpServers: [{ id: 'tracker', type: 'stdio', status: 'connected' }],
+      tools: tools.map(([name, inputSchema]) => ({ name, server: 'tracker', inputSchema })),
+    },
+    null,
+    2,
+  )}\n`;
+const SEARCH = sampleSchema(['query'], { query: { type: 'string' } });
+const ISSUE = { id: { type: 'integer' }, repo: { type: 'string' } };
+const SAMPLE_OLD = sampleSnapshot('1.4.0', [
+  ['search_issues', SEARCH],
+  ['get_issue', sampleSchema(['id'], ISSUE)],
+]);
+const SAMPLE_NEW = sampleSnapshot('1.5.0', [
+  ['find_issues', SEARCH],
+  ['get_issue', sampleSchema(['id', 'repo'], ISSUE)],
+  ['close_issue', sampleSchema(['id'], { id: ISSUE.id })],
+]);
 
 let task = 'lint';
 let oldEditor;
@@ -148,6 +177,39 @@ function markdownActions(markdown, filename) {
 
 const LEVEL_TONE = { major: 'bad', minor: 'warn', patch: 'ok' };
 
+// Where a change's subject sits in a snapshot, by the first word of its kind;
+// `plugin-…` changes are of the plugin object itself.
+const SUBJECTS = {
+  tool: ['tools', (tool) => `${tool.server}/${tool.name}`],
+  skill: ['skills', (skill) => skill.name],
+  server: ['mcpServers', (server) => server.id],
+};
+
+/** The JSON of `subject` in snapshot `text`, pretty-printed; `null` when the snapshot has none. */
+function subjectJson(text, kind, subject) {
+  let snapshot;
+  try {
+    snapshot = JSON.parse(text);
+  } catch {
+    return 'null\n';
+  }
+  const [list, key] = SUBJECTS[kind.split('-')[0]] ?? [];
+  const found = list ? (Array.isArray(snapshot?.[list]) ? snapshot[list].find((item) => key(item ?? {}) === subject) : undefined) : snapshot?.plugin;
+  return `${JSON.stringify(found ?? null, null, 2)}\n`;
+}
+
+/** Opens the old and new JSON of a change's subject side by side in the Diff view. */
+function diffOf(change) {
+  // A renamed tool is named by its new name; the report's detail names the old one.
+  const before = change.kind === 'tool-renamed' ? (change.detail.match(/^tool `(.+)` renamed to `/)?.[1] ?? change.subject) : change.subject;
+  openDiff({
+    a: subjectJson(oldEditor.text, change.kind, before),
+    b: subjectJson(newEditor.text, change.kind, change.subject),
+    nameA: `old/${before}.json`,
+    nameB: `new/${change.subject}.json`,
+  });
+}
+
 function bumpVerdict(report) {
   const { required, bump, old_version: from, new_version: to, bump_covers_changes: enough } = report;
   const versions = `${from ?? '?'} → ${to ?? '?'}`;
@@ -171,17 +233,25 @@ async function runChanges(show) {
   markEditors(report.diagnostics, byFile);
   show(
     bumpVerdict(report),
-    markdownActions(markdown, 'snapshot-changes.md'),
+    h('div.row.actions', {}, copyButton('Copy Markdown for a pull request', () => markdown, 'The verdict and the table as Markdown'), downloadButton('Markdown', 'snapshot-changes.md', () => markdown, 'text/markdown')),
     report.changes.length
       ? h(
           'table.components',
           {},
-          h('thead', {}, h('tr', {}, ['level', 'change', 'subject', 'detail'].map((t) => h('th', { scope: 'col' }, t)))),
+          h('thead', {}, h('tr', {}, ['level', 'change', 'subject', 'detail', ''].map((t) => h('th', { scope: 'col' }, t)))),
           h(
             'tbody',
             {},
             report.changes.map((change) =>
-              h('tr', {}, h('td', {}, h(`span.state.${LEVEL_TONE[change.level] ?? 'none'}`, {}, change.level)), h('td', {}, h('code', {}, change.kind)), h('td', {}, change.subject), h('td', {}, change.detail)),
+              h(
+                'tr',
+                {},
+                h('td.word', { dataset: { label: 'level' } }, h(`span.state.${LEVEL_TONE[change.level] ?? 'none'}`, {}, change.level)),
+                h('td.word', { dataset: { label: 'change' } }, h('code', {}, change.kind)),
+                h('td.name', { dataset: { label: 'subject' } }, change.subject),
+                h('td', { dataset: { label: 'detail' } }, change.detail),
+                h('td.word', {}, h('button.small', { type: 'button', title: 'The old and new JSON side by side, in the Diff view', 'aria-label': `Diff ${change.subject}`, onclick: () => diffOf(change) }, 'Diff')),
+              ),
             ),
           ),
         )
@@ -461,6 +531,13 @@ export function setUpSnapshotView() {
       ),
       h('button.primary', { type: 'button', onclick: run, title: 'Ctrl+Enter' }, 'Run'),
     ),
+    h(
+      'p.muted.intro',
+      {},
+      'A capability snapshot is the JSON record of what a plugin offers an agent: its skills, MCP servers and every tool with its input schema. Kept next to the plugin, it shows a reviewer what a release changes, and which version bump that needs (§10.2). The editors hold a sample pair: press ',
+      h('em', {}, 'Changes'),
+      ' to compare them.',
+    ),
     kept.element,
     h(
       'div.tool-grid',
@@ -469,8 +546,8 @@ export function setUpSnapshotView() {
         'div.pane.snapshot-inputs',
         {},
         dropPane,
-        editorPane('Old snapshot', 'changes', oldHost, ...openFileButton('snapshot-open-old', 'Open…', '.json', (text) => ((oldEditor.text = text), run()))),
-        editorPane('Snapshot', 'lint changes drift call', newHost, ...openFileButton('snapshot-open-new', 'Open…', '.json', (text) => ((newEditor.text = text), run()))),
+        editorPane('Old snapshot', 'changes', oldHost, ...openFileButton('snapshot-open-old', 'Open…', '.json', (text) => ((oldEditor.text = text), dropSample(), run()))),
+        editorPane('Snapshot', 'lint changes drift call', newHost, ...openFileButton('snapshot-open-new', 'Open…', '.json', (text) => ((newEditor.text = text), dropSample(), run()))),
         editorPane('tools/list capture (optional)', 'build', toolsHost, h('label', {}, 'for ', serverInput)),
         argumentsPane(argsHost),
       ),
@@ -478,14 +555,20 @@ export function setUpSnapshotView() {
     ),
   );
   const onChange = inputChanged;
-  oldEditor = holdingEditor(oldHost, { label: 'Old snapshot', hint: 'Paste or open the old snapshot', onChange });
-  newEditor = holdingEditor(newHost, { label: 'Snapshot', hint: 'Paste or open a snapshot', onChange });
+  oldEditor = holdingEditor(oldHost, { doc: SAMPLE_OLD, label: 'Old snapshot', hint: 'Paste or open the old snapshot', onChange });
+  newEditor = holdingEditor(newHost, { doc: SAMPLE_NEW, label: 'Snapshot', hint: 'Paste or open a snapshot', onChange });
   toolsEditor = createEditor(toolsHost, { label: 'tools/list capture', hint: 'A tools/list result for one server: {"tools": [...]}', onChange });
   argsEditor = createEditor(argsHost, { doc: '{}\n', label: 'tools/call arguments', onChange: (text) => (form.fromText(text), inputChanged()) });
   form.fromText(argsEditor.text);
   serverInput.addEventListener('input', inputChanged);
   pickTask('lint');
   kept.start();
+}
+
+/** A file was opened: the sample still in the other editor would only be compared with it, so it goes. */
+function dropSample() {
+  if (oldEditor.text === SAMPLE_OLD) oldEditor.text = '';
+  if (newEditor.text === SAMPLE_NEW) newEditor.text = '';
 }
 
 /** Loose .json files dropped (not a folder): snapshots, sorted by name. */
@@ -506,6 +589,7 @@ async function takeSnapshots(files) {
     pickTask('changes');
   } else {
     newEditor.text = texts[0];
+    dropSample();
     run();
   }
 }

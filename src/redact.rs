@@ -10,25 +10,29 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-/// Well-known credential shapes; group 1 is the non-secret prefix shown in messages.
+/// Well-known credential shapes, each named with its article ("an OpenAI API
+/// key") for messages to quote; group 1 is the non-secret prefix shown in messages.
 static TOKEN_SHAPES: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
     [
-        ("GitHub token", r"\b(gh[pousr]_)[A-Za-z0-9]{30,}"),
-        ("GitHub fine-grained token", r"\b(github_pat_)[A-Za-z0-9_]{30,}"),
-        ("Slack token", r"\b(xox[abposr]-)[A-Za-z0-9-]{10,}"),
-        ("AWS access key id", r"\b(AKIA|ASIA)[A-Z0-9]{16}\b"),
-        ("Anthropic API key", r"\b(sk-ant-)[A-Za-z0-9_-]{20,}"),
-        ("OpenAI API key", r"\b(sk-(?:proj-|svcacct-|admin-)?)[A-Za-z0-9_-]{20,}"),
-        ("Stripe secret key", r"\b((?:sk|rk)_(?:live|test)_)[A-Za-z0-9]{16,}"),
-        ("Google API key", r"\b(AIza)[A-Za-z0-9_-]{35}"),
-        ("GitLab token", r"\b(glpat-)[A-Za-z0-9_-]{20,}"),
-        ("npm token", r"\b(npm_)[A-Za-z0-9]{36}"),
-        ("Hugging Face token", r"\b(hf_)[A-Za-z0-9]{30,}"),
+        ("a GitHub token", r"\b(gh[pousr]_)[A-Za-z0-9]{30,}"),
+        ("a GitHub fine-grained token", r"\b(github_pat_)[A-Za-z0-9_]{30,}"),
+        ("a Slack token", r"\b(xox[abposr]-)[A-Za-z0-9-]{10,}"),
+        ("an AWS access key id", r"\b(AKIA|ASIA)[A-Z0-9]{16}\b"),
+        ("an Anthropic API key", r"\b(sk-ant-)[A-Za-z0-9_-]{20,}"),
         (
-            "JSON Web Token",
+            "an OpenAI API key",
+            r"\b(sk-(?:proj-|svcacct-|admin-)?)[A-Za-z0-9_-]{20,}",
+        ),
+        ("a Stripe secret key", r"\b((?:sk|rk)_(?:live|test)_)[A-Za-z0-9]{16,}"),
+        ("a Google API key", r"\b(AIza)[A-Za-z0-9_-]{35}"),
+        ("a GitLab token", r"\b(glpat-)[A-Za-z0-9_-]{20,}"),
+        ("an npm token", r"\b(npm_)[A-Za-z0-9]{36}"),
+        ("a Hugging Face token", r"\b(hf_)[A-Za-z0-9]{30,}"),
+        (
+            "a JSON Web Token",
             r"\b(eyJ)[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",
         ),
-        ("private key", r"(-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)"),
+        ("a private key", r"(-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)"),
     ]
     .into_iter()
     .map(|(label, pattern)| (label, Regex::new(pattern).expect("token shape patterns are valid")))
@@ -41,7 +45,7 @@ pub(crate) fn known_token(value: &str) -> Option<(&'static str, String)> {
         .iter()
         .find_map(|(label, shape)| shape.captures(value).map(|c| (*label, c)))?;
     // A key block's length is the whole value's: its BEGIN line alone says little.
-    let token = if label == "private key" {
+    let token = if label == "a private key" {
         value
     } else {
         found.get(0).map_or("", |m| m.as_str())
@@ -113,7 +117,7 @@ pub fn credential_ranges(text: &str) -> Vec<std::ops::Range<usize>> {
     for (label, shape) in TOKEN_SHAPES.iter() {
         for found in shape.find_iter(text) {
             let mut end = found.end();
-            if *label == "private key" {
+            if *label == "a private key" {
                 // The key body follows its BEGIN line, up to the end of the string or line.
                 end += text[end..].find(['"', '\n']).unwrap_or(text.len() - end);
             }
@@ -378,7 +382,7 @@ pub fn mask_token_shapes(text: &str) -> Cow<'_, str> {
         let replaced = shape
             .replace_all(&text, |found: &regex::Captures| {
                 let prefix = found.get(1).map_or("", |m| m.as_str());
-                if *label == "private key" {
+                if *label == "a private key" {
                     format!("{prefix}…")
                 } else {
                     masked(prefix, &found[0])

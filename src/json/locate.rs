@@ -285,6 +285,44 @@ impl<'a> Sink<'a> for Builder<'a> {
     }
 }
 
+/// The opening brace (or bracket) of the container whose value spans `span`:
+/// where a finding about a member the object lacks belongs, since marking the
+/// whole object would underline the whole document for a root-level gap.
+/// `span` itself when it is no container.
+pub fn opening_of(text: &str, span: Span) -> Span {
+    match text.as_bytes().get(span.start) {
+        Some(b'{' | b'[') => Span::new(span.start, span.start + 1),
+        _ => span,
+    }
+}
+
+/// The span of the member name (quotes included) written before the value at
+/// `value` in the strict JSON `text`: the key an "unexpected member" finding
+/// points at. `None` when no `"key":` precedes it (an array element, the root).
+pub fn key_before(text: &str, value: Span) -> Option<Span> {
+    let bytes = text.as_bytes();
+    let before_value = bytes.get(..value.start)?;
+    let colon = before_value.iter().rposition(|b| !b" \t\r\n".contains(b))?;
+    if bytes[colon] != b':' {
+        return None;
+    }
+    let close = bytes[..colon].iter().rposition(|b| !b" \t\r\n".contains(b))?;
+    if bytes[close] != b'"' {
+        return None;
+    }
+    // Inside a string a quote is escaped by an odd run of backslashes before
+    // it; the first unescaped one going back opens the key.
+    let mut at = close;
+    while let Some(quote) = bytes[..at].iter().rposition(|&b| b == b'"') {
+        let backslashes = bytes[..quote].iter().rev().take_while(|&&b| b == b'\\').count();
+        if backslashes % 2 == 0 {
+            return Some(Span::new(quote, close + 1));
+        }
+        at = quote;
+    }
+    None
+}
+
 /// The span of the value at each of `pointers` (or, where nothing is there, of
 /// its nearest existing ancestor) in the strict JSON `text`, in one scan that
 /// builds no tree: only the values on the way to a wanted pointer are looked
@@ -545,6 +583,23 @@ mod tests {
         let tree = SpanTree::parse(duplicated).unwrap();
         let last = tree.value_span("/k").unwrap();
         assert_eq!(&duplicated[last.start..last.end], "[2]");
+    }
+
+    #[test]
+    fn keys_and_opening_braces_are_found_from_a_value() {
+        let text = r#"{"a\"\\": {"b" :  [1], "c":2}, "d": "x"}"#;
+        let tree = SpanTree::parse(text).unwrap();
+        let key = |pointer: &str| key_before(text, tree.value_span(pointer).unwrap()).map(|s| &text[s.start..s.end]);
+        assert_eq!(key("/a\"\\"), Some(r#""a\"\\""#));
+        assert_eq!(key("/a\"\\/b"), Some(r#""b""#));
+        assert_eq!(key("/a\"\\/c"), Some(r#""c""#));
+        assert_eq!(key("/d"), Some(r#""d""#));
+        assert_eq!(key(""), None);
+        assert_eq!(key_before("[1]", Span::new(1, 2)), None);
+        let brace = opening_of(text, tree.value_span("").unwrap());
+        assert_eq!(brace, Span::new(0, 1));
+        let scalar = tree.value_span("/d").unwrap();
+        assert_eq!(opening_of(text, scalar), scalar);
     }
 
     #[test]

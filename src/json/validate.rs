@@ -17,8 +17,9 @@ use serde_json::Value;
 use crate::json::budget::{Guard, Stop};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::json::lean::{Lean, LeanDoc};
-use crate::json::locate::nearest_spans_in_checked;
+use crate::json::locate::{key_before, nearest_spans_in_checked, opening_of};
 use crate::json::parse::{JsonDoc, JsonParseError, parse_document, pointer_tokens};
+use crate::json::pointer::push_token;
 use crate::json::scan::check_syntax;
 use crate::source::{LineCol, LineIndex, Span};
 
@@ -692,8 +693,16 @@ fn locate_issues<'a>(
         .into_iter()
         .map(|error| (format!("{prefix}{}", error.instance_path().as_str()), error))
         .collect();
-    let pointers: Vec<&str> = errors.iter().map(|(pointer, _)| pointer.as_str()).collect();
-    let spans = spans_of(&pointers);
+    // An unexpected member is marked at its own key, a missing one at the
+    // opening brace of the object that lacks it: the object's whole span
+    // would underline the whole document for a root-level finding.
+    let marked: Vec<Mark> = errors.iter().map(|(pointer, error)| Mark::of(pointer, error)).collect();
+    let pointers: Vec<&str> = marked.iter().map(|mark| mark.pointer()).collect();
+    let spans: Vec<Span> = spans_of(&pointers)
+        .into_iter()
+        .zip(&marked)
+        .map(|(span, mark)| mark.narrow(text, span))
+        .collect();
     // Most documents fail once or twice: counting to each issue is cheaper
     // than indexing every line of the text first.
     let index = (errors.len() > 4).then(|| LineIndex::new(text));
@@ -716,7 +725,7 @@ fn locate_issues<'a>(
                     }
                     _ => None,
                 },
-                message: error.masked().to_string(),
+                message: issue_message(&error),
                 line: at.line,
                 column: at.column,
                 span,
@@ -724,6 +733,63 @@ fn locate_issues<'a>(
             }
         })
         .collect()
+}
+
+/// The validator's message for `error`, the instance value masked (it may be
+/// a secret). Its format message reads "value is not a \"email\"", with an
+/// article that fits no format name; this one names the format as a format.
+fn issue_message(error: &jsonschema::ValidationError<'_>) -> String {
+    match error.kind() {
+        jsonschema::error::ValidationErrorKind::Format { format } => {
+            format!(r#"value is not a valid "{format}""#)
+        }
+        _ => error.masked().to_string(),
+    }
+}
+
+/// Where in the instance an issue is marked.
+enum Mark<'p> {
+    /// The value at the issue's pointer.
+    Value(&'p str),
+    /// The key of the unexpected member at this pointer.
+    Key(String),
+    /// The opening brace of the object at the issue's pointer, which lacks a member.
+    Opening(&'p str),
+}
+
+impl<'p> Mark<'p> {
+    fn of(pointer: &'p str, error: &jsonschema::ValidationError<'_>) -> Self {
+        use jsonschema::error::ValidationErrorKind;
+        match error.kind() {
+            ValidationErrorKind::AdditionalProperties { unexpected }
+            | ValidationErrorKind::UnevaluatedProperties { unexpected } => match unexpected.first() {
+                Some(key) => {
+                    let mut member = pointer.to_string();
+                    push_token(&mut member, key);
+                    Mark::Key(member)
+                }
+                None => Mark::Value(pointer),
+            },
+            ValidationErrorKind::Required { .. } => Mark::Opening(pointer),
+            _ => Mark::Value(pointer),
+        }
+    }
+
+    fn pointer(&self) -> &str {
+        match self {
+            Mark::Value(pointer) | Mark::Opening(pointer) => pointer,
+            Mark::Key(member) => member,
+        }
+    }
+
+    /// The marked part of `span`, the span found at [`Mark::pointer`].
+    fn narrow(&self, text: &str, span: Span) -> Span {
+        match self {
+            Mark::Value(_) => span,
+            Mark::Key(_) => key_before(text, span).unwrap_or(span),
+            Mark::Opening(_) => opening_of(text, span),
+        }
+    }
 }
 
 /// Each pointer's nearest span in a parsed document's span tree.
@@ -783,10 +849,48 @@ mod tests {
             (required.instance_pointer.as_str(), required.line, required.column),
             ("", 1, 1)
         );
+        assert_eq!(
+            required.span,
+            Span::new(0, 1),
+            "a missing member marks the opening brace"
+        );
         let typed = found.iter().find(|i| i.keyword == "type").unwrap();
         assert_eq!(typed.instance_pointer, "/n");
         assert_eq!(typed.schema_location, "/properties/n/type");
         assert_eq!((typed.line, typed.column), (2, 8));
+    }
+
+    #[test]
+    fn an_unexpected_member_is_marked_at_its_key() {
+        let text = "{\n  \"name\": \"x\",\n  \"odd \\\"key\\\\\": [1, 2]\n}";
+        let found = issues(r#"{"properties": {"name": {}}, "additionalProperties": false}"#, text);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let issue = &found[0];
+        assert_eq!(issue.instance_pointer, "", "the issue still belongs to the object");
+        assert_eq!(&text[issue.span.start..issue.span.end], r#""odd \"key\\""#);
+        assert_eq!((issue.line, issue.column), (3, 3));
+        let nested = r#"{"a": {"b": 1, "c": 2}}"#;
+        let found = issues(
+            r#"{"properties": {"a": {"properties": {"b": {}}, "unevaluatedProperties": false}}}"#,
+            nested,
+        );
+        assert_eq!(&nested[found[0].span.start..found[0].span.end], r#""c""#);
+    }
+
+    #[test]
+    fn a_format_failure_reads_as_english() {
+        let asserting = compile(
+            SchemaFile {
+                name: "s.json",
+                text: r#"{"format": "email"}"#,
+            },
+            &[],
+            &CompileOptions { formats: true },
+        )
+        .unwrap();
+        let found = validate_text(r#""not an address""#, &asserting).unwrap().unwrap();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].message, r#"value is not a valid "email""#);
     }
 
     #[test]

@@ -115,11 +115,14 @@ fn verdict(report: &ChangeReport) -> String {
         report.old_version.as_deref().unwrap_or("(none)"),
         report.new_version.as_deref().unwrap_or("(none)")
     );
-    let bump = report.bump.map_or("no", level_word);
+    let bump = report.bump.map_or_else(
+        || "no bump".to_string(),
+        |level| format!("a {} bump", level_word(level)),
+    );
     match report.required {
         None => format!("No changes; version {version}."),
         Some(required) => format!(
-            "Needs a {} bump; version {version} is a {bump} bump: {}.",
+            "Needs a {} bump; version {version} is {bump}: {}.",
             required.as_str(),
             if report.bump_covers_changes() {
                 "covered"

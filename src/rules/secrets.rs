@@ -255,7 +255,7 @@ pub fn detect(field: Field, name: &str, value: &str) -> Option<Secret> {
     if let Some((label, shown)) = known_token(value) {
         return Some(Secret {
             rule: &SECRET_TOKEN_SHAPE,
-            message: format!("{place} holds what looks like a {label} ({shown}); {visible}"),
+            message: format!("{place} holds what looks like {label} ({shown}); {visible}"),
         });
     }
     let literal = without_placeholders(value);
@@ -294,7 +294,7 @@ pub fn detect_elsewhere(place: &str, value: &str) -> Option<Secret> {
     if let Some((label, shown)) = known_token(value) {
         return Some(Secret {
             rule: &SECRET_TOKEN_SHAPE,
-            message: format!("{place} holds what looks like a {label} ({shown}); {visible}"),
+            message: format!("{place} holds what looks like {label} ({shown}); {visible}"),
         });
     }
     let literal = without_placeholders(value);
@@ -404,6 +404,25 @@ mod tests {
         }
         let secret = detect(Field::Env, "GITHUB_TOKEN", samples[0]).unwrap();
         assert!(secret.message.contains("ghp_…(42 chars)"), "{}", secret.message);
+    }
+
+    #[test]
+    fn each_shape_is_named_with_the_article_its_sound_takes() {
+        let named = |value: &str| detect(Field::Env, "SOME_SETTING", value).unwrap().message;
+        let openai = named("sk-proj-abcdefghijklmnopqrstuvwxyz012345");
+        assert!(openai.contains("looks like an OpenAI API key (sk-proj-"), "{openai}");
+        let aws = named("AKIAIOSFODNN7EXAMPLE");
+        assert!(aws.contains("looks like an AWS access key id"), "{aws}");
+        let npm = named("npm_0123456789abcdefghijklmnopqrstuvwxyz");
+        assert!(npm.contains("looks like an npm token"), "{npm}");
+        let github = named("ghp_0123456789abcdefghijklmnopqrstuvwxyzAB");
+        assert!(github.contains("looks like a GitHub token"), "{github}");
+        let elsewhere = detect_elsewhere("args[1]", "sk-ant-api03-abcdefghijklmnopqrstuvwxyz012345").unwrap();
+        assert!(
+            elsewhere.message.contains("looks like an Anthropic API key"),
+            "{}",
+            elsewhere.message
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@ use std::borrow::Cow;
 
 use crate::diag::Diagnostic;
 use crate::json::JsonDoc;
+use crate::json::locate::opening_of;
 use crate::rule::Rule;
 use crate::source::{LineIndex, Span};
 
@@ -36,6 +37,14 @@ impl<'t> JsonSource<'t> {
     /// existing ancestor, for a missing member).
     pub fn at_value(&self, rule: &Rule, pointer: &str, message: impl Into<String>) -> Diagnostic {
         self.at_span(rule, pointer, self.doc.nearest_span(pointer), message)
+    }
+
+    /// A diagnostic for `rule` about a member the object at `pointer` lacks,
+    /// placed on that object's opening brace: its whole span would underline
+    /// the whole document for a root-level gap.
+    pub fn at_missing(&self, rule: &Rule, pointer: &str, message: impl Into<String>) -> Diagnostic {
+        let span = opening_of(&self.text, self.doc.nearest_span(pointer));
+        self.at_span(rule, pointer, span, message)
     }
 
     /// A diagnostic for `rule` placed on the member name at `pointer` (a key

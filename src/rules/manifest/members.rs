@@ -224,7 +224,7 @@ pub(super) fn check_members(
     diagnostics: &mut Vec<Diagnostic>,
 ) {
     if !members.contains_key("name") {
-        diagnostics.push(file.at_value(&NAME_MISSING, "", format!("plugin.json has no `name`; {REJECTED}")));
+        diagnostics.push(file.at_missing(&NAME_MISSING, "", format!("plugin.json has no `name`; {REJECTED}")));
     }
     for (key, value) in members {
         let mut pointer = String::new();

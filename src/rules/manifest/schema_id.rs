@@ -61,7 +61,7 @@ pub(super) fn select_spec_version(
         .collect::<Vec<_>>()
         .join(", ");
     let Some(declared) = members.get("$schema") else {
-        let diagnostic = file.at_value(
+        let diagnostic = file.at_missing(
             &SCHEMA_MISSING,
             "",
             format!("plugin.json has no `$schema`, so no Agent Plugins version is declared; {REJECTED}. Supported: {supported}"),

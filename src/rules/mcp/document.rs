@@ -197,7 +197,7 @@ pub(super) fn check_document<'f>(
             None
         }
         None => {
-            diagnostics.push(file.at_value(&MCP_SERVERS_NOT_OBJECT, "", "`mcpServers` is missing"));
+            diagnostics.push(file.at_missing(&MCP_SERVERS_NOT_OBJECT, "", "`mcpServers` is missing"));
             None
         }
     };

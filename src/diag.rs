@@ -29,7 +29,17 @@ pub struct Diagnostic {
     pub hint: Option<String>,
     /// Edits that fix the finding, when the rule can offer them (see `fix`).
     pub fix: Option<Fix>,
+    /// Found in a component (a skill, `mcp.json`) that a client does not
+    /// reach, because the manifest was rejected (§5.2): checked anyway, so
+    /// that one pass shows every finding, and marked so that nobody reads it
+    /// as something a client reported. Absent from JSON when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unreached: bool,
 }
+
+/// How every face marks an [`Diagnostic::unreached`] finding.
+pub const UNREACHED_NOTE: &str =
+    "found in a component that a client does not reach until the manifest loads (plugin.json is rejected, §5.2)";
 
 impl Diagnostic {
     /// A diagnostic for `rule` with `message`; place it with the builder methods.
@@ -48,6 +58,7 @@ impl Diagnostic {
             spec: rule.spec,
             hint: rule.fix_hint.map(str::to_string),
             fix: None,
+            unreached: false,
         }
     }
 

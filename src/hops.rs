@@ -1,12 +1,15 @@
 //! The loading pipeline of §11.1: root and path containment → manifest →
 //! skills → MCP servers. Each hop takes what the previous one established and
 //! returns states plus diagnostics; a rejected manifest stops everything after
-//! it (§5.2), a failed component stops only that component (§11.3).
+//! it (§5.2), a failed component stops only that component (§11.3). After a
+//! rejected manifest the later hops are still checked, for their findings
+//! alone (marked [`Diagnostic::unreached`]); their states stay "not loaded".
 
 use crate::diag::Diagnostic;
 use crate::fix::FixInputs;
 use crate::report::{
-    McpSection, McpState, PackageReport, PluginState, SkillsSection, SkillsState, Summary, sort_diagnostics,
+    McpSection, McpState, PackageReport, PluginSection, PluginState, SkillsSection, SkillsState, Summary,
+    sort_diagnostics,
 };
 use crate::rules;
 use crate::tree::Tree;
@@ -22,12 +25,37 @@ pub fn check_package_with(root: &str, tree: &Tree, inputs: &FixInputs) -> Packag
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     rules::files::report_tree_limits(tree, &mut diagnostics);
     let plugin = rules::manifest::load_manifest(tree, inputs, &mut diagnostics);
+    // Only a manifest that was read and rejected for what it says: when it is
+    // missing or unreadable, the package is not known to be a plugin at all.
+    let manifest_read = tree.read("plugin.json").is_some();
     let (skills, mcp) = if plugin.state == PluginState::Loaded {
         (
             rules::skills::discover_skills(tree, &mut diagnostics),
             rules::mcp::load_mcp(tree, &plugin, &mut diagnostics),
         )
     } else {
+        // A client stops here and loads nothing (§5.2). The later hops are
+        // still checked, so that an author sees every finding in one pass,
+        // but what they would load is dropped and their findings are marked.
+        let mut unreached = Vec::new();
+        if manifest_read {
+            rules::skills::discover_skills(tree, &mut unreached);
+            // A manifest rejected for its `$schema` names no version; mcp.json is
+            // then judged against the newest version this checker supports,
+            // not flagged for failing to match a version nobody named.
+            let newest = crate::schemas::SUPPORTED_SPEC_VERSIONS
+                .last()
+                .map(|(_, version)| version.to_string());
+            let assumed = PluginSection {
+                spec: plugin.spec.clone().or(newest),
+                ..plugin.clone()
+            };
+            rules::mcp::load_mcp(tree, &assumed, &mut unreached);
+        }
+        diagnostics.extend(unreached.into_iter().map(|mut diagnostic| {
+            diagnostic.unreached = true;
+            diagnostic
+        }));
         (
             SkillsSection {
                 state: SkillsState::NotLoaded,
@@ -52,5 +80,58 @@ pub fn check_package_with(root: &str, tree: &Tree, inputs: &FixInputs) -> Packag
         diagnostics,
         summary,
         unread,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{McpState, SkillsState};
+
+    #[test]
+    fn a_rejected_manifest_loads_nothing_but_every_hop_is_still_checked() {
+        // §5.2: no `$schema`, so the plugin is rejected and nothing loads. The
+        // skill's name mismatch (§7.1) and the server's missing command (§6.2)
+        // are reported in the same pass, marked as not reached.
+        let tree = Tree::from_files([
+            ("plugin.json", "{\"name\": \"demo\"}"),
+            (
+                "skills/pdf/SKILL.md",
+                "---\nname: pdf-tools\ndescription: Extracts text from PDF files. Use when the user works with PDFs.\n---\n",
+            ),
+            (
+                "mcp.json",
+                "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\", \"mcpServers\": {\"a\": {\"type\": \"stdio\"}}}",
+            ),
+        ]);
+        let report = check_package("demo", &tree);
+        assert_eq!(report.plugin.state, PluginState::Rejected);
+        assert_eq!(report.skills.state, SkillsState::NotLoaded);
+        assert_eq!(report.mcp.state, McpState::NotLoaded);
+        assert_eq!(report.summary.skills_discovered + report.summary.servers_valid, 0);
+        let codes: Vec<(&str, bool)> = report.diagnostics.iter().map(|d| (d.code, d.unreached)).collect();
+        assert!(codes.contains(&("AP203", false)), "{codes:?}");
+        assert!(codes.contains(&("AP309", true)), "{codes:?}");
+        assert!(
+            codes
+                .iter()
+                .any(|(code, unreached)| code.starts_with("AP4") && *unreached),
+            "{codes:?}"
+        );
+        // Only what the manifest rejected counts against a version nobody named: no AP403.
+        assert!(!codes.iter().any(|(code, _)| *code == "AP403"), "{codes:?}");
+        let json = serde_json::to_value(&report.diagnostics).unwrap();
+        assert!(json.as_array().unwrap().iter().any(|d| d["unreached"] == true));
+        assert!(json.as_array().unwrap().iter().any(|d| d.get("unreached").is_none()));
+    }
+
+    #[test]
+    fn an_unreadable_or_missing_manifest_checks_no_later_hop() {
+        let missing = check_package("p", &Tree::from_files([("skills/a/SKILL.md", "---\nname: b\n---\n")]));
+        assert!(
+            missing.diagnostics.iter().all(|d| !d.unreached),
+            "{:#?}",
+            missing.diagnostics
+        );
     }
 }

@@ -688,3 +688,28 @@ fn fmt_and_validate_refuse_inputs_past_their_cap() {
         stderr(&out)
     );
 }
+
+#[test]
+fn validate_colours_its_snippets_as_color_says_whatever_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "schema.json", r#"{"required": ["name"]}"#);
+    write(dir.path(), "bad.json", "{}\n");
+    let run = |color: &str| {
+        apcheck(
+            &["validate", "--color", color, "--schema", "schema.json", "bad.json"],
+            dir.path(),
+        )
+    };
+    let always = run("always");
+    assert_eq!(always.status.code(), Some(1));
+    assert!(stdout(&always).contains('\u{1b}'), "{}", stdout(&always));
+    let never = run("never");
+    assert!(!stdout(&never).contains('\u{1b}'), "{}", stdout(&never));
+    assert_eq!(
+        String::from_utf8_lossy(&never.stdout).replace('\u{1b}', ""),
+        stdout(&never),
+        "never is plain"
+    );
+    // Redirected, `auto` is plain too.
+    assert!(!stdout(&run("auto")).contains('\u{1b}'));
+}

@@ -124,8 +124,9 @@ fn a_bad_manifest_gets_findings_at_their_range_and_a_fix_clears_them() {
 
 #[test]
 fn a_manifest_change_rechecks_the_mcp_configuration() {
-    // §5.2: a rejected manifest stops everything after it, so mcp.json's findings go away
-    // while the unsaved manifest is broken, and come back when it is fixed.
+    // §5.2: a rejected manifest stops everything after it. mcp.json's findings stay in
+    // view while the unsaved manifest is broken, marked as in a component a client does
+    // not reach yet, and lose the mark when it is fixed.
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
     let manifest_text = format!(r#"{{"$schema": "{SCHEMA}", "name": "p"}}"#);
@@ -147,11 +148,31 @@ fn a_manifest_change_rechecks_the_mcp_configuration() {
         manifest_findings.iter().any(|d| d["code"] == "AP203"),
         "{manifest_findings:?}"
     );
-    assert_eq!(mcp_findings, Vec::<Value>::new());
+    assert_eq!(
+        mcp_findings
+            .iter()
+            .map(|d| d["code"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        ["AP415"],
+        "{mcp_findings:?}"
+    );
+    assert!(
+        mcp_findings[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("does not reach until the manifest loads"),
+        "{mcp_findings:?}"
+    );
 
     change(&mut client, &manifest, 3, &manifest_text);
     let findings = client.diagnostics_for(&mcp);
     assert!(findings.iter().any(|d| d["code"] == "AP415"), "{findings:?}");
+    assert!(
+        findings
+            .iter()
+            .all(|d| !d["message"].as_str().unwrap().contains("does not reach")),
+        "{findings:?}"
+    );
     client.shutdown();
 }
 

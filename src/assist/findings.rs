@@ -6,7 +6,7 @@
 
 use super::schema_help::{JsonDocument, key_doc_at};
 use super::{FindingTags, rule_markdown};
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, UNREACHED_NOTE};
 use crate::edit::{Applicability, Fix};
 use crate::render::escape::{markdown_message, visible};
 use crate::report::PackageReport;
@@ -27,6 +27,9 @@ pub fn editor_message(diagnostic: &Diagnostic, tags: &FindingTags) -> String {
     let mut message = format!("{} ({})", visible(&diagnostic.message), diagnostic.spec);
     if let Some(skipped) = &tags.skipped {
         message.push_str(&format!("; {}", visible(skipped)));
+    }
+    if diagnostic.unreached {
+        message.push_str(&format!("; {UNREACHED_NOTE}"));
     }
     if let Some(hint) = &diagnostic.hint {
         message.push_str(&format!("\nfix: {}", visible(hint)));

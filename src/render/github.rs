@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use super::escape::{github_data, github_log_text, github_property, visible};
 use super::{Verdicts, display_root, path_from_root};
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{Diagnostic, Severity, UNREACHED_NOTE};
 use crate::report::PackageReport;
 
 pub fn render(reports: &[PackageReport]) -> String {
@@ -73,6 +73,10 @@ fn annotation(root: &str, diagnostic: &Diagnostic) -> String {
         .map(|(name, value)| format!("{name}={}", github_property(value)))
         .collect();
     let mut message = visible(&diagnostic.message).into_owned();
+    if diagnostic.unreached {
+        message.push_str("\nnote: ");
+        message.push_str(UNREACHED_NOTE);
+    }
     if let Some(hint) = &diagnostic.hint {
         message.push_str("\nhelp: ");
         message.push_str(&visible(hint));

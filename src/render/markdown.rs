@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use super::escape::{markdown_code as code, markdown_message};
 use super::{Verdicts, count, display_root, location, path_from_root};
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, UNREACHED_NOTE};
 use crate::report::{PackageReport, PluginState};
 
 pub fn render(reports: &[PackageReport]) -> String {
@@ -86,6 +86,9 @@ pub fn findings(root: &str, diagnostics: &[Diagnostic]) -> String {
         }
         // A trailing backslash is a hard line break: help and spec get lines of their own.
         let _ = writeln!(out, ": {}\\", markdown_message(&diagnostic.message));
+        if diagnostic.unreached {
+            let _ = writeln!(out, "  note: {}\\", markdown_message(UNREACHED_NOTE));
+        }
         if let Some(hint) = &diagnostic.hint {
             let _ = writeln!(out, "  help: {}\\", markdown_message(hint));
         }

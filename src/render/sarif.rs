@@ -19,7 +19,7 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Value, json};
 
 use super::{Verdicts, display_root, hidden_note, path_from_root};
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{Diagnostic, Severity, UNREACHED_NOTE};
 use crate::fix::Fix;
 use crate::registry;
 use crate::report::PackageReport;
@@ -175,6 +175,10 @@ fn rule_descriptor(rule: &Rule) -> Value {
 
 fn result(diagnostic: &Diagnostic, root: &str, cited: &[&Rule]) -> Value {
     let mut text = diagnostic.message.clone();
+    if diagnostic.unreached {
+        text.push_str("\nNote: ");
+        text.push_str(UNREACHED_NOTE);
+    }
     if let Some(hint) = &diagnostic.hint {
         text.push_str("\nHelp: ");
         text.push_str(hint);
@@ -185,6 +189,9 @@ fn result(diagnostic: &Diagnostic, root: &str, cited: &[&Rule]) -> Value {
         "message": { "text": text },
         "properties": { "root": root, "spec": diagnostic.spec },
     });
+    if diagnostic.unreached {
+        result["properties"]["unreached"] = json!(true);
+    }
     if let Some(index) = cited.iter().position(|rule| rule.code == diagnostic.code) {
         result["ruleIndex"] = json!(index);
     }

@@ -9,7 +9,7 @@ use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet}
 
 use super::escape::{visible, visible_line};
 use super::{Sources, Verdicts, count, display_root, fix_line, may_quote_source, path_from_root, quotable_text};
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{Diagnostic, Severity, UNREACHED_NOTE};
 use crate::report::{PackageReport, PluginState};
 use crate::source::Span;
 
@@ -165,6 +165,9 @@ fn render_diagnostic(
                 group.element(origin)
             }
         };
+    }
+    if diagnostic.unreached {
+        group = group.element(Level::NOTE.with_name("unreached").message(UNREACHED_NOTE));
     }
     let hint = diagnostic.hint.as_deref().map(visible);
     if let Some(hint) = &hint {

@@ -82,6 +82,8 @@ function diagnosticItem(diagnostic, onOpen, onFix) {
       diagnostic.pointer ? h('code.pointer', {}, diagnostic.pointer) : null,
     ),
     h('p.message', {}, diagnostic.message),
+    // Checked past a rejected manifest so one pass shows everything: said plainly, as the CLI says it.
+    diagnostic.unreached ? h('p.muted.unreached', {}, 'Found in a component that a client does not reach until the manifest loads (plugin.json is rejected, §5.2).') : null,
     // Hints are written for the CLI too; a `--flag` in one is an option this page does not have.
     diagnostic.hint
       ? h('p.hint', {}, 'Fix: ', codeSpans(diagnostic.hint), diagnostic.hint.includes('`--') ? ' (Those are apcheck CLI options; this page has no such setting.)' : '')

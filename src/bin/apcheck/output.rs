@@ -97,8 +97,13 @@ pub fn render_options(color: ColorChoice) -> Options {
 
 /// How snippets said on stderr are rendered: coloured as stderr allows.
 pub fn stderr_text() -> TextOptions {
+    stderr_text_with(ColorChoice::Auto)
+}
+
+/// [`stderr_text`] under a command's `--color`.
+pub fn stderr_text_with(color: ColorChoice) -> TextOptions {
     TextOptions {
-        color: ColorChoice::Auto.enabled() && std::io::stderr().is_terminal(),
+        color: color.enabled_on(std::io::stderr().is_terminal()),
     }
 }
 

@@ -32,6 +32,8 @@ pub struct ValidateArgs {
     /// (AP030 per failed keyword, AP008 for a document that is not JSON).
     #[arg(long, value_parser = output::format_parser(), default_value = "text")]
     format: Format,
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
     /// Refuse a schema or document larger than this many MiB (exit 2).
     #[arg(long, value_name = "MIB", default_value_t = DEFAULT_MAX_INPUT_MIB)]
     max_input_mib: u64,
@@ -72,7 +74,7 @@ pub fn validate(args: ValidateArgs) -> ExitCode {
         schema.dialect(),
         &files,
         args.format,
-        &output::render_options(ColorChoice::Never),
+        &output::render_options(args.color),
     ) {
         Some(out) => print!("{out}"),
         None => eprintln!("{}", verdict(schema.dialect(), &files)),
@@ -88,7 +90,7 @@ fn load(args: &ValidateArgs) -> Result<SharedSchema, String> {
     if let Some(name) = &args.builtin {
         let text = apcheck::json::builtin::builtin(name).map_or("", |entry| entry.text());
         return load_schema(&SchemaChoice::Builtin(name), &options, cache)
-            .map_err(|problem| schema_problem(&problem, |_| text, output::stderr_text()));
+            .map_err(|problem| schema_problem(&problem, |_| text, output::stderr_text_with(args.color)));
     }
     let path = args.schema.as_deref().unwrap_or("-");
     let text = read_input(path, mib(args.max_input_mib)).map_err(output::line)?;
@@ -119,7 +121,7 @@ fn load(args: &ValidateArgs) -> Result<SharedSchema, String> {
                     .map_or("", |(_, t)| t.as_str())
             }
         };
-        schema_problem(&problem, source_of, output::stderr_text())
+        schema_problem(&problem, source_of, output::stderr_text_with(args.color))
     })
 }
 
@@ -133,7 +135,10 @@ fn check_instance(file: &str, schema: &CompiledSchema, args: &ValidateArgs) -> V
             schema,
             args.builtin.as_deref(),
             args.format,
-            output::stderr_text(),
+            // The snippets go to standard output.
+            apcheck::render::TextOptions {
+                color: args.color.enabled(),
+            },
         ),
         Err(message) => {
             eprintln!("apcheck: {}", apcheck::render::escape::visible(&message));

@@ -128,7 +128,6 @@ export function renderCheck(roots, options) {
     const reports = roots.map((_, index) => JSON.parse(run.report(index)));
     const output = run.render(
       options.format,
-      options.single ?? roots.length === 1,
       options.color ?? false,
       options.sarifBase,
     );

@@ -152,8 +152,6 @@ export type CheckFormat = 'text' | 'json' | 'sarif' | 'github' | 'markdown';
 
 export interface RenderOptions {
   format: CheckFormat;
-  /** One root asked for by name: JSON is then an object, not an array. Default: exactly one root. */
-  single?: boolean;
   /** ANSI colours in `text`. Default false. */
   color?: boolean;
   /** The directory relative root names are relative to, for SARIF URIs. */

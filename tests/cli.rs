@@ -29,6 +29,21 @@ fn json(output: &Output) -> Value {
     serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("stdout is JSON ({e}): {}", stdout(output)))
 }
 
+/// The package reports of a `check --format json` run, as a JSON array.
+fn reports(output: &Output) -> Value {
+    let mut all = json(output);
+    assert_eq!(all["$schema"], "urn:apcheck:schema:check-report:1", "{all}");
+    assert_eq!(all["version"], 1);
+    all["packages"].take()
+}
+
+/// The one package report of a `check --format json` run of one root.
+fn report(output: &Output) -> Value {
+    let mut packages = reports(output);
+    assert_eq!(packages.as_array().map(Vec::len), Some(1), "{packages}");
+    packages[0].take()
+}
+
 /// Writes `files` under `root`, creating directories.
 /// The codes of a JSON report's diagnostics, in report order.
 fn diagnostic_codes(report: &Value) -> Vec<&str> {
@@ -95,26 +110,45 @@ fn usage_errors_exit_2() {
 // ---- output shapes ----
 
 #[test]
-fn json_for_one_root_is_the_report_object() {
+fn json_is_one_versioned_shape_for_a_root_and_for_a_folder_of_one_root() {
     let dir = tempfile::tempdir().unwrap();
-    write_files(dir.path(), &[("plugin.json", &manifest("demo"))]);
-    let root = path_str(dir.path());
-    let report = json(&apcheck(&["check", "--format", "json", root]));
+    let plugin = dir.path().join("plugins/demo");
+    write_files(&plugin, &[("plugin.json", &manifest("demo"))]);
+    let root = path_str(&plugin);
+    let report = report(&apcheck(&["check", "--format", "json", root]));
     assert_eq!(report["root"], root);
     for key in ["plugin", "skills", "mcp", "diagnostics", "summary"] {
         assert!(report.get(key).is_some(), "missing `{key}` in {report}");
     }
     assert!(report["summary"]["errors"].is_u64());
     assert!(report["diagnostics"].is_array());
+    // A folder holding that one plugin: the same shape, one package.
+    let folder = json(&apcheck(&[
+        "check",
+        "--format",
+        "json",
+        path_str(&dir.path().join("plugins")),
+    ]));
+    assert_eq!(folder["packages"].as_array().map(Vec::len), Some(1));
+    assert_eq!(folder["packages"][0]["plugin"], report["plugin"]);
+    // Documented by its schema in schemas/, which both outputs meet.
+    let schema_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/apcheck/check-report-1.schema.json");
+    let schema: Value = serde_json::from_str(&fs::read_to_string(schema_path).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let whole = json(&apcheck(&["check", "--format", "json", root]));
+    for output in [&whole, &folder] {
+        let errors: Vec<String> = validator.iter_errors(output).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{errors:?}");
+    }
 }
 
 #[test]
-fn json_for_several_roots_is_an_array_in_the_order_given() {
+fn json_lists_several_roots_in_the_order_given() {
     let dir = tempfile::tempdir().unwrap();
     let (b, a) = (dir.path().join("b"), dir.path().join("a"));
     write_files(&b, &[("plugin.json", &manifest("b"))]);
     write_files(&a, &[("plugin.json", &manifest("a"))]);
-    let reports = json(&apcheck(&["check", "--format", "json", path_str(&b), path_str(&a)]));
+    let reports = reports(&apcheck(&["check", "--format", "json", path_str(&b), path_str(&a)]));
     let roots: Vec<&str> = reports
         .as_array()
         .expect("an array")
@@ -139,7 +173,7 @@ fn a_marketplace_folder_checks_every_root_below_it() {
         ],
     );
     let base = path_str(market);
-    let reports = json(&apcheck(&["check", "--format", "json", base]));
+    let reports = reports(&apcheck(&["check", "--format", "json", base]));
     let roots: Vec<String> = reports
         .as_array()
         .expect("a collection is an array")
@@ -161,7 +195,7 @@ fn the_shared_corpus_checks_as_one_collection() {
     }
     let output = apcheck(&["check", "--format", "json", path_str(&real)]);
     assert_ne!(code(&output), 2, "{}", String::from_utf8_lossy(&output.stderr));
-    let reports = json(&output);
+    let reports = reports(&output);
     let count = fs::read_dir(&real)
         .unwrap()
         .filter_map(Result::ok)
@@ -304,7 +338,7 @@ fn a_conformant_plugin_loads_and_exits_0() {
         ],
     );
     let output = apcheck(&["check", "--format", "json", path_str(dir.path())]);
-    let report = json(&output);
+    let report = report(&output);
     assert_eq!(report["plugin"]["state"], "loaded", "{report:#}");
     assert_eq!(report["plugin"]["name"], "demo");
     assert_eq!(report["summary"]["errors"], 0, "{report:#}");
@@ -319,7 +353,7 @@ fn an_invalid_name_rejects_the_plugin_and_exits_1() {
     let root = path_str(dir.path());
     let output = apcheck(&["check", "--format", "json", root]);
     assert_eq!(code(&output), 1);
-    let report = json(&output);
+    let report = report(&output);
     assert_eq!(report["plugin"]["state"], "rejected");
     let diagnostic = &report["diagnostics"][0];
     assert_eq!(diagnostic["severity"], "error");
@@ -356,7 +390,7 @@ fn a_missing_manifest_rejects_the_plugin_and_exits_1() {
     );
     let output = apcheck(&["check", "--format", "json", path_str(dir.path())]);
     assert_eq!(code(&output), 1, "{}", stdout(&output));
-    assert_eq!(json(&output)["plugin"]["state"], "rejected");
+    assert_eq!(report(&output)["plugin"]["state"], "rejected");
 }
 
 #[test]
@@ -368,7 +402,7 @@ fn deny_warnings_turns_warnings_into_failure() {
     write_files(dir.path(), &[("plugin.json", &with_unknown)]);
     let root = path_str(dir.path());
     let output = apcheck(&["check", "--format", "json", root]);
-    let report = json(&output);
+    let report = report(&output);
     assert_eq!(report["plugin"]["state"], "loaded", "{report:#}");
     assert!(report["summary"]["warnings"].as_u64().unwrap() > 0, "{report:#}");
     assert_eq!(code(&output), 0);
@@ -399,7 +433,7 @@ fn no_format_ever_prints_a_credential() {
     let dir = tempfile::tempdir().unwrap();
     write_files(dir.path(), &[("plugin.json", &manifest("demo")), ("mcp.json", &mcp)]);
     let root = path_str(dir.path());
-    let report = json(&apcheck(&["check", "--format", "json", root]));
+    let report = report(&apcheck(&["check", "--format", "json", root]));
     let codes = diagnostic_codes(&report);
     assert!(
         codes.iter().any(|c| c.starts_with("AP5")),
@@ -463,7 +497,7 @@ fn fixed_locations_linked_to_nothing_are_invalid_not_absent() {
     std::os::unix::fs::symlink("gone", dir.path().join("skills")).unwrap();
     std::os::unix::fs::symlink("gone.json", dir.path().join("mcp.json")).unwrap();
     let output = apcheck(&["check", "--format", "json", path_str(dir.path())]);
-    let report = json(&output);
+    let report = report(&output);
     assert_eq!(code(&output), 1, "{report}");
     assert_eq!(report["plugin"]["state"], "loaded", "{report}");
     let codes = diagnostic_codes(&report);
@@ -492,7 +526,7 @@ fn links_out_of_the_root_from_a_skill_folder_are_reported_and_the_skill_still_lo
     std::os::unix::fs::symlink(outside.path(), &references).unwrap();
     std::os::unix::fs::symlink("../../plugin.json", dir.path().join("skills/review/inside.json")).unwrap();
     let output = apcheck(&["check", "--format", "json", path_str(dir.path())]);
-    let report = json(&output);
+    let report = report(&output);
     assert_eq!(diagnostic_codes(&report), ["AP103"], "{report}");
     assert_eq!(report["diagnostics"][0]["file"], "skills/review/references", "{report}");
     assert_eq!(report["skills"]["entries"][0]["state"], "discovered", "{report}");
@@ -529,7 +563,7 @@ fn one_run_writes_each_format_to_its_file_and_the_primary_to_stdout() {
         &rejected,
     ]);
     assert_eq!(code(&output), 1);
-    let stdout_report = json(&output);
+    let stdout_report = reports(&output);
     assert_eq!(stdout_report.as_array().unwrap().len(), 2);
     let sarif: Value = serde_json::from_slice(&fs::read(&sarif).unwrap()).unwrap();
     assert_eq!(sarif["version"], "2.1.0");
@@ -593,7 +627,7 @@ fn statistics_count_findings_per_rule_instead_of_listing_them() {
         .iter()
         .map(|c| c["count"].as_u64().unwrap())
         .sum();
-    let full = json(&apcheck(&["check", "--format", "json", &warned, &rejected]));
+    let full = reports(&apcheck(&["check", "--format", "json", &warned, &rejected]));
     let findings: usize = full
         .as_array()
         .unwrap()

@@ -54,7 +54,7 @@ fn marketplace(dir: &Path) {
 fn codes(output: &Output) -> Vec<(String, String)> {
     let reports: Value = serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|e| panic!("JSON ({e}): {}", String::from_utf8_lossy(&output.stdout)));
-    let reports = reports.as_array().cloned().unwrap_or_else(|| vec![reports.clone()]);
+    let reports = reports["packages"].as_array().cloned().expect("the report's packages");
     reports
         .iter()
         .flat_map(|report| {
@@ -123,7 +123,7 @@ fn ignoring_a_rule_that_rejects_hides_the_message_but_not_the_verdict() {
     let dir = tempfile::tempdir().unwrap();
     write_files(dir.path(), &[("p/plugin.json", &manifest("Bad Name"))]);
     let output = apcheck(dir.path(), &["check", "--format", "json", "--ignore", "AP209", "p"]);
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report: Value = serde_json::from_slice::<Value>(&output.stdout).unwrap()["packages"][0].take();
     assert_eq!(report["plugin"]["state"], "rejected");
     assert_eq!(report["diagnostics"], serde_json::json!([]));
     assert_eq!(report["summary"]["ignored"], 1);
@@ -154,7 +154,7 @@ fn a_packages_own_configuration_cannot_pass_a_rejected_plugin() {
         ],
     );
     let output = apcheck(dir.path(), &["check", "--format", "json", "p"]);
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report: Value = serde_json::from_slice::<Value>(&output.stdout).unwrap()["packages"][0].take();
     assert_eq!(report["plugin"]["state"], "rejected");
     assert_eq!(report["summary"]["errors"], 0);
     assert_eq!(output.status.code(), Some(1));
@@ -223,7 +223,7 @@ fn collections_skip_excluded_and_gitignored_roots() {
         ],
     );
     let output = apcheck(dir.path(), &["check", "--format", "json", "plugins"]);
-    let reports: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let reports: Value = serde_json::from_slice::<Value>(&output.stdout).unwrap()["packages"].take();
     let roots: Vec<&str> = reports
         .as_array()
         .unwrap()

@@ -370,7 +370,7 @@ fn a_configuration_ignoring_ap314_hides_exactly_those_findings_and_no_verdict() 
 /// text, snippets and all, for every corpus root.
 #[test]
 fn files_read_on_demand_check_exactly_as_files_read_up_front() {
-    use apcheck::render::{self, Format, Options, Sources, json::Shape};
+    use apcheck::render::{self, Format, Options, Sources};
     let options = Options {
         color: false,
         source_root: None,
@@ -383,13 +383,7 @@ fn files_read_on_demand_check_exactly_as_files_read_up_front() {
         let (up_front, on_demand) = (check_package(&rel, &read), check_package(&rel, &listed));
         for format in [Format::Text, Format::Json] {
             let shown = |report: &PackageReport, tree: &Tree| {
-                render::packages::render(
-                    std::slice::from_ref(report),
-                    &[tree as &dyn Sources],
-                    format,
-                    &options,
-                    Shape::Object,
-                )
+                render::packages::render(std::slice::from_ref(report), &[tree as &dyn Sources], format, &options)
             };
             assert_eq!(
                 shown(&up_front, &read),

@@ -28,7 +28,7 @@ fn write_files(root: &Path, files: &[(&str, &str)]) {
 
 fn codes(root: &Path) -> Vec<String> {
     let output = apcheck(&["check", "--format", "json", root.to_str().unwrap()]);
-    let report: Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
+    let report: Value = serde_json::from_slice::<Value>(&output.stdout).expect("a JSON report")["packages"][0].take();
     report["diagnostics"]
         .as_array()
         .unwrap()
@@ -154,7 +154,7 @@ fn the_json_report_carries_each_fix_as_data() {
     let dir = tempfile::tempdir().unwrap();
     safe_fixable(dir.path());
     let output = apcheck(&["check", "--format", "json", dir.path().to_str().unwrap()]);
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report: Value = serde_json::from_slice::<Value>(&output.stdout).unwrap()["packages"][0].take();
     let name = report["diagnostics"]
         .as_array()
         .unwrap()
@@ -189,7 +189,7 @@ fn a_vendor_hooks_key_moves_under_the_namespace_the_user_names() {
 
     // Without a namespace no fix is offered, and the hint says how to give one.
     let output = apcheck(&["check", "--format", "json", root]);
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report: Value = serde_json::from_slice::<Value>(&output.stdout).unwrap()["packages"][0].take();
     let hooks = &report["diagnostics"][0];
     assert!(hooks.get("fix").is_none_or(Value::is_null), "{hooks}");
     assert!(

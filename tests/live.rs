@@ -555,7 +555,7 @@ fn check_connect_adds_each_server_to_the_report_in_every_format() {
         &[],
     );
     assert_eq!(json_out.status.code(), Some(1));
-    let report: Value = serde_json::from_slice(&json_out.stdout).unwrap();
+    let report: Value = serde_json::from_slice::<Value>(&json_out.stdout).unwrap()["packages"][0].take();
     let findings = report["diagnostics"].as_array().unwrap();
     let connected = findings.iter().find(|d| d["code"] == "AP451").unwrap();
     assert!(
@@ -860,7 +860,7 @@ fn the_time_of_a_server_that_never_answers_is_its_timeout_not_more() {
         &[],
     );
     assert_eq!(output.status.code(), Some(1));
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report: Value = serde_json::from_slice::<Value>(&output.stdout).unwrap()["packages"][0].take();
     let ms = reported_ms(&report, "mute");
     // The stderr wait alone is 500 ms; a late timer is a few.
     assert!((1000..1300).contains(&ms), "{ms} ms reported for a 1 s timeout");

@@ -37,9 +37,9 @@ fn check_json(root: &Path) -> (i32, Value) {
         .arg(root)
         .output()
         .expect("apcheck runs (setpriv is util-linux, installed everywhere)");
-    let report = serde_json::from_slice(&output.stdout)
+    let mut report: Value = serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stderr)));
-    (output.status.code().unwrap(), report)
+    (output.status.code().unwrap(), report["packages"][0].take())
 }
 
 fn codes(report: &Value) -> Vec<&str> {
@@ -290,7 +290,10 @@ fn no_baseline_is_written_over_what_could_not_be_read() {
 #[test]
 fn a_marketplace_folder_that_cannot_be_listed_is_reported_and_fails() {
     for mode in [0o000, 0o311] {
-        let dir = package(&[("plugins/good/plugin.json", MANIFEST), ("plugins/locked/inner/plugin.json", MANIFEST)]);
+        let dir = package(&[
+            ("plugins/good/plugin.json", MANIFEST),
+            ("plugins/locked/inner/plugin.json", MANIFEST),
+        ]);
         let locked = dir.path().join("plugins/locked");
         chmod(&locked, mode);
         let output = apcheck_unprivileged()
@@ -299,8 +302,9 @@ fn a_marketplace_folder_that_cannot_be_listed_is_reported_and_fails() {
             .output()
             .unwrap();
         chmod(&locked, 0o755);
-        let reports: Value = serde_json::from_slice(&output.stdout)
-            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stderr)));
+        let reports: Value = serde_json::from_slice::<Value>(&output.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stderr)))["packages"]
+            .take();
         let roots: Vec<&str> = reports
             .as_array()
             .unwrap()
@@ -308,7 +312,11 @@ fn a_marketplace_folder_that_cannot_be_listed_is_reported_and_fails() {
             .map(|report| report["root"].as_str().unwrap().rsplit('/').next().unwrap())
             .collect();
         assert_eq!(roots, ["good", "locked"], "mode {mode:o}: {reports:#}");
-        assert_ne!(reports[1]["unread"], serde_json::json!([]), "mode {mode:o}: {reports:#}");
+        assert_ne!(
+            reports[1]["unread"],
+            serde_json::json!([]),
+            "mode {mode:o}: {reports:#}"
+        );
         assert_eq!(output.status.code(), Some(1), "mode {mode:o}: {reports:#}");
     }
 }

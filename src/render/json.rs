@@ -1,36 +1,33 @@
-//! The stable JSON of `apcheck check --format json`: `PackageReport`'s serde
-//! shape, one object for a single plugin root, an array for several.
+//! The stable JSON of `apcheck check --format json`: one object for every
+//! run, whether it named one plugin root or a folder of them, so that a
+//! consumer parses one shape. `schemas/apcheck/check-report-1.schema.json`
+//! documents it; `version` changes only when the shape changes incompatibly.
+
+use serde::Serialize;
 
 use crate::report::PackageReport;
 
-/// Whether the output is one report object or an array of them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Shape {
-    /// Exactly one plugin root was asked for: its report object.
-    Object,
-    /// Several roots, or a collection that may hold any number: an array, even of one.
-    Array,
-}
+/// The `$schema` of the check report, version 1: a URN, as the snapshot's,
+/// because apcheck owns no web address.
+pub const CHECK_REPORT_SCHEMA_ID: &str = "urn:apcheck:schema:check-report:1";
 
-impl Shape {
-    /// The shape of a check of `paths` named paths, where `any_collection`
-    /// says whether one was a folder of roots: one named root is an object.
-    pub fn of_run(paths: usize, any_collection: bool) -> Shape {
-        if paths == 1 && !any_collection {
-            Shape::Object
-        } else {
-            Shape::Array
-        }
-    }
+#[derive(Serialize)]
+struct CheckReport<'r> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: u32,
+    /// One report per plugin root, in the order the roots were given and found.
+    packages: &'r [PackageReport],
 }
 
 /// The JSON text, without a final newline; every string masked ([`super::escape::json_text`]).
-pub fn render(reports: &[PackageReport], shape: Shape) -> String {
-    let text = match (shape, reports) {
-        (Shape::Object, [report]) => super::escape::json_text(report),
-        _ => super::escape::json_text(&reports),
+pub fn render(reports: &[PackageReport]) -> String {
+    let report = CheckReport {
+        schema: CHECK_REPORT_SCHEMA_ID,
+        version: 1,
+        packages: reports,
     };
-    text.trim_end_matches('\n').to_string()
+    super::escape::json_text(&report).trim_end_matches('\n').to_string()
 }
 
 #[cfg(test)]
@@ -38,23 +35,40 @@ mod tests {
     use super::super::test_support::*;
     use super::*;
 
-    #[test]
-    fn one_named_root_is_an_object_and_anything_else_an_array() {
-        assert_eq!(Shape::of_run(1, false), Shape::Object);
-        assert_eq!(Shape::of_run(1, true), Shape::Array);
-        assert_eq!(Shape::of_run(2, false), Shape::Array);
+    fn schema() -> jsonschema::Validator {
+        let text = include_str!("../../schemas/apcheck/check-report-1.schema.json");
+        jsonschema::validator_for(&serde_json::from_str(text).unwrap()).unwrap()
     }
 
     #[test]
-    fn one_root_is_an_object_and_several_an_array() {
-        let one = [report_with_findings(".")];
-        let object: serde_json::Value = serde_json::from_str(&render(&one, Shape::Object)).unwrap();
-        assert_eq!(object["plugin"]["state"], "loaded");
-        assert_eq!(object["diagnostics"][0]["code"], "AP201");
-        assert_eq!(object["mcp"]["servers"][0]["type"], "stdio");
-        let array: serde_json::Value = serde_json::from_str(&render(&one, Shape::Array)).unwrap();
-        assert_eq!(array.as_array().map(Vec::len), Some(1));
-        let none: serde_json::Value = serde_json::from_str(&render(&[], Shape::Array)).unwrap();
-        assert_eq!(none, serde_json::json!([]));
+    fn every_run_is_one_versioned_object_that_its_schema_accepts() {
+        let schema = schema();
+        for reports in [
+            vec![],
+            vec![report_with_findings(".")],
+            vec![report_with_findings("a"), report_with_findings("b")],
+        ] {
+            let json: serde_json::Value = serde_json::from_str(&render(&reports)).unwrap();
+            assert_eq!(json["$schema"], CHECK_REPORT_SCHEMA_ID);
+            assert_eq!(json["version"], 1);
+            assert_eq!(json["packages"].as_array().map(Vec::len), Some(reports.len()));
+            let errors: Vec<String> = schema
+                .iter_errors(&json)
+                .map(|e| format!("{} at {}", e, e.instance_path()))
+                .collect();
+            assert!(errors.is_empty(), "{errors:?}");
+        }
+        let one: serde_json::Value = serde_json::from_str(&render(&[report_with_findings(".")])).unwrap();
+        assert_eq!(one["packages"][0]["plugin"]["state"], "loaded");
+        assert_eq!(one["packages"][0]["diagnostics"][0]["code"], "AP201");
+        assert_eq!(one["packages"][0]["mcp"]["servers"][0]["type"], "stdio");
+    }
+
+    #[test]
+    fn the_schema_rejects_what_the_report_never_holds() {
+        let schema = schema();
+        let mut json: serde_json::Value = serde_json::from_str(&render(&[report_with_findings(".")])).unwrap();
+        json["packages"][0]["plugin"]["state"] = "half-loaded".into();
+        assert!(!schema.is_valid(&json));
     }
 }

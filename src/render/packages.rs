@@ -20,13 +20,7 @@ pub fn collection_note(root: &str, dirs: &[String]) -> String {
 }
 
 /// `check`'s reports in `format`; `sources[i]` holds the files of `reports[i]`.
-pub fn render(
-    reports: &[PackageReport],
-    sources: &[&dyn Sources],
-    format: Format,
-    options: &Options,
-    shape: json::Shape,
-) -> String {
+pub fn render(reports: &[PackageReport], sources: &[&dyn Sources], format: Format, options: &Options) -> String {
     match format {
         Format::Text => {
             let mut out = String::new();
@@ -56,7 +50,7 @@ pub fn render(
             }
             out
         }
-        Format::Json => json::render(reports, shape) + "\n",
+        Format::Json => json::render(reports) + "\n",
         Format::Sarif => escape::json_text(&sarif::render(reports, options.source_root.as_deref())),
         Format::Github => github::render(reports),
         Format::Markdown => markdown::render(reports),

@@ -31,8 +31,6 @@ pub struct PackageTree {
 /// What the last check found, kept for [`PackageTree::render`].
 struct Checked {
     reports: Vec<crate::report::PackageReport>,
-    /// Whether the folder was a collection: the CLI then prints a JSON array.
-    collection: bool,
 }
 
 #[wasm_bindgen]
@@ -86,10 +84,7 @@ impl PackageTree {
         args!(error_reply; string root_name);
         let report = crate::check_package(&root_name, &self.tree);
         let text = serde_json::to_string(&report).expect("a report always serializes");
-        self.checked = Some(Checked {
-            reports: vec![report],
-            collection: false,
-        });
+        self.checked = Some(Checked { reports: vec![report] });
         text
     }
 
@@ -127,7 +122,7 @@ impl PackageTree {
         let (reports, roots) = crate::collection::check_folder(&root_name, &self.tree);
         let collection = matches!(roots, crate::collection::Roots::Collection(_));
         let text = serde_json::json!({ "reports": reports, "collection": collection }).to_string();
-        self.checked = Some(Checked { reports, collection });
+        self.checked = Some(Checked { reports });
         text
     }
 
@@ -139,22 +134,17 @@ impl PackageTree {
     /// download: a check runs on every keystroke, and nobody reads most of its
     /// SARIF and Markdown.
     pub fn render(&self, format: JsValue) -> String {
-        use crate::render::{escape, json, json::Shape, markdown, sarif};
+        use crate::render::{escape, json, markdown, sarif};
         args!(error_reply; string format);
         let Some(checked) = &self.checked else {
             return error_reply("nothing has been checked yet");
-        };
-        let shape = if checked.collection {
-            Shape::Array
-        } else {
-            Shape::Object
         };
         // The arms of `render::packages::render` for these formats, called one
         // by one: its text and GitHub arms would bring the snippet renderer
         // into the page's wasm, which never prints them.
         let reports = &checked.reports;
         let text = match format.as_str() {
-            "json" => json::render(reports, shape) + "\n",
+            "json" => json::render(reports) + "\n",
             "sarif" => escape::json_text(&sarif::render(reports, None)),
             "markdown" => markdown::render(reports),
             other => return error_reply(format!("unknown report format {other:?} (json, sarif, markdown)")),

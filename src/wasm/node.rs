@@ -13,7 +13,7 @@ use super::PackageTree;
 use super::args::{args, thrown};
 use crate::baseline::Baseline;
 use crate::config::Settings;
-use crate::render::{Format, Options, Sources, json::Shape, packages};
+use crate::render::{Format, Options, Sources, packages};
 use crate::report::PackageReport;
 use crate::tree::{Entry, Tree};
 
@@ -154,27 +154,19 @@ impl CheckRun {
     }
 
     /// The output of `apcheck check --format FORMAT`, or `undefined` for an unknown format.
-    /// `single` is one root asked for by name (JSON is then an object, not an array);
     /// `sarif_base` is the directory relative roots are relative to.
-    pub fn render(
-        &self,
-        format: JsValue,
-        single: bool,
-        color: bool,
-        sarif_base: Option<String>,
-    ) -> Result<Option<String>, JsError> {
+    pub fn render(&self, format: JsValue, color: bool, sarif_base: Option<String>) -> Result<Option<String>, JsError> {
         args!(thrown; string format);
         let Some(format) = Format::from_name(&format) else {
             return Ok(None);
         };
         let sources: Vec<&dyn Sources> = self.trees.iter().map(|tree| tree as &dyn Sources).collect();
-        let shape = if single { Shape::Object } else { Shape::Array };
         let options = Options {
             color,
             source_root: sarif_base,
             quiet: false,
         };
-        Ok(Some(packages::render(&self.reports, &sources, format, &options, shape)))
+        Ok(Some(packages::render(&self.reports, &sources, format, &options)))
     }
 
     /// Whether the run fails (exit 1): findings at error level, or warnings with `deny_warnings`.

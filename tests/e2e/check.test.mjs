@@ -102,6 +102,29 @@ test('a corpus folder dropped shows its hops and components', async () => {
   await context.close();
 });
 
+test('a rejected package still shows the skills and mcp.json findings, marked as not reached', async () => {
+  // §5.2: no `$schema`, so a client loads nothing; one pass still shows what is
+  // wrong further on (a skill whose name differs from its folder, §7.1), as the CLI does.
+  const { context, page, problems } = await openPage(browser, `${origin}/#check`);
+  await waitReady(page);
+  const text = (s) => Buffer.from(s).toString('base64');
+  await dropFolder(page, '#check-drop', 'rejected-demo', [
+    { path: 'plugin.json', base64: text('{"name": "rejected-demo"}\n') },
+    {
+      path: 'skills/pdf/SKILL.md',
+      base64: text('---\nname: pdf-tools\ndescription: Extracts text from PDF files. Use when the user works with PDFs.\n---\n'),
+    },
+  ]);
+  const note = page.locator('#check-result li.diag', { hasText: 'AP309' }).locator('.unreached');
+  await note.waitFor();
+  assert.match(await note.textContent(), /does not reach until the manifest loads/);
+  assert.match(await page.locator('#check-result').textContent(), /Rejected/);
+  // The manifest's own finding is not marked.
+  assert.equal(await page.locator('#check-result li.diag', { hasText: 'AP203' }).locator('.unreached').count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('the telnyx root (1,800+ entries) checks in under 2 s without freezing the page', async () => {
   const { context, page, requests, problems } = await openPage(browser, `${origin}/#check`);
   await waitReady(page);

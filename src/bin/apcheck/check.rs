@@ -19,7 +19,7 @@ use apcheck::collection::{Listing, Roots, join, roots_named};
 use apcheck::disk::list_tree;
 use apcheck::exit::{Deny, Exit, packages_fail, packages_fail_with_exit_zero};
 use apcheck::fix::{Applicability, FixOutcome, fix_tree};
-use apcheck::render::{self, Format, Sources, count, json, statistics};
+use apcheck::render::{self, Format, Sources, count, statistics};
 use apcheck::tree::{Limits, Tree, path_from_root};
 use rayon::prelude::*;
 
@@ -97,7 +97,6 @@ pub fn run(args: CheckArgs) -> ExitCode {
         Err(message) => return output::fail(message),
     };
     let mut roots = Vec::new();
-    let mut any_collection = false;
     let mut loaded = Vec::with_capacity(args.paths.len());
     for path in &args.paths {
         let settings = match settings::load(path, &args.config) {
@@ -105,8 +104,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
             Err(message) => return output::fail(message),
         };
         match roots_named_by(path, &settings) {
-            Ok((found, is_collection)) => {
-                any_collection |= is_collection;
+            Ok(found) => {
                 roots.extend(found.into_iter().map(|(dir, name)| Root {
                     relative: settings.relative(&dir),
                     dir,
@@ -255,7 +253,6 @@ pub fn run(args: CheckArgs) -> ExitCode {
         }
     }
 
-    let shape = json::Shape::of_run(args.paths.len(), any_collection);
     if !reports.is_empty() || !io_failed {
         let sources: Vec<&dyn Sources> = trees.iter().map(|tree| tree as &dyn Sources).collect();
         for (index, target) in targets.iter().enumerate() {
@@ -273,7 +270,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
                 format => {
                     // A file never gets terminal colours.
                     options.color &= target.file.is_none();
-                    render::packages::render(&reports, &sources, format, &options, shape)
+                    render::packages::render(&reports, &sources, format, &options)
                 }
             };
             let written = match &target.file {
@@ -323,9 +320,9 @@ fn output_targets(args: &CheckArgs) -> Result<(Vec<FormatTarget>, usize), String
     Ok((targets, primary.unwrap_or(usize::MAX)))
 }
 
-/// The roots `path` names (see the module doc) as (directory, name), and
-/// whether it is a collection, leaving out what the configuration excludes.
-fn roots_named_by(path: &Path, settings: &settings::Loaded) -> Result<(Vec<(PathBuf, String)>, bool), String> {
+/// The roots `path` names (see the module doc) as (directory, name),
+/// leaving out what the configuration excludes.
+fn roots_named_by(path: &Path, settings: &settings::Loaded) -> Result<Vec<(PathBuf, String)>, String> {
     let shown = path.display().to_string();
     let metadata = fs::metadata(path).map_err(|error| format!("{shown}: {error}"))?;
     if !metadata.is_dir() {
@@ -335,14 +332,14 @@ fn roots_named_by(path: &Path, settings: &settings::Loaded) -> Result<(Vec<(Path
     }
     let single = || (path.to_path_buf(), shown.clone());
     let below = match roots_named(&Disk { start: path, settings }) {
-        Roots::Single => return Ok((vec![single()], false)),
+        Roots::Single => return Ok(vec![single()]),
         Roots::Collection(below) => below,
     };
     let roots = below
         .into_iter()
         .map(|relative| (path.join(&relative), path_from_root(&shown, &relative)))
         .collect();
-    Ok((roots, true))
+    Ok(roots)
 }
 
 /// A directory on disk as the root search sees it: `.gitignore`-aware (with

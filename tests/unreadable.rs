@@ -290,7 +290,10 @@ fn no_baseline_is_written_over_what_could_not_be_read() {
 #[test]
 fn a_marketplace_folder_that_cannot_be_listed_is_reported_and_fails() {
     for mode in [0o000, 0o311] {
-        let dir = package(&[("plugins/good/plugin.json", MANIFEST), ("plugins/locked/inner/plugin.json", MANIFEST)]);
+        let dir = package(&[
+            ("plugins/good/plugin.json", MANIFEST),
+            ("plugins/locked/inner/plugin.json", MANIFEST),
+        ]);
         let locked = dir.path().join("plugins/locked");
         chmod(&locked, mode);
         let output = apcheck_unprivileged()
@@ -308,7 +311,11 @@ fn a_marketplace_folder_that_cannot_be_listed_is_reported_and_fails() {
             .map(|report| report["root"].as_str().unwrap().rsplit('/').next().unwrap())
             .collect();
         assert_eq!(roots, ["good", "locked"], "mode {mode:o}: {reports:#}");
-        assert_ne!(reports[1]["unread"], serde_json::json!([]), "mode {mode:o}: {reports:#}");
+        assert_ne!(
+            reports[1]["unread"],
+            serde_json::json!([]),
+            "mode {mode:o}: {reports:#}"
+        );
         assert_eq!(output.status.code(), Some(1), "mode {mode:o}: {reports:#}");
     }
 }

@@ -32,9 +32,9 @@ const MAX_SEARCH_DEPTH: usize = 12;
 pub trait Listing {
     /// Whether `dir` holds an entry named `plugin.json`, of any kind.
     fn has_manifest(&self, dir: &str) -> bool;
-    /// The names of `dir`'s child directories, not following symlinks; `Err`
+    /// The names of `dir`'s child directories, not following symlinks; `None`
     /// when `dir` could not be listed.
-    fn child_dirs(&self, dir: &str) -> Result<Vec<String>, ()>;
+    fn child_dirs(&self, dir: &str) -> Option<Vec<String>>;
 }
 
 /// The plugin roots a folder names.
@@ -64,7 +64,7 @@ fn find_roots(listing: &impl Listing, dir: &str, depth: usize, found: &mut Vec<S
     if depth >= MAX_SEARCH_DEPTH {
         return;
     }
-    let Ok(children) = listing.child_dirs(dir) else {
+    let Some(children) = listing.child_dirs(dir) else {
         // The folder searched itself is one root then, whose check says so.
         if !dir.is_empty() {
             found.push(dir.to_string());
@@ -106,15 +106,16 @@ impl Listing for Tree {
         self.entry(&path).is_some()
     }
 
-    fn child_dirs(&self, dir: &str) -> Result<Vec<String>, ()> {
+    fn child_dirs(&self, dir: &str) -> Option<Vec<String>> {
         if self.unlisted().contains_key(dir) {
-            return Err(());
+            return None;
         }
-        Ok(self
-            .children(dir)
-            .filter(|(_, _, entry)| matches!(entry, Entry::Dir))
-            .map(|(name, _, _)| name.to_string())
-            .collect())
+        Some(
+            self.children(dir)
+                .filter(|(_, _, entry)| matches!(entry, Entry::Dir))
+                .map(|(name, _, _)| name.to_string())
+                .collect(),
+        )
     }
 }
 

@@ -288,7 +288,12 @@ fn read_string(bytes: &[u8], start: usize) -> (String, usize) {
 
 fn decode(raw: &[u8]) -> String {
     let quoted = [b"\"".as_slice(), raw, b"\""].concat();
-    serde_json::from_slice::<String>(&quoted).unwrap_or_else(|_| String::from_utf8_lossy(raw).into_owned())
+    // Through `from_str`, whose reader the wasm has anyway (`from_slice` is a
+    // second instantiation of serde_json's parser), after the same UTF-8 check.
+    std::str::from_utf8(&quoted)
+        .ok()
+        .and_then(|text| serde_json::from_str::<String>(text).ok())
+        .unwrap_or_else(|| String::from_utf8_lossy(raw).into_owned())
 }
 
 #[cfg(test)]

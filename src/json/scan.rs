@@ -784,15 +784,25 @@ pub(crate) fn skip_checked_space(bytes: &[u8], mut pos: usize) -> usize {
 
 /// Scans `"key" :` and reports the key.
 fn member_key<'a>(s: &mut Scanner<'a>, sink: &mut impl Sink<'a>) -> Result<(), ScanError> {
+    // Only the report is per sink: the scanning is compiled once, not once
+    // for each of the six sinks.
+    sink.key(quoted_key(s)?);
+    colon(s)
+}
+
+/// Scans `"key"`: its raw text.
+fn quoted_key<'a>(s: &mut Scanner<'a>) -> Result<&'a str, ScanError> {
     match s.skip_space()? {
-        Some(b'"') => sink.key(s.string()?),
-        other => {
-            return fail(
-                s.pos,
-                format!("expected a string key in double quotes, found {}", describe(other)),
-            );
-        }
+        Some(b'"') => s.string(),
+        other => fail(
+            s.pos,
+            format!("expected a string key in double quotes, found {}", describe(other)),
+        ),
     }
+}
+
+/// Scans the `:` after a member's key.
+fn colon(s: &mut Scanner<'_>) -> Result<(), ScanError> {
     match s.skip_space()? {
         Some(b':') => {
             s.pos += 1;

@@ -83,7 +83,12 @@ impl PackageTree {
     pub fn check(&mut self, root_name: JsValue) -> String {
         args!(error_reply; string root_name);
         let report = crate::check_package(&root_name, &self.tree);
-        let text = serde_json::to_string(&report).expect("a report always serializes");
+        // Through a `Value`, as `check_folder` and the renderers serialize
+        // reports: each type's serializer is compiled once in the wasm, not
+        // once more for text.
+        let text = serde_json::to_value(&report)
+            .expect("a report always serializes")
+            .to_string();
         self.checked = Some(Checked { reports: vec![report] });
         text
     }
@@ -196,7 +201,10 @@ pub fn pasted_skill_path(text: &str) -> String {
 #[wasm_bindgen]
 pub fn rules() -> String {
     let rules: Vec<&crate::rule::Rule> = crate::registry::all().collect();
-    serde_json::to_string(&rules).expect("rules always serialize")
+    // Through a `Value`, as `explain` serializes a rule (see `check`).
+    serde_json::to_value(&rules)
+        .expect("rules always serialize")
+        .to_string()
 }
 
 /// One rule's doc, found by code (any case) or name: `{"ok":true,"rule":{..},"text":".."}`

@@ -191,16 +191,15 @@ impl crate::collection::Listing for JsListing<'_> {
             .is_ok_and(|answer| answer.as_bool() == Some(true))
     }
 
-    fn child_dirs(&self, dir: &str) -> Result<Vec<String>, ()> {
+    fn child_dirs(&self, dir: &str) -> Option<Vec<String>> {
         // A listing that throws is a folder that cannot be listed.
-        let answer = self
-            .child_dirs
-            .call1(&JsValue::NULL, &JsValue::from_str(dir))
-            .map_err(drop)?;
-        Ok(js_sys::Array::from(&answer)
-            .iter()
-            .filter_map(|name| name.as_string())
-            .collect())
+        let answer = self.child_dirs.call1(&JsValue::NULL, &JsValue::from_str(dir)).ok()?;
+        Some(
+            js_sys::Array::from(&answer)
+                .iter()
+                .filter_map(|name| name.as_string())
+                .collect(),
+        )
     }
 }
 

@@ -356,7 +356,7 @@ impl Listing for Disk<'_> {
         fs::symlink_metadata(self.start.join(dir).join("plugin.json")).is_ok()
     }
 
-    fn child_dirs(&self, dir: &str) -> Result<Vec<String>, ()> {
+    fn child_dirs(&self, dir: &str) -> Option<Vec<String>> {
         // One level at a time, so the core decides where the search goes; the
         // walker still reads the ignore files of every parent directory.
         let base_of_start = self.settings.relative(self.start);
@@ -373,7 +373,7 @@ impl Listing for Disk<'_> {
             // type comes with the listing); others are an ignore file's.
             let entry = match entry {
                 Ok(entry) => entry,
-                Err(error) if error.io_error().is_some() => return Err(()),
+                Err(error) if error.io_error().is_some() => return None,
                 Err(_) => continue,
             };
             // `file_type` does not follow links: a symlinked directory is not searched.
@@ -387,7 +387,7 @@ impl Listing for Disk<'_> {
                 names.push(name.to_string());
             }
         }
-        Ok(names)
+        Some(names)
     }
 }
 

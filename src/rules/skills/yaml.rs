@@ -998,8 +998,13 @@ mod tests {
     }
 
     /// A key compared with other keys through `Eq`, counted per thread.
-    #[derive(Hash)]
     struct Counted(String);
+
+    impl std::hash::Hash for Counted {
+        fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+            self.0.hash(state);
+        }
+    }
 
     thread_local! {
         static COMPARISONS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };

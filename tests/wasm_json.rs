@@ -43,6 +43,19 @@ fn format_keeps_numbers_and_reports_errors_as_data() {
         (&2.into(), &9.into())
     );
     assert_eq!(comma["error"]["jsoncAccepts"], true);
+    // A repeated member is kept in the output and named at its later key, JSONC too.
+    let twice = parsed(format_json(
+        "{\"a\": 1, // one\n \"a\": 2}".into(),
+        r#"{"jsonc": true}"#.into(),
+    ));
+    assert_eq!(
+        twice["duplicates"],
+        serde_json::json!([{ "pointer": "/a", "start": 17, "end": 20 }])
+    );
+    assert_eq!(
+        parsed(format_json(r#"{"a":1}"#.into(), "".into()))["duplicates"],
+        serde_json::json!([])
+    );
 }
 
 /// Strings past a few thousand units reach the wasm through the platform's

@@ -120,6 +120,11 @@ impl Members {
 impl SpanTree {
     /// Scans the strict JSON `text`; fails with the scanner's syntax error.
     pub fn parse(text: &str) -> Result<SpanTree, JsonParseError> {
+        Self::parse_with(text, false)
+    }
+
+    /// Scans `text`, as JSONC (comments, trailing commas) when `jsonc`.
+    pub fn parse_with(text: &str, jsonc: bool) -> Result<SpanTree, JsonParseError> {
         let mut builder = Builder {
             text,
             tree: SpanTree {
@@ -129,7 +134,7 @@ impl SpanTree {
             open: Vec::new(),
             pending_key: None,
         };
-        scan(text, false, &mut builder).map_err(|e| e.locate(text))?;
+        scan(text, jsonc, &mut builder).map_err(|e| e.locate(text))?;
         Ok(builder.tree)
     }
 
@@ -583,6 +588,24 @@ mod tests {
         let tree = SpanTree::parse(duplicated).unwrap();
         let last = tree.value_span("/k").unwrap();
         assert_eq!(&duplicated[last.start..last.end], "[2]");
+    }
+
+    #[test]
+    fn jsonc_members_given_twice_are_found() {
+        let text = "{\"a\": 1, // one\n \"a\": 2,}";
+        assert!(SpanTree::parse(text).is_err());
+        let tree = SpanTree::parse_with(text, true).unwrap();
+        let [duplicate] = tree.duplicate_keys() else {
+            panic!("one duplicate")
+        };
+        assert_eq!(
+            (
+                duplicate.pointer.as_str(),
+                &text[duplicate.key_span.start..duplicate.key_span.end]
+            ),
+            ("/a", "\"a\"")
+        );
+        assert_eq!(duplicate.key_span.start, 17);
     }
 
     #[test]

@@ -21,6 +21,7 @@ use crate::json::builtin::BUILTINS;
 use crate::json::diff::unified::unified;
 use crate::json::diff::{CompareOption, CompareOptions, Side, canonical_text, lines_of, merge::merge_patch};
 use crate::json::format::{FormatOptions, Indent, Layout};
+use crate::json::locate::SpanTree;
 use crate::json::parse::JsonParseError;
 use crate::json::tools::{
     BatchReport, DiffProblem, DiffRequest as CoreDiffRequest, DocumentProblem, SchemaChoice, SchemaProblem,
@@ -145,7 +146,15 @@ fn format_request(text: &str, options_json: &str) -> Result<Value, Value> {
         jsonc: request.jsonc,
     };
     let formatted = format_document(text, &options).map_err(|e| parse_error(&e, "input"))?;
-    Ok(json!({ "text": formatted.text }))
+    // The output keeps a repeated member as written, where a reader keeps one
+    // of the two: each is named, at its later key, as Check names it.
+    let duplicates: Vec<Value> = SpanTree::parse_with(text, request.jsonc)
+        .map(|mut tree| tree.take_duplicate_keys())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|duplicate| json!({ "pointer": duplicate.pointer, "start": duplicate.key_span.start, "end": duplicate.key_span.end }))
+        .collect();
+    Ok(json!({ "text": formatted.text, "duplicates": duplicates }))
 }
 
 /// Validates `instance_text` against `schema_text` or a built-in:

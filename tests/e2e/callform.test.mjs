@@ -176,6 +176,27 @@ test('the form writes the JSON, the JSON fills the form, and the core checks as 
   await context.close();
 });
 
+test('a value outside an enum keeps the enum\'s select, the value shown and marked invalid', async () => {
+  const { context, page, problems } = await openPage(browser, `${origin}/#snapshot`);
+  await waitReady(page);
+  await openCallForm(page);
+  await typeInto(page, 'tools/call arguments', '{"week": "2026-W10", "status": "closed", "limit": 3}');
+  await page.waitForFunction(() => document.querySelector('#call-form .field[data-name="week"] .control').value === '2026-W10');
+  assert.equal(await control(page, 'status').evaluate((element) => element.tagName), 'SELECT');
+  assert.equal(await control(page, 'status').evaluate((select) => select.selectedOptions[0].textContent), 'closed (not allowed)');
+  assert.doesNotMatch(await field(page, 'status').locator('.field-hint').textContent(), /does not expect/);
+  assert.equal(await control(page, 'status').getAttribute('aria-invalid'), 'true');
+  assert.match(await errorOf(page, 'status'), /not one of "open", "paid" or "overdue"/);
+  assert.equal(await control(page, 'status').getAttribute('aria-invalid'), 'true');
+  // Picking an allowed value writes it, and the mark goes.
+  await control(page, 'status').selectOption({ label: 'paid' });
+  await page.waitForFunction(() => document.querySelector('#snapshot-root [aria-label="tools/call arguments"]').textContent.includes('"paid"'));
+  assert.equal(await errorOf(page, 'status'), '');
+  assert.equal(await control(page, 'status').getAttribute('aria-invalid'), 'false');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('at 400 px, light and dark: the form fits, and axe finds nothing serious', { timeout: 120_000 }, async () => {
   for (const colorScheme of ['light', 'dark']) {
     const { context, page, problems } = await openPage(browser, `${origin}/#snapshot`, { colorScheme, viewport: { width: 400, height: 900 } });

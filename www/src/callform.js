@@ -109,8 +109,11 @@ export function callForm({ onArguments }) {
     const id = `call-field-${index}`;
     const value = Object.hasOwn(args, name) ? args[name] : undefined;
     let widget = widgetOf(propertySchema);
-    if (!fits(widget, value)) widget = { kind: 'json', why: `${typeName(value)}, which the schema does not expect here` };
-    const record = { name, pointer: token(name), local: null, control: null, error: h('p.field-error', { id: `${id}-error` }) };
+    // A value outside an enum keeps the enum's select, the value shown and marked: the fix is picking another.
+    const outside = widget.kind === 'enum' && !fits(widget, value);
+    if (!outside && !fits(widget, value)) widget = { kind: 'json', why: `${typeName(value)}, which the schema does not expect here` };
+    const shown = (option) => (typeof option === 'string' ? option : JSON.stringify(option));
+    const record = { name, pointer: token(name), local: null, outside: outside ? `${shown(value)} is not one of the values the schema allows.` : null, control: null, error: h('p.field-error', { id: `${id}-error` }) };
     const common = { id, class: 'control', 'aria-describedby': `${id}-hint ${id}-error`, 'aria-required': required && widget.kind !== 'boolean' ? 'true' : null };
     const removeButton = h('button.small', { type: 'button', hidden: required || value === undefined, 'aria-label': `Remove ${name} from the arguments`, onclick: () => remove(name) }, 'Remove');
     const put = (next) => {
@@ -123,9 +126,10 @@ export function callForm({ onArguments }) {
       // Not set is neither true nor false.
       control.indeterminate = value === undefined;
     } else if (widget.kind === 'enum') {
-      const options = widget.values.map((option, at) => h('option', { value: String(at), selected: same(option, value) }, typeof option === 'string' ? option : JSON.stringify(option)));
+      const options = widget.values.map((option, at) => h('option', { value: String(at), selected: same(option, value) }, shown(option)));
       const unset = value === undefined || !required ? [h('option', { value: '', selected: value === undefined }, '(not set)')] : [];
-      control = h('select', { ...common, onchange: () => (control.value === '' ? remove(name) : put(widget.values[Number(control.value)])) }, unset, options);
+      const kept = outside ? [h('option', { value: 'outside', selected: true, disabled: true }, `${shown(value)} (not allowed)`)] : [];
+      control = h('select', { ...common, onchange: () => ((record.outside = null), control.value === '' ? remove(name) : put(widget.values[Number(control.value)])) }, kept, unset, options);
     } else if (widget.kind === 'json') {
       control = h('textarea', { ...common, rows: 3, spellcheck: 'false', placeholder: '(not set)' });
       control.value = value === undefined ? '' : JSON.stringify(value, null, 2);
@@ -206,6 +210,7 @@ export function callForm({ onArguments }) {
       else unplaced.push(pointer ? `At ${pointer}: ${message}` : message);
     }
     for (const [record, messages] of byField) {
+      if (record.outside && !messages.length) messages.push(record.outside);
       record.error.textContent = visible(messages.join(' '));
       record.control.setAttribute('aria-invalid', String(messages.length > 0));
     }

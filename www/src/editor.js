@@ -123,8 +123,10 @@ export function createEditor(parent, { doc = '', language = 'json', readOnly = f
     get text() {
       return view.state.doc.toString();
     },
+    /** Replaces the document; its marks go with it (they were about the text replaced). */
     set text(value) {
       view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: value } });
+      view.dispatch(setDiagnostics(view.state, []));
     },
     setLanguage(name) {
       view.dispatch({ effects: languageSlot.reconfigure((LANGUAGES[name] ?? LANGUAGES.text)()) });

@@ -250,18 +250,26 @@ export function openFileButton(id, label, accept, onText) {
   return [h('label.button.small', { for: id }, label), input];
 }
 
-/** An "Open…" button for several local files at once, read as text; `onFiles([{name, text}])`. Nothing is uploaded. */
-export function openFilesButton(id, label, accept, onFiles) {
+/**
+ * An "Open…" button for several local files at once, read as text; `onFiles([{name, text}])`.
+ * With `folder`, it picks a folder and takes its files named `.json`, each named by its path
+ * inside the folder (a folder of packages holds many plugin.json). Nothing is uploaded.
+ */
+export function openFilesButton(id, label, accept, onFiles, folder = false) {
   const input = h('input', {
     type: 'file',
     accept,
     id,
     multiple: true,
+    webkitdirectory: folder,
     class: 'visually-hidden',
     onchange: async () => {
-      const picked = [...input.files];
+      const picked = [...input.files].filter((file) => !folder || /\.json$/i.test(file.name));
       input.value = '';
-      if (picked.length) onFiles(await Promise.all(picked.map(async (file) => ({ name: file.webkitRelativePath || file.name, text: await file.text() }))));
+      const name = (file) => (folder ? file.webkitRelativePath.slice(file.webkitRelativePath.indexOf('/') + 1) : file.name);
+      // A folder lists in no set order: by path, as a reader scans it.
+      const named = picked.map((file) => ({ name: name(file), file })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      if (named.length) onFiles(await Promise.all(named.map(async ({ name, file }) => ({ name, text: await file.text() }))));
     },
   });
   return [h('label.button.small', { for: id }, label), input];

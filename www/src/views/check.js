@@ -47,8 +47,10 @@ let given = null;
 let result;
 let kept;
 
-/** Where the pasted SKILL.md was placed for the last check: the core decides (`pasted_skill_path`). */
+/** Where the pasted SKILL.md was placed for the last check: the directory the user typed, else the core's (`pasted_skill_path`: its `name`). */
 let skillPath = 'skills/unnamed-skill/SKILL.md';
+/** The directory input; `dataset.edited` once the user typed one, which then stays. */
+let skillDir;
 
 function pastedPath(file) {
   return file.id === 'skill' ? skillPath : file.label;
@@ -80,6 +82,7 @@ function renderTabs() {
   const hadFocus = tabs.contains(document.activeElement);
   for (const button of buttons) button.tabIndex = button.getAttribute('aria-selected') === 'true' ? 0 : -1;
   tabs.replaceChildren(...buttons);
+  skillDir.parentElement.hidden = Boolean(dropped?.viewing) || current.id !== 'skill';
   if (hadFocus) buttons.find((button) => button.tabIndex === 0)?.focus();
 }
 
@@ -250,7 +253,15 @@ async function checkPasted() {
   lastReport = null;
   renderTabs();
   const skill = pasted.find((file) => file.id === 'skill');
-  if (skill.text) ({ path: skillPath } = await core.call('pasted_skill_path', skill.text));
+  if (skill.text) {
+    // A SKILL.md placed by its own name could never fail the name/directory rule: the user names the directory.
+    const named = (await core.call('pasted_skill_path', skill.text)).path.split('/')[1];
+    const typed = skillDir.value.trim();
+    const usable = skillDir.dataset.edited && !/[/\\]|^\.{0,2}$/.test(typed);
+    skillDir.setAttribute('aria-invalid', String(Boolean(skillDir.dataset.edited) && !usable));
+    if (!skillDir.dataset.edited) skillDir.value = named;
+    skillPath = `skills/${usable ? typed : named}/SKILL.md`;
+  }
   const files = pastedFiles();
   const checkedTexts = new Map(files.map((file) => [file.path, file.text]));
   return runCheck({ root: 'pasted', entries: entriesFromTexts(files) }, { source: 'paste', label: 'Checking pasted files', checkedTexts });
@@ -304,6 +315,13 @@ export function setUpCheckView() {
     },
   });
   const autoCheck = debounce(checkPasted, 400);
+  skillDir = document.getElementById('check-skill-dir-name');
+  skillDir.addEventListener('input', () => {
+    skillDir.dataset.edited = 'true';
+    kept.changed();
+    result.changed();
+    autoCheck();
+  });
   document.getElementById('check-filetabs').addEventListener('keydown', onTabKey);
   renderTabs();
 
@@ -352,11 +370,14 @@ export function setUpCheckView() {
   document.getElementById('check-run').addEventListener('click', checkShown);
   kept = keeper('check', {
     // The package on screen, else the pasted files by id, as they are kept and shared.
-    files: () => (given ? packageFiles(given) : Object.fromEntries(pasted.map((file) => [file.id, file.text]))),
+    files: () => (given ? packageFiles(given) : { ...Object.fromEntries(pasted.map((file) => [file.id, file.text])), ...(skillDir.dataset.edited ? { skillDir: skillDir.value } : {}) }),
     apply: (files) => {
       const package_ = packageFrom(files);
       if (package_) return checkGiven(package_, 'drop');
       for (const file of pasted) file.text = files[file.id] ?? '';
+      skillDir.value = files.skillDir ?? '';
+      if (files.skillDir === undefined) delete skillDir.dataset.edited;
+      else skillDir.dataset.edited = 'true';
       current = pasted.find((file) => file.text) ?? pasted[0];
       // The editor's change re-checks, as typing does.
       showPasted(current);

@@ -47,8 +47,17 @@ async function run() {
     output.text = resultText = answer.text;
     delete outputPane.dataset.empty;
     resultTree.refresh();
-    input.mark([]);
-    statusLine.show(ticket, status('ok', options.minify ? 'Minified.' : 'Formatted.'));
+    // A member given twice stays twice in the result, where readers keep only one: said, as Check says it.
+    const twice = answer.duplicates.slice(0, 100).map(({ pointer, start, end }) => ({ pointer, from: byteToCharOffset(input.text, start), to: byteToCharOffset(input.text, end) }));
+    const message = (pointer) => `${pointer} is given twice in one object; the result keeps both, and most readers use the later value`;
+    input.mark(twice.map(({ pointer, from, to }) => ({ from, to, severity: 'warning', message: message(pointer) })));
+    const done = options.minify ? 'Minified' : 'Formatted';
+    statusLine.show(
+      ticket,
+      twice.length
+        ? status('warn', `${done}. ${answer.duplicates.length > 1 ? `${answer.duplicates.length} members are given twice, each marked; ` : ''}${message(twice[0].pointer)}.`, () => input.reveal(twice[0].from, twice[0].to))
+        : status('ok', `${done}.`),
+    );
     return;
   }
   clearOutput();

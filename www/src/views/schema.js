@@ -123,7 +123,7 @@ async function run() {
 
 /** One failing file of a batch: its name, why it fails, and a button that opens it in the editor. */
 function batchFailure(file, failure) {
-  const open = h('button.link', { type: 'button', onclick: () => (instance.text = file.text), title: 'Open it in the editor, with its failures marked' }, file.name);
+  const open = h('button.link', { type: 'button', onclick: () => (instance.text = file.text), title: `Open ${file.name} in the editor, with its failures marked` }, file.name);
   if (failure.error) {
     const { message, line, column } = failure.error;
     return h('li.diag.error', {}, h('div.diag-head', {}, open, h('span.muted', {}, 'not JSON')), h('p.message', {}, `${line}:${column}: ${message}`));
@@ -229,8 +229,8 @@ export async function setUpSchemaView() {
   });
   results = resultArea(h('div.schema-results', { 'aria-live': 'polite' }));
   // Picking many files says a batch is coming: the extra workers load the core meanwhile.
-  const openMany = openFilesButton('schema-open-many', 'Open many…', '.json,application/json', runBatch);
-  openMany[0].addEventListener('click', () => warmBatchWorkers(core));
+  const openMany = [...openFilesButton('schema-open-many', 'Open many…', '.json,application/json', runBatch), ...openFilesButton('schema-open-folder', 'Open folder…', '', runBatch, true)];
+  for (const button of [openMany[0], openMany[2]]) button.addEventListener('click', () => warmBatchWorkers(core));
   const instanceHost = h('div.editor');
   const schemaHost = h('div.editor');
   schemaPane.append(h('div.row', {}, h('span.muted', {}, 'Schema'), ...openFileButton('schema-open-schema', 'Open…', '.json,application/json', (text) => (schema.text = text))), schemaHost);

@@ -5,6 +5,13 @@
 //! overflow). Spans come from the exact scanner's span tree
 //! ([`crate::json::locate`]), which keeps every duplicate member, so a JSON
 //! Pointer maps to `line:col`.
+//!
+//! The tree is built at parsing, for the duplicate members, and kept only when
+//! there are some (they are findings, which need spans); otherwise it is built
+//! again at the first lookup. A clean document, such as a 10,000-tool
+//! snapshot that passes, never holds its tree beside its value and model.
+
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
@@ -18,7 +25,9 @@ use crate::source::{ColumnUnit, Span, offset_at};
 #[derive(Debug, Clone)]
 pub struct JsonDoc {
     pub value: Value,
-    spans: SpanTree,
+    /// The parsed text, which the spans index and are built from.
+    text: Box<str>,
+    spans: OnceLock<SpanTree>,
     /// Object members whose key appeared earlier in the same object. serde_json
     /// keeps the last value; other parsers keep the first, so this is reported.
     pub duplicate_keys: Vec<DuplicateKey>,
@@ -31,8 +40,14 @@ pub fn parse_document(text: &str) -> Result<JsonDoc, JsonParseError> {
     // RFC 8259); should they ever disagree, its error is reported, not hidden.
     let mut spans = SpanTree::parse(text)?;
     let duplicate_keys = spans.take_duplicate_keys();
+    let spans = if duplicate_keys.is_empty() {
+        OnceLock::new()
+    } else {
+        OnceLock::from(spans)
+    };
     Ok(JsonDoc {
         value,
+        text: text.into(),
         spans,
         duplicate_keys,
     })
@@ -97,20 +112,25 @@ fn serde_error(text: &str, error: &serde_json::Error) -> JsonParseError {
 }
 
 impl JsonDoc {
+    fn spans(&self) -> &SpanTree {
+        self.spans
+            .get_or_init(|| SpanTree::parse(&self.text).expect("the scanner accepted this text when it was parsed"))
+    }
+
     /// The span of the value at `pointer`.
     pub fn value_span(&self, pointer: &str) -> Option<Span> {
-        self.spans.value_span(pointer)
+        self.spans().value_span(&self.text, pointer)
     }
 
     /// The span of the member name at `pointer` (for object members), else of the value.
     pub fn key_span(&self, pointer: &str) -> Option<Span> {
-        self.spans.key_span(pointer)
+        self.spans().key_span(&self.text, pointer)
     }
 
     /// The span of the value at `pointer`, or of its nearest existing ancestor
     /// (for "missing member" findings, which point at the object that lacks it).
     pub fn nearest_span(&self, pointer: &str) -> Span {
-        self.spans.nearest_span(pointer)
+        self.spans().nearest_span(&self.text, pointer)
     }
 }
 

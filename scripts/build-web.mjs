@@ -152,6 +152,10 @@ const embeddedWasm = {
   },
 };
 
+// The wasm's content hash: names the inflated wasm that the workers keep in
+// Cache Storage (www/src/worker.js), which the service worker leaves be.
+let wasmHash;
+
 // What every bundle shares.
 const COMMON = {
   absWorkingDir: root,
@@ -194,10 +198,13 @@ async function bundle() {
   for (const name of readdirSync(join(root, 'www/build'))) {
     if (/\.[0-9a-f]{16}\.\w+$/.test(name)) rmSync(join(root, 'www/build', name));
   }
-  await esbuild.build({ ...COMMON, entryPoints: { worker: 'www/src/worker.js' }, outdir: 'www/build', plugins: [embeddedWasm] });
+  wasmHash = contentHash(readFileSync(join(root, config['wasm-opt'].input)));
+  await esbuild.build({ ...COMMON, entryPoints: { worker: 'www/src/worker.js' }, outdir: 'www/build', plugins: [embeddedWasm], define: { WASM_HASH: JSON.stringify(wasmHash) } });
   served['worker.js'] = hashedCopy('worker.js');
   await esbuild.build({ ...COMMON, entryPoints: { app: 'www/src/main.js' }, outdir: 'www/build', define: { WORKER_FILE: JSON.stringify(served['worker.js']) } });
   served['app.js'] = hashedCopy('app.js');
+  await esbuild.build({ ...COMMON, entryPoints: { boot: 'www/src/boot.js' }, outdir: 'www/build', define: { WORKER_FILE: JSON.stringify(served['worker.js']) } });
+  served['boot.js'] = hashedCopy('boot.js');
   await esbuild.build({ ...COMMON, entryPoints: { app: 'www/src/styles.css' }, outdir: 'www/build' });
   served['app.css'] = hashedCopy('app.css');
 }
@@ -208,7 +215,7 @@ async function bundle() {
  */
 function writePage() {
   let html = readFileSync(join(root, 'www/src/index.html'), 'utf8');
-  for (const name of ['app.css', 'app.js']) {
+  for (const name of ['app.css', 'boot.js', 'app.js']) {
     if (!html.includes(`"build/${name}"`)) fail(`www/src/index.html no longer names build/${name}: update writePage().`);
     html = html.replace(`"build/${name}"`, `"${served[name]}"`);
   }
@@ -228,7 +235,7 @@ async function serviceWorker() {
     ...COMMON,
     entryPoints: ['www/src/sw.js'],
     outfile: 'www/sw.js',
-    define: { BUILD_VERSION: JSON.stringify(version), BUILD_FILES: JSON.stringify(['./', ...files.slice(1)]) },
+    define: { BUILD_VERSION: JSON.stringify(version), BUILD_FILES: JSON.stringify(['./', ...files.slice(1)]), WASM_HASH: JSON.stringify(wasmHash) },
   });
 }
 
@@ -260,6 +267,8 @@ function writeSingleFile() {
   // No manifest and no service worker under file:// (main.js registers none there).
   replaceOnce(/<link rel="manifest" href="app.webmanifest">\n/, '');
   replaceOnce(/<link rel="stylesheet" href="build\/app.css">/, `<style>${read('www/build/app.css')}</style>`);
+  // The early worker is the served page's: here the client starts the worker from the inline text.
+  replaceOnce(/<script async src="build\/boot.js"><\/script>\n/, '');
   // The worker's code rides along as inert text: the page starts it from a Blob,
   // or runs it on the main thread where blob workers are refused.
   replaceOnce(
@@ -283,7 +292,7 @@ function sizes() {
   const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
   console.log(`build-web: wasm ${kib(wasm.raw)} raw (${mb(wasm.raw)}: ${wasmVerdict} the ${mb(BUDGET.wasmRaw)} budget, goal ${mb(GOAL.wasmRaw)}), ${kib(wasm.gzip)} gzip (in build/worker.js as base64 of its xz)`);
   if (wasm.raw > BUDGET.wasmRaw) over.push(`the wasm is ${wasm.raw} bytes, over ${BUDGET.wasmRaw}`);
-  const page = ['index.html', served['app.css'], served['app.js'], served['worker.js']].map((file) => measure(`www/${file}`));
+  const page = ['index.html', served['app.css'], served['boot.js'], served['app.js'], served['worker.js']].map((file) => measure(`www/${file}`));
   for (const file of page) console.log(`build-web:   ${file.path.padEnd(38)} ${kib(file.raw).padStart(12)} raw ${kib(file.gzip).padStart(12)} gzip`);
   const total = page.reduce((sum, file) => sum + file.gzip, 0);
   const verdict = total <= BUDGET.pageGzip ? 'within' : `OVER by ${kib(total - BUDGET.pageGzip)}:`;

@@ -23,7 +23,7 @@ import {
 } from './harness.mjs';
 
 // The service worker keeps the build for offline use: it fetches the same files, and the manifest and icon.
-const OWN_ASSETS = ['/', '/index.html', ...['app.js', 'app.css', 'worker.js'].map((name) => `/${builtFile(name)}`), '/sw.js', '/app.webmanifest', '/icon.svg'];
+const OWN_ASSETS = ['/', '/index.html', ...['app.js', 'app.css', 'boot.js', 'worker.js'].map((name) => `/${builtFile(name)}`), '/sw.js', '/app.webmanifest', '/icon.svg'];
 
 let browser;
 let origin;

@@ -34,7 +34,7 @@ export function requireBuild() {
   }
 }
 
-/** The path (from www/, as the page names it) of the build's `app.js`, `app.css` or `worker.js`: named by a hash of its content. */
+/** The path (from www/, as the page names it) of the build's `app.js`, `app.css`, `boot.js` or `worker.js`: named by a hash of its content. */
 export function builtFile(name) {
   return JSON.parse(readFileSync(join(repoRoot, 'www/build/files.json'), 'utf8'))[name];
 }

@@ -22,7 +22,18 @@ test('with the server gone, the page reloads, checks, cancels and checks again',
       const requests = await Promise.all(names.map(async (name) => (await caches.open(name)).keys()));
       return requests.flat().map((request) => new URL(request.url).pathname);
     });
-    for (const path of ['/', ...['app.js', 'app.css', 'worker.js'].map((name) => `/${builtFile(name)}`)]) assert.ok(kept.includes(path), `the service worker keeps ${path}: ${kept}`);
+    for (const path of ['/', ...['app.js', 'app.css', 'boot.js', 'worker.js'].map((name) => `/${builtFile(name)}`)]) assert.ok(kept.includes(path), `the service worker keeps ${path}: ${kept}`);
+    // The workers keep the inflated wasm, named by its content, for the next start to compile as it streams.
+    const wasm = await page.evaluate(async () => {
+      const name = (await caches.keys()).find((cache) => /^apcheck-wasm-[0-9a-f]{16}$/.test(cache));
+      const [request] = name ? await (await caches.open(name)).keys() : [];
+      const response = request && (await caches.match(request, { cacheName: name }));
+      return response && { path: new URL(request.url).pathname, type: response.headers.get('content-type'), magic: [...new Uint8Array(await response.arrayBuffer()).slice(0, 4)] };
+    });
+    assert.ok(wasm, 'the workers keep the inflated wasm in Cache Storage');
+    assert.match(wasm.path, /^\/build\/apcheck\.[0-9a-f]{16}\.wasm$/);
+    assert.equal(wasm.type, 'application/wasm');
+    assert.deepEqual(wasm.magic, [0, 0x61, 0x73, 0x6d]);
     const cdp = await context.newCDPSession(page);
     // The manifest parses with no error (installability itself Chromium only judges outside a test's incognito profile).
     const { errors, data } = await cdp.send('Page.getAppManifest');

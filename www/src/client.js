@@ -35,9 +35,17 @@ function stopLane(lane, error) {
   lane.pending.clear();
 }
 
+/** The worker www/src/boot.js started while the page loaded, once, if it is still sound. */
+function takeEarlyWorker() {
+  const early = globalThis.apcheckEarlyWorker;
+  globalThis.apcheckEarlyWorker = null;
+  if (early?.failedEarly) early.terminate();
+  return early && !early.failedEarly ? early : null;
+}
+
 /** Starts `lane`'s worker; `fallBack`: under file://, a refusal moves the core in-process. */
 function startWorker(lane, fallBack = true) {
-  const started = new Worker(workerUrl());
+  const started = (!embeddedWorker() && takeEarlyWorker()) || new Worker(workerUrl());
   started.onmessage = ({ data }) => {
     const job = lane.pending.get(data.id);
     if (!job) return;

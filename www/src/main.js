@@ -75,14 +75,18 @@ async function start() {
   document.getElementById('shortcuts-close').addEventListener('click', () => document.getElementById('shortcuts').close());
   document.addEventListener('keydown', onKey);
   window.addEventListener('hashchange', route);
+  // Asked first: the worker reads the rules while the first view is set up.
+  const rules = loadRules();
   route();
-  // Served over HTTP(S), the page keeps its build for offline use (www/src/sw.js);
-  // under file:// (dist/apcheck.html) it is one file already. Without one
-  // (refused, or a private window) the page works as before, online.
-  if (location.protocol !== 'file:') navigator.serviceWorker?.register('sw.js').catch(() => {});
-  await loadRules();
+  await rules;
   document.documentElement.dataset.ready = 'true';
   if (active === 'rules') route();
+  // Served over HTTP(S), the page keeps its build for offline use (www/src/sw.js);
+  // under file:// (dist/apcheck.html) it is one file already. Without one
+  // (refused, or a private window) the page works as before, online. Only once
+  // the page is ready: installing fetches every file of the build, and on a
+  // first visit that would share the network with the worker's own download.
+  if (location.protocol !== 'file:') navigator.serviceWorker?.register('sw.js').catch(() => {});
 }
 
 // Inline in dist/apcheck.html (where `defer` does not apply): wait for the body.

@@ -2,11 +2,14 @@
 // (`FILES`, under a cache named after the build's hash, put in by
 // scripts/build-web.mjs), so that the page reopens, and its Web Workers
 // restart after a cancel, with the network gone. A new build is a new cache;
-// the old one is dropped once the new one is complete. It only ever fetches
+// the old one is dropped once the new one is complete, and with it the wasm
+// an older build's workers kept. It only ever fetches
 // the page's own files, from the page's own origin (its CSP: connect-src 'self').
 
-/* global BUILD_VERSION, BUILD_FILES */
+/* global BUILD_VERSION, BUILD_FILES, WASM_HASH */
 const CACHE = `apcheck-${BUILD_VERSION}`;
+// The inflated wasm, which the page's workers keep themselves (www/src/worker.js).
+const WASM_CACHE = `apcheck-wasm-${WASM_HASH}`;
 // The page ('./'), its content-hashed build files, the manifest and the icon.
 const FILES = BUILD_FILES;
 
@@ -23,7 +26,7 @@ self.addEventListener('activate', (event) => {
   event.waitUntil(
     caches
       .keys()
-      .then((names) => Promise.all(names.filter((name) => name.startsWith('apcheck-') && name !== CACHE).map((name) => caches.delete(name))))
+      .then((names) => Promise.all(names.filter((name) => name.startsWith('apcheck-') && name !== CACHE && name !== WASM_CACHE).map((name) => caches.delete(name))))
       .then(() => self.clients.claim()),
   );
 });

@@ -27,8 +27,57 @@ async function inflate(bytes) {
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
+// The inflated wasm is kept in Cache Storage as an `application/wasm`
+// response, under a name of its content: the next start (a reload, another
+// view's worker, a worker restarted after a cancel) skips inflating and
+// compiles it as it streams, and Chromium keeps the compiled code beside a
+// wasm response from Cache Storage, so later starts need not compile at all.
+// Only a served page (http or https) has Cache Storage; file:// inflates every
+// time. The service worker leaves this cache be until a new build replaces it.
+/* global WASM_HASH */
+const WASM_CACHE = `apcheck-wasm-${WASM_HASH}`;
+const canKeepWasm = () => typeof caches !== 'undefined' && /^https?:$/.test(location.protocol);
+const keptWasmUrl = () => new URL(`apcheck.${WASM_HASH}.wasm`, location.href).href;
+
+/** The module compiled from the kept wasm, or null when there is none (or it cannot be read). */
+async function keptModule() {
+  if (!canKeepWasm()) return null;
+  try {
+    const kept = await caches.match(keptWasmUrl(), { cacheName: WASM_CACHE });
+    return kept ? await WebAssembly.compileStreaming(kept) : null;
+  } catch {
+    return null;
+  }
+}
+
+function keepWasm(wasm) {
+  const response = new Response(wasm, { headers: { 'Content-Type': 'application/wasm' } });
+  // Not keeping it (storage full, refused) costs only the next start's inflate.
+  return caches
+    .open(WASM_CACHE)
+    .then((cache) => cache.put(keptWasmUrl(), response))
+    .catch(() => {});
+}
+
+async function compileCore() {
+  if (!canKeepWasm()) return WebAssembly.compile(await inflate(decodeBase64(wasmXzBase64)));
+  const kept = await keptModule();
+  if (kept) return kept;
+  // The page starts several workers at once: one inflates and keeps the wasm
+  // while the others wait for it, rather than each paying the inflate.
+  const inflateOnce = async () => (await keptModule()) ?? inflateAndKeep();
+  return navigator.locks ? navigator.locks.request(WASM_CACHE, inflateOnce) : inflateAndKeep();
+}
+
+async function inflateAndKeep() {
+  const wasm = await inflate(decodeBase64(wasmXzBase64));
+  const module = await WebAssembly.compile(wasm);
+  await keepWasm(wasm);
+  return module;
+}
+
 function loadCore() {
-  ready ??= inflate(decodeBase64(wasmXzBase64)).then((wasm) => initWasm({ module_or_path: wasm }));
+  ready ??= compileCore().then((module) => initWasm({ module_or_path: module }));
   return ready;
 }
 
@@ -334,6 +383,10 @@ function errorText(error) {
 
 const inWorker = typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope;
 if (inWorker) {
+  // The core loads as soon as the worker runs, not on the first request: the
+  // page starts this worker before its own script has run (www/src/boot.js).
+  // A failure is the first request's to report.
+  loadCore().catch(() => {});
   self.onmessage = async ({ data }) => {
     const progress = (state) => self.postMessage({ id: data.id, progress: state });
     try {

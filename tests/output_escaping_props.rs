@@ -21,7 +21,7 @@ use apcheck::render::documents::{ValidatedFile, validation, verdict};
 use apcheck::render::escape::is_unsafe;
 use apcheck::render::packages::render as packages;
 use apcheck::render::snapshot::{SnapshotFile, call, changes, check_snapshots, drift};
-use apcheck::render::{Format, NoSources, OneFile, Options, Sources, json};
+use apcheck::render::{Format, NoSources, OneFile, Options, Sources};
 use apcheck::rules::live::{Attempt, Listed};
 use apcheck::snapshot::call::check_call;
 use apcheck::snapshot::changes::compare;
@@ -132,13 +132,7 @@ fn outputs(root: &str, name: &str, value: &str) -> Vec<(Format, String)> {
         let sources: [&dyn Sources; 1] = [&tree];
         out.push((
             format,
-            packages(
-                std::slice::from_ref(&report),
-                &sources,
-                format,
-                &options,
-                json::Shape::Object,
-            ),
+            packages(std::slice::from_ref(&report), &sources, format, &options),
         ));
         out.push((format, check_snapshots(&files, format, &snapshot_sources, &options)));
         out.push((format, drift(&drift_report, format, &snapshot_sources, &options)));

@@ -665,16 +665,17 @@ mod tests {
     fn keys_and_opening_braces_are_found_from_a_value() {
         let text = r#"{"a\"\\": {"b" :  [1], "c":2}, "d": "x"}"#;
         let tree = SpanTree::parse(text).unwrap();
-        let key = |pointer: &str| key_before(text, tree.value_span(pointer).unwrap()).map(|s| &text[s.start..s.end]);
+        let key =
+            |pointer: &str| key_before(text, tree.value_span(text, pointer).unwrap()).map(|s| &text[s.start..s.end]);
         assert_eq!(key("/a\"\\"), Some(r#""a\"\\""#));
         assert_eq!(key("/a\"\\/b"), Some(r#""b""#));
         assert_eq!(key("/a\"\\/c"), Some(r#""c""#));
         assert_eq!(key("/d"), Some(r#""d""#));
         assert_eq!(key(""), None);
         assert_eq!(key_before("[1]", Span::new(1, 2)), None);
-        let brace = opening_of(text, tree.value_span("").unwrap());
+        let brace = opening_of(text, tree.value_span(text, "").unwrap());
         assert_eq!(brace, Span::new(0, 1));
-        let scalar = tree.value_span("/d").unwrap();
+        let scalar = tree.value_span(text, "/d").unwrap();
         assert_eq!(opening_of(text, scalar), scalar);
     }
 

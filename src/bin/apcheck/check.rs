@@ -413,9 +413,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         touch(dir.path(), "plugin.json");
         touch(dir.path(), "nested/plugin.json");
-        let (roots, collection) = roots_named_by(dir.path(), &defaults()).unwrap();
+        let roots = roots_named_by(dir.path(), &defaults()).unwrap();
         assert_eq!(roots.len(), 1);
-        assert!(!collection);
+        assert_eq!(roots[0].0, dir.path(), "the directory itself, not a root below it");
     }
 
     #[test]
@@ -431,8 +431,7 @@ mod tests {
         ] {
             touch(dir.path(), file);
         }
-        let (roots, collection) = roots_named_by(dir.path(), &defaults()).unwrap();
-        assert!(collection);
+        let roots = roots_named_by(dir.path(), &defaults()).unwrap();
         let base = dir.path().display().to_string();
         let names: Vec<String> = roots.iter().map(|r| r.1.replace(&base, "<base>")).collect();
         assert_eq!(names, ["<base>/plugins/a", "<base>/plugins/b", "<base>/top"]);
@@ -445,7 +444,7 @@ mod tests {
         touch(dir.path(), "real/plugin.json");
         std::os::unix::fs::symlink(dir.path().join("real"), dir.path().join("alias")).unwrap();
         std::os::unix::fs::symlink(dir.path(), dir.path().join("real-loop")).unwrap();
-        let (roots, _) = roots_named_by(dir.path(), &defaults()).unwrap();
+        let roots = roots_named_by(dir.path(), &defaults()).unwrap();
         let names: Vec<&str> = roots.iter().map(|r| r.1.rsplit('/').next().unwrap()).collect();
         assert_eq!(names, ["real"]);
     }
@@ -454,9 +453,9 @@ mod tests {
     fn a_directory_without_any_manifest_is_one_root_to_reject() {
         let dir = tempfile::tempdir().unwrap();
         touch(dir.path(), "skills/a/SKILL.md");
-        let (roots, collection) = roots_named_by(dir.path(), &defaults()).unwrap();
+        let roots = roots_named_by(dir.path(), &defaults()).unwrap();
         assert_eq!(roots.len(), 1);
-        assert!(!collection);
+        assert_eq!(roots[0].0, dir.path(), "the directory itself, not a root below it");
     }
 
     #[test]

@@ -59,7 +59,14 @@ for (const colorScheme of ['light', 'dark']) {
         }
         if (view === 'snapshot') {
           // The Tool call task: its form, built from the tool's inputSchema, is looked at too.
+          // The change report of the sample pair, with its Diff buttons, is looked at first.
+          await page.locator('#snapshot-root .segmented button[data-task="changes"]').click();
+          await page.locator('#snapshot-root table.components').waitFor();
+          for (const violation of await seriousViolations(page)) findings.push(`snapshot changes: ${violation}`);
+          if (width === 400) for (const scroller of await sidewaysScrollers(page)) findings.push(`snapshot changes: scrolls sideways: ${scroller}`);
+          await page.locator('#snapshot-root .segmented button[data-task="lint"]').click();
           await page.locator('#snapshot-root [aria-label="Snapshot"]').click();
+          await page.keyboard.press('Control+a');
           await page.keyboard.insertText(readFileSync(join(repoRoot, 'tests/fixtures/invoice-ops/snapshot.json'), 'utf8'));
           await page.locator('#snapshot-root .segmented button[data-task="call"]').click();
           await page.locator('#call-form .field-error:not(:empty)').first().waitFor();

@@ -251,7 +251,35 @@ const RENDERED_TAGS: &[&str] = &[
     "summary",
 ];
 
+/// The cell separators of a GFM table row: pipes not escaped by a backslash
+/// (a pipe after an escaped backslash, `\\|`, still separates).
+fn separators(row: &str) -> usize {
+    let mut count = 0;
+    let mut backslashes = 0;
+    for c in row.chars() {
+        if c == '|' && backslashes % 2 == 0 {
+            count += 1;
+        }
+        backslashes = if c == '\\' { backslashes + 1 } else { 0 };
+    }
+    count
+}
+
 fn assert_github_renders_inert(markdown: &str, html: &str) {
+    // A pipe left in a value would cut its row: GFM drops the cells past the header's.
+    let mut header: Option<usize> = None;
+    for line in markdown.lines() {
+        if !line.starts_with('|') {
+            header = None;
+            continue;
+        }
+        let found = separators(line);
+        let expected = *header.get_or_insert(found);
+        assert_eq!(
+            found, expected,
+            "a table row of {expected} separators has {found}: {line:?} in {markdown:?}"
+        );
+    }
     let mut rest = html;
     while let Some(at) = rest.find('<') {
         let tag: String = rest[at + 1..]
@@ -361,4 +389,22 @@ fn the_issue_examples_are_safe() {
         "\n::error file=README.md,line=1::Approved by security\u{202e}\u{2028}\u{200b}",
     ));
     check_all(outputs("::error file=a,line=1::forged", "xmpp:a@evil.co", "x"));
+}
+
+/// A tool named with pipes and backticks: its row of the change table keeps
+/// its four cells (the name is quoted in a code span in the detail too, where
+/// a pipe would end the cell just the same).
+#[test]
+fn a_tool_name_with_pipes_keeps_its_change_row_whole() {
+    let snapshot = |tools: &str| {
+        format!(
+            r#"{{"plugin": {{"name": "p", "version": "1.0.0", "spec": "1.0.0"}}, "skills": [],
+"mcpServers": [{{"id": "s", "type": "stdio", "status": "connected"}}], "tools": [{tools}]}}"#
+        )
+    };
+    let added = snapshot(r#"{"server": "s", "name": "a|`x`|b", "inputSchema": {"type": "object"}}"#);
+    let report = compare("old.json", &snapshot(""), "new.json", &added);
+    assert_eq!(report.changes.len(), 1);
+    let markdown = changes(&report, Format::Markdown, &NoSources, &Options::default());
+    check_all(vec![(Format::Markdown, markdown)]);
 }

@@ -142,6 +142,18 @@ pub fn markdown_code(text: &str) -> String {
 /// Values a rule quotes stay code even when they hold backticks themselves,
 /// and a run that closes nothing is text, never an open span.
 pub fn markdown_message(text: &str) -> String {
+    message_with(text, markdown_code)
+}
+
+/// [`markdown_message`] for a cell of a GFM table: a pipe ends the cell even
+/// inside a code span, so the spans' pipes are escaped too (the table reads
+/// `\|` back as `|`, in a span or not; the text's are escaped already).
+pub fn markdown_cell(text: &str) -> String {
+    message_with(text, |code| markdown_code(code).replace('|', "\\|"))
+}
+
+/// A rule's message with its code spans made by `code`, the rest [`markdown_inline`].
+fn message_with(text: &str, code: impl Fn(&str) -> String) -> String {
     let text = visible(text);
     let mut out = String::with_capacity(text.len() + 8);
     let mut rest: &str = &text;
@@ -157,7 +169,7 @@ pub fn markdown_message(text: &str) -> String {
                     Some(stripped) if !inner.trim().is_empty() => stripped,
                     _ => inner,
                 };
-                out.push_str(&markdown_code(inner));
+                out.push_str(&code(inner));
                 rest = &after[close + run..];
             }
             None => {
@@ -273,6 +285,13 @@ pub fn mask_for_people(text: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_cell_escapes_the_pipes_inside_its_code_spans() {
+        // GFM ends a cell at any unescaped pipe, in a code span or not.
+        assert_eq!(markdown_cell("tool `a|b` added | gone"), "tool `a\\|b` added \\| gone");
+        assert_eq!(markdown_message("tool `a|b` added"), "tool `a|b` added");
+    }
 
     #[test]
     fn control_characters_and_bidi_become_visible() {

@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use super::escape::mask_for_people;
-use super::escape::{markdown_code, markdown_message, visible};
+use super::escape::{markdown_cell, markdown_code, markdown_message, visible};
 use super::{Format, Options, RootedTree, Sources, TextOptions, count, github, markdown, sarif, text};
 use crate::collection::{Roots, roots_named};
 use crate::diag::{Diagnostic, Severity};
@@ -200,7 +200,7 @@ pub fn changes_markdown(report: &ChangeReport) -> String {
                 "| {level} | {} | {} | {} |\n",
                 change.kind,
                 markdown_code(&change.subject).replace('|', "\\|"),
-                markdown_message(&change.detail)
+                markdown_cell(&change.detail)
             ));
         }
         out.push('\n');
@@ -305,9 +305,9 @@ pub fn drift_markdown(report: &DriftReport) -> String {
             out.push_str(&format!(
                 "| {} | {} | {} | {} | {} |\n",
                 row.code,
-                markdown_message(&row.subject),
-                markdown_message(&shown(&row.snapshot)),
-                markdown_message(&shown(&row.package)),
+                markdown_cell(&row.subject),
+                markdown_cell(&shown(&row.snapshot)),
+                markdown_cell(&shown(&row.package)),
                 side(row.fix)
             ));
         }

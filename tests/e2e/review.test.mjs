@@ -71,6 +71,8 @@ test('a row of the change report opens its old and new JSON side by side in the 
   // The merge view's marks: the added "repo" is highlighted on the new side.
   assert.match(await sides.nth(1).locator('.cm-changedLine').allTextContents().then((lines) => lines.join('\n')), /"repo"/);
   assert.match(await page.locator('#diff-root ol.paths').textContent(), /required/);
+  // With no array matched by key there is no note, and no stray "null" in its place.
+  assert.equal(await page.locator('#diff-root .diff-results').evaluate((results) => [...results.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE && node.textContent.trim()).length), 0);
   await screenshot(page, 'review-row-diff');
 
   // A renamed tool opens under its old name on the left and its new one on the right.
@@ -119,6 +121,9 @@ test('the verdict and the table are copied as the Markdown the CLI prints for a 
   const kept = await keptDocuments(page);
   assert.equal(kept.snapshot, hostile);
   assert.equal(copied, cliMarkdown(kept.old, kept.snapshot));
+  // The pipes of the name, in the subject and in the detail alike, are escaped: the row keeps its four cells.
+  const row = copied.split('\n').find((line) => line.startsWith('| minor | tool-added |'));
+  assert.equal(row.match(/(?<!\\)\|/g).length, 5, row);
   assert.match(copied, /^\*\*Needs a major bump; version 1\.4\.0 → 1\.5\.0 is a minor bump\\: not covered\.\*\*$/m);
   assert.deepEqual(problems, []);
   await context.close();

@@ -295,11 +295,12 @@ export function resultArea(element) {
       element.prepend(h('p.status.warn.stale-note', { role: 'status' }, note));
     },
     ticket: () => version,
-    /** Shows `children` as the current result; false (nothing shown) when the inputs changed since `ticket`. */
+    /** Shows `children` (null ones are left out) as the current result; false (nothing shown) when the inputs changed since `ticket`. */
     show(ticket, ...children) {
       if (ticket !== version) return false;
       delete element.dataset.stale;
-      element.replaceChildren(...children);
+      // A part with nothing to say is null: as text it would read "null".
+      element.replaceChildren(...children.filter((child) => child != null));
       return true;
     },
     /** The run that `ticket` started was cancelled: nothing describes the inputs now. */

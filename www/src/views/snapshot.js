@@ -534,9 +534,9 @@ export function setUpSnapshotView() {
     h(
       'p.muted.intro',
       {},
-      'A capability snapshot is the JSON record of what a plugin offers an agent: its skills, MCP servers and every tool with its input schema. Kept next to the plugin, it shows a reviewer what a release changes, and which version bump that needs (§10.2). The editors hold a sample pair: press ',
+      'A capability snapshot is the JSON record of what a plugin offers an agent: its skills, MCP servers and every tool with its input schema. Kept next to the plugin, it shows a reviewer what a release changes, and which version bump that needs (§10.2). The editors hold a sample pair (a tool renamed, an input newly required, a tool added, under a minor bump): ',
       h('em', {}, 'Changes'),
-      ' to compare them.',
+      ' compares them.',
     ),
     kept.element,
     h(

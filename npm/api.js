@@ -33,6 +33,14 @@ export class Package {
     this.tree.addUnreadable(path, reason);
     return this;
   }
+  markUnlisted(dir, reason) {
+    this.tree.markUnlisted(dir, reason);
+    return this;
+  }
+  markAbsent(path) {
+    this.tree.markAbsent(path);
+    return this;
+  }
   markTruncated(path, realSize) {
     this.tree.markTruncated(path, realSize);
     return this;

@@ -181,6 +181,9 @@ function readPrefix(path, limit) {
   }
 }
 
+/** What a client opens in a plugin root by name, so what is looked up when the root cannot be listed (`disk.rs`'s ROOT_COMPONENTS). */
+const ROOT_COMPONENTS = ['plugin.json', 'mcp.json', 'skills'];
+
 /** Reads the plugin root `root` into a Package, within the CLI's limits. Throws when `root` is not a readable directory. */
 export function readPackage(root, limits = defaultLimits()) {
   if (!statSync(root).isDirectory()) {
@@ -202,8 +205,22 @@ export function readPackage(root, limits = defaultLimits()) {
     try {
       names = readdirSync(dir);
     } catch (error) {
-      if (rel !== '') insert(rel, () => pkg.addUnreadable(rel, ioMessage(error)));
-      continue;
+      if (rel !== '') {
+        insert(rel, () => pkg.addUnreadable(rel, ioMessage(error)));
+        continue;
+      }
+      // A root that cannot be listed is not an empty one: as the CLI does, say
+      // so, and look up by name what a client opens by name.
+      pkg.markUnlisted('', ioMessage(error));
+      names = ROOT_COMPONENTS.filter((name) => {
+        try {
+          lstatSync(join(dir, name));
+          return true;
+        } catch (error) {
+          if (error.code === 'ENOENT') pkg.markAbsent(name);
+          return false;
+        }
+      });
     }
     names.sort(byBytes);
     for (const name of names) {

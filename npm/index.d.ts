@@ -130,6 +130,10 @@ export class Package {
   /** A FIFO, socket or device; `description` says which (`"a FIFO"`). */
   addOther(path: string, description: string): this;
   addUnreadable(path: string, reason: string): this;
+  /** A directory (`""` for the root) that exists but could not be listed: its entries are known only where looked up by name. */
+  markUnlisted(dir: string, reason: string): this;
+  /** A path in a directory that could not be listed, looked up by name: it does not exist. */
+  markAbsent(path: string): this;
   markTruncated(path: string, realSize: number): this;
   markOmitted(path: string, limit: string): this;
   check(rootName?: string): PackageReport;

@@ -44,6 +44,11 @@ pub const UNREACHED_NOTE: &str =
 impl Diagnostic {
     /// A diagnostic for `rule` with `message`; place it with the builder methods.
     pub fn new(rule: &Rule, message: impl Into<String>) -> Self {
+        // Built once, not once for each type of message.
+        Diagnostic::with_message(rule, message.into())
+    }
+
+    fn with_message(rule: &Rule, message: String) -> Self {
         Diagnostic {
             code: rule.code,
             severity: rule.severity,
@@ -54,7 +59,7 @@ impl Diagnostic {
             end_line: None,
             end_column: None,
             span: None,
-            message: message.into(),
+            message,
             spec: rule.spec,
             hint: rule.fix_hint.map(str::to_string),
             fix: None,

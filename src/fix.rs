@@ -59,7 +59,11 @@ impl std::fmt::Display for EditError {
 /// `text` with every edit applied (their `file` is not looked at: the caller
 /// picks the edits of this file). Insertions at the same offset keep their order.
 pub fn apply_edits<'e>(text: &str, edits: impl IntoIterator<Item = &'e Edit>) -> Result<String, EditError> {
-    let mut edits: Vec<&Edit> = edits.into_iter().collect();
+    // The work is compiled once, not once for each kind of list of edits.
+    apply_edit_list(text, edits.into_iter().collect())
+}
+
+fn apply_edit_list(text: &str, mut edits: Vec<&Edit>) -> Result<String, EditError> {
     edits.sort_by_key(|edit| (edit.span.start, edit.span.end));
     let mut out = String::with_capacity(text.len());
     let mut copied_to = 0;

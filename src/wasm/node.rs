@@ -34,6 +34,25 @@ impl PackageTree {
         self.tree.insert(&path, Entry::Unreadable(reason));
         Ok(())
     }
+
+    /// Records that the directory `dir` (`""` for the root) exists but could
+    /// not be listed, and why: its entries are known only where they were
+    /// looked up by name.
+    #[wasm_bindgen(js_name = markUnlisted)]
+    pub fn mark_unlisted(&mut self, dir: JsValue, reason: JsValue) -> Result<(), JsError> {
+        args!(thrown; string dir, string reason);
+        self.tree.mark_unlisted(&dir, &reason);
+        Ok(())
+    }
+
+    /// Records that `path`, in a directory that could not be listed, was
+    /// looked up by name and does not exist.
+    #[wasm_bindgen(js_name = markAbsent)]
+    pub fn mark_absent(&mut self, path: JsValue) -> Result<(), JsError> {
+        args!(thrown; string path);
+        self.tree.mark_absent(&path);
+        Ok(())
+    }
 }
 
 /// The settings of one checked path: a configuration file's, or the defaults,

@@ -9,7 +9,7 @@
 // target/debug/apcheck, which `cargo test` builds).
 import assert from 'node:assert/strict';
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -234,4 +234,48 @@ test('the typed API type-checks under tsc --strict and works', async () => {
   assert.equal(apcheck.diff('{"a":1}', '{"a":2}').summary.changed, 1);
   assert.equal(apcheck.lintSnapshot('s.json', 'not json').valid, false);
   assert.ok(apcheck.rules().length > 100);
+});
+
+/**
+ * `command args…` as a user whom file permissions apply to: `nobody` through
+ * `setpriv` when the tests run as root (as tests/support/unprivileged.rs does).
+ */
+function runUnprivileged(command, args) {
+  if (process.getuid() !== 0) return run(command, args);
+  return run('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', command, ...args]);
+}
+
+test('a root or a marketplace folder that cannot be listed is reported as the Rust CLI reports it', () => {
+  // Under /tmp, mode 0755: `nobody` must reach it (a private TMPDIR would not do).
+  const dir = mkdtempSync('/tmp/apcheck-npm-unlisted-');
+  chmodSync(dir, 0o755);
+  // The npm package as built in the repository: the installed copy is in a private folder.
+  const npmBin = join(root, 'npm/bin/apcheck.js');
+  const manifest = JSON.stringify({ $schema: PLUGIN_SCHEMA, name: 'demo' });
+  writeTree(dir, {
+    'root/plugin.json': manifest,
+    'market/plugins/good/plugin.json': manifest,
+    'market/plugins/locked/inner/plugin.json': manifest,
+  });
+  try {
+    for (const [locked, path] of [
+      ['root', 'root'],
+      ['market/plugins/locked', 'market'],
+    ]) {
+      for (const mode of [0o000, 0o311]) {
+        chmodSync(join(dir, locked), mode);
+        const args = ['check', join(dir, path)];
+        const rust = runUnprivileged(rustCli, args);
+        const wasm = runUnprivileged('node', [npmBin, ...args]);
+        chmodSync(join(dir, locked), 0o755);
+        const what = `${locked} at ${mode.toString(8)}`;
+        assert.doesNotMatch(wasm.stdout, /There is no plugin\.json/, what);
+        assert.equal(wasm.stdout, rust.stdout, what);
+        assert.equal(wasm.status, 1, what);
+        assert.equal(wasm.status, rust.status, what);
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

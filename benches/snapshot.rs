@@ -35,6 +35,8 @@ const SMOKE_TOOLS: usize = 500;
 
 /// A row's goal: wall time and peak resident memory in MB.
 type Goal = (Duration, u64);
+/// A row: its label, the command's arguments, its files and its goal.
+type Row<'a> = (&'a str, Vec<&'a str>, Vec<&'a Path>, Option<Goal>);
 /// Issue 32's goals on the 10,000-tool pair (the smoke run's smaller pair is
 /// held to them too, which says little).
 const CHANGES_GOAL: Goal = (Duration::from_millis(150), 60);
@@ -75,7 +77,7 @@ fn main() {
         "the pair compares as generated: {report}"
     );
 
-    let rows: [(&str, Vec<&str>, Vec<&Path>, Option<Goal>); 4] = [
+    let rows: [Row; 4] = [
         (
             "diff --format patch",
             vec!["diff", "--format", "patch"],

@@ -163,41 +163,69 @@ function describeSpecial(stats) {
   return 'not a regular file, directory or symlink';
 }
 
-function readPrefix(path, limit) {
-  const fd = openSync(path, 'r');
-  try {
-    const chunks = [];
-    let total = 0;
-    while (total < limit) {
-      const chunk = Buffer.allocUnsafe(Math.min(limit - total, 1 << 20));
-      const read = readSync(fd, chunk, 0, chunk.length, null);
-      if (read === 0) break;
-      chunks.push(chunk.subarray(0, read));
-      total += read;
+/**
+ * Every file's bytes one after another, as `addListed` takes them: files are
+ * read straight into one growing buffer. A buffer per read (1 MiB each, for
+ * files of a few KiB) made the garbage collector a tenth of a large package's check.
+ */
+class Contents {
+  buffer = Buffer.allocUnsafe(1 << 16);
+  length = 0;
+
+  /** Appends at most `limit` bytes of the file at `path` (`size` bytes long when it was listed); returns how many. */
+  append(path, limit, size) {
+    const start = this.length;
+    const fd = openSync(path, 'r');
+    try {
+      for (let read = start; read - start < limit; ) {
+        // One more byte than the listed size, so a file read whole ends at the next read's 0.
+        const room = Math.min(limit - (read - start), Math.max(size + 1 - (read - start), 1 << 16));
+        this.reserve(read + room);
+        const got = readSync(fd, this.buffer, read, room, null);
+        if (got === 0) break;
+        read += got;
+        this.length = read;
+      }
+    } catch (error) {
+      this.length = start;
+      throw error;
+    } finally {
+      closeSync(fd);
     }
-    return Buffer.concat(chunks, total);
-  } finally {
-    closeSync(fd);
+    return this.length - start;
+  }
+
+  reserve(length) {
+    if (length <= this.buffer.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(length, 2 * this.buffer.length));
+    this.buffer.copy(bigger, 0, 0, this.length);
+    this.buffer = bigger;
+  }
+
+  bytes() {
+    return this.buffer.subarray(0, this.length);
   }
 }
 
 /** What a client opens in a plugin root by name, so what is looked up when the root cannot be listed (`disk.rs`'s ROOT_COMPONENTS). */
 const ROOT_COMPONENTS = ['plugin.json', 'mcp.json', 'skills'];
 
-/** Reads the plugin root `root` into a Package, within the CLI's limits. Throws when `root` is not a readable directory. */
+/**
+ * Reads the plugin root `root` into a Package, within the CLI's limits. Throws
+ * when `root` is not a readable directory. The entries are gathered here and
+ * handed to the wasm in one call (`addListed`) with every file's bytes in one
+ * buffer: a call per entry made the boundary most of a large package's read.
+ */
 export function readPackage(root, limits = defaultLimits()) {
   if (!statSync(root).isDirectory()) {
     const error = new Error('a plugin root is a directory');
     error.code = 'ENOTDIR';
     throw error;
   }
-  const pkg = new Package();
-  const seen = new Set();
-  const insert = (path, add) => {
-    add();
-    seen.add(path);
-  };
-  let totalBytes = 0;
+  const listing = [];
+  const contents = new Contents();
+  let entries = 0;
+  let unlistedRoot;
   const pending = [[root, '']];
   while (pending.length > 0) {
     const [dir, rel] = pending.pop();
@@ -206,18 +234,19 @@ export function readPackage(root, limits = defaultLimits()) {
       names = readdirSync(dir);
     } catch (error) {
       if (rel !== '') {
-        insert(rel, () => pkg.addUnreadable(rel, ioMessage(error)));
+        // The directory was counted when it was listed; now it is known unreadable.
+        listing.push({ kind: 'unreadable', path: rel, reason: ioMessage(error) });
         continue;
       }
       // A root that cannot be listed is not an empty one: as the CLI does, say
       // so, and look up by name what a client opens by name.
-      pkg.markUnlisted('', ioMessage(error));
+      unlistedRoot = { reason: ioMessage(error), absent: [] };
       names = ROOT_COMPONENTS.filter((name) => {
         try {
           lstatSync(join(dir, name));
           return true;
         } catch (error) {
-          if (error.code === 'ENOENT') pkg.markAbsent(name);
+          if (error.code === 'ENOENT') unlistedRoot.absent.push(name);
           return false;
         }
       });
@@ -225,43 +254,49 @@ export function readPackage(root, limits = defaultLimits()) {
     names.sort(byBytes);
     for (const name of names) {
       const path = rel === '' ? name : `${rel}/${name}`;
-      if (seen.size >= limits.maxEntries) {
-        pkg.markOmitted(path, 'max_entries');
+      if (entries >= limits.maxEntries) {
+        listing.push({ kind: 'omitted', path, limit: 'max_entries' });
         continue;
       }
+      entries++;
       const full = join(dir, name);
       let stats;
       try {
         stats = lstatSync(full);
       } catch (error) {
-        insert(path, () => pkg.addUnreadable(path, ioMessage(error)));
+        listing.push({ kind: 'unreadable', path, reason: ioMessage(error) });
         continue;
       }
       if (stats.isSymbolicLink()) {
         try {
           const target = readlinkSync(full);
-          insert(path, () => pkg.addSymlink(path, linkTargetInside(root, `${dir}/${name}`, target)));
+          listing.push({ kind: 'symlink', path, target: linkTargetInside(root, `${dir}/${name}`, target) });
         } catch (error) {
-          insert(path, () => pkg.addUnreadable(path, ioMessage(error)));
+          listing.push({ kind: 'unreadable', path, reason: ioMessage(error) });
         }
       } else if (stats.isDirectory()) {
         pending.push([`${dir}/${name}`, path]);
-        insert(path, () => pkg.addDirectory(path));
+        listing.push({ kind: 'dir', path });
       } else if (stats.isFile()) {
-        const budget = Math.min(limits.maxFileBytes, Math.max(0, limits.maxTotalBytes - totalBytes));
+        const budget = Math.min(limits.maxFileBytes, Math.max(0, limits.maxTotalBytes - contents.length));
         try {
-          const contents = readPrefix(full, budget);
-          totalBytes += contents.length;
-          if (contents.length < stats.size) pkg.markTruncated(path, stats.size);
-          insert(path, () => pkg.addFile(path, contents));
+          const read = contents.append(full, budget, stats.size);
+          if (read < stats.size) listing.push({ kind: 'truncated', path, size: stats.size });
+          listing.push({ kind: 'file', path, bytes: read });
         } catch (error) {
-          insert(path, () => pkg.addUnreadable(path, ioMessage(error)));
+          listing.push({ kind: 'unreadable', path, reason: ioMessage(error) });
         }
       } else {
-        insert(path, () => pkg.addOther(path, describeSpecial(stats)));
+        listing.push({ kind: 'other', path, description: describeSpecial(stats) });
       }
     }
   }
+  const pkg = new Package();
+  if (unlistedRoot) {
+    pkg.markUnlisted('', unlistedRoot.reason);
+    for (const name of unlistedRoot.absent) pkg.markAbsent(name);
+  }
+  pkg.tree.addListed(JSON.stringify(listing), contents.bytes());
   return pkg;
 }
 

@@ -5,9 +5,19 @@
 // The configuration (`apcheck.toml` or `[tool.apcheck]` found above each PATH,
 // or `--config`), the rule flags and the baseline apply as in the Rust CLI.
 import { readFileSync } from 'node:fs';
+import module from 'node:module';
 import { isAbsolute } from 'node:path';
-import { renderCheck } from '../node.js';
-import { findRoots, ioMessage, loadSettings, readPackage, relativeTo } from '../disk.js';
+import { setFlagsFromString } from 'node:v8';
+
+// Before the package loads (so the imports below are dynamic): the process is
+// the CLI's own, so it may tune how Node compiles. The wasm is validated
+// function by function as each is first called, not all 3 MB before the
+// first call (a run calls a fraction of them); Node 22.1+ also caches the
+// compiled JavaScript between runs.
+setFlagsFromString('--wasm-lazy-validation');
+module.enableCompileCache?.();
+const { renderCheck } = await import('../node.js');
+const { findRoots, ioMessage, loadSettings, readPackage, relativeTo } = await import('../disk.js');
 
 const EXIT_CLEAN = 0;
 const EXIT_FINDINGS = 1;

@@ -17,8 +17,63 @@ use crate::render::{Format, Options, Sources, packages};
 use crate::report::PackageReport;
 use crate::tree::{Entry, Tree};
 
+/// One entry of a listed tree, in the order the disk edge met it; a file's
+/// bytes are the next `bytes` of the contents handed over with the listing.
+#[derive(serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+enum Listed {
+    File { path: String, bytes: usize },
+    Dir { path: String },
+    Symlink { path: String, target: String },
+    Other { path: String, description: String },
+    Unreadable { path: String, reason: String },
+    Truncated { path: String, size: u64 },
+    Omitted { path: String, limit: String },
+}
+
 #[wasm_bindgen]
 impl PackageTree {
+    /// Adds a whole listed tree at once: `listing` is the JSON array of its
+    /// entries (`{"kind": "file", "path", "bytes"}`, `dir`, `symlink` with
+    /// `target`, `other` with `description`, `unreadable` with `reason`,
+    /// `truncated` with `size`, `omitted` with `limit`), applied in order as
+    /// the one-entry methods would be, and `contents` every file's bytes, one
+    /// after another. A package read from disk crosses into the wasm once,
+    /// not once per file: with a call per entry, the crossings were most of a
+    /// large package's read.
+    #[wasm_bindgen(js_name = addListed)]
+    pub fn add_listed(&mut self, listing: JsValue, contents: JsValue) -> Result<(), JsError> {
+        args!(thrown; string listing, bytes contents);
+        let listing: Vec<Listed> = serde_json::from_str(&listing)
+            .map_err(|error| JsError::new(&format!("`listing` is not a list of entries: {error}")))?;
+        let mut rest = contents.as_slice();
+        for entry in listing {
+            match entry {
+                Listed::File { path, bytes } => {
+                    if bytes > rest.len() {
+                        return thrown(format!("`contents` ends before the bytes of {path}"));
+                    }
+                    let (file, after) = rest.split_at(bytes);
+                    self.tree.insert(&path, Entry::File(file.to_vec()));
+                    rest = after;
+                }
+                Listed::Dir { path } => self.tree.insert(&path, Entry::Dir),
+                Listed::Symlink { path, target } => self.tree.insert(&path, Entry::Symlink(target)),
+                Listed::Other { path, description } => self.tree.insert(&path, Entry::Other(description)),
+                Listed::Unreadable { path, reason } => self.tree.insert(&path, Entry::Unreadable(reason)),
+                Listed::Truncated { path, size } => self.tree.mark_truncated(&path, size),
+                Listed::Omitted { path, limit } => self.tree.mark_omitted(&path, &limit),
+            }
+        }
+        if !rest.is_empty() {
+            return thrown(format!(
+                "`contents` has {} bytes that no file of `listing` claims",
+                rest.len()
+            ));
+        }
+        Ok(())
+    }
+
     /// Records a FIFO, socket or device at `path`; `description` says which ("a FIFO").
     #[wasm_bindgen(js_name = addOther)]
     pub fn add_other(&mut self, path: JsValue, description: JsValue) -> Result<(), JsError> {

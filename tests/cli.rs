@@ -44,6 +44,16 @@ fn report(output: &Output) -> Value {
     packages[0].take()
 }
 
+/// How many findings the package reports of [`reports`] hold together.
+fn finding_count(reports: &Value) -> usize {
+    reports
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|report| report["diagnostics"].as_array().unwrap().len())
+        .sum()
+}
+
 /// Writes `files` under `root`, creating directories.
 /// The codes of a JSON report's diagnostics, in report order.
 fn diagnostic_codes(report: &Value) -> Vec<&str> {
@@ -569,13 +579,7 @@ fn one_run_writes_each_format_to_its_file_and_the_primary_to_stdout() {
     assert_eq!(sarif["version"], "2.1.0");
     // The same findings in both: the run checked once.
     let sarif_results = sarif["runs"][0]["results"].as_array().unwrap().len();
-    let json_findings: usize = stdout_report
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|report| report["diagnostics"].as_array().unwrap().len())
-        .sum();
-    assert_eq!(sarif_results, json_findings);
+    assert_eq!(sarif_results, finding_count(&stdout_report));
     let markdown = fs::read_to_string(&markdown).unwrap();
     assert!(markdown.contains("rejected"), "{markdown}");
     assert!(!markdown.contains('\u{1b}'), "a file never gets terminal colours");
@@ -628,13 +632,7 @@ fn statistics_count_findings_per_rule_instead_of_listing_them() {
         .map(|c| c["count"].as_u64().unwrap())
         .sum();
     let full = reports(&apcheck(&["check", "--format", "json", &warned, &rejected]));
-    let findings: usize = full
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|report| report["diagnostics"].as_array().unwrap().len())
-        .sum();
-    assert_eq!(total as usize, findings);
+    assert_eq!(total as usize, finding_count(&full));
     let output = apcheck(&["check", "--statistics", "--format", "sarif", &warned]);
     assert_eq!(code(&output), 2);
 }

@@ -225,3 +225,18 @@ export async function dropFiles(page, selector, files) {
     { selector, files },
   );
 }
+
+/**
+ * Drops the corpus root `root` into the Check view and waits until its verdict
+ * is on screen (scrolled there on a narrow or zoomed page); returns whether
+ * the verdict area is an announced live region.
+ */
+export async function dropAndSeeVerdict(page, root) {
+  await dropFolder(page, '#check-drop', root, readFolder(join(shared, 'corpus/real', root)));
+  await page.waitForFunction((root) => document.querySelector('#check-result .hops')?.textContent.includes(root), root);
+  await page.waitForFunction(() => {
+    const top = document.querySelector('#check-result > :not(.empty)')?.getBoundingClientRect().top;
+    return top >= 0 && top < innerHeight;
+  }, null, { timeout: 5000 });
+  return (await page.locator('#check-result').getAttribute('aria-live')) === 'polite';
+}

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { dropFolder, openPage, readFolder, servePageForEachFile, shared, waitReady } from './harness.mjs';
+import { dropAndSeeVerdict, dropFolder, openPage, readFolder, servePageForEachFile, shared, waitReady } from './harness.mjs';
 
 let browser;
 let origin;
@@ -59,14 +59,7 @@ test('a fix hint that names CLI flags says plainly they are CLI options', async 
 test('at 400 px a dropped package scrolls its verdict into view', async () => {
   const { context, page, problems } = await openPage(browser, `${origin}/#check`, { viewport: { width: 400, height: 800 } });
   await waitReady(page);
-  const root = 'githits-com__githits-cli__root';
-  await dropFolder(page, '#check-drop', root, readFolder(join(shared, 'corpus/real', root)));
-  await page.waitForFunction((root) => document.querySelector('#check-result .hops')?.textContent.includes(root), root);
-  await page.waitForFunction(() => {
-    const top = document.querySelector('#check-result > :not(.empty)')?.getBoundingClientRect().top;
-    return top >= 0 && top < innerHeight;
-  }, null, { timeout: 5000 });
-  assert.equal(await page.locator('#check-result').getAttribute('aria-live'), 'polite', 'the verdict is announced');
+  assert.ok(await dropAndSeeVerdict(page, 'githits-com__githits-cli__root'), 'the verdict is announced');
   assert.deepEqual(problems, []);
   await context.close();
 });

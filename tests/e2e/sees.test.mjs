@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { dropFolder, openPage, readFolder, screenshot, selectCheckText, servePageForEachFile, shared, temporaryDir, waitReady } from './harness.mjs';
+import { dropAndSeeVerdict, openPage, screenshot, selectCheckText, servePageForEachFile, temporaryDir, waitReady } from './harness.mjs';
 
 let browser;
 let origin;
@@ -65,14 +65,7 @@ test('at 200% zoom a dropped package brings its verdict into view, in a live reg
   page.on('pageerror', (error) => problems.push(error.message));
   await page.goto(`${origin}/#check`);
   await waitReady(page);
-  const root = 'githits-com__githits-cli__root';
-  await dropFolder(page, '#check-drop', root, readFolder(join(shared, 'corpus/real', root)));
-  await page.waitForFunction((root) => document.querySelector('#check-result .hops')?.textContent.includes(root), root);
-  await page.waitForFunction(() => {
-    const top = document.querySelector('#check-result > :not(.empty)')?.getBoundingClientRect().top;
-    return top >= 0 && top < innerHeight;
-  }, null, { timeout: 5000 });
-  assert.equal(await page.locator('#check-result').getAttribute('aria-live'), 'polite', 'the verdict is announced');
+  assert.ok(await dropAndSeeVerdict(page, 'githits-com__githits-cli__root'), 'the verdict is announced');
   await screenshot(page, 'zoom200-verdict');
   assert.deepEqual(problems, []);
   await context.close();

@@ -213,8 +213,7 @@ const ROOT_COMPONENTS = ['plugin.json', 'mcp.json', 'skills'];
 /**
  * Reads the plugin root `root` into a Package, within the CLI's limits. Throws
  * when `root` is not a readable directory. The entries are gathered here and
- * handed to the wasm in one call (`addListed`) with every file's bytes in one
- * buffer: a call per entry made the boundary most of a large package's read.
+ * handed to the wasm in one call (`addListed`) with every file's bytes in one buffer.
  */
 export function readPackage(root, limits = defaultLimits()) {
   if (!statSync(root).isDirectory()) {

@@ -39,8 +39,7 @@ impl PackageTree {
     /// `truncated` with `size`, `omitted` with `limit`), applied in order as
     /// the one-entry methods would be, and `contents` every file's bytes, one
     /// after another. A package read from disk crosses into the wasm once,
-    /// not once per file: with a call per entry, the crossings were most of a
-    /// large package's read.
+    /// not once per file.
     #[wasm_bindgen(js_name = addListed)]
     pub fn add_listed(&mut self, listing: JsValue, contents: JsValue) -> Result<(), JsError> {
         args!(thrown; string listing, bytes contents);

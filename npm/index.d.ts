@@ -228,7 +228,14 @@ export interface FormatOptions {
   jsonc?: boolean;
 }
 /** Pretty-prints or minifies JSON, keeping number and string text exactly as written. */
-export function format(text: string, options?: FormatOptions): Result<{ text: string }>;
+/** A member whose key appeared earlier in the same object: JSON keeps the last one (RFC 8259 §4). Byte offsets in the input. */
+export interface DuplicateKey {
+  pointer: string;
+  start: number;
+  end: number;
+}
+
+export function format(text: string, options?: FormatOptions): Result<{ text: string; duplicates: DuplicateKey[] }>;
 
 export interface ValidationIssue {
   instance_pointer: string;

@@ -53,7 +53,11 @@ test('JSON, SARIF and Markdown downloads come from the core renderers', async ()
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: label, exact: true }).click()]);
     saved[label] = await readFile(await download.path(), 'utf8');
   }
-  const report = JSON.parse(saved.JSON);
+  // The CLI's one JSON shape: a versioned object with the package reports.
+  const downloaded = JSON.parse(saved.JSON);
+  assert.equal(downloaded.version, 1);
+  assert.equal(downloaded.packages.length, 1);
+  const [report] = downloaded.packages;
   assert.equal(report.root, 'atlassian__atlassian-mcp-server__root');
   const sarif = JSON.parse(saved.SARIF);
   assert.equal(sarif.version, '2.1.0');

@@ -75,7 +75,10 @@ async function checkZip(page, name, buffer) {
     { timeout: 60_000 },
   );
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#check-result').getByRole('button', { name: 'JSON', exact: true }).click()]);
-  return JSON.parse(await readFile(await download.path(), 'utf8'));
+  // The CLI's one JSON shape; a zip holds one plugin root.
+  const { packages } = JSON.parse(await readFile(await download.path(), 'utf8'));
+  assert.equal(packages.length, 1);
+  return packages[0];
 }
 
 test('a 10 MB zip expanding to 10 GiB is read within the limits, and the check says it is partial', { timeout: 120_000 }, async () => {
@@ -127,7 +130,7 @@ test('a symlink entry stays a link: one pointing outside is AP101, exactly as th
   } catch (error) {
     printed = error.stdout;
   }
-  const expected = JSON.parse(printed);
+  const [expected] = JSON.parse(printed).packages;
   assert.ok(report.diagnostics.some((d) => d.code === 'AP101'), JSON.stringify(report.diagnostics));
   assert.deepEqual(report.diagnostics, expected.diagnostics);
   assert.deepEqual(report.mcp, expected.mcp);

@@ -164,7 +164,7 @@ test('a configuration, the rule flags and a baseline change the output exactly a
   // Issue 31 §5: `ignore = ["AP209"]` hides why the plugin is rejected, not that it is: both faces fail.
   assert.equal(same(['check', join(repo, 'rejected')]).status, 1);
   const shown = same(['check', '--format', 'json', plugins]);
-  const reports = JSON.parse(shown.stdout);
+  const { packages: reports } = JSON.parse(shown.stdout);
   assert.deepEqual(reports.map((report) => report.root), [`${plugins}/a`, `${plugins}/legacy/b`], 'vendored is excluded');
   assert.deepEqual(reports[0].diagnostics.map((d) => [d.code, d.severity]), [['AP205', 'error']]);
   assert.ok(reports[1].diagnostics.every((d) => !d.code.startsWith('AP2')), shown.stdout);
@@ -176,7 +176,7 @@ test('a configuration, the rule flags and a baseline change the output exactly a
   run(rustCli, ['check', '--baseline-write', join(repo, 'known.json'), plugins]);
   writeFileSync(join(repo, 'apcheck.toml'), `baseline = "known.json"\n${config}`);
   same(['check', plugins]);
-  const baselined = JSON.parse(same(['check', '--format', 'json', plugins]).stdout);
+  const baselined = JSON.parse(same(['check', '--format', 'json', plugins]).stdout).packages;
   assert.ok(baselined.every((report) => report.diagnostics.length === 0 && report.summary.baselined > 0), JSON.stringify(baselined));
   same(['check', '--format', 'json', '--baseline', join(repo, 'other/empty.toml'), plugins]);
   // Usage errors: exit 2 with the CLI's message.
@@ -228,7 +228,8 @@ test('the typed API type-checks under tsc --strict and works', async () => {
   );
   assert.equal(fixed.ok, true);
   assert.match(fixed.text, /"name": "demo"/);
-  assert.deepEqual(apcheck.format('{"a":1.50}', { indent: 4 }), { ok: true, text: '{\n    "a": 1.50\n}\n' });
+  assert.deepEqual(apcheck.format('{"a":1.50}', { indent: 4 }), { ok: true, text: '{\n    "a": 1.50\n}\n', duplicates: [] });
+  assert.deepEqual(apcheck.format('{"a":1,"a":2}', {}).duplicates.map((d) => d.pointer), ['/a']);
   assert.equal(apcheck.format('{', {}).ok, false);
   assert.equal(apcheck.validate('{}', { builtin: 'mcp-tool' }).valid, false);
   assert.equal(apcheck.diff('{"a":1}', '{"a":2}').summary.changed, 1);

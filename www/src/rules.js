@@ -47,14 +47,22 @@ function exampleBlock(title, example) {
 export const codeSpans = (text) => String(text).split('`').map((piece, i) => (i % 2 ? h('code', {}, piece) : piece));
 const prose = (tag, text) => h(tag, {}, codeSpans(text));
 
+// The latest showDoc call: an earlier one whose answer arrives later (the page
+// asks for a doc both when the registry loads and when the address names one)
+// must not add its doc beside the newer one.
+let shownRequest = 0;
+
 async function showDoc(code) {
   const doc = document.getElementById('rule-doc');
+  const request = ++shownRequest;
   doc.replaceChildren();
   if (!code) {
     doc.append(h('p.muted', {}, registry.length ? 'Pick a rule to read its doc.' : 'No rules are registered in this build.'));
     return;
   }
   const answer = await core.call('explain', code);
+  if (request !== shownRequest) return;
+  doc.replaceChildren();
   if (!answer.ok) {
     doc.append(h('p.error', {}, answer.error.message));
     return;

@@ -238,7 +238,7 @@ async function runChanges(show) {
       ? h(
           'table.components',
           {},
-          h('thead', {}, h('tr', {}, ['level', 'change', 'subject', 'detail', ''].map((t) => h('th', { scope: 'col' }, t)))),
+          h('thead', {}, h('tr', {}, ['level', 'change', 'subject', 'detail', h('span.visually-hidden', {}, 'open in Diff')].map((t) => h('th', { scope: 'col' }, t)))),
           h(
             'tbody',
             {},

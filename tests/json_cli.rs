@@ -713,3 +713,33 @@ fn validate_colours_its_snippets_as_color_says_whatever_the_terminal() {
     // Redirected, `auto` is plain too.
     assert!(!stdout(&run("auto")).contains('\u{1b}'));
 }
+
+#[test]
+fn fmt_takes_many_files_with_write_or_check_and_exits_with_the_worst() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.json", "{\"a\":1}");
+    write(dir.path(), "b.json", "{\n  \"b\": 2\n}\n");
+    write(dir.path(), "bad.json", "{\"c\":");
+    // Several documents on standard output would be no JSON: refused, nothing written.
+    let out = apcheck(&["fmt", "a.json", "b.json"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    // --check names each file that is not formatted, and checks every file.
+    let out = apcheck(&["fmt", "--check", "a.json", "b.json"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("a.json: not formatted"), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("b.json"), "{}", stderr(&out));
+    // --write formats every file it can; a syntax error and a missing file do not stop the rest.
+    let out = apcheck(
+        &["fmt", "--write", "bad.json", "a.json", "missing.json", "b.json"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(2), "a missing file is the worst outcome");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.json")).unwrap(),
+        "{\n  \"a\": 1\n}\n"
+    );
+    assert_eq!(std::fs::read_to_string(dir.path().join("bad.json")).unwrap(), "{\"c\":");
+    let out = apcheck(&["fmt", "--check", "a.json", "b.json"], dir.path());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}

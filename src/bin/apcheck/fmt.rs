@@ -12,8 +12,9 @@ use crate::output::{self, EXIT_CLEAN, EXIT_FAILURE, EXIT_FINDINGS};
 
 #[derive(clap::Args)]
 pub struct FmtArgs {
-    /// The JSON file, or `-` for standard input.
-    file: String,
+    /// The JSON files, or `-` for standard input. Several files need --write or --check.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<String>,
     /// Indentation per level: 2, 4 or tab.
     #[arg(long, default_value = "2", value_parser = parse_indent)]
     indent: Indent,
@@ -57,13 +58,12 @@ fn parse_indent(text: &str) -> Result<Indent, String> {
 }
 
 pub fn fmt(args: FmtArgs) -> ExitCode {
-    let text = match read_input(&args.file, mib(args.max_input_mib)) {
-        Ok(text) => text,
-        Err(message) => {
-            output::say(message);
-            return ExitCode::from(EXIT_FAILURE);
-        }
-    };
+    // Standard output holds one document: several formatted ones one after
+    // the other would be no JSON at all.
+    if args.files.len() > 1 && !args.write && !args.check {
+        output::say("several files are formatted with --write (in place) or --check; standard output takes one");
+        return ExitCode::from(EXIT_FAILURE);
+    }
     let options = FormatOptions {
         layout: if args.minify {
             Layout::Minify
@@ -73,14 +73,40 @@ pub fn fmt(args: FmtArgs) -> ExitCode {
         sort_keys: args.sort_keys,
         jsonc: args.jsonc,
     };
-    let writes_file = args.write && args.file != "-";
-    if args.check {
-        check_formatted(&args.file, &text, &options)
-    } else if writes_file {
-        write_back(&args.file, &text, &options)
-    } else {
-        stream_to_stdout(&args.file, &text, &options)
+    // Every file is done, whatever the others did; the worst outcome is the exit code.
+    let mut worst = EXIT_CLEAN;
+    for file in &args.files {
+        let code = fmt_one(file, &args, &options);
+        worst = worst.max(code);
     }
+    ExitCode::from(worst)
+}
+
+/// Formats one file as the flags say; its exit code as a number, so the worst can be kept.
+fn fmt_one(file: &str, args: &FmtArgs, options: &FormatOptions) -> u8 {
+    let text = match read_input(file, mib(args.max_input_mib)) {
+        Ok(text) => text,
+        Err(message) => {
+            output::say(message);
+            return EXIT_FAILURE;
+        }
+    };
+    let outcome = if args.check {
+        check_formatted(file, &text, options)
+    } else if args.write && file != "-" {
+        write_back(file, &text, options)
+    } else {
+        stream_to_stdout(file, &text, options)
+    };
+    exit_number(outcome)
+}
+
+/// The number behind an [`ExitCode`] this module made (std keeps it opaque).
+fn exit_number(code: ExitCode) -> u8 {
+    [EXIT_CLEAN, EXIT_FINDINGS, EXIT_FAILURE]
+        .into_iter()
+        .find(|number| ExitCode::from(*number) == code)
+        .unwrap_or(EXIT_FAILURE)
 }
 
 /// Formats `text` in chunks to `emit`, which writes to `target` and may

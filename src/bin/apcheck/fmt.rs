@@ -74,15 +74,11 @@ pub fn fmt(args: FmtArgs) -> ExitCode {
         jsonc: args.jsonc,
     };
     // Every file is done, whatever the others did; the worst outcome is the exit code.
-    let mut worst = EXIT_CLEAN;
-    for file in &args.files {
-        let code = fmt_one(file, &args, &options);
-        worst = worst.max(code);
-    }
-    ExitCode::from(worst)
+    let worst = args.files.iter().map(|file| fmt_one(file, &args, &options)).max();
+    ExitCode::from(worst.unwrap_or(EXIT_CLEAN))
 }
 
-/// Formats one file as the flags say; its exit code as a number, so the worst can be kept.
+/// Formats one file as the flags say; its exit code, so that the worst can be kept.
 fn fmt_one(file: &str, args: &FmtArgs, options: &FormatOptions) -> u8 {
     let text = match read_input(file, mib(args.max_input_mib)) {
         Ok(text) => text,
@@ -91,22 +87,13 @@ fn fmt_one(file: &str, args: &FmtArgs, options: &FormatOptions) -> u8 {
             return EXIT_FAILURE;
         }
     };
-    let outcome = if args.check {
+    if args.check {
         check_formatted(file, &text, options)
     } else if args.write && file != "-" {
         write_back(file, &text, options)
     } else {
         stream_to_stdout(file, &text, options)
-    };
-    exit_number(outcome)
-}
-
-/// The number behind an [`ExitCode`] this module made (std keeps it opaque).
-fn exit_number(code: ExitCode) -> u8 {
-    [EXIT_CLEAN, EXIT_FINDINGS, EXIT_FAILURE]
-        .into_iter()
-        .find(|number| ExitCode::from(*number) == code)
-        .unwrap_or(EXIT_FAILURE)
+    }
 }
 
 /// Formats `text` in chunks to `emit`, which writes to `target` and may
@@ -118,7 +105,7 @@ fn stream(
     options: &FormatOptions,
     target: &str,
     mut emit: impl FnMut(&[u8]) -> std::io::Result<()>,
-) -> Result<(), ExitCode> {
+) -> Result<(), u8> {
     let mut write_error: Option<std::io::Error> = None;
     let formatted = format_streaming(text, options, &mut |chunk: &[u8]| {
         if write_error.is_none()
@@ -129,20 +116,20 @@ fn stream(
     });
     if let Err(error) = formatted {
         eprint!("{}", fmt_error(file, text, error, output::stderr_text()));
-        return Err(ExitCode::from(EXIT_FINDINGS));
+        return Err(EXIT_FINDINGS);
     }
     match write_error {
         None => Ok(()),
         Some(e) => {
             output::say(format!("cannot write {target}: {e}"));
-            Err(ExitCode::from(EXIT_FAILURE))
+            Err(EXIT_FAILURE)
         }
     }
 }
 
 /// `--check`: compares the formatted document with the text chunk by chunk,
 /// so neither is held twice.
-fn check_formatted(file: &str, text: &str, options: &FormatOptions) -> ExitCode {
+fn check_formatted(file: &str, text: &str, options: &FormatOptions) -> u8 {
     let mut rest = text.as_bytes();
     let mut same = true;
     let compared = stream(file, text, options, "", |chunk| {
@@ -152,10 +139,10 @@ fn check_formatted(file: &str, text: &str, options: &FormatOptions) -> ExitCode 
     });
     match compared {
         Err(code) => code,
-        Ok(()) if same && rest.is_empty() => ExitCode::from(EXIT_CLEAN),
+        Ok(()) if same && rest.is_empty() => EXIT_CLEAN,
         Ok(()) => {
             eprintln!("{}: not formatted", visible(file));
-            ExitCode::from(EXIT_FINDINGS)
+            EXIT_FINDINGS
         }
     }
 }
@@ -163,7 +150,7 @@ fn check_formatted(file: &str, text: &str, options: &FormatOptions) -> ExitCode 
 /// `--write`: the text is already in memory, so the file is rewritten in
 /// place as the chunks come (keeping its inode and permissions); it is opened
 /// (and emptied) only at the first chunk, after the check passed.
-fn write_back(file: &str, text: &str, options: &FormatOptions) -> ExitCode {
+fn write_back(file: &str, text: &str, options: &FormatOptions) -> u8 {
     let mut opened: Option<std::fs::File> = None;
     let written = stream(file, text, options, &visible(file), |chunk| {
         let out = match &mut opened {
@@ -173,7 +160,7 @@ fn write_back(file: &str, text: &str, options: &FormatOptions) -> ExitCode {
         out.write_all(chunk)
     });
     match written {
-        Ok(()) => ExitCode::from(EXIT_CLEAN),
+        Ok(()) => EXIT_CLEAN,
         Err(code) => code,
     }
 }
@@ -182,15 +169,15 @@ fn write_back(file: &str, text: &str, options: &FormatOptions) -> ExitCode {
 /// chunks, so the output is never held whole (a 100 MB document would be
 /// 300 MB more in memory). The core checks the text first: a syntax error
 /// prints nothing on standard output.
-fn stream_to_stdout(file: &str, text: &str, options: &FormatOptions) -> ExitCode {
+fn stream_to_stdout(file: &str, text: &str, options: &FormatOptions) -> u8 {
     let mut stdout = std::io::stdout().lock();
     match stream(file, text, options, "output", |chunk| stdout.write_all(chunk)).and_then(|()| {
         stdout.flush().map_err(|e| {
             output::say(format!("cannot write output: {e}"));
-            ExitCode::from(EXIT_FAILURE)
+            EXIT_FAILURE
         })
     }) {
-        Ok(()) => ExitCode::from(EXIT_CLEAN),
+        Ok(()) => EXIT_CLEAN,
         Err(code) => code,
     }
 }

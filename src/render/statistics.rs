@@ -99,23 +99,17 @@ mod tests {
 
     const SCHEMA: &str = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
 
+    /// The report of a package holding only plugin.json, named `name`, with `extra` members.
+    fn checked(name: &str, extra: &str) -> PackageReport {
+        let manifest = format!("{{\"$schema\": \"{SCHEMA}\", \"name\": \"{name}\"{extra}}}");
+        check_package(name, &Tree::from_files([("plugin.json", manifest.as_str())]))
+    }
+
     #[test]
     fn counts_each_rule_most_frequent_first_with_its_fixable_share() {
         // Two unknown top-level keys (§5.1: reported and ignored) in one package, one in another.
-        let two = check_package(
-            "a",
-            &Tree::from_files([(
-                "plugin.json",
-                format!("{{\"$schema\": \"{SCHEMA}\", \"name\": \"a\", \"x\": 1, \"y\": 2}}").as_str(),
-            )]),
-        );
-        let one = check_package(
-            "b",
-            &Tree::from_files([(
-                "plugin.json",
-                format!("{{\"$schema\": \"{SCHEMA}\", \"name\": \"b\", \"z\": 1}}").as_str(),
-            )]),
-        );
+        let two = checked("a", ", \"x\": 1, \"y\": 2");
+        let one = checked("b", ", \"z\": 1");
         let reports = [two, one];
         let counts = counts(&reports);
         assert!(!counts.is_empty());
@@ -136,13 +130,7 @@ mod tests {
 
     #[test]
     fn a_clean_run_counts_nothing() {
-        let clean = check_package(
-            "c",
-            &Tree::from_files([(
-                "plugin.json",
-                format!("{{\"$schema\": \"{SCHEMA}\", \"name\": \"c\"}}").as_str(),
-            )]),
-        );
+        let clean = checked("c", "");
         assert_eq!(text(std::slice::from_ref(&clean)), "0 findings in 1 package\n");
     }
 }

@@ -262,7 +262,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
             }
             // The primary output (standard output, or `--output-file`) is the one
             // `--statistics` and `--quiet` shape; other files get the whole report.
-            let primary = index == primary;
+            let primary = Some(index) == primary;
             options.quiet = primary && args.quiet;
             let rendered = match target.format {
                 Format::Json if primary && args.statistics => statistics::json(&reports),
@@ -297,7 +297,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
 /// without a file, which `--output-file` may send to a file. Refused before
 /// anything is checked: two outputs on standard output would interleave, and
 /// `--statistics` is a table or JSON.
-fn output_targets(args: &CheckArgs) -> Result<(Vec<FormatTarget>, usize), String> {
+fn output_targets(args: &CheckArgs) -> Result<(Vec<FormatTarget>, Option<usize>), String> {
     let mut targets = args.format.clone();
     let mut to_stdout = targets.iter().enumerate().filter(|(_, target)| target.file.is_none());
     let primary = to_stdout.next().map(|(index, _)| index);
@@ -316,8 +316,8 @@ fn output_targets(args: &CheckArgs) -> Result<(Vec<FormatTarget>, usize), String
     if args.statistics && !primary.is_some_and(|index| matches!(targets[index].format, Format::Text | Format::Json)) {
         return Err("--statistics prints a table (text) or json, on standard output or to --output-file".to_string());
     }
-    // Every output named a file: nothing is primary.
-    Ok((targets, primary.unwrap_or(usize::MAX)))
+    // None when every output named a file.
+    Ok((targets, primary))
 }
 
 /// The roots `path` names (see the module doc) as (directory, name),

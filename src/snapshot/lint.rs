@@ -93,7 +93,12 @@ pub fn check_snapshot(file: &str, text: &str, package: Option<&Tree>) -> Snapsho
         .collect();
     let shape_ok = schema_errors.is_empty() && body_pointers.is_empty();
     for error in schema_errors {
-        diagnostics.push(located.at_value(&SNAPSHOT_SCHEMA_VIOLATION, &error.pointer, error.message));
+        diagnostics.push(located.at_schema_error(
+            &SNAPSHOT_SCHEMA_VIOLATION,
+            error.span,
+            &error.pointer,
+            error.message,
+        ));
     }
     let snapshot = if shape_ok {
         // From the borrowed value: a clone of the whole document first would
@@ -290,7 +295,7 @@ fn check_tool_members(
                 .any(|at| error.pointer == *at || error.pointer.starts_with(&format!("{at}/")));
         if !elsewhere {
             let message = format!("tool `{name}`: {} (at {})", error.message, error.pointer);
-            out.push(located.at_value(&TOOL_NOT_MCP_TOOL, &error.pointer, message));
+            out.push(located.at_schema_error(&TOOL_NOT_MCP_TOOL, error.span, &error.pointer, message));
         }
     }
 }
@@ -477,6 +482,30 @@ mod tests {
             (d.code, d.line, d.pointer.as_deref()),
             ("AP602", Some(2), Some("/mcpServers/0/status"))
         );
+    }
+
+    /// A missing member is marked at its object's opening brace, not across the
+    /// whole object: in an editor a tool-wide underline hides every other
+    /// finding inside that tool.
+    #[test]
+    fn schema_errors_mark_the_opening_brace_of_an_object_lacking_a_member() {
+        let marked = |text: &str, code: &str, pointer: &str| {
+            let check = check_snapshot("s.json", text, None);
+            let d = check
+                .diagnostics
+                .iter()
+                .find(|d| d.code == code && d.pointer.as_deref() == Some(pointer))
+                .unwrap_or_else(|| panic!("no {code} at {pointer}: {:#?}", check.diagnostics));
+            let span = d.span.expect("a schema violation is placed");
+            text[span.start..span.end].to_string()
+        };
+        let nameless = "{\"plugin\": {\"spec\": \"1.0.0\"}, \"skills\": [], \"mcpServers\": [], \"tools\": []}";
+        assert_eq!(marked(nameless, "AP602", "/plugin"), "{");
+        let sourceless_icon = "{\"plugin\": {\"name\": \"p\", \"spec\": \"1.0.0\"}, \"skills\": [],
+          \"mcpServers\": [{\"id\": \"s\", \"type\": \"stdio\", \"status\": \"connected\"}],
+          \"tools\": [{\"name\": \"t\", \"server\": \"s\", \"inputSchema\": {\"type\": \"object\"},
+                     \"icons\": [{\"mimeType\": \"image/png\"}]}]}";
+        assert_eq!(marked(sourceless_icon, "AP615", "/tools/0/icons/0"), "{");
     }
 
     /// Agent Plugins §7.1: a body smuggled under an extension namespace is still a body.

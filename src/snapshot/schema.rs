@@ -7,6 +7,7 @@ use serde_json::Value;
 use crate::json::JsonDoc;
 use crate::json::builtin::builtin;
 use crate::json::validate::{self, CompileOptions, SchemaFile, Unchecked};
+use crate::source::Span;
 
 /// One schema violation: where in the instance, and what.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,6 +17,10 @@ pub struct SchemaError {
     pub message: String,
     /// For a missing required member: its name (`pointer` is the object lacking it).
     pub missing: Option<String>,
+    /// Where the validator marks it in the text: an unexpected member's key, a
+    /// missing member's opening brace, otherwise the value. `None` when the
+    /// document got no verdict; the caller marks `pointer`'s value then.
+    pub span: Option<Span>,
 }
 
 /// A compiled schema: the snapshot schema, or a tool's `inputSchema`/`outputSchema`.
@@ -82,6 +87,7 @@ fn schema_errors(issues: Vec<validate::ValidationIssue>) -> Vec<SchemaError> {
             pointer: issue.instance_pointer,
             message: issue.message,
             missing: issue.missing,
+            span: Some(issue.span),
         })
         .collect()
 }
@@ -94,6 +100,7 @@ fn or_unchecked(result: Result<Vec<SchemaError>, Unchecked>) -> Vec<SchemaError>
             pointer: unchecked.instance_pointer,
             message: unchecked.message,
             missing: None,
+            span: None,
         }]
     })
 }

@@ -57,6 +57,22 @@ impl<'t> JsonSource<'t> {
         self.at_span(rule, pointer, span, message)
     }
 
+    /// A diagnostic for `rule` where the validator placed a schema violation
+    /// (an unexpected member's key, a missing member's opening brace), or on
+    /// the value at `pointer` when the validator gave no place.
+    pub fn at_schema_error(
+        &self,
+        rule: &Rule,
+        span: Option<Span>,
+        pointer: &str,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        match span {
+            Some(span) => self.at_span(rule, pointer, span, message),
+            None => self.at_value(rule, pointer, message),
+        }
+    }
+
     /// A diagnostic for `rule` on an exact `span` belonging to `pointer`.
     pub fn at_span(&self, rule: &Rule, pointer: &str, span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic::new(rule, message)

@@ -56,7 +56,9 @@ export class Package {
     return JSON.parse(this.tree.fixAll(rootName, includeUnsafe));
   }
   buildSnapshot(rootName, tools = {}) {
-    return JSON.parse(this.tree.buildSnapshot(rootName, JSON.stringify(tools)));
+    // The wasm sends the snapshot once, as its text; the value is parsed from it here.
+    const { summary, ...built } = JSON.parse(this.tree.buildSnapshot(rootName, JSON.stringify(tools)));
+    return built.ok ? { ok: true, snapshot: JSON.parse(built.text), text: built.text } : built;
   }
   lintSnapshot(snapshotName, snapshotText) {
     return JSON.parse(this.tree.checkSnapshot(snapshotName, snapshotText));

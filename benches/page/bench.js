@@ -66,7 +66,7 @@ async function benchSnapshot({ old, snapshot, pkg, tools, tool, args, runs }) {
     lint: () => snapshotCore.call('snapshot_lint', 'snapshot.json', snapshot).then((answer) => answer.valid),
     changes: () => snapshotCore.call('snapshot_changes', 'old.snapshot.json', old, 'snapshot.json', snapshot).then((answer) => answer.report.changes.length),
     drift: () => withPackage('drift', { snapshotName: 'snapshot.json', snapshotText: snapshot }).then((answer) => answer.report.rows.length),
-    build: () => withPackage('build', { tools }).then((built) => (built.ok ? built.snapshot.tools.length : built.error.message)),
+    build: () => withPackage('build', { tools }).then((built) => (built.ok ? built.summary.tools : built.error.message)),
     call: () => snapshotCore.call('snapshot_call', 'snapshot.json', snapshot, tool, 'arguments.json', args).then((answer) => answer.report.valid),
   };
   const times = {};

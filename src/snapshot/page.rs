@@ -15,7 +15,12 @@ use crate::tree::Tree;
 
 /// Builds the snapshot of the package in `tree`. `tools_json` is a JSON object
 /// mapping a server id to the text of its `tools/list` capture (`{}` for none).
-/// Returns `{"ok": true, "snapshot": …, "text": …}` (`text` is what `apcheck snapshot` prints).
+/// Returns `{"ok": true, "summary": {"name", "version", "skills", "mcpServers",
+/// "tools"}, "text": …}`: `text` is what `apcheck snapshot` prints, and the
+/// counts are what the page says of it. The snapshot is not sent a second time
+/// as a JSON value: at 10,000 tools building that value and parsing it in the
+/// page cost more than the build itself (issue 30 §1). Who wants the value
+/// parses `text`.
 pub fn build(root: &str, tree: &Tree, tools_json: &str) -> String {
     let failed = |message: String| json!({"ok": false, "error": {"message": message}}).to_string();
     let captures = match apcheck_hot::parse_value(tools_json) {
@@ -35,8 +40,14 @@ pub fn build(root: &str, tree: &Tree, tools_json: &str) -> String {
     let report = crate::check_package(root, tree);
     match build_snapshot(&report, &tools) {
         Ok(snapshot) => {
-            let value = serde_json::to_value(&snapshot).expect("a snapshot serializes");
-            json!({"ok": true, "snapshot": value, "text": snapshot.to_pretty_json()}).to_string()
+            let summary = json!({
+                "name": snapshot.plugin.name,
+                "version": snapshot.plugin.version,
+                "skills": snapshot.skills.len(),
+                "mcpServers": snapshot.servers.len(),
+                "tools": snapshot.tools.len(),
+            });
+            json!({"ok": true, "summary": summary, "text": snapshot.to_pretty_json()}).to_string()
         }
         Err(error) => failed(error.to_string()),
     }
@@ -96,8 +107,12 @@ mod tests {
         let tools = json!({"invoice-tools": TOOLS}).to_string();
         let built = parse(&build("invoice-ops", &package(), &tools));
         assert_eq!(built["ok"], true);
-        assert_eq!(built["snapshot"]["mcpServers"][0]["status"], "connected");
         let text = built["text"].as_str().unwrap();
+        assert_eq!(parse(text)["mcpServers"][0]["status"], "connected");
+        assert_eq!(
+            built["summary"],
+            json!({"name": "invoice-ops", "version": parse(text)["plugin"]["version"], "skills": parse(text)["skills"].as_array().unwrap().len(), "mcpServers": 1, "tools": parse(text)["tools"].as_array().unwrap().len()})
+        );
         assert_eq!(parse(&lint("s.json", text, Some(&package())))["valid"], true);
         let drifted = parse(&drift("s.json", text, "invoice-ops", &package()));
         assert_eq!(drifted["report"]["rows"], json!([]));

@@ -308,9 +308,10 @@ async function runBuild(show) {
     show(status('bad', `No snapshot: ${built.error.message}`));
     return;
   }
-  const fileName = `${built.snapshot.plugin.name}.snapshot.json`;
+  const { summary } = built;
+  const fileName = `${summary.name}.snapshot.json`;
   show(
-    status('ok', `Built the snapshot of ${built.snapshot.plugin.name} ${built.snapshot.plugin.version ?? ''}: ${plural(built.snapshot.skills.length, 'skill')}, ${plural(built.snapshot.mcpServers.length, 'server')}, ${plural(built.snapshot.tools.length, 'tool')}.`),
+    status('ok', `Built the snapshot of ${summary.name} ${summary.version ?? ''}: ${plural(summary.skills, 'skill')}, ${plural(summary.mcpServers, 'server')}, ${plural(summary.tools, 'tool')}.`),
     h(
       'div.row.actions',
       {},

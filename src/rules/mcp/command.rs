@@ -122,7 +122,7 @@ fn with_split_fix(diagnostic: Diagnostic, check: &ServerCheck<'_>, command: &str
     let args_pointer = check.field("args");
     let existing = match check.file.doc.value.pointer(&args_pointer) {
         None => Vec::new(),
-        Some(serde_json::Value::Array(items)) => match items
+        Some(Value::Array(items)) => match items
             .iter()
             .map(|item| item.as_str().map(str::to_string))
             .collect::<Option<Vec<_>>>()

@@ -260,7 +260,8 @@ mod tests {
 
     /// Every rule with a fix, each of which its failing example must offer.
     const FIXABLE: &[&str] = &[
-        "AP203", "AP204", "AP206", "AP209", "AP210", "AP309", "AP316", "AP318", "AP402", "AP403", "AP411", "AP412",
+        "AP203", "AP204", "AP206", "AP209", "AP210", "AP309", "AP313", "AP316", "AP318", "AP402", "AP403", "AP411",
+        "AP412", "AP420",
     ];
 
     #[test]

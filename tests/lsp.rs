@@ -123,6 +123,36 @@ fn a_bad_manifest_gets_findings_at_their_range_and_a_fix_clears_them() {
 }
 
 #[test]
+fn a_hover_on_a_skill_frontmatter_key_quotes_agent_skills() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let skill_text =
+        "---\nname: pdf-tools\ndescription: Extracts text from PDF files. Use when the user works with PDFs.\n---\n";
+    write(
+        &root,
+        "plugin.json",
+        &format!(r#"{{"$schema": "{SCHEMA}", "name": "p"}}"#),
+    );
+    write(&root, "skills/pdf-tools/SKILL.md", skill_text);
+    let skill = uri(&root.join("skills/pdf-tools/SKILL.md"));
+    let mut client = Client::start(json!({"debounceMs": 0}));
+    open(&mut client, &skill, skill_text);
+    assert_eq!(client.diagnostics_for(&skill), Vec::<Value>::new());
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": skill}, "position": {"line": 2, "character": 3}}),
+    );
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(text.starts_with("`description`: required"), "{text}");
+    assert!(text.contains("**Agent Skills (`description` field)**"), "{text}");
+    assert_eq!(
+        hover["range"],
+        json!({"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 11}})
+    );
+    client.shutdown();
+}
+
+#[test]
 fn a_manifest_change_rechecks_the_mcp_configuration() {
     // §5.2: a rejected manifest stops everything after it. mcp.json's findings stay in
     // view while the unsaved manifest is broken, marked as in a component a client does

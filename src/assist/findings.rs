@@ -65,6 +65,9 @@ pub fn hover_at(report: Option<&PackageReport>, file: &str, text: &str, offset: 
     if let Some((key, doc)) = JsonDocument::of(file).and_then(|document| key_doc_at(document, text, offset)) {
         sections.push(doc.markdown());
         span = Some(key);
+    } else if let Some((key, markdown)) = frontmatter_key_doc_at(file, text, offset) {
+        sections.push(markdown);
+        span = Some(key);
     }
     let mut shown: Vec<&str> = Vec::new();
     for finding in report
@@ -89,6 +92,39 @@ pub fn hover_at(report: Option<&PackageReport>, file: &str, text: &str, offset: 
         markdown: sections.join("\n\n---\n\n"),
         span,
     })
+}
+
+/// On a top-level key of a skill's `SKILL.md` frontmatter, the key's span and
+/// what the Agent Skills spec says about it.
+#[cfg(not(target_arch = "wasm32"))]
+fn frontmatter_key_doc_at(file: &str, text: &str, offset: usize) -> Option<(Span, String)> {
+    let skill_dir = file.strip_prefix("skills/")?.strip_suffix("/SKILL.md")?;
+    if skill_dir.contains('/') {
+        return None;
+    }
+    let start = if text.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    };
+    let yaml = crate::rules::skills::frontmatter::split(text, start).ok()?.yaml;
+    if !(yaml.start..yaml.end).contains(&offset) {
+        return None;
+    }
+    let line_start = text[..offset].rfind('\n').map_or(0, |at| at + 1).max(yaml.start);
+    // A top-level key starts its line; nested keys (under `metadata`) are indented.
+    let key = text[line_start..yaml.end].split(':').next()?;
+    if key.is_empty() || key.contains(char::is_whitespace) || offset > line_start + key.len() {
+        return None;
+    }
+    let markdown = super::skill_spec_text::field_markdown(key)?;
+    Some((Span::new(line_start, line_start + key.len()), markdown))
+}
+
+/// The wasm build carries no spec text (size): no hover on frontmatter keys there.
+#[cfg(target_arch = "wasm32")]
+fn frontmatter_key_doc_at(_file: &str, _text: &str, _offset: usize) -> Option<(Span, String)> {
+    None
 }
 
 /// A quick fix a finding offers, as an editor lists it.
@@ -208,6 +244,27 @@ mod tests {
         let hover = hover_at(None, "plugin.json", &text, offset).unwrap();
         assert!(hover.markdown.contains("name"), "{}", hover.markdown);
         assert!(hover.span.is_some());
+    }
+
+    #[test]
+    fn a_hover_on_a_frontmatter_key_is_what_agent_skills_says_about_it() {
+        let text = "---\nname: a\ndescription: Does x. Use when y.\nmetadata:\n  name: b\n---\nname: body\n";
+        let at = |needle: &str, nth: usize| text.match_indices(needle).nth(nth).unwrap().0 + 1;
+        let hover = hover_at(None, "skills/a/SKILL.md", text, at("name", 0)).unwrap();
+        assert!(hover.markdown.starts_with("`name`: required"), "{}", hover.markdown);
+        assert!(
+            hover.markdown.contains("Must match the parent directory name"),
+            "{}",
+            hover.markdown
+        );
+        assert_eq!(hover.span, Some(Span::new(4, 8)));
+        let description = hover_at(None, "skills/a/SKILL.md", text, at("description", 0)).unwrap();
+        assert!(description.markdown.contains("**Agent Skills (`description` field)**"));
+        // Not a key's doc: a value, a nested key, the body, a file that is no skill's SKILL.md.
+        assert_eq!(hover_at(None, "skills/a/SKILL.md", text, at("Does", 0)), None);
+        assert_eq!(hover_at(None, "skills/a/SKILL.md", text, at("name", 1)), None);
+        assert_eq!(hover_at(None, "skills/a/SKILL.md", text, at("name", 2)), None);
+        assert_eq!(hover_at(None, "README.md", text, at("name", 0)), None);
     }
 
     #[test]

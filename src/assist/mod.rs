@@ -7,6 +7,8 @@
 pub mod cursor;
 pub mod findings;
 pub mod schema_help;
+#[cfg(not(target_arch = "wasm32"))]
+mod skill_spec_text;
 mod spec_note;
 #[cfg(not(target_arch = "wasm32"))]
 mod spec_text;

@@ -30,6 +30,8 @@ mod server;
 mod text;
 mod url;
 
+pub use command::split_command_line;
+
 use crate::diag::Diagnostic;
 use crate::report::{McpSection, McpState, PluginSection};
 use crate::rule::Rule;

@@ -11,7 +11,7 @@
 
 mod discovery;
 mod fields;
-mod frontmatter;
+pub(crate) mod frontmatter;
 mod hidden;
 mod hints;
 mod portability;

@@ -7,6 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use apcheck::rules::mcp::split_command_line;
 use apcheck::scaffold::{NewPackage, NewServer, NewTransport, new_package};
 use clap::ArgAction;
 
@@ -40,21 +41,14 @@ pub fn run(args: NewArgs) -> ExitCode {
     let mut servers = Vec::new();
     for pair in args.stdio_servers.chunks(2) {
         let [id, command_line] = pair else { continue };
-        let words = match shlex::split(command_line) {
-            Some(words) if !words.is_empty() => words,
-            _ => {
-                return output::fail(format!(
-                    "--stdio-server {id}: `{command_line}` is not a command line (empty, or an unclosed quote)"
-                ));
-            }
+        let Some((command, args)) = split_command_line(command_line) else {
+            return output::fail(format!(
+                "--stdio-server {id}: `{command_line}` is not a command line (empty, or an unclosed quote)"
+            ));
         };
-        let (command, rest) = words.split_first().expect("not empty");
         servers.push(NewServer {
             id: id.clone(),
-            transport: NewTransport::Stdio {
-                command: command.clone(),
-                args: rest.to_vec(),
-            },
+            transport: NewTransport::Stdio { command, args },
         });
     }
     for pair in args.http_servers.chunks(2) {

@@ -4,7 +4,8 @@ use serde_json::Value;
 
 use super::entry::{MCP_SERVER_FIELD_MISSING, ServerCheck};
 use super::package_path::{Wanted, check_in_root};
-use crate::diag::Severity;
+use crate::diag::{Diagnostic, Severity};
+use crate::fix::{Edit, Fix, json_edits};
 use crate::rule::{Example, Rule, RuleDoc};
 
 const PLUGIN_JSON: &str = super::text::EXAMPLE_PLUGIN_JSON;
@@ -24,7 +25,12 @@ pub static MCP_COMMAND_NOT_A_TOKEN: Rule = Rule {
         why: "§7.2.1: `command` \"MUST contain a single executable token, not a shell command string\" and \
               \"MUST be either a bare executable name or a plugin-relative path beginning with `./`\"; §4.1 \
               requires plugin-relative paths to start with `./`; §9.2: `command` is never expanded. The entry \
-              is invalid and skipped (§7.2.2 rule 3).",
+              is invalid and skipped (§7.2.2 rule 3). The fix splits a command line into `command` and \
+              `args` as a POSIX shell splits words (quotes group, and are removed), the same splitting as \
+              `apcheck new --stdio-server`; words already in `args` follow the new ones. It is offered only when \
+              the line has no shell syntax (pipes, redirects, `$` expansions, globs, `;`, `&`), no leading \
+              `NAME=value` assignment, and a first word that is itself a valid `command`: a shell would do more \
+              with those than split them.",
         failing: Example::Package(&[
             ("plugin.json", PLUGIN_JSON),
             (
@@ -46,6 +52,12 @@ pub static MCP_COMMAND_NOT_A_TOKEN: Rule = Rule {
 
 /// Characters that make a bare name a shell command line rather than one token.
 const SHELL_SYNTAX: &[char] = &[';', '|', '&', '<', '>', '`', '(', ')', '*', '?', '"', '\''];
+
+/// Characters a shell does more with than split words at (operators, globs,
+/// expansions, escapes, comments): a line holding one is never split by the fix.
+const MORE_THAN_WORDS: &[char] = &[
+    ';', '|', '&', '<', '>', '`', '(', ')', '*', '?', '[', '{', '$', '~', '\\', '#',
+];
 
 /// Checks `command`; returns it for display when it has a valid form.
 pub(super) fn check_command(check: &mut ServerCheck<'_>, command: Option<&Value>) -> Option<String> {
@@ -73,6 +85,7 @@ pub(super) fn check_command(check: &mut ServerCheck<'_>, command: Option<&Value>
             if let Some(hint) = hint {
                 diagnostic = diagnostic.with_hint(hint);
             }
+            let diagnostic = with_split_fix(diagnostic, check, command);
             check.reject(diagnostic);
             None
         }
@@ -81,6 +94,74 @@ pub(super) fn check_command(check: &mut ServerCheck<'_>, command: Option<&Value>
             Some(command.clone())
         }
     }
+}
+
+/// A command line split into its first word and the rest, as a POSIX shell
+/// splits words (quotes group and are removed); `None` for an empty line or an
+/// unclosed quote. Both `apcheck new --stdio-server` and the AP420 fix split
+/// with this, so a line means the same to both.
+pub fn split_command_line(line: &str) -> Option<(String, Vec<String>)> {
+    let mut words = shlex::split(line)?.into_iter();
+    let command = words.next()?;
+    Some((command, words.collect()))
+}
+
+/// `diagnostic` with the fix that splits the shell line `command` into
+/// `command` and `args`, when splitting is all a shell would do with it.
+fn with_split_fix(diagnostic: Diagnostic, check: &ServerCheck<'_>, command: &str) -> Diagnostic {
+    if command.contains(MORE_THAN_WORDS) {
+        return diagnostic;
+    }
+    let Some((program, words)) = split_command_line(command) else {
+        return diagnostic;
+    };
+    // `NAME=value npx …` sets a variable in a shell; `env` is the place for it.
+    if words.is_empty() || program.contains('=') || (!program.starts_with("./") && form_problem(&program).is_some()) {
+        return diagnostic;
+    }
+    let args_pointer = check.field("args");
+    let existing = match check.file.doc.value.pointer(&args_pointer) {
+        None => Vec::new(),
+        Some(Value::Array(items)) => match items
+            .iter()
+            .map(|item| item.as_str().map(str::to_string))
+            .collect::<Option<Vec<_>>>()
+        {
+            Some(items) => items,
+            None => return diagnostic,
+        },
+        Some(_) => return diagnostic,
+    };
+    let all_args: Vec<String> = words
+        .iter()
+        .chain(&existing)
+        .map(|word| json_edits::string_literal(word))
+        .collect();
+    let args_json = format!("[{}]", all_args.join(", "));
+    let command_json = json_edits::string_literal(&program);
+    let Some(command_span) = check.file.doc.value_span(&check.field("command")) else {
+        return diagnostic;
+    };
+    let path = &check.file.path;
+    let edits = match json_edits::replace_value(check.file, &args_pointer, args_json.clone()) {
+        Some(args_edit) => vec![Edit::replace(path, command_span, command_json), args_edit],
+        // No `args` yet: it goes right after `command`, where a reader looks for it.
+        None => vec![Edit::replace(
+            path,
+            command_span,
+            format!("{command_json}, \"args\": {args_json}"),
+        )],
+    };
+    // The program is echoed only as a plain name: the further words may hold a credential.
+    let message = if super::text::echoable(&program) && program.len() <= 64 {
+        format!(
+            "Split the command line into \"command\": {} and \"args\"",
+            json_edits::string_literal(&program)
+        )
+    } else {
+        "Split the command line into \"command\" and \"args\"".to_string()
+    };
+    diagnostic.with_fix(Fix::safe(message, edits))
 }
 
 /// Why `command` (not starting with `./`) is not a bare executable name, with a fix.
@@ -211,6 +292,69 @@ mod tests {
         for command in ["server|tee", "a;b", " npx", "API_KEY=x npx"] {
             assert_eq!(command_findings(command).0, ["AP420"], "{command}");
         }
+    }
+
+    /// `server` as the one server of an mcp.json, its AP420 fix applied, and the findings of the result.
+    fn split_fixed(server: &str) -> Option<(String, Vec<&'static str>)> {
+        let text = one_server(server);
+        let (_, diagnostics) = load(&text, &[]);
+        let finding = diagnostics
+            .iter()
+            .find(|d| d.code == "AP420")
+            .expect("an AP420 finding");
+        let fix = finding.fix.clone()?;
+        assert_eq!(fix.applicability, crate::fix::Applicability::Safe);
+        let fixed = crate::fix::apply_edits(&text, &fix.edits).expect("the edits apply");
+        let (section, after) = load(&fixed, &[]);
+        assert_eq!(section.servers[0].state, ServerState::Valid, "{fixed}");
+        Some((fixed, codes(&after)))
+    }
+
+    #[test]
+    fn the_fix_splits_a_plain_command_line_into_command_and_args() {
+        // Issue 34: `npx -y @foo/server` is split as `apcheck new --stdio-server` splits it.
+        let (fixed, after) = split_fixed(r#"{"type": "stdio", "command": "npx -y @foo/server"}"#).unwrap();
+        assert!(after.is_empty(), "{after:?}");
+        assert!(
+            fixed.contains(r#""command": "npx", "args": ["-y", "@foo/server"]}"#),
+            "{fixed}"
+        );
+        assert_eq!(
+            super::split_command_line("npx -y @foo/server"),
+            Some(("npx".to_string(), vec!["-y".to_string(), "@foo/server".to_string()]))
+        );
+        // Quotes group words and are removed; words already in `args` follow the new ones.
+        let (fixed, after) = split_fixed(r#"{"type": "stdio", "command": "uvx 'a b' --x", "args": ["--y"]}"#).unwrap();
+        assert!(after.is_empty(), "{after:?}");
+        assert!(
+            fixed.contains(r#""command": "uvx", "args": ["a b", "--x", "--y"]"#),
+            "{fixed}"
+        );
+    }
+
+    #[test]
+    fn no_fix_where_a_shell_would_do_more_than_split_words() {
+        for command in [
+            "server | tee log",
+            "a; b",
+            "API_KEY=x npx server",
+            "npx $SERVER",
+            "node ~/server.js",
+            "npx 'unclosed",
+            "bin/server --x",
+            "cat *.json",
+        ] {
+            let server = format!(
+                r#"{{"type": "stdio", "command": {}}}"#,
+                serde_json::to_string(command).unwrap()
+            );
+            assert_eq!(split_fixed(&server), None, "{command}");
+        }
+        // `args` that are not all strings are not merged into.
+        assert_eq!(
+            split_fixed(r#"{"type": "stdio", "command": "npx -y x", "args": [1]}"#),
+            None
+        );
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::report::SkillEntry;
 use crate::rule::{Example, Rule, RuleDoc};
 use crate::source::Span;
 
-use super::frontmatter::{Fields, quote_fix};
+use super::frontmatter::{Field, Fields, quote_fix};
 use super::hints;
 use super::texts::{GOOD_SKILL, PLUGIN, SKIPPED};
 
@@ -142,7 +142,13 @@ pub static SKILL_UNKNOWN_FIELD: Rule = Rule {
         what: "Reports each frontmatter key other than name, description, license, compatibility, metadata \
                and allowed-tools.",
         why: "Unknown keys mean something to one client at most; the reference validator rejects them, others \
-              ignore them. `metadata` is the place for additional properties.",
+              ignore them. `metadata` is the place for additional properties: \"a map from string keys to string \
+              values\" (Agent Skills, `metadata` field). The fix moves a key written on one line to the end of \
+              `metadata` (adding `metadata` when there is none), quoting a number or boolean as written so that \
+              it stays the text it was. It is unsafe: a client that reads the key at the top level no longer \
+              sees it there. No fix is offered for a list, a mapping, null or a value over several lines (not \
+              a string `metadata` may hold), a key `metadata` already has, a flow-style `metadata`, or a line \
+              with a comment after the value.",
         failing: Example::Package(&[
             ("plugin.json", PLUGIN),
             (
@@ -357,14 +363,84 @@ pub(super) fn check_fields(
                 "`allowed-tools` must be a space-separated string, found {}; {SKIPPED}",
                 kind(other)
             ))),
-            (key, _) => diagnostics.push(place(
-                &SKILL_UNKNOWN_FIELD,
-                &pointer,
-                field.key_span,
-                format!("`{key}` is not an Agent Skills field; move it under `metadata`"),
-            )),
+            (key, _) => {
+                let diagnostic = place(
+                    &SKILL_UNKNOWN_FIELD,
+                    &pointer,
+                    field.key_span,
+                    format!("`{key}` is not an Agent Skills field; move it under `metadata`"),
+                );
+                diagnostics.push(match move_under_metadata(yaml, fields, field, &diagnostic) {
+                    Some(fix) => diagnostic.with_fix(fix),
+                    None => diagnostic,
+                });
+            }
         }
     }
+}
+
+/// The fix that moves the unknown top-level `field`, written on one line, to
+/// the end of `metadata` (made when there is none). Only where the result is
+/// exactly what `metadata` holds, a string under a key not there yet: a
+/// string value keeps its text, a number or boolean is quoted as written (so
+/// that `version: 1.10` stays "1.10"), and anything else (a list, a mapping,
+/// null, a value over several lines, a comment after it) is left to the author.
+fn move_under_metadata(yaml: &str, fields: &Fields, field: &Field, diagnostic: &Diagnostic) -> Option<Fix> {
+    if yaml.contains('\r') {
+        // The new lines would end in `\n` amid `\r\n`.
+        return None;
+    }
+    let line_start = yaml[..field.key_span.start].rfind('\n').map_or(0, |at| at + 1);
+    let line_end = yaml[field.value_span.end..].find('\n')? + field.value_span.end;
+    let written = &yaml[field.value_span.start..field.value_span.end];
+    let plain_key = yaml[field.key_span.start..field.key_span.end] == field.key;
+    if line_start != field.key_span.start
+        || !plain_key
+        || yaml[field.key_span.end..line_end].contains('\n')
+        || !yaml[field.value_span.end..line_end].trim().is_empty()
+    {
+        return None;
+    }
+    let value = match &field.value {
+        Value::String(_) => written.to_string(),
+        Value::Bool(_) | Value::Number(_) => serde_json::to_string(written).ok()?,
+        _ => return None,
+    };
+    let (insert_at, member) = match fields.get("metadata") {
+        None if yaml.ends_with('\n') => (yaml.len(), format!("metadata:\n  {}: {value}\n", field.key)),
+        None => return None,
+        Some(metadata) => {
+            let Value::Object(members) = &metadata.value else {
+                return None;
+            };
+            if members.is_empty() || members.contains_key(&field.key) {
+                return None;
+            }
+            // A block mapping only: its first member starts a line of its own, after the `metadata:` line.
+            let first_line = yaml[..metadata.value_span.start].rfind('\n')? + 1;
+            let indent = &yaml[first_line..metadata.value_span.start];
+            if first_line <= metadata.key_span.start || !indent.chars().all(|c| c == ' ') {
+                return None;
+            }
+            let end = metadata.value_span.end;
+            let after_last = if yaml[..end].ends_with('\n') {
+                end
+            } else {
+                yaml[end..].find('\n')? + end + 1
+            };
+            (after_last, format!("{indent}{}: {value}\n", field.key))
+        }
+    };
+    // `place` shifted the key's span from the YAML into the file; shift the edits alike.
+    let shift = diagnostic.span?.start.checked_sub(field.key_span.start)?;
+    let file = diagnostic.file.clone()?;
+    Some(Fix::unsafe_(
+        format!("Move `{}` under `metadata`", field.key),
+        vec![
+            Edit::delete(file.clone(), Span::new(line_start + shift, line_end + 1 + shift)),
+            Edit::insert(file, insert_at + shift, member),
+        ],
+    ))
 }
 
 /// The Agent Skills name rules `name` breaks, in words.
@@ -513,5 +589,59 @@ mod tests {
         assert_eq!(codes(&diagnostics), ["AP313"]);
         assert!(diagnostics[0].message.contains("`version`"));
         assert_eq!((diagnostics[0].line, diagnostics[0].column), (Some(4), Some(1)));
+    }
+
+    /// The SKILL.md of `skill(frontmatter)` with the one AP313 finding's fix
+    /// applied, and the codes a re-check finds, or `None` when no fix is offered.
+    fn moved_under_metadata(frontmatter: &str) -> Option<(String, Vec<&'static str>)> {
+        let text = skill(frontmatter);
+        let (_, diagnostics) = discover(&[("skills/a/SKILL.md", text.as_str())]);
+        let unknown: Vec<_> = diagnostics.iter().filter(|d| d.code == "AP313").collect();
+        assert_eq!(unknown.len(), 1, "{frontmatter}: {diagnostics:?}");
+        let fix = unknown[0].fix.clone()?;
+        assert_eq!(fix.applicability, crate::fix::Applicability::Unsafe);
+        let fixed = crate::fix::apply_edits(&text, &fix.edits).expect("the edits apply");
+        let (section, after) = discover(&[("skills/a/SKILL.md", fixed.as_str())]);
+        assert_eq!(section.entries[0].state, SkillState::Discovered, "{fixed}");
+        Some((fixed, after.iter().map(|d| d.code).collect()))
+    }
+
+    #[test]
+    fn the_fix_moves_a_one_line_unknown_key_under_metadata() {
+        // Agent Skills `metadata`: "a map from string keys to string values".
+        let base = "name: a\ndescription: Does x. Use when y.";
+        let (fixed, after) = moved_under_metadata(&format!("{base}\nversion: \"1.0\"")).unwrap();
+        assert!(after.is_empty(), "{after:?}");
+        assert_eq!(fixed, skill(&format!("{base}\nmetadata:\n  version: \"1.0\"")));
+        // Into the `metadata` there is, in its indentation; a number is quoted as written.
+        let (fixed, after) = moved_under_metadata(&format!(
+            "version: 1.10\n{base}\nmetadata:\n    author: x\nlicense: MIT"
+        ))
+        .unwrap();
+        assert!(after.is_empty(), "{after:?}");
+        assert_eq!(
+            fixed,
+            skill(&format!(
+                "{base}\nmetadata:\n    author: x\n    version: \"1.10\"\nlicense: MIT"
+            ))
+        );
+        let (fixed, after) = moved_under_metadata(&format!("{base}\nuser_invocable: true")).unwrap();
+        assert!(after.is_empty(), "{after:?}");
+        assert!(fixed.contains("metadata:\n  user_invocable: \"true\"\n"), "{fixed}");
+    }
+
+    #[test]
+    fn no_fix_where_metadata_could_not_hold_the_value_as_it_is() {
+        let base = "name: a\ndescription: Does x. Use when y.";
+        for extra in [
+            "tags: [a, b]",
+            "extra:\n  a: b",
+            "empty:",
+            "note: x # why",
+            "version: \"1\"\nmetadata:\n  version: \"2\"",
+            "version: \"1\"\nmetadata: {author: x}",
+        ] {
+            assert_eq!(moved_under_metadata(&format!("{base}\n{extra}")), None, "{extra}");
+        }
     }
 }

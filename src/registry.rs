@@ -47,6 +47,17 @@ pub fn find(code_or_name: &str) -> Option<&'static Rule> {
 pub const DECIDES_STATE_NOTE: &str = "This rule decides what a client loads. `ignore` or `severity = \"off\"` hides \
      its findings, but the verdict stays (rejected, skipped, invalid), and its severity cannot be lowered.";
 
+/// Every rule whose findings can carry a fix. The registry's tests hold it to
+/// what the failing examples offer, both ways.
+pub const FIXABLE: &[&str] = &[
+    "AP203", "AP204", "AP206", "AP209", "AP210", "AP309", "AP316", "AP318", "AP402", "AP403", "AP411", "AP412",
+];
+
+/// What the docs say about a rule in [`FIXABLE`], under "Fix". Whether a given
+/// finding's fix is safe depends on the finding, not only on the rule.
+pub const FIXABLE_NOTE: &str = "apcheck can fix this: `apcheck check --fix` applies the safe fixes, and \
+     `--unsafe-fixes` the others too (each guesses what was meant, so review them).";
+
 /// One thing a doc example shows, in reading order; each face lays it out its own way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shown {
@@ -106,6 +117,9 @@ pub fn explain_text(rule: &Rule) -> String {
         "What it checks\n  {}\n\nWhy it matters\n  {}\n\n",
         rule.doc.what, rule.doc.why
     ));
+    if FIXABLE.contains(&rule.code) {
+        text.push_str(&format!("Fix\n  {FIXABLE_NOTE}\n\n"));
+    }
     if rule.decides_state() {
         text.push_str(&format!("Configuration\n  {DECIDES_STATE_NOTE}\n\n"));
     }
@@ -258,11 +272,6 @@ mod tests {
         }
     }
 
-    /// Every rule with a fix, each of which its failing example must offer.
-    const FIXABLE: &[&str] = &[
-        "AP203", "AP204", "AP206", "AP209", "AP210", "AP309", "AP316", "AP318", "AP402", "AP403", "AP411", "AP412",
-    ];
-
     #[test]
     fn every_fix_offered_by_a_failing_example_removes_its_finding_and_adds_none() {
         // Unsafe fixes too: "unsafe" means a person should look, not that the result may be wrong.
@@ -384,5 +393,7 @@ mod tests {
         assert!(text.contains("Fixed"));
         assert!(text.contains("decides what a client loads"));
         assert!(!explain_text(find("AP205").unwrap()).contains("decides what a client loads"));
+        assert!(!text.contains("apcheck can fix this"), "AP101 has no fix");
+        assert!(explain_text(find("AP209").unwrap()).contains("Fix\n  apcheck can fix this"));
     }
 }

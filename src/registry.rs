@@ -7,7 +7,7 @@
 //! A new rule is its `static Rule` beside its check plus one line in its
 //! family's `RULES` list; `tests/registry.rs` fails on a rule left out.
 
-use crate::rule::{Example, Rule};
+use crate::rule::{Example, Rule, doc_url};
 use crate::rules::{containment, documents, files, layout, manifest, mcp, secrets, skills, unread};
 use crate::snapshot::{call, changes, drift, lint};
 
@@ -103,7 +103,8 @@ pub fn example_parts(example: &Example) -> Vec<Shown> {
     }
 }
 
-/// The doc of `rule` as plain text: what `apcheck explain` prints.
+/// The doc of `rule` as plain text: what `apcheck explain` prints, ending
+/// with the address of its published page.
 pub fn explain_text(rule: &Rule) -> String {
     let mut text = format!(
         "{} {} ({}, {})\n\n{}\n\n",
@@ -140,6 +141,7 @@ pub fn explain_text(rule: &Rule) -> String {
         }
         text.push('\n');
     }
+    text.push_str(&format!("Online\n  {}\n", doc_url(rule.code)));
     text
 }
 
@@ -395,5 +397,9 @@ mod tests {
         assert!(!explain_text(find("AP205").unwrap()).contains("decides what a client loads"));
         assert!(!text.contains("apcheck can fix this"), "AP101 has no fix");
         assert!(explain_text(find("AP209").unwrap()).contains("Fix\n  apcheck can fix this"));
+        assert!(
+            text.ends_with("\n\nOnline\n  https://apcheck.dev/rules/AP101\n"),
+            "{text}"
+        );
     }
 }

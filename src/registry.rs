@@ -7,7 +7,7 @@
 //! A new rule is its `static Rule` beside its check plus one line in its
 //! family's `RULES` list; `tests/registry.rs` fails on a rule left out.
 
-use crate::rule::{Example, Rule};
+use crate::rule::{Example, Rule, doc_url};
 use crate::rules::{containment, documents, files, layout, manifest, mcp, secrets, skills, unread};
 use crate::snapshot::{call, changes, drift, lint};
 
@@ -46,6 +46,18 @@ pub fn find(code_or_name: &str) -> Option<&'static Rule> {
 /// What the docs say about a rule that decides a spec state, under "Configuration".
 pub const DECIDES_STATE_NOTE: &str = "This rule decides what a client loads. `ignore` or `severity = \"off\"` hides \
      its findings, but the verdict stays (rejected, skipped, invalid), and its severity cannot be lowered.";
+
+/// Every rule whose findings can carry a fix. The registry's tests hold it to
+/// what the failing examples offer, both ways.
+pub const FIXABLE: &[&str] = &[
+    "AP203", "AP204", "AP206", "AP209", "AP210", "AP309", "AP313", "AP316", "AP318", "AP402", "AP403", "AP411",
+    "AP412", "AP420",
+];
+
+/// What the docs say about a rule in [`FIXABLE`], under "Fix". Whether a given
+/// finding's fix is safe depends on the finding, not only on the rule.
+pub const FIXABLE_NOTE: &str = "apcheck can fix this: `apcheck check --fix` applies the safe fixes, and \
+     `--unsafe-fixes` the others too (each guesses what was meant, so review them).";
 
 /// One thing a doc example shows, in reading order; each face lays it out its own way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,7 +104,8 @@ pub fn example_parts(example: &Example) -> Vec<Shown> {
     }
 }
 
-/// The doc of `rule` as plain text: what `apcheck explain` prints.
+/// The doc of `rule` as plain text: what `apcheck explain` prints, ending
+/// with the address of its published page.
 pub fn explain_text(rule: &Rule) -> String {
     let mut text = format!(
         "{} {} ({}, {})\n\n{}\n\n",
@@ -106,6 +119,9 @@ pub fn explain_text(rule: &Rule) -> String {
         "What it checks\n  {}\n\nWhy it matters\n  {}\n\n",
         rule.doc.what, rule.doc.why
     ));
+    if FIXABLE.contains(&rule.code) {
+        text.push_str(&format!("Fix\n  {FIXABLE_NOTE}\n\n"));
+    }
     if rule.decides_state() {
         text.push_str(&format!("Configuration\n  {DECIDES_STATE_NOTE}\n\n"));
     }
@@ -126,6 +142,7 @@ pub fn explain_text(rule: &Rule) -> String {
         }
         text.push('\n');
     }
+    text.push_str(&format!("Online\n  {}\n", doc_url(rule.code)));
     text
 }
 
@@ -258,12 +275,6 @@ mod tests {
         }
     }
 
-    /// Every rule with a fix, each of which its failing example must offer.
-    const FIXABLE: &[&str] = &[
-        "AP203", "AP204", "AP206", "AP209", "AP210", "AP309", "AP313", "AP316", "AP318", "AP402", "AP403", "AP411",
-        "AP412", "AP420",
-    ];
-
     #[test]
     fn every_fix_offered_by_a_failing_example_removes_its_finding_and_adds_none() {
         // Unsafe fixes too: "unsafe" means a person should look, not that the result may be wrong.
@@ -385,5 +396,11 @@ mod tests {
         assert!(text.contains("Fixed"));
         assert!(text.contains("decides what a client loads"));
         assert!(!explain_text(find("AP205").unwrap()).contains("decides what a client loads"));
+        assert!(!text.contains("apcheck can fix this"), "AP101 has no fix");
+        assert!(explain_text(find("AP209").unwrap()).contains("Fix\n  apcheck can fix this"));
+        assert!(
+            text.ends_with("\n\nOnline\n  https://apcheck.dev/rules/AP101\n"),
+            "{text}"
+        );
     }
 }

@@ -17,6 +17,18 @@
 
 use serde::Serialize;
 
+/// Where the rule pages are published: the rule with code `AP209` has its page
+/// at this base followed by `AP209`, generated from the registry into
+/// `docs/rules/AP209.md` (`tests/rule_docs.rs`). SARIF's `helpUri`, the
+/// language server's doc links and the Markdown findings (the Action's job
+/// summary) all link there; the VS Code extension's default is this too.
+pub const DOCS_BASE_URL: &str = "https://apcheck.dev/rules/";
+
+/// The page of the rule with `code`, under [`DOCS_BASE_URL`].
+pub fn doc_url(code: &str) -> String {
+    format!("{DOCS_BASE_URL}{code}")
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {

@@ -179,6 +179,9 @@ fn every_mode_annotates_the_log_and_writes_a_job_summary() {
             "{format}: the job summary lists the findings: {summary}"
         );
         assert!(summary.contains("rejected"), "{format}: {summary}");
+        // Each code links its rule's published page.
+        let link = format!("[`AP209`]({})", apcheck::rule::doc_url("AP209"));
+        assert!(summary.contains(&link), "{format}: {summary}");
     }
 }
 

@@ -4,7 +4,8 @@
 //! manifest: `id`, `name`, `version`, `schema_version = 1` and
 //! `[language_servers.ID]` with a `languages` list; Helix's
 //! `[language-server.ID]` with `command` and `args`, used by each
-//! `[[language]]`), and every snippet starts `apcheck lsp`.
+//! `[[language]]`), and every snippet starts `apcheck lsp`. The VS Code
+//! extension's default doc link is the one the server uses.
 
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 use serde_json::Value;
@@ -104,4 +105,13 @@ fn the_neovim_configuration_starts_apcheck_lsp_at_the_plugin_root() {
     assert!(lua.contains("cmd = { 'apcheck', 'lsp' }"), "{lua}");
     assert!(lua.contains("root_markers = { 'plugin.json' }"), "{lua}");
     assert!(lua.contains("vim.lsp.enable('apcheck')"), "{lua}");
+}
+
+#[test]
+fn the_vscode_extension_links_rule_docs_where_the_server_does() {
+    // JSON cannot read the constant, so this keeps the copy in step with it.
+    let manifest: Value =
+        serde_json::from_str(include_str!("../editors/vscode/package.json")).expect("package.json is JSON");
+    let setting = &manifest["contributes"]["configuration"]["properties"]["apcheck.ruleDocs"];
+    assert_eq!(setting["default"], apcheck::rule::DOCS_BASE_URL, "{setting}");
 }

@@ -228,7 +228,10 @@ fn validate_speaks_sarif_github_and_markdown() {
         "{markdown}"
     );
     assert!(markdown.contains("#### `good.json`\n\nNo findings.\n"), "{markdown}");
-    assert!(markdown.contains("`AP008` `broken.json:2:14`"), "{markdown}");
+    assert!(
+        markdown.contains("[`AP008`](https://apcheck.dev/rules/AP008) `broken.json:2:14`"),
+        "{markdown}"
+    );
 
     // A file that cannot be read is a finding too, and the run exits 2.
     let out = run("github", &["good.json", "missing.json"]);

@@ -51,6 +51,24 @@ fn write(root: &Path, file: &str, text: &str) {
 }
 
 #[test]
+fn rule_doc_links_follow_the_configured_base() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let bad = format!("{{\"$schema\": \"{SCHEMA}\", \"name\": \"Invoice-Ops\"}}\n");
+    write(&root, "plugin.json", &bad);
+    let manifest = uri(&root.join("plugin.json"));
+    // The page `npm start` serves routes `#rules/CODE`.
+    let mut client = Client::start(json!({"debounceMs": 0, "ruleDocs": "http://127.0.0.1:8787/#rules/"}));
+    open(&mut client, &manifest, &bad);
+    let diagnostics = client.diagnostics_for(&manifest);
+    assert_eq!(
+        diagnostics[0]["codeDescription"]["href"], "http://127.0.0.1:8787/#rules/AP209",
+        "{diagnostics:?}"
+    );
+    client.shutdown();
+}
+
+#[test]
 fn a_bad_manifest_gets_findings_at_their_range_and_a_fix_clears_them() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
@@ -75,7 +93,11 @@ fn a_bad_manifest_gets_findings_at_their_range_and_a_fix_clears_them() {
         finding["message"].as_str().unwrap().contains("Agent Plugins §5.5"),
         "{finding}"
     );
-    assert_eq!(finding["codeDescription"]["href"], "http://127.0.0.1:8787/#rules/AP209");
+    // By default the rule's published page, as SARIF's `helpUri` links it.
+    assert_eq!(
+        finding["codeDescription"]["href"],
+        format!("{}AP209", apcheck::rule::DOCS_BASE_URL)
+    );
     assert_eq!(finding["data"]["spec"], "Agent Plugins §5.5");
 
     // Hover on the finding: its rule doc; on the key: what the schema and spec say.

@@ -195,7 +195,7 @@ fn every_snapshot_command_has_every_format() {
                     assert!(!log["runs"][0]["results"].as_array().unwrap().is_empty(), "{args:?}");
                 }
                 "github" => assert!(out.lines().any(|l| l.starts_with("::error ")), "{args:?}: {out}"),
-                _ => assert!(out.contains("- **error** `AP"), "{args:?}: {out}"),
+                _ => assert!(out.contains("- **error** [`AP"), "{args:?}: {out}"),
             }
         }
     }

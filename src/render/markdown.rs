@@ -1,6 +1,7 @@
-//! Markdown for pull-request comments and the page's download: per root, a
-//! summary table and the list of findings. Source lines are never quoted, so a
-//! comment cannot leak what a secret rule found.
+//! Markdown for pull-request comments, the Action's job summary and the page's
+//! download: per root, a summary table and the list of findings, each code
+//! linking its rule's page. Source lines are never quoted, so a comment cannot
+//! leak what a secret rule found.
 
 use std::fmt::Write;
 
@@ -8,6 +9,7 @@ use super::escape::{markdown_code as code, markdown_message};
 use super::{Verdicts, count, display_root, location, path_from_root};
 use crate::diag::{Diagnostic, UNREACHED_NOTE};
 use crate::report::{PackageReport, PluginState};
+use crate::rule::doc_url;
 
 pub fn render(reports: &[PackageReport]) -> String {
     let mut out = String::new();
@@ -80,7 +82,13 @@ pub fn findings(root: &str, diagnostics: &[Diagnostic]) -> String {
         return out;
     }
     for diagnostic in diagnostics {
-        let _ = write!(out, "- **{}** {}", diagnostic.severity.as_str(), code(diagnostic.code));
+        let _ = write!(
+            out,
+            "- **{}** [{}]({})",
+            diagnostic.severity.as_str(),
+            code(diagnostic.code),
+            doc_url(diagnostic.code)
+        );
         if let Some(file) = &diagnostic.file {
             let _ = write!(out, " {}", code(&location(&path_from_root(root, file), diagnostic)));
         }
@@ -116,7 +124,7 @@ mod tests {
         assert!(out.contains("| Findings | 1 error, 1 warning |"), "{out}");
         assert!(
             out.contains(
-                "- **error** `AP201` `plugins/demo/plugin.json:2:11`: `Bad Name` is not a valid name\\\n  \
+                "- **error** [`AP201`](https://apcheck.dev/rules/AP201) `plugins/demo/plugin.json:2:11`: `Bad Name` is not a valid name\\\n  \
                  help: use lowercase letters, digits and hyphens\\\n  spec: Agent Plugins §5.5\n"
             ),
             "{out}"
@@ -169,6 +177,12 @@ mod tests {
         let out = render(&[report]);
         assert!(out.contains("| Plugin | loaded — `demo` ````"), "{out}");
         let finding = out.lines().find(|l| l.contains("is not SemVer")).unwrap();
-        assert!(!finding.contains("](") && !finding.contains("https:"), "{finding}");
+        // The one link is the rule's own page.
+        let (rule_link, rest) = finding.split_once(") ").unwrap();
+        assert_eq!(
+            rule_link, "- **error** [`AP201`](https://apcheck.dev/rules/AP201",
+            "{finding}"
+        );
+        assert!(!rest.contains("](") && !rest.contains("https:"), "{finding}");
     }
 }

@@ -14,6 +14,8 @@
 //! repository-relative paths land on the right file there; the plugin root
 //! of each result is kept in its `properties.root`.
 //! The driver carries no `informationUri`: apcheck makes no network claims.
+//! Each rule descriptor's `helpUri` is the rule's page (`rule::doc_url`), so
+//! code scanning links a result to its doc.
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Value, json};
@@ -23,7 +25,7 @@ use crate::diag::{Diagnostic, Severity, UNREACHED_NOTE};
 use crate::fix::Fix;
 use crate::registry;
 use crate::report::PackageReport;
-use crate::rule::Rule;
+use crate::rule::{Rule, doc_url};
 
 const SCHEMA_URI: &str = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
@@ -168,6 +170,7 @@ fn rule_descriptor(rule: &Rule) -> Value {
         "shortDescription": { "text": rule.summary },
         "fullDescription": { "text": rule.doc.what },
         "help": { "text": help },
+        "helpUri": doc_url(rule.code),
         "defaultConfiguration": { "level": level(rule.severity) },
         "properties": { "spec": rule.spec },
     })
@@ -284,6 +287,21 @@ mod tests {
         assert_eq!(location["region"]["endColumn"], 21);
         assert_eq!(run["results"][1]["level"], "warning");
         assert!(first.get("fixes").is_none());
+    }
+
+    #[test]
+    fn every_cited_rule_links_its_published_page() {
+        let log = render(&[report_with_findings(".")], None);
+        let rules = log["runs"][0]["tool"]["driver"]["rules"].as_array().unwrap();
+        assert_eq!(rules.len(), 2, "{rules:?}");
+        for rule in rules {
+            let code = rule["id"].as_str().unwrap();
+            assert_eq!(
+                rule["helpUri"],
+                format!("{}{code}", crate::rule::DOCS_BASE_URL),
+                "{rule}"
+            );
+        }
     }
 
     #[test]

@@ -73,7 +73,7 @@ fn lsp_diagnostic(
             Severity::Info => DiagnosticSeverity::INFORMATION,
         }),
         code: Some(NumberOrString::String(diagnostic.code.to_string())),
-        code_description: Uri::from_str(&format!("{rule_docs}#rules/{}", diagnostic.code))
+        code_description: Uri::from_str(&format!("{rule_docs}{}", diagnostic.code))
             .ok()
             .map(|href| CodeDescription { href }),
         source: Some("apcheck".into()),

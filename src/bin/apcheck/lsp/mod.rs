@@ -63,7 +63,8 @@ pub struct LspArgs {
 struct Options {
     /// How long after the last change a package is re-checked.
     debounce_ms: u64,
-    /// Where rule docs live: each diagnostic links to `{ruleDocs}#rules/CODE`.
+    /// Where rule docs live: each diagnostic links to `{ruleDocs}CODE`
+    /// (`http://127.0.0.1:8787/#rules/` for the page `npm start` serves).
     rule_docs: String,
 }
 
@@ -71,8 +72,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             debounce_ms: 50,
-            // The page `npm start` serves; it shows every rule doc offline.
-            rule_docs: "http://127.0.0.1:8787/".to_string(),
+            rule_docs: apcheck::rule::DOCS_BASE_URL.to_string(),
         }
     }
 }

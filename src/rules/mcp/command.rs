@@ -7,6 +7,7 @@ use super::package_path::{Wanted, check_in_root};
 use crate::diag::{Diagnostic, Severity};
 use crate::fix::{Edit, Fix, json_edits};
 use crate::rule::{Example, Rule, RuleDoc};
+use crate::rules::secrets;
 
 const PLUGIN_JSON: &str = super::text::EXAMPLE_PLUGIN_JSON;
 
@@ -119,38 +120,38 @@ fn with_split_fix(diagnostic: Diagnostic, check: &ServerCheck<'_>, command: &str
     if words.is_empty() || program.contains('=') || (!program.starts_with("./") && form_problem(&program).is_some()) {
         return diagnostic;
     }
+    // A fix's edits are printed whole in every format (they must apply exactly,
+    // so they cannot be masked): a line that carries a credential gets none.
+    if carries_credential(&program, &words) {
+        return diagnostic;
+    }
     let args_pointer = check.field("args");
-    let existing = match check.file.doc.value.pointer(&args_pointer) {
-        None => Vec::new(),
-        Some(Value::Array(items)) => match items
-            .iter()
-            .map(|item| item.as_str().map(str::to_string))
-            .collect::<Option<Vec<_>>>()
-        {
-            Some(items) => items,
-            None => return diagnostic,
-        },
-        Some(_) => return diagnostic,
-    };
-    let all_args: Vec<String> = words
-        .iter()
-        .chain(&existing)
-        .map(|word| json_edits::string_literal(word))
-        .collect();
-    let args_json = format!("[{}]", all_args.join(", "));
+    let new_args: Vec<String> = words.iter().map(|word| json_edits::string_literal(word)).collect();
     let command_json = json_edits::string_literal(&program);
     let Some(command_span) = check.file.doc.value_span(&check.field("command")) else {
         return diagnostic;
     };
     let path = &check.file.path;
-    let edits = match json_edits::replace_value(check.file, &args_pointer, args_json.clone()) {
-        Some(args_edit) => vec![Edit::replace(path, command_span, command_json), args_edit],
+    let edits = match check.file.doc.value.pointer(&args_pointer) {
         // No `args` yet: it goes right after `command`, where a reader looks for it.
         None => vec![Edit::replace(
             path,
             command_span,
-            format!("{command_json}, \"args\": {args_json}"),
+            format!("{command_json}, \"args\": [{}]", new_args.join(", ")),
         )],
+        // The new words go in front of those already there, which are left as
+        // written: an edit that rewrote them would echo whatever they hold.
+        Some(Value::Array(items)) if items.iter().all(Value::is_string) => {
+            let Some(args_span) = check.file.doc.value_span(&args_pointer) else {
+                return diagnostic;
+            };
+            let separator = if items.is_empty() { "" } else { ", " };
+            vec![
+                Edit::replace(path, command_span, command_json),
+                Edit::insert(path, args_span.start + 1, format!("{}{separator}", new_args.join(", "))),
+            ]
+        }
+        Some(_) => return diagnostic,
     };
     // The program is echoed only as a plain name: the further words may hold a credential.
     let message = if super::text::echoable(&program) && program.len() <= 64 {
@@ -162,6 +163,22 @@ fn with_split_fix(diagnostic: Diagnostic, check: &ServerCheck<'_>, command: &str
         "Split the command line into \"command\" and \"args\"".to_string()
     };
     diagnostic.with_fix(Fix::safe(message, edits))
+}
+
+/// Whether a word of the command line holds a well-known credential shape, a
+/// secret-named flag's value, or any value assigned to a secret-named
+/// variable (`TOKEN=…`): in doubt, the line is left for a person to split.
+fn carries_credential(program: &str, words: &[String]) -> bool {
+    let flags: Vec<Option<&str>> = words.iter().map(|word| Some(word.as_str())).collect();
+    std::iter::once(program)
+        .chain(words.iter().map(String::as_str))
+        .any(|word| {
+            crate::redact::masked_if_secret(word).is_some()
+                || word
+                    .split_once('=')
+                    .is_some_and(|(name, value)| crate::redact::secret_name(name).is_some() && !value.is_empty())
+        })
+        || !secrets::detect_in_args(&flags).is_empty()
 }
 
 /// Why `command` (not starting with `./`) is not a bare executable name, with a fix.
@@ -354,6 +371,42 @@ mod tests {
         assert_eq!(
             split_fixed(r#"{"type": "stdio", "command": "npx -y x", "args": [1]}"#),
             None
+        );
+    }
+
+    /// Issue 31 §3: a fix's edits are printed unmasked in every format, so a
+    /// line holding a credential gets none, and words already in `args` are
+    /// never part of an edit.
+    #[test]
+    fn no_fix_echoes_a_credential() {
+        for command in [
+            "npx server --token ghp_Zq8Wm3Kd9Lx2Rv7Tn4Pb6Yc1Hs5Jf0GaE3uQ",
+            "npx server --api-key 9f8e7d6c5b4a39281706abcd",
+            "env TOKEN=hunter2token99 npx server",
+        ] {
+            let server = format!(
+                r#"{{"type": "stdio", "command": {}}}"#,
+                serde_json::to_string(command).unwrap()
+            );
+            assert_eq!(split_fixed(&server), None, "{command}");
+        }
+        let text = one_server(
+            r#"{"type": "stdio", "command": "npx -y x", "args": ["--token", "ghp_Zq8Wm3Kd9Lx2Rv7Tn4Pb6Yc1Hs5Jf0GaE3uQ"]}"#,
+        );
+        let (_, diagnostics) = load(&text, &[]);
+        let fix = diagnostics
+            .iter()
+            .find(|d| d.code == "AP420")
+            .and_then(|d| d.fix.clone())
+            .expect("a fix for a plain command line");
+        assert!(
+            fix.edits.iter().all(|edit| !edit.replacement.contains("ghp_")),
+            "{fix:?}"
+        );
+        let fixed = crate::fix::apply_edits(&text, &fix.edits).unwrap();
+        assert!(
+            fixed.contains(r#""command": "npx", "args": ["-y", "x", "--token", "ghp_"#),
+            "{fixed}"
         );
     }
 

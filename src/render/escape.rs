@@ -153,33 +153,70 @@ pub fn markdown_cell(text: &str) -> String {
 }
 
 /// A rule's message with its code spans made by `code`, the rest [`markdown_inline`].
+/// Spans that touch are written as one: two fences side by side would read as
+/// one longer run, which closes neither span and leaves their text live.
 fn message_with(text: &str, code: impl Fn(&str) -> String) -> String {
     let text = visible(text);
     let mut out = String::with_capacity(text.len() + 8);
+    let mut pending_code = String::new();
+    let mut in_code = false;
     let mut rest: &str = &text;
+    let flush = |out: &mut String, pending: &mut String, in_code: &mut bool| {
+        if std::mem::take(in_code) {
+            out.push_str(&code(pending));
+            pending.clear();
+        }
+    };
     while let Some(open) = rest.find('`') {
         let run = rest[open..].len() - rest[open..].trim_start_matches('`').len();
         let after = &rest[open + run..];
         match closing_run(after, run) {
             Some(close) => {
-                out.push_str(&markdown_inline(&rest[..open]));
+                if open > 0 {
+                    let after_code = in_code;
+                    flush(&mut out, &mut pending_code, &mut in_code);
+                    push_text_between_spans(&mut out, &rest[..open], after_code, true);
+                }
                 // CommonMark strips one space from each side when both are there.
                 let inner = &after[..close];
                 let inner = match inner.strip_prefix(' ').and_then(|i| i.strip_suffix(' ')) {
                     Some(stripped) if !inner.trim().is_empty() => stripped,
                     _ => inner,
                 };
-                out.push_str(&code(inner));
+                pending_code.push_str(inner);
+                in_code = true;
                 rest = &after[close + run..];
             }
             None => {
-                out.push_str(&markdown_inline(&rest[..open + run]));
+                let after_code = in_code;
+                flush(&mut out, &mut pending_code, &mut in_code);
+                push_text_between_spans(&mut out, &rest[..open + run], after_code, false);
                 rest = after;
             }
         }
     }
-    out.push_str(&markdown_inline(rest));
+    let after_code = in_code;
+    flush(&mut out, &mut pending_code, &mut in_code);
+    push_text_between_spans(&mut out, rest, after_code, false);
     out
+}
+
+/// `text` as [`markdown_inline`] writes it, but for an `@` that touches a code
+/// span: there [`markdown_inline`]'s own one-character span would touch the
+/// other's fence and make one longer run. An `@` at the edge of its text node
+/// has no local part or no domain beside it, so a plain escape is enough.
+fn push_text_between_spans(out: &mut String, text: &str, after_code: bool, before_code: bool) {
+    let (lead, text) = match text.strip_prefix('@') {
+        Some(rest) if after_code => ("\\@", rest),
+        _ => ("", text),
+    };
+    let (text, trail) = match text.strip_suffix('@') {
+        Some(rest) if before_code => (rest, "\\@"),
+        _ => (text, ""),
+    };
+    out.push_str(lead);
+    out.push_str(&markdown_inline(text));
+    out.push_str(trail);
 }
 
 /// Where in `text` a backtick run of exactly `len` starts.
@@ -285,6 +322,22 @@ pub fn mask_for_people(text: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Two code spans side by side, or an `@` between them, would make fences
+    /// that touch: one longer run that closes nothing, leaving `a@b.co` live
+    /// for GitHub's autolinker (found by `tests/output_escaping_props.rs`).
+    #[test]
+    fn code_spans_never_touch_another_backtick() {
+        let message = "name \"s@e.co`s@e.co\n```\" breaks: set: `@`@\n: =R` not allowed";
+        assert_eq!(
+            markdown_message(message),
+            "name \"s`@`e.co```` s@e.co\\u{a}```\" breaks: set:  ````\\@`@\\u{a}: =R` not allowed"
+        );
+        assert_eq!(
+            markdown_message("x `a``b` y@`c` @`d`@ e"),
+            "x ```a``b``` y\\@`c` \\@`d`\\@ e"
+        );
+    }
 
     #[test]
     fn a_table_cell_escapes_the_pipes_inside_its_code_spans() {

@@ -83,7 +83,7 @@ fn annotation(root: &str, diagnostic: &Diagnostic) -> String {
     }
     if let Some(fix) = &diagnostic.fix {
         message.push_str("\nfix: ");
-        message.push_str(&super::fix_line(fix));
+        message.push_str(&visible(&super::fix_line(fix)));
     }
     message.push_str("\nspec: ");
     message.push_str(diagnostic.spec);

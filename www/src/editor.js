@@ -3,8 +3,6 @@
 
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { json } from '@codemirror/lang-json';
-// Only the Markdown language itself: markdown() would bring HTML, CSS and JavaScript parsers for embedded code.
-import { markdownLanguage } from '@codemirror/lang-markdown';
 import { yamlFrontmatter } from '@codemirror/lang-yaml';
 import {
   bracketMatching,
@@ -27,11 +25,12 @@ import {
   lineNumbers,
   placeholder,
 } from '@codemirror/view';
+import { skillBody } from './markdown.js';
 import { visible } from './visible.js';
 
 const LANGUAGES = {
   json: () => json(),
-  markdown: () => yamlFrontmatter({ content: markdownLanguage }),
+  markdown: () => yamlFrontmatter({ content: skillBody }),
   text: () => [],
 };
 

@@ -311,6 +311,14 @@ mod tests {
         }
     }
 
+    /// A stdio server whose `command` is `command`, as JSON.
+    fn stdio_server(command: &str) -> String {
+        format!(
+            r#"{{"type": "stdio", "command": {}}}"#,
+            serde_json::to_string(command).unwrap()
+        )
+    }
+
     /// `server` as the one server of an mcp.json, its AP420 fix applied, and the findings of the result.
     fn split_fixed(server: &str) -> Option<(String, Vec<&'static str>)> {
         let text = one_server(server);
@@ -361,11 +369,7 @@ mod tests {
             "bin/server --x",
             "cat *.json",
         ] {
-            let server = format!(
-                r#"{{"type": "stdio", "command": {}}}"#,
-                serde_json::to_string(command).unwrap()
-            );
-            assert_eq!(split_fixed(&server), None, "{command}");
+            assert_eq!(split_fixed(&stdio_server(command)), None, "{command}");
         }
         // `args` that are not all strings are not merged into.
         assert_eq!(
@@ -384,11 +388,7 @@ mod tests {
             "npx server --api-key 9f8e7d6c5b4a39281706abcd",
             "env TOKEN=hunter2token99 npx server",
         ] {
-            let server = format!(
-                r#"{{"type": "stdio", "command": {}}}"#,
-                serde_json::to_string(command).unwrap()
-            );
-            assert_eq!(split_fixed(&server), None, "{command}");
+            assert_eq!(split_fixed(&stdio_server(command)), None, "{command}");
         }
         let text = one_server(
             r#"{"type": "stdio", "command": "npx -y x", "args": ["--token", "ghp_Zq8Wm3Kd9Lx2Rv7Tn4Pb6Yc1Hs5Jf0GaE3uQ"]}"#,

@@ -97,7 +97,7 @@ fn drift_exits_1_on_drift_and_names_the_side_to_fix() {
     ]);
     assert_eq!(code(&output), 1);
     assert!(
-        stdout(&output).contains("| AP708 | server invoice-tools | connected |"),
+        stdout(&output).contains("| [`AP708`](https://apcheck.dev/rules/AP708) | server invoice-tools | connected |"),
         "{}",
         stdout(&output)
     );

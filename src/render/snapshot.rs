@@ -303,8 +303,9 @@ pub fn drift_markdown(report: &DriftReport) -> String {
         out.push_str("| Code | Subject | Snapshot | Package | Fix |\n|---|---|---|---|---|\n");
         for row in &report.rows {
             out.push_str(&format!(
-                "| {} | {} | {} | {} | {} |\n",
-                row.code,
+                "| [{}]({}) | {} | {} | {} | {} |\n",
+                markdown_code(row.code),
+                crate::rule::doc_url(row.code),
                 markdown_cell(&row.subject),
                 markdown_cell(&shown(&row.snapshot)),
                 markdown_cell(&shown(&row.package)),

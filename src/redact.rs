@@ -53,6 +53,14 @@ pub(crate) fn known_token(value: &str) -> Option<(&'static str, String)> {
     Some((label, masked(found.get(1).map_or("", |m| m.as_str()), token)))
 }
 
+/// Whether a fix that writes `value` (under `name`, `""` for none) out again
+/// could carry a credential: a fix's edits are printed whole in every format,
+/// since they must apply exactly, so they are never masked. Any value of a
+/// secret-named name counts, random-looking or not: in doubt, no fix.
+pub(crate) fn fix_would_echo_secret(name: &str, value: &str) -> bool {
+    masked_if_secret(value).is_some() || (secret_name(name).is_some() && !value.trim().is_empty())
+}
+
 /// `text` masked when it holds a well-known credential or a `Bearer`/`Basic`
 /// one; `None` when it may be shown. For messages that quote configuration text.
 pub fn masked_if_secret(text: &str) -> Option<String> {

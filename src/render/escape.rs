@@ -158,11 +158,12 @@ pub fn markdown_cell(text: &str) -> String {
 fn message_with(text: &str, code: impl Fn(&str) -> String) -> String {
     let text = visible(text);
     let mut out = String::with_capacity(text.len() + 8);
+    // The code of spans not written yet: a span's text is never empty, so
+    // this is empty exactly when the last thing read was not a span.
     let mut pending_code = String::new();
-    let mut in_code = false;
     let mut rest: &str = &text;
-    let flush = |out: &mut String, pending: &mut String, in_code: &mut bool| {
-        if std::mem::take(in_code) {
+    let flush = |out: &mut String, pending: &mut String| {
+        if !pending.is_empty() {
             out.push_str(&code(pending));
             pending.clear();
         }
@@ -173,8 +174,8 @@ fn message_with(text: &str, code: impl Fn(&str) -> String) -> String {
         match closing_run(after, run) {
             Some(close) => {
                 if open > 0 {
-                    let after_code = in_code;
-                    flush(&mut out, &mut pending_code, &mut in_code);
+                    let after_code = !pending_code.is_empty();
+                    flush(&mut out, &mut pending_code);
                     push_text_between_spans(&mut out, &rest[..open], after_code, true);
                 }
                 // CommonMark strips one space from each side when both are there.
@@ -184,19 +185,18 @@ fn message_with(text: &str, code: impl Fn(&str) -> String) -> String {
                     _ => inner,
                 };
                 pending_code.push_str(inner);
-                in_code = true;
                 rest = &after[close + run..];
             }
             None => {
-                let after_code = in_code;
-                flush(&mut out, &mut pending_code, &mut in_code);
+                let after_code = !pending_code.is_empty();
+                flush(&mut out, &mut pending_code);
                 push_text_between_spans(&mut out, &rest[..open + run], after_code, false);
                 rest = after;
             }
         }
     }
-    let after_code = in_code;
-    flush(&mut out, &mut pending_code, &mut in_code);
+    let after_code = !pending_code.is_empty();
+    flush(&mut out, &mut pending_code);
     push_text_between_spans(&mut out, rest, after_code, false);
     out
 }

@@ -173,10 +173,8 @@ fn carries_credential(program: &str, words: &[String]) -> bool {
     std::iter::once(program)
         .chain(words.iter().map(String::as_str))
         .any(|word| {
-            crate::redact::masked_if_secret(word).is_some()
-                || word
-                    .split_once('=')
-                    .is_some_and(|(name, value)| crate::redact::secret_name(name).is_some() && !value.is_empty())
+            let (name, value) = word.split_once('=').unwrap_or(("", word));
+            crate::redact::fix_would_echo_secret(name, value)
         })
         || !secrets::detect_in_args(&flags).is_empty()
 }

@@ -401,6 +401,10 @@ fn move_under_metadata(yaml: &str, fields: &Fields, field: &Field, diagnostic: &
     {
         return None;
     }
+    // The fix writes the value out again, and fixes are printed unmasked.
+    if crate::redact::fix_would_echo_secret(&field.key, written) {
+        return None;
+    }
     let value = match &field.value {
         Value::String(_) => written.to_string(),
         Value::Bool(_) | Value::Number(_) => serde_json::to_string(written).ok()?,
@@ -640,6 +644,9 @@ mod tests {
             "note: x # why",
             "version: \"1\"\nmetadata:\n  version: \"2\"",
             "version: \"1\"\nmetadata: {author: x}",
+            // Issue 31 §3: a fix's edits are printed unmasked, so no value that may be a secret is moved.
+            "api_token: hunter2token99",
+            "upstream: ghp_Zq8Wm3Kd9Lx2Rv7Tn4Pb6Yc1Hs5Jf0GaE3uQ",
         ] {
             assert_eq!(moved_under_metadata(&format!("{base}\n{extra}")), None, "{extra}");
         }

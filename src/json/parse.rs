@@ -112,6 +112,19 @@ fn serde_error(text: &str, error: &serde_json::Error) -> JsonParseError {
 }
 
 impl JsonDoc {
+    /// A document whose `text` a [`crate::json::lean::LeanDoc`] has read (so
+    /// it is JSON serde_json reads alike, with no duplicate key), holding only
+    /// the part of its value that `value` is: the spans are of the whole text.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn scanned(text: &str, value: Value) -> JsonDoc {
+        JsonDoc {
+            value,
+            text: text.into(),
+            spans: OnceLock::new(),
+            duplicate_keys: Vec::new(),
+        }
+    }
+
     fn spans(&self) -> &SpanTree {
         self.spans
             .get_or_init(|| SpanTree::parse(&self.text).expect("the scanner accepted this text when it was parsed"))

@@ -477,8 +477,19 @@ pub fn validate(text: &str, instance: &JsonDoc, schema: &CompiledSchema) -> Resu
     validate_value(text, instance, &instance.value, "", schema)
 }
 
-/// [`validate`] of the value `value` at `prefix` inside `instance`.
-fn validate_value(
+/// Whether `document`, scanned from a text of `text_len` bytes, is valid:
+/// [`validate`]'s verdict without a `Value` of it. `false` also when the
+/// document gets no verdict; the caller takes [`validate`]'s path to say why.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn is_valid_lean(document: &LeanDoc<'_>, text_len: usize, schema: &CompiledSchema) -> bool {
+    !(schema.guard.needs_check(text_len) && schema.guard.check::<Lean>(&document.root(), text_len).is_err())
+        && schema.lean.is_valid(document.root())
+}
+
+/// [`validate`] of the value `value` at `prefix` inside `instance` (parsed from
+/// `text`), for a caller that holds the value apart from the document's
+/// `Value` (a snapshot's tool, read one at a time).
+pub fn validate_value(
     text: &str,
     instance: &JsonDoc,
     value: &Value,

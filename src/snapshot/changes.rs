@@ -12,11 +12,20 @@ use foldhash::HashMap;
 use serde::Serialize;
 use serde_json::Value;
 
+#[cfg(not(target_arch = "wasm32"))]
+use jsonschema::json::{Array, Node};
+#[cfg(not(target_arch = "wasm32"))]
+use serde::Deserialize;
+
+#[cfg(not(target_arch = "wasm32"))]
+use super::lint::check_scanned;
 use super::lint::{SnapshotCheck, check_snapshot};
 use super::model::{ConnectionStatus, SkillMetadata, Snapshot, Tool};
 use super::schema_diff::{Level, diff_input_schema, diff_output_schema};
 use crate::diag::{Diagnostic, Severity};
 use crate::json::diff::value;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::json::lean::{LeanDoc, LeanNode};
 use crate::rule::{Example, Family, Rule, RuleDoc};
 use crate::source::json::JsonSource;
 
@@ -213,8 +222,7 @@ impl ChangeReport {
 
 /// Compares snapshot `old_text` (file `old_name`) with `new_text`.
 pub fn compare(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -> ChangeReport {
-    let old_check = without_value(check_snapshot(old_name, old_text, None));
-    let new_check = without_value(check_snapshot(new_name, new_text, None));
+    let (old_check, new_check) = lint_pair(old_name, old_text, new_name, new_text);
     let mut diagnostics: Vec<Diagnostic> = old_check
         .diagnostics
         .into_iter()
@@ -265,6 +273,108 @@ pub fn compare(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -
         diagnostics,
         not_compared: Vec::new(),
     }
+}
+
+/// Lints both snapshots, keeping their models and not their values.
+#[cfg(target_arch = "wasm32")]
+fn lint_pair(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -> (SnapshotCheck, SnapshotCheck) {
+    (
+        without_value(check_snapshot(old_name, old_text, None)),
+        without_value(check_snapshot(new_name, new_text, None)),
+    )
+}
+
+/// Lints both snapshots, keeping their models and not their values. A
+/// snapshot of the schema's shape is linted from a lean document
+/// ([`check_scanned`]), and its model then holds the members of only the
+/// tools the comparison reads (see [`read_compared_tools`]): two models of
+/// every tool's members were most of the memory held.
+#[cfg(not(target_arch = "wasm32"))]
+fn lint_pair(old_name: &str, old_text: &str, new_name: &str, new_text: &str) -> (SnapshotCheck, SnapshotCheck) {
+    let (mut old, old_lean) = lint_scanned(old_name, old_text);
+    let (mut new, new_lean) = lint_scanned(new_name, new_text);
+    if let (Some(old_model), Some(new_model)) = (&mut old.snapshot, &mut new.snapshot) {
+        read_compared_tools(old_model, old_lean.as_ref(), new_model, new_lean.as_ref());
+    }
+    (old, new)
+}
+
+/// The lint of one snapshot and, when its model's tools hold only their name
+/// and server, the lean document their members are read from.
+#[cfg(not(target_arch = "wasm32"))]
+fn lint_scanned<'t>(name: &str, text: &'t str) -> (SnapshotCheck, Option<LeanDoc<'t>>) {
+    if let Some(lean) = LeanDoc::parse(text)
+        && let Some(check) = check_scanned(name, text, &lean, None)
+    {
+        return (without_value(check), Some(lean));
+    }
+    (without_value(check_snapshot(name, text, None)), None)
+}
+
+/// Reads the members of the tools that [`snapshot_changes`] compares into
+/// the models whose tools hold only name and server (those with a lean
+/// document): a tool without a counterpart (removed, added, maybe renamed),
+/// and a tool spelled otherwise than its counterpart, and so its
+/// counterpart. The others stay as they are: a tool spelled byte for byte as
+/// its counterpart has no change, and two tools without members compare
+/// alike too. A model without a lean document holds every member already;
+/// against it every tool of the other model is read.
+#[cfg(not(target_arch = "wasm32"))]
+fn read_compared_tools(
+    old: &mut Snapshot,
+    old_lean: Option<&LeanDoc<'_>>,
+    new: &mut Snapshot,
+    new_lean: Option<&LeanDoc<'_>>,
+) {
+    let (old_nodes, new_nodes) = (old_lean.map(tool_nodes), new_lean.map(tool_nodes));
+    let mut read_old = vec![false; old.tools.len()];
+    let mut read_new = vec![false; new.tools.len()];
+    let counterparts: Vec<Option<usize>> = {
+        let (old_by_key, new_by_key) = (tool_index(old), tool_index(new));
+        for (read, tool) in read_old.iter_mut().zip(&old.tools) {
+            *read = !new_by_key.contains_key(&(tool.server.as_str(), tool.name.as_str()));
+        }
+        new.tools
+            .iter()
+            .map(|tool| old_by_key.get(&(tool.server.as_str(), tool.name.as_str())).copied())
+            .collect()
+    };
+    for (i, counterpart) in counterparts.iter().enumerate() {
+        match *counterpart {
+            None => read_new[i] = true,
+            Some(j) => {
+                let alike = match (&old_nodes, &new_nodes) {
+                    (Some(old_nodes), Some(new_nodes)) => old_nodes[j].spelled_alike(new_nodes[i]),
+                    _ => false,
+                };
+                read_old[j] |= !alike;
+            }
+        }
+    }
+    for (read, counterpart) in read_new.iter_mut().zip(&counterparts) {
+        *read |= counterpart.is_some_and(|j| read_old[j]);
+    }
+    for (tools, nodes, read) in [
+        (&mut old.tools, old_nodes, read_old),
+        (&mut new.tools, new_nodes, read_new),
+    ] {
+        let Some(nodes) = nodes else { continue };
+        for ((tool, node), read) in tools.iter_mut().zip(nodes).zip(read) {
+            if read {
+                *tool = Tool::deserialize(node.to_value().into_owned()).expect("its lint read its name and server");
+            }
+        }
+    }
+}
+
+/// The tools of a snapshot that [`check_scanned`] has read.
+#[cfg(not(target_arch = "wasm32"))]
+fn tool_nodes<'a>(lean: &'a LeanDoc<'a>) -> Vec<LeanNode<'a>> {
+    let tools = lean.root().as_object().and_then(|root| root.member("tools"));
+    tools
+        .and_then(|tools| tools.as_array())
+        .map(|tools| tools.elements().collect())
+        .unwrap_or_default()
 }
 
 /// The report places its findings by the documents' spans alone (the models
@@ -890,6 +1000,48 @@ mod tests {
             message.contains("cannot be compared") && message.contains("u64"),
             "{message}"
         );
+    }
+
+    /// The comparison reads the members of only the tools spelled otherwise
+    /// than their counterpart, or without one; its changes are those of the
+    /// whole models, including against a snapshot only the whole check reads
+    /// (one with a duplicate key), and between tools listed twice.
+    #[test]
+    fn the_tools_compared_are_read_and_the_others_need_not_be() {
+        let snapshot = |tools: &[&str]| {
+            format!(
+                r#"{{"plugin": {{"name": "p", "version": "1.0.0", "spec": "1.0.0"}}, "skills": [],
+                  "mcpServers": [{{"id": "s", "type": "stdio", "status": "connected"}}], "tools": [{}]}}"#,
+                tools.join(",")
+            )
+        };
+        let tool = |name: &str, rest: &str| format!(r#"{{"name": "{name}", "server": "s", {rest}}}"#);
+        let (same, spaced) = (
+            tool("same", r#""inputSchema": {"type": "object"}"#),
+            tool("same", r#""inputSchema": {"type":"object"}"#),
+        );
+        let described = tool("twice", r#""description": "Old.", "inputSchema": {"type": "object"}"#);
+        let redescribed = tool("twice", r#""description": "New.", "inputSchema": {"type": "object"}"#);
+        let required = tool("req", r#""inputSchema": {"type": "object", "required": ["a"]}"#);
+        let unrequired = tool("req", r#""inputSchema": {"type": "object"}"#);
+        let old_name = tool("before", r#""inputSchema": {"type": "object", "minimum": 3}"#);
+        let new_name = tool("after", r#""inputSchema": {"type": "object", "minimum": 3}"#);
+        let removed = tool("removed", r#""inputSchema": {"type": "object", "maximum": 1}"#);
+        let added = tool("added", r#""inputSchema": {"type": "object", "maximum": 2}"#);
+        let old = snapshot(&[&same, &described, &required, &old_name, &removed, &described]);
+        let new = snapshot(&[&added, &spaced, &redescribed, &unrequired, &described, &new_name]);
+        let with_duplicate_key = new.replacen(r#""skills": []"#, r#""skills": [], "skills": []"#, 1);
+        let model = |text: &str| check_snapshot("s.json", text, None).snapshot.expect("a snapshot");
+        for (old, new) in [
+            (&old, &new),
+            (&new, &old),
+            (&old, &with_duplicate_key),
+            (&with_duplicate_key, &old),
+        ] {
+            let expected = snapshot_changes(&model(old), &model(new));
+            assert!(expected.len() >= 4, "{expected:#?}");
+            assert_eq!(compare("old.json", old, "new.json", new).changes, expected);
+        }
     }
 
     #[test]

@@ -4,15 +4,27 @@
 //! connected, duplicate contracts, tool names MCP advises against, skill
 //! scripts mistaken for tools, and input schemas that are not object schemas.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Deserialize;
 use serde_json::Value;
 
+#[cfg(not(target_arch = "wasm32"))]
+use jsonschema::json::{Array, Node, Object};
+#[cfg(not(target_arch = "wasm32"))]
+use serde_json::Map;
+
+#[cfg(not(target_arch = "wasm32"))]
+use super::model::Tool;
 use super::model::{ConnectionStatus, Snapshot};
+#[cfg(not(target_arch = "wasm32"))]
+use super::schema::is_valid_snapshot;
 use super::schema::{SchemaVerdicts, snapshot_schema_errors, tool_errors};
 use crate::diag::Diagnostic;
 use crate::json::builtin::{DocumentKind, identify};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::json::lean::LeanDoc;
 use crate::json::{JsonDoc, parse::push_token, parse_document};
 use crate::source::invisible::hidden_strings;
 use crate::source::json::JsonSource;
@@ -114,7 +126,8 @@ pub fn check_snapshot(file: &str, text: &str, package: Option<&Tree>) -> Snapsho
         None
     };
     if let Some(snapshot) = &snapshot {
-        check_semantics(&located, snapshot, package, &mut diagnostics);
+        let tools = doc.value.get("tools").and_then(Value::as_array).into_iter().flatten();
+        check_semantics(&located, snapshot, tools.map(Cow::Borrowed), package, &mut diagnostics);
     }
     crate::report::sort_diagnostics(&mut diagnostics);
     SnapshotCheck {
@@ -122,6 +135,95 @@ pub fn check_snapshot(file: &str, text: &str, package: Option<&Tree>) -> Snapsho
         document: Some(located.doc),
         diagnostics,
     }
+}
+
+/// What `apcheck check-snapshot` needs of a lint: whether the file is a
+/// snapshot of the schema's shape, and the findings.
+#[derive(Debug, Clone)]
+pub struct SnapshotLint {
+    pub valid: bool,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// [`check_snapshot`]'s verdict and findings, without the model and the
+/// value it keeps: natively, a snapshot of the schema's shape is read with a
+/// lean document and its tools are checked one at a time (see
+/// [`check_scanned`]), so a 10,000-tool snapshot never has a `Value` of its
+/// own size.
+pub fn lint_snapshot(file: &str, text: &str, package: Option<&Tree>) -> SnapshotLint {
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(check) = LeanDoc::parse(text).and_then(|lean| check_scanned(file, text, &lean, package)) {
+        return SnapshotLint {
+            valid: true,
+            diagnostics: check.diagnostics,
+        };
+    }
+    let check = check_snapshot(file, text, package);
+    SnapshotLint {
+        valid: check.snapshot.is_some(),
+        diagnostics: check.diagnostics,
+    }
+}
+
+/// [`check_snapshot`] of a text that `lean` has read, for a snapshot of the
+/// schema's shape: the same findings, from a `Value` of the snapshot without
+/// its tools and of one tool at a time. The model's tools hold their name and
+/// server only (their other members are in `lean`), and the document's value
+/// has `"tools": []`. `None` when [`check_snapshot`] must decide: the
+/// snapshot has schema violations, or is not one.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn check_scanned(
+    file: &str,
+    text: &str,
+    lean: &LeanDoc<'_>,
+    package: Option<&Tree>,
+) -> Option<SnapshotCheck> {
+    let root = lean.root().as_object()?;
+    let tools = root.member("tools")?.as_array()?;
+    if !is_valid_snapshot(text, lean) {
+        return None;
+    }
+    let without_tools = root
+        .members()
+        .map(|(key, node)| {
+            let value = if key == "tools" {
+                Value::Array(Vec::new())
+            } else {
+                node.to_value().into_owned()
+            };
+            (key.into_owned(), value)
+        })
+        .collect();
+    let located = JsonSource::new(file, text, JsonDoc::scanned(text, Value::Object(without_tools)));
+    if matches!(
+        identify(&located.doc.value),
+        DocumentKind::PluginManifest | DocumentKind::McpConfig
+    ) {
+        return None;
+    }
+    let mut diagnostics = Vec::new();
+    if !check_skill_bodies(&located, &mut diagnostics).is_empty() {
+        return None;
+    }
+    let mut snapshot = Snapshot::deserialize(&located.doc.value).ok()?;
+    for tool in tools.elements() {
+        // What `Tool`'s deserializer requires; the schema leaves no other way to fail.
+        let tool = tool.as_object()?;
+        let string = |member| tool.member(member)?.as_string().map(Cow::into_owned);
+        snapshot.tools.push(Tool {
+            name: string("name")?,
+            server: string("server")?,
+            fields: Map::new(),
+        });
+    }
+    let tool_values = tools.elements().map(|tool| tool.to_value());
+    check_semantics(&located, &snapshot, tool_values, package, &mut diagnostics);
+    crate::report::sort_diagnostics(&mut diagnostics);
+    Some(SnapshotCheck {
+        snapshot: Some(snapshot),
+        document: Some(located.doc),
+        diagnostics,
+    })
 }
 
 /// AP603 on the raw value (before the schema, whose closed objects would only
@@ -200,14 +302,23 @@ fn looks_like_skill_md(text: &str) -> bool {
         .any(|line| line.starts_with("name:") || line.starts_with("description:"))
 }
 
-fn check_semantics(located: &JsonSource<'_>, snapshot: &Snapshot, package: Option<&Tree>, out: &mut Vec<Diagnostic>) {
+/// The checks of a snapshot of the schema's shape. `tool_values` are the
+/// values of `snapshot.tools`, in order: what the model keeps of a tool is
+/// not needed here, so a tool's value may be made just for its turn.
+fn check_semantics<'v>(
+    located: &JsonSource<'_>,
+    snapshot: &Snapshot,
+    tool_values: impl Iterator<Item = Cow<'v, Value>>,
+    package: Option<&Tree>,
+    out: &mut Vec<Diagnostic>,
+) {
     check_duplicates(located, snapshot, out);
-    check_hidden_text(located, out);
     let mut tools_per_server: BTreeMap<&str, usize> = BTreeMap::new();
     let mut verdicts = SchemaVerdicts::default();
     let servers = snapshot.servers_by_id();
-    for (i, tool) in snapshot.tools.iter().enumerate() {
+    for ((i, tool), value) in snapshot.tools.iter().enumerate().zip(tool_values) {
         let pointer = format!("/tools/{i}");
+        check_hidden_text(located, "tool", &pointer, &value, out);
         *tools_per_server.entry(tool.server.as_str()).or_default() += 1;
         let server = servers.get(tool.server.as_str());
         match server {
@@ -240,13 +351,17 @@ fn check_semantics(located: &JsonSource<'_>, snapshot: &Snapshot, package: Optio
         }
         let protocol = server.and_then(|s| s.protocol_version.as_deref());
         for member in ["inputSchema", "outputSchema"] {
-            if let Some(schema) = tool.fields.get(member) {
+            if let Some(schema) = value.get(member) {
                 let must_be_object = member == "inputSchema" || output_schema_must_be_object(protocol);
                 let at = format!("{pointer}/{member}");
                 check_tool_schema(located, &tool.name, schema, &at, must_be_object, &mut verdicts, out);
             }
         }
-        check_tool_members(located, &tool.name, &pointer, protocol, out);
+        check_tool_members(located, &tool.name, &value, &pointer, protocol, out);
+    }
+    let skills = located.doc.value.get("skills").and_then(Value::as_array);
+    for (i, skill) in skills.into_iter().flatten().enumerate() {
+        check_hidden_text(located, "skill", &format!("/skills/{i}"), skill, out);
     }
     for (i, server) in snapshot.servers.iter().enumerate() {
         if server.status == ConnectionStatus::Connected && !tools_per_server.contains_key(server.id.as_str()) {
@@ -274,11 +389,12 @@ fn check_semantics(located: &JsonSource<'_>, snapshot: &Snapshot, package: Optio
     }
 }
 
-/// AP615: the members of the tool at `pointer` that no other check judges,
+/// AP615: the members of `tool`, at `pointer`, that no other check judges,
 /// against the MCP `Tool` definition (its name: AP609; its schemas: AP611, AP612).
 fn check_tool_members(
     located: &JsonSource<'_>,
     name: &str,
+    tool: &Value,
     pointer: &str,
     protocol: Option<&str>,
     out: &mut Vec<Diagnostic>,
@@ -288,7 +404,7 @@ fn check_tool_members(
         push_token(&mut at, member);
         at
     });
-    for error in tool_errors(&located.text, &located.doc, pointer, protocol) {
+    for error in tool_errors(&located.text, &located.doc, tool, pointer, protocol) {
         let elsewhere = error.pointer == pointer
             || judged_elsewhere
                 .iter()
@@ -300,35 +416,29 @@ fn check_tool_members(
     }
 }
 
-/// AP614: per tool and per skill, the first string or member name that hides text.
-fn check_hidden_text(located: &JsonSource<'_>, out: &mut Vec<Diagnostic>) {
-    for (list, what) in [("tools", "tool"), ("skills", "skill")] {
-        let Some(entries) = located.doc.value.get(list).and_then(Value::as_array) else {
-            continue;
-        };
-        for (i, entry) in entries.iter().enumerate() {
-            let mut found = Vec::new();
-            hidden_strings(entry, &mut format!("/{list}/{i}"), &mut found);
-            let Some((pointer, is_key, hidden)) = found.first() else {
-                continue;
-            };
-            let name = entry.get("name").and_then(Value::as_str).unwrap_or("?");
-            let more = match found.len() - 1 {
-                0 => String::new(),
-                1 => " (and 1 more string of it)".to_string(),
-                n => format!(" (and {n} more strings of it)"),
-            };
-            let message = format!(
-                "{what} `{name}` holds characters a reviewer cannot read but the model does: {}{more}",
-                hidden.describe()
-            );
-            out.push(if *is_key {
-                located.at_key(&HIDDEN_TEXT, pointer, message)
-            } else {
-                located.at_value(&HIDDEN_TEXT, pointer, message)
-            });
-        }
-    }
+/// AP614: the first string or member name of the tool or skill `entry` (a
+/// `what`, at `at`) that hides text.
+fn check_hidden_text(located: &JsonSource<'_>, what: &str, at: &str, entry: &Value, out: &mut Vec<Diagnostic>) {
+    let mut found = Vec::new();
+    hidden_strings(entry, &mut at.to_string(), &mut found);
+    let Some((pointer, is_key, hidden)) = found.first() else {
+        return;
+    };
+    let name = entry.get("name").and_then(Value::as_str).unwrap_or("?");
+    let more = match found.len() - 1 {
+        0 => String::new(),
+        1 => " (and 1 more string of it)".to_string(),
+        n => format!(" (and {n} more strings of it)"),
+    };
+    let message = format!(
+        "{what} `{name}` holds characters a reviewer cannot read but the model does: {}{more}",
+        hidden.describe()
+    );
+    out.push(if *is_key {
+        located.at_key(&HIDDEN_TEXT, pointer, message)
+    } else {
+        located.at_value(&HIDDEN_TEXT, pointer, message)
+    });
 }
 
 fn check_duplicates(located: &JsonSource<'_>, snapshot: &Snapshot, out: &mut Vec<Diagnostic>) {
@@ -596,6 +706,83 @@ mod tests {
         };
         assert_eq!(codes(&snapshot("2025-11-25")), vec!["AP611"]);
         assert!(codes(&snapshot("2026-07-28")).is_empty());
+    }
+
+    /// `check-snapshot` checks a snapshot of the schema's shape from a lean
+    /// document, one tool's value at a time; the findings, their order and
+    /// their places are those of the check of the whole value.
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn the_lint_tool_by_tool_finds_what_the_whole_check_finds() {
+        let snapshot = |servers: &str, tools: &str| {
+            format!(
+                r#"{{"plugin": {{"name": "x", "spec": "1.0.0"}}, "skills": [{{"name": "a", "description": "Does a.\u202e",
+                  "path": "skills/a/SKILL.md", "loaded": "metadata"}}], "mcpServers": [{servers}],
+                  "tools": [{tools}]}}"#
+            )
+        };
+        let servers = r#"{"id": "s", "type": "stdio", "status": "connected", "protocolVersion": "2025-11-25"},
+            {"id": "down", "type": "stdio", "status": "failed"}, {"id": "idle", "type": "stdio", "status": "connected"}"#;
+        let tools = r#"{"name": "ok", "server": "s", "inputSchema": {"type": "object"}},
+            {"name": "bad name!", "server": "s", "inputSchema": {"type": "array"}, "outputSchema": {"type": "string"}},
+            {"name": "wide", "server": "s", "inputSchema": {"type": "object", "minimum": "1"}},
+            {"name": "wide", "server": "s", "inputSchema": {"type": "object", "minimum": "1"}},
+            {"name": "gone", "server": "down", "inputSchema": {"type": "object", "properties": {"q\u200b": {}}}},
+            {"name": "lost", "server": "nowhere", "inputSchema": {"type": "object"}, "icons": [{"mimeType": "image/png"}]},
+            {"name": "deploy", "server": "s", "inputSchema": {"type": "object"}, "annotations": {"title": 3}}"#;
+        let tree = Tree::from_files([("skills/a/scripts/deploy.sh", "")]);
+        let texts = [
+            VALID.to_string(),
+            snapshot(servers, tools),
+            snapshot(servers, ""),
+            snapshot("", tools),
+        ];
+        for text in &texts {
+            for package in [None, Some(&tree)] {
+                let whole = check_snapshot("s.json", text, package);
+                let lean = LeanDoc::parse(text).expect("JSON a lean document reads");
+                let scanned = check_scanned("s.json", text, &lean, package).expect("a snapshot of the schema's shape");
+                assert_eq!(scanned.diagnostics, whole.diagnostics, "{text}");
+                let names = |check: &SnapshotCheck| {
+                    let tools = &check.snapshot.as_ref().expect("a model").tools;
+                    tools.iter().map(Tool::qualified_name).collect::<Vec<_>>()
+                };
+                assert_eq!(names(&scanned), names(&whole));
+                let lint = lint_snapshot("s.json", text, package);
+                assert_eq!((lint.valid, lint.diagnostics), (true, whole.diagnostics));
+            }
+        }
+        let codes: BTreeSet<_> = check_snapshot("s.json", &texts[1], Some(&tree))
+            .diagnostics
+            .iter()
+            .map(|d| d.code)
+            .collect();
+        let expected = [
+            "AP604", "AP605", "AP606", "AP608", "AP609", "AP610", "AP611", "AP612", "AP614", "AP615",
+        ];
+        assert_eq!(codes, expected.into_iter().collect(), "each per-tool check has its say");
+    }
+
+    /// What is not a snapshot of the schema's shape, or not JSON a lean
+    /// document reads, gets the whole check, as before.
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn the_lint_of_anything_else_is_the_whole_check() {
+        for text in [
+            "{",
+            r#"{"plugin": {"name": "x"}, "skills": [], "mcpServers": [], "tools": []}"#,
+            r#"{"plugin": {"name": "x", "spec": "1.0.0"}, "skills": [], "mcpServers": [], "tools": [], "tools": []}"#,
+            r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "x"}"#,
+        ] {
+            let whole = check_snapshot("s.json", text, None);
+            assert!(LeanDoc::parse(text).is_none_or(|lean| check_scanned("s.json", text, &lean, None).is_none()));
+            let lint = lint_snapshot("s.json", text, None);
+            assert_eq!(
+                (lint.valid, lint.diagnostics),
+                (whole.snapshot.is_some(), whole.diagnostics),
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -29,5 +29,5 @@ pub mod schema;
 pub mod schema_diff;
 pub mod tools_list;
 
-pub use lint::{SnapshotCheck, check_snapshot};
+pub use lint::{SnapshotCheck, SnapshotLint, check_snapshot, lint_snapshot};
 pub use model::Snapshot;

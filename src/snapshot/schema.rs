@@ -6,6 +6,8 @@ use serde_json::Value;
 
 use crate::json::JsonDoc;
 use crate::json::builtin::builtin;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::json::lean::LeanDoc;
 use crate::json::validate::{self, CompileOptions, SchemaFile, Unchecked};
 use crate::source::Span;
 
@@ -105,11 +107,17 @@ fn or_unchecked(result: Result<Vec<SchemaError>, Unchecked>) -> Vec<SchemaError>
     })
 }
 
-/// Every violation of the MCP `Tool` definition by the tool at `pointer` of
-/// `instance` (parsed from `text`), for its server's `protocol` version: the
-/// 2025-11-25 definition up to that version, the newest otherwise. Pointers
-/// are into the whole instance.
-pub fn tool_errors(text: &str, instance: &JsonDoc, pointer: &str, protocol: Option<&str>) -> Vec<SchemaError> {
+/// Every violation of the MCP `Tool` definition by `tool`, the value at
+/// `pointer` of `instance` (parsed from `text`), for its server's `protocol`
+/// version: the 2025-11-25 definition up to that version, the newest
+/// otherwise. Pointers are into the whole instance.
+pub fn tool_errors(
+    text: &str,
+    instance: &JsonDoc,
+    tool: &Value,
+    pointer: &str,
+    protocol: Option<&str>,
+) -> Vec<SchemaError> {
     let name = match protocol {
         Some(version) if version <= "2025-11-25" => "mcp-tool@2025-11-25",
         _ => "mcp-tool@2026-07-28",
@@ -117,18 +125,25 @@ pub fn tool_errors(text: &str, instance: &JsonDoc, pointer: &str, protocol: Opti
     let schema = builtin(name)
         .and_then(|entry| entry.schema().ok())
         .expect("the embedded MCP Tool definitions are built-ins and compile");
-    or_unchecked(
-        validate::validate_at(text, instance, pointer, schema)
-            .map_or_else(|| Ok(Vec::new()), |found| found.map(schema_errors)),
-    )
+    or_unchecked(validate::validate_value(text, instance, tool, pointer, schema).map(schema_errors))
 }
 
 /// Every violation of the snapshot schema by `instance` (parsed from `text`).
 pub fn snapshot_schema_errors(text: &str, instance: &JsonDoc) -> Vec<SchemaError> {
-    let schema = builtin("snapshot")
+    or_unchecked(errors_of(snapshot_schema(), text, instance))
+}
+
+/// Whether the snapshot scanned as `document` from `text` has no
+/// [`snapshot_schema_errors`], without a `Value` of it.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn is_valid_snapshot(text: &str, document: &LeanDoc<'_>) -> bool {
+    validate::is_valid_lean(document, text.len(), snapshot_schema())
+}
+
+fn snapshot_schema() -> &'static validate::CompiledSchema {
+    builtin("snapshot")
         .and_then(|entry| entry.schema().ok())
-        .expect("the embedded snapshot schema is a built-in and compiles");
-    or_unchecked(errors_of(schema, text, instance))
+        .expect("the embedded snapshot schema is a built-in and compiles")
 }
 
 #[cfg(test)]

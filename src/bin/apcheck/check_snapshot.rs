@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use apcheck::Diagnostic;
 use apcheck::render::snapshot::{SnapshotFile, check_snapshots};
 use apcheck::render::{FnSources, Format};
-use apcheck::snapshot::check_snapshot;
+use apcheck::snapshot::lint_snapshot;
 
 use crate::output::{self, ColorChoice, emit, exit_for, fail};
 use crate::snapshot::{read_package, read_text};
@@ -40,11 +40,11 @@ pub fn run(args: CheckSnapshotArgs) -> ExitCode {
             Err(message) => return fail(message),
         };
         let name = file.display().to_string();
-        let check = check_snapshot(&name, &text, tree.as_ref());
+        let lint = lint_snapshot(&name, &text, tree.as_ref());
         files.push(SnapshotFile {
             file: name.clone(),
-            valid: check.snapshot.is_some(),
-            diagnostics: check.diagnostics,
+            valid: lint.valid,
+            diagnostics: lint.diagnostics,
         });
         texts.push((name, text));
     }

@@ -352,6 +352,15 @@ impl<'a> LeanNode<'a> {
         }
     }
 
+    /// The value's text, as written (none for a bare name).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn text(self) -> Option<&'a str> {
+        match self {
+            LeanNode::Slot(doc, index) => Some(doc.text_of(index)),
+            LeanNode::Name(_) => None,
+        }
+    }
+
     /// Whether both values are spelled byte for byte alike. Then they are
     /// equal (a lean document has no duplicate keys, the one way equal text
     /// could mean different values); unequal spellings may still be equal.

@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use crate::json::budget::{Guard, Stop};
 #[cfg(not(target_arch = "wasm32"))]
-use crate::json::lean::{Lean, LeanDoc};
+use crate::json::lean::{Lean, LeanDoc, LeanNode};
 use crate::json::locate::{key_before, nearest_spans_in_checked, opening_of};
 use crate::json::parse::{JsonDoc, JsonParseError, parse_document, pointer_tokens};
 use crate::json::pointer::push_token;
@@ -477,13 +477,13 @@ pub fn validate(text: &str, instance: &JsonDoc, schema: &CompiledSchema) -> Resu
     validate_value(text, instance, &instance.value, "", schema)
 }
 
-/// Whether `document`, scanned from a text of `text_len` bytes, is valid:
-/// [`validate`]'s verdict without a `Value` of it. `false` also when the
-/// document gets no verdict; the caller takes [`validate`]'s path to say why.
+/// Whether `node`, a value of a document scanned from a text of `text_len`
+/// bytes, is valid: [`validate`]'s verdict without a `Value` of it. `false`
+/// also when it gets no verdict; the caller takes [`validate`]'s path to say why.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn is_valid_lean(document: &LeanDoc<'_>, text_len: usize, schema: &CompiledSchema) -> bool {
-    !(schema.guard.needs_check(text_len) && schema.guard.check::<Lean>(&document.root(), text_len).is_err())
-        && schema.lean.is_valid(document.root())
+pub fn is_valid_lean(node: LeanNode<'_>, text_len: usize, schema: &CompiledSchema) -> bool {
+    !(schema.guard.needs_check(text_len) && schema.guard.check::<Lean>(&node, text_len).is_err())
+        && schema.lean.is_valid(node)
 }
 
 /// [`validate`] of the value `value` at `prefix` inside `instance` (parsed from

@@ -18,13 +18,13 @@ use serde_json::Map;
 #[cfg(not(target_arch = "wasm32"))]
 use super::model::Tool;
 use super::model::{ConnectionStatus, Snapshot};
-#[cfg(not(target_arch = "wasm32"))]
-use super::schema::is_valid_snapshot;
 use super::schema::{SchemaVerdicts, snapshot_schema_errors, tool_errors};
+#[cfg(not(target_arch = "wasm32"))]
+use super::schema::{is_mcp_tool, is_valid_snapshot};
 use crate::diag::Diagnostic;
 use crate::json::builtin::{DocumentKind, identify};
 #[cfg(not(target_arch = "wasm32"))]
-use crate::json::lean::LeanDoc;
+use crate::json::lean::{LeanDoc, LeanNode};
 use crate::json::{JsonDoc, parse::push_token, parse_document};
 use crate::source::invisible::hidden_strings;
 use crate::source::json::JsonSource;
@@ -127,7 +127,8 @@ pub fn check_snapshot(file: &str, text: &str, package: Option<&Tree>) -> Snapsho
     };
     if let Some(snapshot) = &snapshot {
         let tools = doc.value.get("tools").and_then(Value::as_array).into_iter().flatten();
-        check_semantics(&located, snapshot, tools.map(Cow::Borrowed), package, &mut diagnostics);
+        let tool_values = tools.map(|tool| Some(Cow::Borrowed(tool)));
+        check_semantics(&located, snapshot, tool_values, package, &mut diagnostics);
     }
     crate::report::sort_diagnostics(&mut diagnostics);
     SnapshotCheck {
@@ -216,7 +217,13 @@ pub(crate) fn check_scanned(
             fields: Map::new(),
         });
     }
-    let tool_values = tools.elements().map(|tool| tool.to_value());
+    let servers = snapshot.servers_by_id();
+    let mut verdicts = SchemaVerdicts::default();
+    let tool_values = tools.elements().zip(&snapshot.tools).map(|(node, tool)| {
+        let server = servers.get(tool.server.as_str());
+        let protocol = server.and_then(|server| server.protocol_version.as_deref());
+        (!finds_nothing_in(text, node, protocol, &mut verdicts)).then(|| node.to_value())
+    });
     check_semantics(&located, &snapshot, tool_values, package, &mut diagnostics);
     crate::report::sort_diagnostics(&mut diagnostics);
     Some(SnapshotCheck {
@@ -224,6 +231,41 @@ pub(crate) fn check_scanned(
         document: Some(located.doc),
         diagnostics,
     })
+}
+
+/// Whether the checks that read a tool's value (AP611, AP612, AP614, AP615)
+/// would find nothing in `tool`, a tool of `text` from a server of
+/// `protocol`, as told without a `Value` of it; `false` when it cannot tell.
+/// Most tools of a big snapshot are clean, and making each one's value was
+/// most of the time a snapshot's check took.
+#[cfg(not(target_arch = "wasm32"))]
+fn finds_nothing_in(text: &str, tool: LeanNode<'_>, protocol: Option<&str>, verdicts: &mut SchemaVerdicts) -> bool {
+    // AP614 looks for non-ASCII characters only, and a `\u` escape may spell one.
+    let raw = tool.text().unwrap_or_default();
+    if !raw.is_ascii() || raw.contains("\\u") {
+        return false;
+    }
+    let Some(members) = tool.as_object() else {
+        return false;
+    };
+    for member in ["inputSchema", "outputSchema"] {
+        let Some(schema) = members.member(member) else {
+            continue;
+        };
+        let must_be_object = member == "inputSchema" || output_schema_must_be_object(protocol);
+        let is_object = schema
+            .as_object()
+            .and_then(|schema| schema.member("type"))
+            .and_then(|kind| kind.as_string())
+            .is_some_and(|kind| kind == "object");
+        let compiles = schema
+            .text()
+            .is_some_and(|schema| verdicts.verdict_of_text(schema).is_ok());
+        if (must_be_object && !is_object) || !compiles {
+            return false;
+        }
+    }
+    is_mcp_tool(text, tool, protocol)
 }
 
 /// AP603 on the raw value (before the schema, whose closed objects would only
@@ -304,11 +346,12 @@ fn looks_like_skill_md(text: &str) -> bool {
 
 /// The checks of a snapshot of the schema's shape. `tool_values` are the
 /// values of `snapshot.tools`, in order: what the model keeps of a tool is
-/// not needed here, so a tool's value may be made just for its turn.
+/// not needed here, so a tool's value may be made just for its turn. `None`
+/// for a tool whose value the checks that read it would find nothing in.
 fn check_semantics<'v>(
     located: &JsonSource<'_>,
     snapshot: &Snapshot,
-    tool_values: impl Iterator<Item = Cow<'v, Value>>,
+    tool_values: impl Iterator<Item = Option<Cow<'v, Value>>>,
     package: Option<&Tree>,
     out: &mut Vec<Diagnostic>,
 ) {
@@ -318,7 +361,6 @@ fn check_semantics<'v>(
     let servers = snapshot.servers_by_id();
     for ((i, tool), value) in snapshot.tools.iter().enumerate().zip(tool_values) {
         let pointer = format!("/tools/{i}");
-        check_hidden_text(located, "tool", &pointer, &value, out);
         *tools_per_server.entry(tool.server.as_str()).or_default() += 1;
         let server = servers.get(tool.server.as_str());
         match server {
@@ -349,6 +391,8 @@ fn check_semantics<'v>(
                 format!("tool name `{}` is not 1-128 characters of A-Z a-z 0-9 _ - .", tool.name),
             ));
         }
+        let Some(value) = value else { continue };
+        check_hidden_text(located, "tool", &pointer, &value, out);
         let protocol = server.and_then(|s| s.protocol_version.as_deref());
         for member in ["inputSchema", "outputSchema"] {
             if let Some(schema) = value.get(member) {
@@ -782,6 +826,41 @@ mod tests {
                 (whole.snapshot.is_some(), whole.diagnostics),
                 "{text}"
             );
+        }
+    }
+
+    /// A tool's value is left unmade only when no check that reads it could
+    /// find anything in it.
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn only_a_tool_with_nothing_to_find_is_left_unread() {
+        let tool = |rest: &str| format!(r#"{{"name": "t", "server": "s", "description": "Plain.\nText."{rest}}}"#);
+        let finds_nothing = |tool: &str, protocol| {
+            let lean = LeanDoc::parse(tool).expect("a tool");
+            finds_nothing_in(tool, lean.root(), protocol, &mut SchemaVerdicts::default())
+        };
+        let object = r#", "inputSchema": {"type": "object"}"#;
+        assert!(finds_nothing(&tool(object), Some("2025-11-25")));
+        let output_array = format!(r#"{object}, "outputSchema": {{"type": "array"}}"#);
+        assert!(finds_nothing(&tool(&output_array), Some("2026-07-28")));
+        for (rest, finding) in [
+            (
+                format!(r#"{object}, "title": "Caf\u00e9""#),
+                "a `\\u` escape, which AP614 reads",
+            ),
+            (
+                format!(r#"{object}, "title": "Café""#),
+                "a non-ASCII character, which AP614 reads",
+            ),
+            (r#", "inputSchema": {"type": "array"}"#.to_string(), "AP611"),
+            (output_array, "AP611 before 2026-07-28"),
+            (
+                r#", "inputSchema": {"type": "object", "minimum": "1"}"#.to_string(),
+                "AP612",
+            ),
+            (format!(r#"{object}, "icons": [{{"mimeType": "image/png"}}]"#), "AP615"),
+        ] {
+            assert!(!finds_nothing(&tool(&rest), Some("2025-11-25")), "{finding}");
         }
     }
 

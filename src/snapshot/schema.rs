@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::json::JsonDoc;
 use crate::json::builtin::builtin;
 #[cfg(not(target_arch = "wasm32"))]
-use crate::json::lean::LeanDoc;
+use crate::json::lean::{LeanDoc, LeanNode};
 use crate::json::validate::{self, CompileOptions, SchemaFile, Unchecked};
 use crate::source::Span;
 
@@ -64,12 +64,18 @@ pub struct SchemaVerdicts {
 impl SchemaVerdicts {
     /// [`CompiledSchema::compile`]'s verdict on `schema`, without the validator.
     pub fn verdict(&mut self, schema: &Value) -> Result<(), String> {
-        let text = schema.to_string();
-        if let Some(verdict) = self.seen.get(&text) {
+        self.verdict_of_text(&schema.to_string())
+    }
+
+    /// The verdict on the schema written as `text`, JSON without duplicate
+    /// keys. Spelled otherwise than `Value`'s text (a pretty snapshot) it is
+    /// the same schema, and the same verdict, under one more key.
+    pub fn verdict_of_text(&mut self, text: &str) -> Result<(), String> {
+        if let Some(verdict) = self.seen.get(text) {
             return verdict.clone();
         }
-        let verdict = CompiledSchema::compile_text(&text).map(drop);
-        self.seen.insert(text, verdict.clone());
+        let verdict = CompiledSchema::compile_text(text).map(drop);
+        self.seen.insert(text.to_string(), verdict.clone());
         verdict
     }
 }
@@ -118,14 +124,25 @@ pub fn tool_errors(
     pointer: &str,
     protocol: Option<&str>,
 ) -> Vec<SchemaError> {
+    let schema = tool_schema(protocol);
+    or_unchecked(validate::validate_value(text, instance, tool, pointer, schema).map(schema_errors))
+}
+
+/// Whether `tool`, a value scanned from `text`, has no [`tool_errors`] at
+/// all, without a `Value` of it.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn is_mcp_tool(text: &str, tool: LeanNode<'_>, protocol: Option<&str>) -> bool {
+    validate::is_valid_lean(tool, text.len(), tool_schema(protocol))
+}
+
+fn tool_schema(protocol: Option<&str>) -> &'static validate::CompiledSchema {
     let name = match protocol {
         Some(version) if version <= "2025-11-25" => "mcp-tool@2025-11-25",
         _ => "mcp-tool@2026-07-28",
     };
-    let schema = builtin(name)
+    builtin(name)
         .and_then(|entry| entry.schema().ok())
-        .expect("the embedded MCP Tool definitions are built-ins and compile");
-    or_unchecked(validate::validate_value(text, instance, tool, pointer, schema).map(schema_errors))
+        .expect("the embedded MCP Tool definitions are built-ins and compile")
 }
 
 /// Every violation of the snapshot schema by `instance` (parsed from `text`).
@@ -137,7 +154,7 @@ pub fn snapshot_schema_errors(text: &str, instance: &JsonDoc) -> Vec<SchemaError
 /// [`snapshot_schema_errors`], without a `Value` of it.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn is_valid_snapshot(text: &str, document: &LeanDoc<'_>) -> bool {
-    validate::is_valid_lean(document, text.len(), snapshot_schema())
+    validate::is_valid_lean(document.root(), text.len(), snapshot_schema())
 }
 
 fn snapshot_schema() -> &'static validate::CompiledSchema {

@@ -126,8 +126,12 @@ pub fn check_snapshot(file: &str, text: &str, package: Option<&Tree>) -> Snapsho
         None
     };
     if let Some(snapshot) = &snapshot {
-        let tools = doc.value.get("tools").and_then(Value::as_array).into_iter().flatten();
-        let tool_values = tools.map(|tool| Some(Cow::Borrowed(tool)));
+        let tools = doc
+            .value
+            .get("tools")
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice);
+        let tool_values = tools.iter().map(|tool| Some(Cow::Borrowed(tool)));
         check_semantics(&located, snapshot, tool_values, package, &mut diagnostics);
     }
     crate::report::sort_diagnostics(&mut diagnostics);
@@ -360,7 +364,7 @@ fn check_semantics<'v>(
     let mut verdicts = SchemaVerdicts::default();
     let servers = snapshot.servers_by_id();
     for ((i, tool), value) in snapshot.tools.iter().enumerate().zip(tool_values) {
-        let pointer = format!("/tools/{i}");
+        let mut pointer = format!("/tools/{i}");
         *tools_per_server.entry(tool.server.as_str()).or_default() += 1;
         let server = servers.get(tool.server.as_str());
         match server {
@@ -392,7 +396,7 @@ fn check_semantics<'v>(
             ));
         }
         let Some(value) = value else { continue };
-        check_hidden_text(located, "tool", &pointer, &value, out);
+        check_hidden_text(located, "tool", &mut pointer, &value, out);
         let protocol = server.and_then(|s| s.protocol_version.as_deref());
         for member in ["inputSchema", "outputSchema"] {
             if let Some(schema) = value.get(member) {
@@ -404,8 +408,8 @@ fn check_semantics<'v>(
         check_tool_members(located, &tool.name, &value, &pointer, protocol, out);
     }
     let skills = located.doc.value.get("skills").and_then(Value::as_array);
-    for (i, skill) in skills.into_iter().flatten().enumerate() {
-        check_hidden_text(located, "skill", &format!("/skills/{i}"), skill, out);
+    for (i, skill) in skills.map_or(&[][..], Vec::as_slice).iter().enumerate() {
+        check_hidden_text(located, "skill", &mut format!("/skills/{i}"), skill, out);
     }
     for (i, server) in snapshot.servers.iter().enumerate() {
         if server.status == ConnectionStatus::Connected && !tools_per_server.contains_key(server.id.as_str()) {
@@ -461,10 +465,10 @@ fn check_tool_members(
 }
 
 /// AP614: the first string or member name of the tool or skill `entry` (a
-/// `what`, at `at`) that hides text.
-fn check_hidden_text(located: &JsonSource<'_>, what: &str, at: &str, entry: &Value, out: &mut Vec<Diagnostic>) {
+/// `what`, at `at`, which is as it was after) that hides text.
+fn check_hidden_text(located: &JsonSource<'_>, what: &str, at: &mut String, entry: &Value, out: &mut Vec<Diagnostic>) {
     let mut found = Vec::new();
-    hidden_strings(entry, &mut at.to_string(), &mut found);
+    hidden_strings(entry, at, &mut found);
     let Some((pointer, is_key, hidden)) = found.first() else {
         return;
     };

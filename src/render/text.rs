@@ -683,7 +683,7 @@ mod tests {
 
     #[test]
     fn control_characters_never_reach_the_terminal() {
-        // Issue 9 §1: ESC and bidi controls in names, messages, hints and quoted lines.
+        // ESC and bidi controls in names, messages, hints and quoted lines.
         let text = "{\"name\": \"a\u{1b}]0;pwned\u{7}\u{202e}b\"}\n";
         let mut report = report(
             "evil\u{1b}[2J",

@@ -523,7 +523,7 @@ mod tests {
 
     #[test]
     fn secret_named_query_parameters_and_flags_are_found() {
-        // Issue 9 §1: these raised nothing, and another finding's snippet then quoted the key.
+        // These used to raise nothing, and another finding's snippet then quoted the key.
         let hex = "8f14e45fceea167a5a36dedd4bea2543a1b2c3d4";
         for url in [
             format!("https://api.acme.dev/mcp?api_key={hex}"),

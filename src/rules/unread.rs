@@ -209,7 +209,7 @@ mod tests {
     #[test]
     fn unlisted_root_with_components_found_by_name_is_still_incomplete() {
         // A 0311 root: no listing, but plugin.json and skills/ are found by name;
-        // whatever else it holds was not seen (issue 31 §5).
+        // whatever else it holds was not seen, so the check is incomplete.
         let mut tree = Tree::from_files([("plugin.json", VALID_MANIFEST)]);
         tree.mark_unlisted("", "permission denied");
         tree.mark_absent("mcp.json");

@@ -335,7 +335,7 @@ mod tests {
 
     #[test]
     fn the_fix_splits_a_plain_command_line_into_command_and_args() {
-        // Issue 34: `npx -y @foo/server` is split as `apcheck new --stdio-server` splits it.
+        // A plain `npx -y @foo/server` is split as `apcheck new --stdio-server` splits it.
         let (fixed, after) = split_fixed(r#"{"type": "stdio", "command": "npx -y @foo/server"}"#).unwrap();
         assert!(after.is_empty(), "{after:?}");
         assert!(
@@ -376,7 +376,7 @@ mod tests {
         );
     }
 
-    /// Issue 31 §3: a fix's edits are printed unmasked in every format, so a
+    /// A fix's edits are printed unmasked in every format, so a
     /// line holding a credential gets none, and words already in `args` are
     /// never part of an edit.
     #[test]

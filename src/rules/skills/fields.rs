@@ -644,7 +644,7 @@ mod tests {
             "note: x # why",
             "version: \"1\"\nmetadata:\n  version: \"2\"",
             "version: \"1\"\nmetadata: {author: x}",
-            // Issue 31 §3: a fix's edits are printed unmasked, so no value that may be a secret is moved.
+            // A fix's edits are printed unmasked, so no value that may be a secret is moved.
             "api_token: hunter2token99",
             "upstream: ghp_Zq8Wm3Kd9Lx2Rv7Tn4Pb6Yc1Hs5Jf0GaE3uQ",
         ] {

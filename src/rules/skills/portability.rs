@@ -175,7 +175,7 @@ mod tests {
 
     #[test]
     fn yes_is_a_string_that_yaml_1_1_reads_as_a_boolean() {
-        // Issue 9 §5: `description: yes` skipped the skill ("found a boolean").
+        // `description: yes` used to skip the skill ("found a boolean").
         let text = skill("name: a\ndescription: yes");
         let (section, diagnostics) = discover(&[("skills/a/SKILL.md", text.as_str())]);
         assert_eq!(section.entries[0].state, SkillState::Discovered, "{diagnostics:#?}");

@@ -491,7 +491,7 @@ fn peak_kib(pid: u32) -> u64 {
     line.split_whitespace().nth(1).unwrap().parse().unwrap()
 }
 
-/// Issue 31 §2: a body over the limit (64 MiB) is read past, not held; the
+/// A body over the limit (64 MiB) is read past, not held; the
 /// session goes on with the next message.
 #[cfg(target_os = "linux")]
 #[test]
@@ -513,7 +513,7 @@ fn a_message_over_the_size_limit_is_skipped_without_being_held() {
     client.shutdown();
 }
 
-/// Issue 31 §2: a Content-Length of 2^64 - 1 panicked ("capacity overflow").
+/// A Content-Length of 2^64 - 1 used to panic ("capacity overflow").
 #[test]
 fn an_absurd_content_length_is_no_panic() {
     let mut client = Client::start(json!({}));
@@ -525,8 +525,8 @@ fn an_absurd_content_length_is_no_panic() {
     assert_eq!(client.hang_up(), 2);
 }
 
-/// Issue 31 §2: each of these bodies ended the server (exit 2), and nothing
-/// later was answered. A request whose `id` could be read is answered with
+/// Each of these bodies used to end the server (exit 2), and nothing later
+/// was answered. A request whose `id` could be read is answered with
 /// ParseError or InvalidRequest; anything else is skipped.
 #[test]
 fn bodies_that_are_not_messages_are_answered_or_skipped_and_the_session_goes_on() {
@@ -566,7 +566,7 @@ fn bodies_that_are_not_messages_are_answered_or_skipped_and_the_session_goes_on(
     client.shutdown();
 }
 
-/// Issue 31 §2: opening `/proc/plugin.json` read `/proc/kmsg`, which waits for
+/// Opening `/proc/plugin.json` used to read `/proc/kmsg`, which waits for
 /// the next kernel message, on the request loop: hover, `shutdown` and `exit`
 /// went unanswered. (Only root can open `/proc/kmsg`, so only as root would
 /// this hang without the fix.)

@@ -2,15 +2,15 @@
 //! - a generated root with 500 skills and 200 MCP servers, timed as the core
 //!   sees it (`list_tree` + `check_package`) and as a user does (the whole
 //!   `apcheck check` process); the target is a whole process under 50 ms;
-//! - issue 14's rows, a root with as many skills as the reader's default
+//! - the many-skills rows, a root with as many skills as the reader's default
 //!   entry limit lets it read whole ([`MANY_SKILLS`]), as a whole process:
 //!   median time and peak resident memory (`/usr/bin/time -v`), against the
-//!   issue's goal of 1.2 s and 80 MB; one row per body size ([`BODY_BYTES`]),
-//!   since issue 32 asks that the peak not grow with the bodies (each row
-//!   shows its peak as a ratio of the smallest bodies' peak);
-//! - issue 31's row, eight skills whose frontmatter `metadata` holds 48,000
-//!   keys each (38 s while duplicate keys were found by a scan), as the core
-//!   sees it.
+//!   goal of 1.2 s and 80 MB; one row per body size ([`BODY_BYTES`]), since
+//!   the peak must not grow with the bodies, which are read and dropped one
+//!   at a time (each row shows its peak as a ratio of the smallest bodies');
+//! - the wide-frontmatter row, eight skills whose frontmatter `metadata`
+//!   holds 48,000 keys each (38 s while duplicate keys were found by a scan),
+//!   as the core sees it.
 //!
 //! Run with `cargo bench --bench check`. It prints medians; nothing here
 //! asserts a time or a size, machines differ. It fails only when a result is
@@ -44,9 +44,9 @@ const TARGET: Duration = Duration::from_millis(50);
 const MANY_SKILLS: usize = (100_000 - 2) / 2;
 /// The smoke run's stand-in, so `cargo test` stays quick.
 const SMOKE_SKILLS: usize = 1_000;
-/// Issue 14's goal for the many-skills rows.
+/// The goal for the many-skills rows: wall time and peak resident memory in MB.
 const MANY_GOAL: (Duration, u64) = (Duration::from_millis(1_200), 80);
-/// The body sizes of the many-skills rows (issue 32): about 0.2, 2 and 20 KB.
+/// The body sizes of the many-skills rows: about 0.2, 2 and 20 KB.
 /// 20,000 bytes is the most a conformant body holds (5,000 tokens at 4 bytes
 /// each), so every row still checks clean.
 const BODY_BYTES: [usize; 3] = [200, 2_000, 20_000];
@@ -95,7 +95,7 @@ fn main() {
     wide_frontmatter(bench);
 }
 
-/// Issue 31's row: eight skills with a 48,000-key `metadata` mapping each.
+/// The wide-frontmatter row: eight skills with a 48,000-key `metadata` mapping each.
 fn wide_frontmatter(bench: bool) {
     let (skills, keys) = if bench { (8, 48_000) } else { (1, 1_000) };
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -119,7 +119,7 @@ fn wide_frontmatter(bench: bool) {
     println!("check_package of {skills} skills with {keys} metadata keys each: median {time:.2?}");
 }
 
-/// Issue 14's rows: `apcheck check` of a plugin with [`MANY_SKILLS`] skills,
+/// The many-skills rows: `apcheck check` of a plugin with [`MANY_SKILLS`] skills,
 /// once for each of [`BODY_BYTES`].
 fn many_skills(bench: bool) {
     let skills = if bench { MANY_SKILLS } else { SMOKE_SKILLS };

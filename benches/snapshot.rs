@@ -1,14 +1,14 @@
 //! How long the snapshot commands take on a big snapshot pair, and how much
-//! memory they hold, next to `apcheck diff` of the same two files (issue 32:
-//! "snapshots as fast as diff"). The pair is the one
+//! memory they hold, next to `apcheck diff` of the same two files (the goal:
+//! snapshots as fast as `diff`). The pair is the one
 //! `/work/shared/bench/gen-big-snapshots.mjs` writes: 10,000 tools each
 //! (3.4 MB minified), B with a major and a minor schema change, a new
 //! description, a removed, an added and a moved tool, and a minor version bump.
 //!
 //! Each row is a whole `apcheck` process, as a user runs it: the median
 //! wall time, the peak resident memory (`/usr/bin/time -v`), and both as a
-//! ratio to `apcheck diff OLD NEW --format patch`. Issue 32's goals, on the
-//! machine it was measured on: `changes` at most 0.15 s and 60 MB,
+//! ratio to `apcheck diff OLD NEW --format patch`. The goals, set on the
+//! machine this was first measured on: `changes` at most 0.15 s and 60 MB,
 //! `check-snapshot` at most 0.10 s and 40 MB.
 //!
 //! Run with `cargo bench --bench snapshot`. Nothing here asserts a time or a
@@ -37,7 +37,7 @@ const SMOKE_TOOLS: usize = 500;
 type Goal = (Duration, u64);
 /// A row: its label, the command's arguments, its files and its goal.
 type Row<'a> = (&'a str, Vec<&'a str>, Vec<&'a Path>, Option<Goal>);
-/// Issue 32's goals on the 10,000-tool pair (the smoke run's smaller pair is
+/// The goals on the 10,000-tool pair (the smoke run's smaller pair is
 /// held to them too, which says little).
 const CHANGES_GOAL: Goal = (Duration::from_millis(150), 60);
 const CHECK_SNAPSHOT_GOAL: Goal = (Duration::from_millis(100), 40);

@@ -1,19 +1,19 @@
 #!/usr/bin/env node
-// The page's rows of the benchmark table (issue 14), in headless Chromium:
+// The page's rows of the benchmark against peer tools, in headless Chromium:
 // apcheck through the page's real worker, against ajv and jsondiffpatch bundled
 // into a benchmark page of their own (benches/page/bench.js; never the product
 // page), and against the native figures of `cargo bench --bench json`, on the
 // same generated data. Prints times and ratios; fails only on a correctness
 // check (the same verdicts), never on a time.
 //
-// The Snapshot rows (issue 30 §1): each Snapshot task (lint, changes, drift,
+// The Snapshot rows: each Snapshot task (lint, changes, drift,
 // build, call) on two 10,000-tool snapshots, in the Snapshot view's worker
 // against the release CLI (`target/release/apcheck`) on the same files in the
 // same run, as page/CLI ratios (goal: ≤ 2×).
 //
 //   node scripts/bench-page.mjs [--runs N] [--data DIR --no-native] [--only validate|diff|snapshot|start]   (after `npm run build`)
 //
-// The page's start (issue 32): first paint and "ready" (`data-ready` on <html>,
+// The page's start: first paint and "ready" (`data-ready` on <html>,
 // set once the rules are loaded from the worker) of the served page
 // (scripts/serve.mjs, brotli), cold (a new browser context) and warm (a second
 // load in the same context, from the service worker's cache), at 10 Mbit/s,
@@ -71,8 +71,9 @@ const cli = join(root, 'target/release/apcheck');
 if (wants('snapshot')) execFileSync('cargo', ['build', '--release', '--locked', '--bin', 'apcheck'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
 
 // Two minified snapshots of 10,000 tools on two servers, the new one with a few
-// changes of each level (issue 30's pair); the plugin folder they were taken
-// from, each server's tools/list, and a tool call's arguments.
+// changes of each level (the pair the Snapshot rows' goal is set on); the
+// plugin folder they were taken from, each server's tools/list, and a tool
+// call's arguments.
 function snapshotInputs(dir) {
   const tool = (i) => ({
     name: `tool_${String(i).padStart(5, '0')}`,
@@ -124,7 +125,7 @@ function cliMedian(args, runs) {
   return times[Math.floor(times.length / 2)];
 }
 
-// The network and CPU of issue 32's profile: 10 Mbit/s both ways, 40 ms RTT, CPU 4× slower.
+// The slow device the start goals are set for: 10 Mbit/s both ways, 40 ms RTT, CPU 4× slower.
 const PROFILE = { latency: 40, downloadThroughput: 10e6 / 8, uploadThroughput: 10e6 / 8, cpu: 4 };
 
 /** When `data-ready` turned true and when the page first painted, in ms since the navigation started. */
@@ -220,7 +221,7 @@ try {
     const a = readFileSync(join(data, 'tools-a.json'), 'utf8');
     const b = readFileSync(join(data, 'tools-b.json'), 'utf8');
     const diff = await page.evaluate((input) => window.bench.benchDiff(input), { a, b, runs });
-    // The same snapshots minified (one line each), as issue 14's "Open A… / Open B…" row loads them.
+    // The same snapshots minified (one line each), as the Diff view's "Open A… / Open B…" loads them.
     const [aLine, bLine] = [a, b].map((text) => JSON.stringify(JSON.parse(text)));
     const minified = await page.evaluate((input) => window.bench.benchDiff(input), { a: aLine, b: bLine, runs });
     rows.push(`  ${`keyed diff of two ${(a.length / 2 ** 20).toFixed(1)} MB 10,000-tool snapshots (jsondiffpatch)`.padEnd(64)} ${ms(diff.ours)} ${ms(diff.peer)} ${ratio(diff.ours, diff.peer)} ${ms(native['diff-10k-tools'] ?? NaN)} ${ratio(diff.ours, native['diff-10k-tools'])}`);

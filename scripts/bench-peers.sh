@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs apcheck and its peers on the same generated inputs in one run, and
-# prints every CLI row of issue 14's table: medians, ratios (ours / peer),
-# and peak memory and CPU seconds (`/usr/bin/time -v`; on a loaded machine
-# CPU seconds are the fairer time).
+# prints every CLI row of the benchmark against peer tools: medians, ratios
+# (ours / peer), and peak memory and CPU seconds (`/usr/bin/time -v`; on a
+# loaded machine CPU seconds are the fairer time).
 #
 #   scripts/bench-peers.sh            # from the repository root
 #   RUNS=3 SLOW_RUNS=1 scripts/bench-peers.sh

@@ -61,5 +61,5 @@ fi
 echo "== npm ci"
 npm ci --no-audit --no-fund
 
-echo "== npm ci (editors/vscode: the VS Code extension's vscode-languageclient and types)"
+echo "== npm ci (editors/vscode: the VS Code extension's vscode-languageclient, types and vsce)"
 npm ci --prefix editors/vscode --no-audit --no-fund

@@ -4,7 +4,8 @@
 # Action's script), the pre-commit hook through the real pre-commit, the wasm
 # build with its size, the wasm exports in headless Chromium, the page end to
 # end in headless Chromium, the npm package (build, parity with the CLI, types),
-# the VS Code extension's build, a fuzz smoke run, and the benchmarks' figures.
+# the VS Code extension (build, unit tests, its platform package), a fuzz
+# smoke run, and the benchmarks' figures.
 # Needs the tools .ci/run installs. `FAST=1` skips fuzzing and benchmarks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,7 +44,10 @@ step "wasm exports in headless Chromium" env \
 step "page end to end in headless Chromium" npm run test:e2e
 step "npm package build (wasm for Node and bundlers, size budget)" npm run build:npm
 step "npm package: pack, offline install, output parity with the CLI, typed API" npm run test:npm
-step "VS Code extension: type-check and bundle" npm run --prefix editors/vscode build
+# Packaging runs the extension's type-check and bundle (vsce's prepublish) and
+# bundles target/debug/apcheck, which the native tests built.
+step "VS Code extension: unit tests, then this platform's .vsix (type-check, bundle, contents, the bundled binary runs)" \
+    npm test --prefix editors/vscode
 if [ -z "${FAST:-}" ]; then
     step "fuzz smoke" env FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash scripts/fuzz-smoke.sh
     step "benchmarks (figures, not assertions)" cargo bench --locked

@@ -18,8 +18,8 @@
 //!   in a field (`metadata`), the field's line, where its finding is placed.
 //!   What is a comment is decided with the YAML reader's own scalar spans, so
 //!   a `#` inside a quoted or block scalar never counts. A frontmatter the
-//!   reader refuses (AP307) has no comments apcheck can trust: there, only
-//!   the body's comment applies.
+//!   reader refuses (AP307), or one of comments alone, has no comments
+//!   apcheck can place: there, only the body's comment applies.
 //!
 //! The codes follow `apcheck-ignore` (a colon after it is allowed), separated
 //! by commas or spaces; the list ends at the first word not shaped like a
@@ -416,7 +416,9 @@ fn listed_codes(text: &str, start: usize, end: usize, rule_code: RuleCode) -> Op
 
 /// `AP` and digits, in any case: the shape of every rule code.
 fn is_code_shaped(word: &str) -> bool {
-    word.len() > 2 && word[..2].eq_ignore_ascii_case("AP") && word[2..].bytes().all(|b| b.is_ascii_digit())
+    // Bytes: a reason may start with any character, and a str slice would cut it.
+    let bytes = word.as_bytes();
+    bytes.len() > 2 && bytes[..2].eq_ignore_ascii_case(b"AP") && bytes[2..].iter().all(u8::is_ascii_digit)
 }
 
 #[cfg(test)]
@@ -452,6 +454,10 @@ mod tests {
             let (diagnostics, _) = check(&text);
             assert_eq!(codes(&diagnostics), ["AP309"], "{body}");
         }
+        // A reason may follow the codes, in any script.
+        let reason =
+            format!("---\nname: b\n{DESCRIPTION}\n---\n<!-- apcheck-ignore AP309 €uro: named by the owner -->\n");
+        assert!(check(&reason).0.is_empty());
         // After the fence closes, a comment counts again.
         let text = format!("---\nname: b\n{DESCRIPTION}\n---\n```\nx\n```\n   <!-- apcheck-ignore: AP309 -->\n");
         assert!(check(&text).0.is_empty());
@@ -537,6 +543,23 @@ mod tests {
         let (diagnostics, _) = check(&trailing);
         let fixed = crate::fix::apply_edits(&trailing, &diagnostics[0].fix.as_ref().unwrap().edits).unwrap();
         assert_eq!(fixed, format!("---\nname: a\n{DESCRIPTION}\n---\n"));
+    }
+
+    #[test]
+    fn the_directive_is_read_without_spaces_and_near_misses_are_plain_comments() {
+        let with = |comment: &str| format!("---\nname: b\n{DESCRIPTION}\n---\n{comment}\n");
+        assert!(check(&with("<!--apcheck-ignore:AP309-->")).0.is_empty());
+        for near_miss in [
+            "<!-- apcheck-ignoreAP309 -->",
+            "<!-- apcheck-ignore-next AP309 -->",
+            "<!-- see apcheck-ignore AP309 -->",
+        ] {
+            assert_eq!(codes(&check(&with(near_miss)).0), ["AP309"], "{near_miss}");
+        }
+        // A frontmatter of comments alone is no YAML document: it lacks `name` and
+        // `description` (AP308, AP310), and its comment is not read.
+        let (diagnostics, _) = check("---\n# apcheck-ignore AP308\n---\n");
+        assert_eq!(codes(&diagnostics), ["AP308", "AP310"]);
     }
 
     #[test]

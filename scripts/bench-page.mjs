@@ -20,8 +20,9 @@
 // 40 ms RTT and the CPU throttled 4× through CDP. Goals: cold ready ≤ 1.5 s,
 // warm ready ≤ 300 ms.
 //
-// Every row also goes to target/figures/bench-page.jsonl, from which
-// `node scripts/figures.mjs` renders the book's figures table.
+// Every row is also appended to target/figures/bench-page.jsonl (appended, so
+// that runs of one `--only` each add up), from which `node scripts/figures.mjs`
+// renders the book's figures table.
 //
 // --data DIR reads the inputs from DIR (default target/bench-data, which the
 // native benchmark writes); --no-native skips that benchmark and its column;
@@ -30,7 +31,7 @@
 // `cargo build --release --bin apcheck`).
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -221,8 +222,8 @@ try {
     rows.push(`  ${`the same, as the page shares it: ${validation.workers} workers (ajv)`.padEnd(64)} ${ms(validation.ours)} ${ms(validation.peer)} ${ratio(validation.ours, validation.peer)} ${ms(native['validate-10k'] ?? NaN)} ${ratio(validation.ours, native['validate-10k'])}`);
     const nativeValidate = native['validate-10k'];
     const againstNative = (ours) => (nativeValidate ? `; native ${fig(nativeValidate)} (${times(ours, nativeValidate)})` : '');
-    figures.push({ id: 'page-validate-one', row: "page: validate 10,000 small documents, the page's worker alone", figure: `${fig(validation.single)}; ajv ${fig(validation.peer)} (${times(validation.single, validation.peer)})${againstNative(validation.single)}`, goal: '≤ ajv, ≤ 1.5× native' });
-    figures.push({ id: 'page-validate-shared', row: `page: validate 10,000 small documents as the page shares them (${validation.workers} workers)`, figure: `${fig(validation.ours)}; ajv ${fig(validation.peer)} (${times(validation.ours, validation.peer)})${againstNative(validation.ours)}`, goal: '' });
+    figures.push({ id: 'page-validate-one', row: `page: validate ${documents.length.toLocaleString('en')} small documents, the page's worker alone`, figure: `${fig(validation.single)}; ajv ${fig(validation.peer)} (${times(validation.single, validation.peer)})${againstNative(validation.single)}`, goal: '≤ ajv, ≤ 1.5× native' });
+    figures.push({ id: 'page-validate-shared', row: `page: validate ${documents.length.toLocaleString('en')} small documents as the page shares them (${validation.workers} workers)`, figure: `${fig(validation.ours)}; ajv ${fig(validation.peer)} (${times(validation.ours, validation.peer)})${againstNative(validation.ours)}`, goal: '' });
     for (const [how, found] of [['one worker', validation.singleValid], [`${validation.workers} workers`, validation.oursValid]]) {
       if (found !== validation.peerValid) fail(`verdicts differ: apcheck (${how}) finds ${found} valid documents, ajv ${validation.peerValid}`);
     }
@@ -291,7 +292,7 @@ try {
   for (const row of startRows) console.log(row);
   if (outside.length) fail(`requests outside the benchmark page: ${outside.join(', ')}`);
   mkdirSync(join(root, 'target/figures'), { recursive: true });
-  writeFileSync(join(root, 'target/figures/bench-page.jsonl'), figures.map((row) => `${JSON.stringify({ ...row, by: 'node scripts/bench-page.mjs' })}\n`).join(''));
+  appendFileSync(join(root, 'target/figures/bench-page.jsonl'), figures.map((row) => `${JSON.stringify({ ...row, by: 'node scripts/bench-page.mjs' })}\n`).join(''));
 } finally {
   await browser.close();
   server.close();

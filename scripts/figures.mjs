@@ -6,9 +6,9 @@
 // `scripts/bench-peers.sh`), writes its rows as JSON lines to
 // target/figures/<runner>.jsonl: {"id", "row", "figure", "goal", "by"}. This
 // script merges them into docs/figures.json, the committed record, stamping
-// each with the day its file was written and the commit checked out, deletes
-// the files it merged (so a later run never stamps old rows anew), and
-// renders docs/figures.md from the record. A row keeps its place; a new id
+// each with the day its file was written, the commit checked out and whether
+// CI or a person ran it, deletes the files it merged (so a later run never
+// stamps old rows anew), and renders docs/figures.md from the record. A row keeps its place; a new id
 // goes after the last row of its runner. Rows no runner wrote keep their
 // stamp, so every figure says when and where it was measured.
 //
@@ -96,12 +96,14 @@ function main() {
   } catch {
     // Not a git checkout (a source archive): the day alone still dates the row.
   }
+  // CI runs .ci/run with CI=true: its figures come from a fresh clone on an otherwise idle machine.
+  const how = process.env.CI === 'true' ? 'CI' : 'by hand';
   let merged = record;
   for (const name of files) {
     const file = join(from, name);
     const day = statSync(file).mtime.toISOString().slice(0, 10);
     const fresh = readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
-    merged = merge(merged, fresh, `${day} at ${commit}`);
+    merged = merge(merged, fresh, `${day} at ${commit} (${how})`);
     console.log(`figures: ${fresh.length} rows from ${name}`);
   }
   writeFileSync(recordFile, `${JSON.stringify(merged, null, 2)}\n`);

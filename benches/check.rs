@@ -16,6 +16,8 @@
 //! asserts a time or a size, machines differ. It fails only when a result is
 //! wrong: the conformant generated plugins must check clean.
 
+#[path = "support/figures.rs"]
+mod figures;
 #[path = "support/large_plugin.rs"]
 mod large_plugin;
 #[path = "support/measure.rs"]
@@ -29,6 +31,7 @@ use std::time::Duration;
 
 use apcheck::disk::list_tree;
 use apcheck::tree::Limits;
+use figures::Figure;
 use measure::{median, peak_resident_mb};
 
 /// Timed runs per measurement under `cargo bench`; `cargo test --all-targets`
@@ -76,6 +79,12 @@ fn main() {
         black_box(apcheck::check_package("bench", &tree));
     });
     println!("list_tree + check_package: median {core:.2?} over {runs} runs");
+    let mut rows = vec![Figure {
+        id: "check-500-core".into(),
+        row: "`check` of a generated plugin with 500 skills and 200 servers: list and check, in process".into(),
+        figure: format!("{:.1} ms", core.as_secs_f64() * 1000.0),
+        goal: String::new(),
+    }];
 
     for format in ["text", "json"] {
         let process = median(runs, || {
@@ -89,14 +98,23 @@ fn main() {
             format!("OVER the {TARGET:?} target")
         };
         println!("apcheck check --format {format} (whole process): median {process:.2?} over {runs} runs, {verdict}");
+        rows.push(Figure {
+            id: format!("check-500-{format}"),
+            row: format!("`apcheck check --format {format}` of the 500-skill, 200-server plugin, whole process"),
+            figure: format!("{:.1} ms", process.as_secs_f64() * 1000.0),
+            goal: format!("< {} ms", TARGET.as_millis()),
+        });
     }
 
-    many_skills(bench);
-    wide_frontmatter(bench);
+    rows.extend(many_skills(bench));
+    rows.push(wide_frontmatter(bench));
+    if bench {
+        figures::record("check", &rows);
+    }
 }
 
 /// The wide-frontmatter row: eight skills with a 48,000-key `metadata` mapping each.
-fn wide_frontmatter(bench: bool) {
+fn wide_frontmatter(bench: bool) -> Figure {
     let (skills, keys) = if bench { (8, 48_000) } else { (1, 1_000) };
     let dir = tempfile::tempdir().expect("a temporary directory");
     generate_skills(dir.path(), skills, BODY_BYTES[0]);
@@ -117,14 +135,21 @@ fn wide_frontmatter(bench: bool) {
         black_box(apcheck::check_package("bench", &tree));
     });
     println!("check_package of {skills} skills with {keys} metadata keys each: median {time:.2?}");
+    Figure {
+        id: "check-wide-frontmatter".into(),
+        row: format!("`check` of {skills} skills whose `metadata` holds {keys} keys each, in process"),
+        figure: format!("{:.1} ms", time.as_secs_f64() * 1000.0),
+        goal: String::new(),
+    }
 }
 
 /// The many-skills rows: `apcheck check` of a plugin with [`MANY_SKILLS`] skills,
 /// once for each of [`BODY_BYTES`].
-fn many_skills(bench: bool) {
+fn many_skills(bench: bool) -> Vec<Figure> {
     let skills = if bench { MANY_SKILLS } else { SMOKE_SKILLS };
     let runs = if bench { MANY_RUNS } else { 1 };
     let mut smallest: Option<u64> = None;
+    let mut rows = Vec::new();
     for body_bytes in BODY_BYTES {
         let dir = tempfile::tempdir().expect("a temporary directory");
         generate_skills(dir.path(), skills, body_bytes);
@@ -158,7 +183,14 @@ fn many_skills(bench: bool) {
             time.as_secs_f64() / MANY_GOAL.0.as_secs_f64(),
             MANY_GOAL.0,
         );
+        rows.push(Figure {
+            id: format!("check-many-{body_bytes}"),
+            row: format!("`check` of {skills} skills ({body_bytes}-byte bodies), whole process, both cores"),
+            figure: format!("{:.1} ms, peak {shown}", time.as_secs_f64() * 1000.0),
+            goal: format!("≤ {:.1} s, ≤ {} MB", MANY_GOAL.0.as_secs_f64(), MANY_GOAL.1),
+        });
     }
+    rows
 }
 
 /// A conformant root of `plugin.json` and `count` skills, each with a body of

@@ -15,6 +15,8 @@
 //! size; it fails only when a result is wrong (the pair must compare as
 //! generated). `cargo test --all-targets` runs it once, as a smoke test.
 
+#[path = "support/figures.rs"]
+mod figures;
 #[path = "support/measure.rs"]
 mod measure;
 
@@ -98,6 +100,7 @@ fn main() {
         old_text.len() as f64 / 1e6
     );
     let mut base = None;
+    let mut measured = Vec::new();
     for (name, command, files, goal) in rows {
         let time = median(runs, || {
             apcheck(&command, &files);
@@ -131,8 +134,26 @@ fn main() {
             ratio(time.as_secs_f64(), base_time.as_secs_f64()),
             ratio(memory.unwrap_or(0) as f64, base_memory.unwrap_or(0) as f64),
         );
+        measured.push(figures::Figure {
+            id: format!("snapshot-{}", command[0]),
+            row: format!(
+                "`apcheck {name}` on the {tools}-tool snapshot pair ({:.1} MB each), whole process",
+                old_text.len() as f64 / 1e6
+            ),
+            figure: format!(
+                "{:.1} ms, peak {shown_memory} ({} and {} of `diff --format patch`)",
+                time.as_secs_f64() * 1000.0,
+                ratio(time.as_secs_f64(), base_time.as_secs_f64()),
+                ratio(memory.unwrap_or(0) as f64, base_memory.unwrap_or(0) as f64),
+            ),
+            goal: goal.map_or(String::new(), |(goal_time, goal_mb)| {
+                format!("≤ {} ms, ≤ {goal_mb} MB", goal_time.as_millis())
+            }),
+        });
     }
-    if !bench {
+    if bench {
+        figures::record("snapshot", &measured);
+    } else {
         println!("(a smoke run, maybe unoptimized; `cargo bench --bench snapshot` measures)");
     }
 }

@@ -20,6 +20,10 @@
 // 40 ms RTT and the CPU throttled 4× through CDP. Goals: cold ready ≤ 1.5 s,
 // warm ready ≤ 300 ms.
 //
+// Every row is also appended to target/figures/bench-page.jsonl (appended, so
+// that runs of one `--only` each add up), from which `node scripts/figures.mjs`
+// renders the book's figures table.
+//
 // --data DIR reads the inputs from DIR (default target/bench-data, which the
 // native benchmark writes); --no-native skips that benchmark and its column;
 // --only runs one kind of row (the validation row needs only DIR/small/; the
@@ -27,7 +31,7 @@
 // `cargo build --release --bin apcheck`).
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -206,6 +210,10 @@ try {
   const ratio = (ours, other) => (other ? `${(ours / other).toFixed(2)}×` : 'n/a').padStart(8);
   const rows = [];
   const snapshotRows = [];
+  // The figures table's rows: {id, row, figure, goal}; `by` is added when written.
+  const figures = [];
+  const fig = (n) => `${n.toFixed(1)} ms`;
+  const times = (ours, other) => `${(ours / other).toFixed(2)}×`;
   if (wants('validate')) {
     const documents = readdirSync(join(data, 'small')).sort().map((name) => readFileSync(join(data, 'small', name), 'utf8'));
     const schema = readFileSync(join(root, 'schemas/agent-plugins/1.0.0/plugin.schema.json'), 'utf8');
@@ -213,6 +221,10 @@ try {
     // The page shares a big batch with one worker per core; the row above it is its own worker alone.
     rows.push(`  ${`validate ${documents.length} small documents, one worker (ajv)`.padEnd(64)} ${ms(validation.single)} ${ms(validation.peer)} ${ratio(validation.single, validation.peer)} ${ms(native['validate-10k'] ?? NaN)} ${ratio(validation.single, native['validate-10k'])}`);
     rows.push(`  ${`the same, as the page shares it: ${validation.workers} workers (ajv)`.padEnd(64)} ${ms(validation.ours)} ${ms(validation.peer)} ${ratio(validation.ours, validation.peer)} ${ms(native['validate-10k'] ?? NaN)} ${ratio(validation.ours, native['validate-10k'])}`);
+    const nativeValidate = native['validate-10k'];
+    const againstNative = (ours) => (nativeValidate ? `; native ${fig(nativeValidate)} (${times(ours, nativeValidate)})` : '');
+    figures.push({ id: 'page-validate-one', row: `page: validate ${documents.length.toLocaleString('en')} small documents, the page's worker alone`, figure: `${fig(validation.single)}; ajv ${fig(validation.peer)} (${times(validation.single, validation.peer)})${againstNative(validation.single)}`, goal: '≤ ajv, ≤ 1.5× native' });
+    figures.push({ id: 'page-validate-shared', row: `page: validate ${documents.length.toLocaleString('en')} small documents as the page shares them (${validation.workers} workers)`, figure: `${fig(validation.ours)}; ajv ${fig(validation.peer)} (${times(validation.ours, validation.peer)})${againstNative(validation.ours)}`, goal: '' });
     for (const [how, found] of [['one worker', validation.singleValid], [`${validation.workers} workers`, validation.oursValid]]) {
       if (found !== validation.peerValid) fail(`verdicts differ: apcheck (${how}) finds ${found} valid documents, ajv ${validation.peerValid}`);
     }
@@ -227,6 +239,8 @@ try {
     rows.push(`  ${`keyed diff of two ${(a.length / 2 ** 20).toFixed(1)} MB 10,000-tool snapshots (jsondiffpatch)`.padEnd(64)} ${ms(diff.ours)} ${ms(diff.peer)} ${ratio(diff.ours, diff.peer)} ${ms(native['diff-10k-tools'] ?? NaN)} ${ratio(diff.ours, native['diff-10k-tools'])}`);
     rows.push(`  ${`the same, minified: two ${(aLine.length / 2 ** 20).toFixed(1)} MB one-line documents (jsondiffpatch)`.padEnd(64)} ${ms(minified.ours)} ${ms(minified.peer)} ${ratio(minified.ours, minified.peer)}`);
     rows.push(`  apcheck diff: ${diff.changes} changes ${JSON.stringify(diff.summary)}`);
+    figures.push({ id: 'page-diff', row: `page: keyed diff, two ${(a.length / 2 ** 20).toFixed(1)} MB 10,000-tool snapshots`, figure: `${fig(diff.ours)}; jsondiffpatch ${fig(diff.peer)} (${times(diff.ours, diff.peer)})`, goal: '≤ 0.5 s, ≥ 7× faster than jsondiffpatch' });
+    figures.push({ id: 'page-diff-minified', row: `page: keyed diff, the same minified (two ${(aLine.length / 2 ** 20).toFixed(1)} MB one-line documents)`, figure: `${fig(minified.ours)}; jsondiffpatch ${fig(minified.peer)} (${times(minified.ours, minified.peer)})`, goal: '' });
     if (!diff.peerDiffers || diff.changes === 0) fail('one side found no difference between the two snapshots');
     if (JSON.stringify(minified.summary) !== JSON.stringify(diff.summary)) fail(`minifying changed the diff: ${JSON.stringify(minified.summary)} against ${JSON.stringify(diff.summary)}`);
   }
@@ -258,6 +272,7 @@ try {
     for (const name of Object.keys(what)) {
       const found = inPage[name];
       snapshotRows.push(`  ${what[name].padEnd(64)} ${ms(found.ms)} ${ms(byCli[name])} ${ratio(found.ms, byCli[name])}  (page: ${JSON.stringify(found.result)})`);
+      figures.push({ id: `page-snapshot-${name}`, row: `page: ${what[name]}, against the release CLI on the same files`, figure: `${times(found.ms, byCli[name])} the CLI (${fig(found.ms)} against ${fig(byCli[name])})`, goal: '≤ 2× the CLI' });
     }
   }
   const startRows = [];
@@ -267,6 +282,9 @@ try {
     startRows.push(`  ${`page start at ${PROFILE.downloadThroughput * 8e-6} Mbit/s, ${PROFILE.latency} ms RTT, CPU ${PROFILE.cpu}× slower`.padEnd(64)} ${'paint'.padStart(11)} ${'ready'.padStart(11)}  goal (ready)`);
     startRows.push(`  ${'cold: a new browser context'.padEnd(64)} ${ms(starts.cold.paint)} ${ms(starts.cold.ready)}  ≤ 1500 ms`);
     startRows.push(`  ${`warm: a second load, ${starts.warm.controlled ? 'from the service worker' : 'NOT controlled by the service worker'}`.padEnd(64)} ${ms(starts.warm.paint)} ${ms(starts.warm.ready)}  ≤ 300 ms`);
+    const profile = `${PROFILE.downloadThroughput * 8e-6} Mbit/s, ${PROFILE.latency} ms RTT, CPU ${PROFILE.cpu}× slower`;
+    figures.push({ id: 'page-start-cold', row: `page start at ${profile}: cold (a new browser context)`, figure: `ready ${fig(starts.cold.ready)}, first paint ${fig(starts.cold.paint)}`, goal: 'ready ≤ 1.5 s' });
+    figures.push({ id: 'page-start-warm', row: `page start at ${profile}: warm (a second load, ${starts.warm.controlled ? 'from the service worker' : 'NOT from the service worker'})`, figure: `ready ${fig(starts.warm.ready)}, first paint ${fig(starts.warm.paint)}`, goal: 'ready ≤ 300 ms' });
   }
   console.log('bench-page: medians of %d runs in headless Chromium; ratio = apcheck / other', runs);
   if (rows.length) console.log(`  ${'row'.padEnd(64)} ${'apcheck'.padStart(11)} ${'peer'.padStart(11)} ${'÷ peer'.padStart(8)} ${'native'.padStart(11)} ${'÷ native'.padStart(8)}`);
@@ -274,6 +292,8 @@ try {
   for (const row of snapshotRows) console.log(row);
   for (const row of startRows) console.log(row);
   if (outside.length) fail(`requests outside the benchmark page: ${outside.join(', ')}`);
+  mkdirSync(join(root, 'target/figures'), { recursive: true });
+  appendFileSync(join(root, 'target/figures/bench-page.jsonl'), figures.map((row) => `${JSON.stringify({ ...row, by: 'node scripts/bench-page.mjs' })}\n`).join(''));
 } finally {
   await browser.close();
   server.close();

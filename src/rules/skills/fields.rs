@@ -113,7 +113,8 @@ pub static SKILL_FIELD_LOOSE_TYPE: Rule = Rule {
                string.",
         why: "The spec asks for strings; clients in use read these leniently and do not skip the skill, but \
               YAML turns `version: 1.10` into the number 1.1, so the value a client sees may not be the one \
-              written. apcheck warns rather than skip (see the README).",
+              written. apcheck warns rather than skip, as lenient clients do (the book's decisions, \
+              \"Lenient skill fields\").",
         failing: Example::Package(&[
             ("plugin.json", PLUGIN),
             (

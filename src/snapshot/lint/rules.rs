@@ -118,13 +118,15 @@ pub static CONNECTED_SERVER_WITHOUT_TOOLS: Rule = Rule {
     doc: rule_doc! {
         what: "Servers whose `status` is `connected` but that have no entry in `tools`.",
         why: "An empty `tools/list` is legal, but in a plugin it usually means the server started without its configuration or credentials, which no packaging change fixes.",
-        failing: Example::Snapshot(
-            r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "skills": [],
-    "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}], "tools": []}"#,
-        ),
+        failing: Example::Snapshot(CONNECTED_WITHOUT_TOOLS),
         fixed: Example::Snapshot(VALID),
     },
 };
+
+/// AP606's failing example. Outside the `rule_doc!` call, where rustfmt would
+/// indent its second line as code.
+const CONNECTED_WITHOUT_TOOLS: &str = r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "skills": [],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}], "tools": []}"#;
 
 pub static NO_SKILLS: Rule = Rule {
     code: "AP607",

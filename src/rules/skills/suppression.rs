@@ -33,7 +33,7 @@
 
 use crate::diag::{Diagnostic, Severity};
 use crate::edit::{Edit, Fix};
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::rules::files::TextFile;
 use crate::source::Span;
 

@@ -139,25 +139,12 @@ function buildWasm() {
 // makes the wasm a third smaller than gzip -9 does, and base64 of data that
 // dense costs nothing once the page is served gzipped: this is what brings the
 // page under its transfer budget. Flags: wasm-pack.toml [embed].
-// The rule docs the page's wasm leaves out: written from the rule registry by
-// tests/rule_docs.rs, which fails when the file is stale.
-const RULE_DOCS = 'www/src/generated/rules.json';
-
 const embeddedWasm = {
   name: 'embedded-wasm',
   setup(build) {
     build.onResolve({ filter: /^embedded:apcheck-wasm$/ }, () => ({ path: 'apcheck-wasm', namespace: 'embedded' }));
     build.onLoad({ filter: /.*/, namespace: 'embedded' }, () => {
       const compressed = run(config.embed.command, [...config.embed.args, config['wasm-opt'].input], {
-        encoding: 'buffer',
-        maxBuffer: 64 * 1024 * 1024,
-      });
-      return { contents: `export default ${JSON.stringify(compressed.toString('base64'))};`, loader: 'js' };
-    });
-    // The rule docs the page's wasm leaves out (src/rule.rs, `rule_doc!`), compressed the same way.
-    build.onResolve({ filter: /^embedded:rule-docs$/ }, () => ({ path: 'rule-docs', namespace: 'embedded-docs' }));
-    build.onLoad({ filter: /.*/, namespace: 'embedded-docs' }, () => {
-      const compressed = run(config.embed.command, [...config.embed.args, RULE_DOCS], {
         encoding: 'buffer',
         maxBuffer: 64 * 1024 * 1024,
       });

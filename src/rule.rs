@@ -147,53 +147,6 @@ pub fn masks_secrets(code: &str) -> bool {
     Family::of_code(code) == Some(Family::Secrets)
 }
 
-/// Builds a rule's [`RuleDoc`]: `rule_doc! { what: .., why: .., failing: .., fixed: .. }`.
-///
-/// The page's wasm (wasm32 without the npm package's `node` feature) leaves
-/// the two examples out. They are a third of the registry's text, about
-/// 100 KB of a wasm held to 3.00 MB, and that room is what lets the page guard
-/// schema validation as the CLI does (`json::budget`). The page reads every
-/// rule's doc, examples included, and its `apcheck explain` text from
-/// `www/src/generated/rules.json`, which `tests/rule_docs.rs` writes from this
-/// registry and keeps current. Everywhere else the examples are compiled in
-/// and the registry's tests run them.
-#[cfg(not(all(target_arch = "wasm32", not(feature = "node"))))]
-macro_rules! rule_doc {
-    (what: $what:expr, why: $why:expr, failing: $failing:expr, fixed: $fixed:expr $(,)?) => {
-        $crate::rule::RuleDoc {
-            what: $what,
-            why: $why,
-            failing: $failing,
-            fixed: $fixed,
-        }
-    };
-}
-
-/// The page's [`rule_doc!`]: the examples are left out (see the other definition).
-#[cfg(all(target_arch = "wasm32", not(feature = "node")))]
-macro_rules! rule_doc {
-    (what: $what:expr, why: $why:expr, failing: $failing:expr, fixed: $fixed:expr $(,)?) => {
-        $crate::rule::RuleDoc {
-            what: $what,
-            why: $why,
-            // Each example stays type-checked, in a closure that is never
-            // called, so nothing of it is compiled into the wasm.
-            failing: {
-                let _ = || $failing;
-                $crate::rule::Example::Described($crate::rule::EXAMPLE_IN_PAGE_DATA)
-            },
-            fixed: {
-                let _ = || $fixed;
-                $crate::rule::Example::Described($crate::rule::EXAMPLE_IN_PAGE_DATA)
-            },
-        }
-    };
-}
-
-/// What the page's wasm holds in place of a rule example (see [`rule_doc!`]).
-#[cfg(all(target_arch = "wasm32", not(feature = "node")))]
-pub const EXAMPLE_IN_PAGE_DATA: &str = "the page reads this example from www/src/generated/rules.json";
-
 /// The four parts of every rule doc (after Ruff and Biome).
 #[derive(Debug, Serialize)]
 pub struct RuleDoc {

@@ -222,38 +222,6 @@ fn the_rule_pages_are_generated_from_the_registry() {
     );
 }
 
-/// Where the page reads the rule docs its wasm leaves out (`rule_doc!`).
-fn page_rule_docs_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("www/src/generated/rules.json")
-}
-
-/// What the page's worker answers `rules` and `explain` from: the registry as
-/// the npm package's `rules()` gives it, and each rule's `apcheck explain`
-/// text by code.
-fn page_rule_docs() -> String {
-    let rules: Vec<&Rule> = registry::all().collect();
-    let explain: BTreeMap<&str, String> = rules
-        .iter()
-        .map(|rule| (rule.code, apcheck::render::rules::explain(rule)))
-        .collect();
-    let docs = serde_json::json!({ "rules": rules, "explain": explain });
-    serde_json::to_string_pretty(&docs).unwrap() + "\n"
-}
-
-#[test]
-fn the_pages_rule_docs_are_generated_from_the_registry() {
-    let expected = page_rule_docs();
-    if std::env::var_os("APCHECK_BLESS").is_some() {
-        std::fs::create_dir_all(page_rule_docs_path().parent().unwrap()).unwrap();
-        std::fs::write(page_rule_docs_path(), &expected).unwrap();
-    }
-    let written = std::fs::read_to_string(page_rule_docs_path()).unwrap_or_default();
-    assert!(
-        written == expected,
-        "www/src/generated/rules.json differs from the registry; regenerate it with `{REGENERATE}`"
-    );
-}
-
 #[test]
 fn the_books_summary_lists_every_rule_page() {
     let summary = std::fs::read_to_string(summary_file()).unwrap();

@@ -6,7 +6,7 @@
 
 use apcheck::wasm::json::{diff_json, format_json, locate_json, validate_json, validate_json_batch};
 use apcheck::wasm::snapshot::{snapshot_call, snapshot_changes, snapshot_lint};
-use apcheck::wasm::{PackageTree, apply_edits};
+use apcheck::wasm::{PackageTree, apply_edits, explain};
 use serde_json::Value;
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
@@ -72,6 +72,7 @@ fn text_exports_answer_a_wrong_argument_with_their_error_value() {
             got,
         );
         assert_error(apply_edits(text("{}"), wrong.clone()), "edits", got);
+        assert_error(explain(wrong.clone()), "code_or_name", got);
         let mut tree = PackageTree::new();
         assert_error(tree.check(wrong.clone()), "root_name", got);
         assert_error(tree.render(wrong.clone()), "format", got);

@@ -197,11 +197,7 @@ pub fn pasted_skill_path(text: &str) -> String {
 }
 
 /// The rule registry as JSON: every rule with its code, severity, spec section,
-/// summary, fix hint and doc, in code order. The npm package's; the page's
-/// wasm holds no rule examples (`rule_doc!`) and its worker answers from
-/// `www/src/generated/rules.json`, this function's output written by
-/// `tests/rule_docs.rs`.
-#[cfg(feature = "node")]
+/// summary, fix hint and doc, in code order. The page renders rule docs from this.
 #[wasm_bindgen]
 pub fn rules() -> String {
     let rules: Vec<&crate::rule::Rule> = crate::registry::all().collect();
@@ -213,8 +209,6 @@ pub fn rules() -> String {
 
 /// One rule's doc, found by code (any case) or name: `{"ok":true,"rule":{..},"text":".."}`
 /// where `text` is exactly what `apcheck explain` prints, or `{"ok":false,"error":{"message":".."}}`.
-/// The npm package's, as [`rules`] is.
-#[cfg(feature = "node")]
 #[wasm_bindgen]
 pub fn explain(code_or_name: JsValue) -> String {
     args!(error_reply; string code_or_name);

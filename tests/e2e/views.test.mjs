@@ -220,25 +220,13 @@ test('Schema: a document that cannot be checked is shown as such, neither valid 
   };
   const statusIs = (pattern) =>
     page.waitForFunction((source) => new RegExp(source).test(document.querySelector('#schema-root .schema-results .status')?.textContent ?? ''), pattern.source, { timeout: 30_000 });
-  // Each case below also ends in "Could not check": wait for its own reason.
-  const uncheckedFor = async (reason) => {
-    await page.waitForFunction((source) => new RegExp(source).test(document.querySelector('#schema-root .schema-results .unchecked')?.textContent ?? ''), reason.source, { timeout: 30_000 });
-    await statusIs(/Could not check against your schema/);
-  };
-  // A schema whose branches refer back to it twice, against 22 nested arrays:
-  // the validator alone would take minutes and gigabytes (each level doubles
-  // the work). The page guards as the CLI does (src/json/budget.rs).
-  await typeInto('JSON Schema', '{"type": "array", "items": {"oneOf": [{"$ref": "#"}, {"$ref": "#"}, {"type": "string"}]}}');
-  await typeInto('JSON document to validate', `${'['.repeat(22)}${']'.repeat(22)}`);
-  await uncheckedFor(/too expensive for this input/);
-  // A number a 64-bit float cannot hold gets no verdict either, never a rounding's.
-  await typeInto('JSON Schema', '{"const": 18446744073709551617}');
-  await typeInto('JSON document to validate', '18446744073709551616');
-  await uncheckedFor(/cannot hold exactly/);
   // A pattern past the regex engine's backtracking limit: no verdict, never a violation.
+  // (The evaluation budget and the exact-number checks are the CLI's and the npm
+  // package's: the page's wasm leaves them out for its size budget, src/json/budget.rs.)
   await typeInto('JSON Schema', '{"pattern": "(a*)*\\\\1x"}');
   await typeInto('JSON document to validate', `"${'a'.repeat(40)}"`);
-  await uncheckedFor(/backtracking limit/);
+  await statusIs(/Could not check against your schema/);
+  assert.match(await page.locator('#schema-root .schema-results').textContent(), /backtracking limit/);
   // A subject the engine finishes with gets its verdict.
   await typeInto('JSON document to validate', '"ab"');
   await statusIs(/1 failure against your schema/);

@@ -10,9 +10,6 @@ import { XzReadableStream } from 'xz-decompress';
 import initWasm, * as core from '../pkg/apcheck.js';
 // Base64 of the wasm compressed with xz, put in by scripts/build-web.mjs.
 import wasmXzBase64 from 'embedded:apcheck-wasm';
-// Base64 of www/src/generated/rules.json compressed the same way: the rule
-// registry with every doc and example, and each rule's `apcheck explain` text.
-import ruleDocsXzBase64 from 'embedded:rule-docs';
 import { describe, nodeAt, scanJson } from './jsonscan.js';
 import { readZip, ZipError } from './zip.js';
 
@@ -86,6 +83,8 @@ function loadCore() {
 
 // Exports that take and return JSON text, callable by name. Anything else is refused.
 const TEXT_EXPORTS = [
+  'rules',
+  'explain',
   'limits',
   'format_json',
   'validate_json',
@@ -360,30 +359,6 @@ function diffLocate({ id, index }) {
   };
 }
 
-// The rule docs travel beside the wasm, not in it: the page's wasm leaves the
-// examples out (`rule_doc!` in src/rule.rs) to stay within its budget. The
-// file is the native registry's own output (tests/rule_docs.rs keeps it
-// current), so the Rules view shows exactly what `apcheck explain` prints.
-// Inflated on the first request, by the Rules view's worker only.
-let ruleDocs;
-function loadRuleDocs() {
-  ruleDocs ??= inflate(decodeBase64(ruleDocsXzBase64)).then((bytes) => JSON.parse(new TextDecoder().decode(bytes)));
-  return ruleDocs;
-}
-
-// `rules()` and `explain(code_or_name)` as the npm package's wasm answers them
-// (src/wasm/mod.rs): a rule is found by its code in any case, or by its name.
-const RULE_EXPORTS = {
-  rules: async () => (await loadRuleDocs()).rules,
-  explain: async (codeOrName) => {
-    const wanted = String(codeOrName).trim();
-    const { rules, explain } = await loadRuleDocs();
-    const rule = rules.find((candidate) => candidate.code.toLowerCase() === wanted.toLowerCase() || candidate.name === wanted);
-    if (!rule) return { ok: false, error: { message: `no rule has the code or name ${JSON.stringify(wanted)}` } };
-    return { ok: true, rule, text: explain[rule.code] };
-  },
-};
-
 const DIFF_OPS = { diff: diffDocuments, diffRows, diffPart, diffPartRows, diffLocate };
 const VIEWER_OPS = { zipFile, treeOpen, treeChildren };
 
@@ -393,10 +368,6 @@ async function handle({ op, args }, progress) {
   if (op === 'render') return renderLast(args);
   if (Object.hasOwn(DIFF_OPS, op)) return DIFF_OPS[op](args);
   if (Object.hasOwn(VIEWER_OPS, op)) return VIEWER_OPS[op](args);
-  if (op === 'call' && Object.hasOwn(RULE_EXPORTS, args.name)) {
-    const reply = await RULE_EXPORTS[args.name](...args.params);
-    return args.text ? JSON.stringify(reply) : reply;
-  }
   if (op === 'call' && TEXT_EXPORTS.includes(args.name) && typeof core[args.name] === 'function') {
     // `text: true` hands the reply back as the JSON text: one string to copy,
     // where a big reply (a batch's failures) would be cloned object by object.

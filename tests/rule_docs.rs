@@ -247,3 +247,33 @@ fn the_books_summary_lists_every_rule_page() {
         );
     }
 }
+
+/// Where the page reads the rule examples its wasm leaves out (`rule_doc!`).
+fn page_examples_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("www/src/generated/rule-examples.json")
+}
+
+/// Every rule's two examples by code, serialized as `rules()` serializes them.
+fn page_examples() -> String {
+    let examples: BTreeMap<&str, serde_json::Value> = registry::all()
+        .map(|rule| {
+            let pair = serde_json::json!({ "failing": rule.doc.failing, "fixed": rule.doc.fixed });
+            (rule.code, pair)
+        })
+        .collect();
+    serde_json::to_string_pretty(&examples).unwrap() + "\n"
+}
+
+#[test]
+fn the_pages_rule_examples_are_generated_from_the_registry() {
+    let expected = page_examples();
+    if std::env::var_os("APCHECK_BLESS").is_some() {
+        std::fs::create_dir_all(page_examples_path().parent().unwrap()).unwrap();
+        std::fs::write(page_examples_path(), &expected).unwrap();
+    }
+    let written = std::fs::read_to_string(page_examples_path()).unwrap_or_default();
+    assert!(
+        written == expected,
+        "www/src/generated/rule-examples.json differs from the registry; regenerate it with `{REGENERATE}`"
+    );
+}

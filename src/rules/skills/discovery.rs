@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use crate::diag::{Diagnostic, Severity};
 use crate::report::{SkillEntry, SkillState, SkillsSection, SkillsState, TokenEstimate};
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::rules::containment::{Resolution, resolve_within_root};
 use crate::rules::files::{Load, dangling_link, describe, read_text_file};
 use crate::tree::{Entry, Tree};
@@ -32,7 +32,7 @@ pub static SKILLS_NOT_DIRECTORY: Rule = Rule {
     spec: "Agent Plugins §6.2",
     summary: "`skills` exists but is not a directory; no skill of this plugin loads",
     fix_hint: Some("Make `skills/` a directory holding one folder per skill"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports a `skills` path that resolves to a file, FIFO or other non-directory.",
         why: "A fixed location that does not resolve to the expected kind makes that component type invalid; \
               the client keeps loading the other types (§6.2).",
@@ -48,7 +48,7 @@ pub static SKILL_MD_CASE: Rule = Rule {
     spec: "Agent Plugins §7.1",
     summary: "A skill folder has `skill.md` (or another casing) but no `SKILL.md`; it is not discovered",
     fix_hint: Some("Rename the file to exactly `SKILL.md`"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports a folder under skills/ without `SKILL.md` that holds the same name in another case.",
         why: "Discovery looks for a path named exactly `SKILL.md` (§7.1); on a case-sensitive filesystem \
               `skill.md` is another file, so the skill is installed but never shows up.",
@@ -64,7 +64,7 @@ pub static SKILL_MD_NOT_A_FILE: Rule = Rule {
     spec: "Agent Plugins §7.1",
     summary: "A skill folder's `SKILL.md` is not a regular file; the folder is not discovered",
     fix_hint: Some("Make `SKILL.md` the skill's file (or a symlink to a file inside the plugin root)"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports a `skills/<name>/SKILL.md` that is a directory, a FIFO or socket, or a symlink to nothing.",
         why: "Only a `SKILL.md` that resolves to a regular file makes a skill (§7.1). The folder is not \
               discovered, so nothing is skipped: as with `skill.md` (AP302), the skill never shows up.",
@@ -83,7 +83,7 @@ pub static SKILL_MD_TOO_DEEP: Rule = Rule {
     spec: "Agent Plugins §7.1",
     summary: "A folder under skills/ has no SKILL.md of its own, only deeper ones; nothing in it is discovered",
     fix_hint: Some("Move each skill folder up so that its SKILL.md is at skills/<name>/SKILL.md"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports an immediate child of skills/ without SKILL.md that has SKILL.md files further down \
                (a category folder, a nested repository layout).",
         why: "Clients MUST NOT search deeper descendants (§7.1): skills grouped in sub-folders are installed \
@@ -103,7 +103,7 @@ pub static STRAY_SKILL_MD: Rule = Rule {
     spec: "Agent Plugins §6.1, §7.1",
     summary: "SKILL.md files outside skills/<name>/ are never discovered",
     fix_hint: Some("If they are meant as skills of this plugin, move them to skills/<name>/SKILL.md"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Counts, once per package, SKILL.md files anywhere other than skills/<name>/SKILL.md (at the \
                root, in vendor folders, nested inside a skill) and names the first few.",
         why: "Skills are discovered only from the fixed location (§6.1), one level deep (§7.1). Copies for \

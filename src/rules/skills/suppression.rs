@@ -33,7 +33,7 @@
 
 use crate::diag::{Diagnostic, Severity};
 use crate::edit::{Edit, Fix};
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::rules::files::TextFile;
 use crate::source::Span;
 
@@ -48,7 +48,7 @@ pub static UNUSED_SUPPRESSION: Rule = Rule {
     spec: "apcheck (inline suppression, after Ruff's RUF100)",
     summary: "An `apcheck-ignore` comment in SKILL.md hides nothing, or lists a code no package rule has",
     fix_hint: Some("Remove the codes that hide nothing, or the whole comment"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reads the `apcheck-ignore` comments of each SKILL.md and reports, per comment, the codes that \
                hid no finding and the words shaped like a code that name no rule checking a package's files (the \
                snapshot rules, AP6xx-AP9xx, never report on a SKILL.md); a comment that lists no code at all is \

@@ -2,20 +2,22 @@
 //! - a generated root with 500 skills and 200 MCP servers, timed as the core
 //!   sees it (`list_tree` + `check_package`) and as a user does (the whole
 //!   `apcheck check` process); the target is a whole process under 50 ms;
-//! - issue 14's rows, a root with as many skills as the reader's default
+//! - the many-skills rows, a root with as many skills as the reader's default
 //!   entry limit lets it read whole ([`MANY_SKILLS`]), as a whole process:
 //!   median time and peak resident memory (`/usr/bin/time -v`), against the
-//!   issue's goal of 1.2 s and 80 MB; one row per body size ([`BODY_BYTES`]),
-//!   since issue 32 asks that the peak not grow with the bodies (each row
-//!   shows its peak as a ratio of the smallest bodies' peak);
-//! - issue 31's row, eight skills whose frontmatter `metadata` holds 48,000
-//!   keys each (38 s while duplicate keys were found by a scan), as the core
-//!   sees it.
+//!   goal of 1.2 s and 80 MB; one row per body size ([`BODY_BYTES`]), since
+//!   the peak must not grow with the bodies, which are read and dropped one
+//!   at a time (each row shows its peak as a ratio of the smallest bodies');
+//! - the wide-frontmatter row, eight skills whose frontmatter `metadata`
+//!   holds 48,000 keys each (38 s while duplicate keys were found by a scan),
+//!   as the core sees it.
 //!
 //! Run with `cargo bench --bench check`. It prints medians; nothing here
 //! asserts a time or a size, machines differ. It fails only when a result is
 //! wrong: the conformant generated plugins must check clean.
 
+#[path = "support/figures.rs"]
+mod figures;
 #[path = "support/large_plugin.rs"]
 mod large_plugin;
 #[path = "support/measure.rs"]
@@ -29,6 +31,7 @@ use std::time::Duration;
 
 use apcheck::disk::list_tree;
 use apcheck::tree::Limits;
+use figures::Figure;
 use measure::{median, peak_resident_mb};
 
 /// Timed runs per measurement under `cargo bench`; `cargo test --all-targets`
@@ -44,9 +47,9 @@ const TARGET: Duration = Duration::from_millis(50);
 const MANY_SKILLS: usize = (100_000 - 2) / 2;
 /// The smoke run's stand-in, so `cargo test` stays quick.
 const SMOKE_SKILLS: usize = 1_000;
-/// Issue 14's goal for the many-skills rows.
+/// The goal for the many-skills rows: wall time and peak resident memory in MB.
 const MANY_GOAL: (Duration, u64) = (Duration::from_millis(1_200), 80);
-/// The body sizes of the many-skills rows (issue 32): about 0.2, 2 and 20 KB.
+/// The body sizes of the many-skills rows: about 0.2, 2 and 20 KB.
 /// 20,000 bytes is the most a conformant body holds (5,000 tokens at 4 bytes
 /// each), so every row still checks clean.
 const BODY_BYTES: [usize; 3] = [200, 2_000, 20_000];
@@ -76,6 +79,12 @@ fn main() {
         black_box(apcheck::check_package("bench", &tree));
     });
     println!("list_tree + check_package: median {core:.2?} over {runs} runs");
+    let mut rows = vec![Figure {
+        id: "check-500-core".into(),
+        row: "`check` of a generated plugin with 500 skills and 200 servers: list and check, in process".into(),
+        figure: format!("{:.1} ms", core.as_secs_f64() * 1000.0),
+        goal: String::new(),
+    }];
 
     for format in ["text", "json"] {
         let process = median(runs, || {
@@ -89,14 +98,23 @@ fn main() {
             format!("OVER the {TARGET:?} target")
         };
         println!("apcheck check --format {format} (whole process): median {process:.2?} over {runs} runs, {verdict}");
+        rows.push(Figure {
+            id: format!("check-500-{format}"),
+            row: format!("`apcheck check --format {format}` of the 500-skill, 200-server plugin, whole process"),
+            figure: format!("{:.1} ms", process.as_secs_f64() * 1000.0),
+            goal: format!("< {} ms", TARGET.as_millis()),
+        });
     }
 
-    many_skills(bench);
-    wide_frontmatter(bench);
+    rows.extend(many_skills(bench));
+    rows.push(wide_frontmatter(bench));
+    if bench {
+        figures::record("check", &rows);
+    }
 }
 
-/// Issue 31's row: eight skills with a 48,000-key `metadata` mapping each.
-fn wide_frontmatter(bench: bool) {
+/// The wide-frontmatter row: eight skills with a 48,000-key `metadata` mapping each.
+fn wide_frontmatter(bench: bool) -> Figure {
     let (skills, keys) = if bench { (8, 48_000) } else { (1, 1_000) };
     let dir = tempfile::tempdir().expect("a temporary directory");
     generate_skills(dir.path(), skills, BODY_BYTES[0]);
@@ -117,14 +135,21 @@ fn wide_frontmatter(bench: bool) {
         black_box(apcheck::check_package("bench", &tree));
     });
     println!("check_package of {skills} skills with {keys} metadata keys each: median {time:.2?}");
+    Figure {
+        id: "check-wide-frontmatter".into(),
+        row: format!("`check` of {skills} skills whose `metadata` holds {keys} keys each, in process"),
+        figure: format!("{:.1} ms", time.as_secs_f64() * 1000.0),
+        goal: String::new(),
+    }
 }
 
-/// Issue 14's rows: `apcheck check` of a plugin with [`MANY_SKILLS`] skills,
+/// The many-skills rows: `apcheck check` of a plugin with [`MANY_SKILLS`] skills,
 /// once for each of [`BODY_BYTES`].
-fn many_skills(bench: bool) {
+fn many_skills(bench: bool) -> Vec<Figure> {
     let skills = if bench { MANY_SKILLS } else { SMOKE_SKILLS };
     let runs = if bench { MANY_RUNS } else { 1 };
     let mut smallest: Option<u64> = None;
+    let mut rows = Vec::new();
     for body_bytes in BODY_BYTES {
         let dir = tempfile::tempdir().expect("a temporary directory");
         generate_skills(dir.path(), skills, body_bytes);
@@ -158,7 +183,14 @@ fn many_skills(bench: bool) {
             time.as_secs_f64() / MANY_GOAL.0.as_secs_f64(),
             MANY_GOAL.0,
         );
+        rows.push(Figure {
+            id: format!("check-many-{body_bytes}"),
+            row: format!("`check` of {skills} skills ({body_bytes}-byte bodies), whole process, both cores"),
+            figure: format!("{:.1} ms, peak {shown}", time.as_secs_f64() * 1000.0),
+            goal: format!("≤ {:.1} s, ≤ {} MB", MANY_GOAL.0.as_secs_f64(), MANY_GOAL.1),
+        });
     }
+    rows
 }
 
 /// A conformant root of `plugin.json` and `count` skills, each with a body of

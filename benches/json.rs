@@ -11,6 +11,9 @@
 //!
 //! Prints the median of several runs of each measurement.
 
+#[path = "support/figures.rs"]
+mod figures;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -22,6 +25,7 @@ use apcheck::json::format::{
 };
 use apcheck::json::scan::check_syntax;
 use apcheck::json::validate::{CompileOptions, SchemaFile, compile, validate_text};
+use figures::Figure;
 use serde_json::{Value, json};
 
 /// A small deterministic generator (xorshift64*), so every run sees the same data.
@@ -176,6 +180,20 @@ fn result(name: &str, median: Duration) {
     println!("result {name} {:.1}", median.as_secs_f64() * 1000.0);
 }
 
+/// A row of the figures table: `ms` and, for a document of `mib`, its throughput.
+fn figure(id: &str, row: String, median: Duration, mib: Option<f64>, goal: &str) -> Figure {
+    let ms = median.as_secs_f64() * 1000.0;
+    Figure {
+        id: id.to_string(),
+        row,
+        figure: match mib {
+            Some(mib) => format!("{ms:.1} ms, {:.0} MiB/s", mib / median.as_secs_f64()),
+            None => format!("{ms:.1} ms"),
+        },
+        goal: goal.to_string(),
+    }
+}
+
 fn data_dir() -> PathBuf {
     let args: Vec<String> = std::env::args().collect();
     match args.iter().position(|a| a == "--data-dir") {
@@ -202,18 +220,23 @@ fn main() {
     std::fs::create_dir_all(dir.join("small")).expect("bench data directory");
     let mut random = Random(0x5eed_1234_abcd_ef01);
 
+    let mut rows = Vec::new();
     if wanted("format") {
-        bench_format(&dir, &mut random);
+        rows.extend(bench_format(&dir, &mut random));
     }
     if wanted("validate") {
-        bench_validate(&dir, &mut random);
+        rows.extend(bench_validate(&dir, &mut random));
     }
     if wanted("diff") {
-        bench_diff(&dir, &mut random);
+        rows.extend(bench_diff(&dir, &mut random));
+    }
+    // `cargo bench` passes `--bench`; a run as a test (`cargo test --all-targets`) records nothing.
+    if std::env::args().any(|arg| arg == "--bench") {
+        figures::record("json", &rows);
     }
 }
 
-fn bench_format(dir: &Path, random: &mut Random) {
+fn bench_format(dir: &Path, random: &mut Random) -> Vec<Figure> {
     let big = big_document(random, 100 * 1024 * 1024);
     write(&dir.join("big.json"), &big);
     let megabytes = big.len() as f64 / (1024.0 * 1024.0);
@@ -306,6 +329,32 @@ fn bench_format(dir: &Path, random: &mut Random) {
     result("format-stream-serial", serial);
     result("copy-floor", floor);
     result("format-minify", minified);
+    vec![
+        figure(
+            "fmt-stream",
+            format!(
+                "`fmt` {megabytes:.0} MiB, checked then streamed on {} threads (in process, `apcheck fmt`'s path)",
+                writing_threads()
+            ),
+            streamed,
+            Some(megabytes),
+            "≥ 600 MiB/s",
+        ),
+        figure(
+            "fmt-stream-serial",
+            format!("`fmt` {megabytes:.0} MiB, checked then streamed on one thread (the page's path)"),
+            serial,
+            Some(megabytes),
+            "",
+        ),
+        figure(
+            "syntax-check",
+            format!("the syntax check of {megabytes:.0} MiB alone"),
+            syntax,
+            Some(megabytes),
+            "",
+        ),
+    ]
 }
 
 /// A schema for [`big_document`]'s records, which every record meets.
@@ -332,7 +381,7 @@ const RECORDS_SCHEMA: &str = r#"{
 }
 "#;
 
-fn bench_validate(dir: &Path, random: &mut Random) {
+fn bench_validate(dir: &Path, random: &mut Random) -> Vec<Figure> {
     // Its own generator, so the small documents below stay the ones earlier runs measured.
     let big = big_document(&mut Random(0x50_0000_5eed), 50 * 1024 * 1024);
     write(&dir.join("big-50mb.json"), &big);
@@ -361,6 +410,16 @@ fn bench_validate(dir: &Path, random: &mut Random) {
         big.len() as f64 / (1024.0 * 1024.0)
     );
     result("validate-50mb", one);
+    let validate_one = figure(
+        "validate-50mb",
+        format!(
+            "validate one {:.0} MB document (in process)",
+            big.len() as f64 / (1024.0 * 1024.0)
+        ),
+        one,
+        None,
+        "",
+    );
     drop(big);
 
     let manifests: Vec<String> = (0..10_000).map(|i| manifest(random, i)).collect();
@@ -376,9 +435,19 @@ fn bench_validate(dir: &Path, random: &mut Random) {
     });
     println!("validate 10,000 small documents (plugin schema)  median {validate_all:>10.1?}");
     result("validate-10k", validate_all);
+    vec![
+        validate_one,
+        figure(
+            "validate-10k",
+            "validate 10,000 small documents (in process, one thread)".to_string(),
+            validate_all,
+            None,
+            "",
+        ),
+    ]
 }
 
-fn bench_diff(dir: &Path, random: &mut Random) {
+fn bench_diff(dir: &Path, random: &mut Random) -> Vec<Figure> {
     let (a, b) = tool_pair(random);
     write(&dir.join("tools-a.json"), &a);
     write(&dir.join("tools-b.json"), &b);
@@ -402,4 +471,20 @@ fn bench_diff(dir: &Path, random: &mut Random) {
     );
     println!("diff     10,000 tools, changes and patch only (lean documents)  median {changes:>10.1?}");
     result("diff-10k-tools-changes", changes);
+    vec![
+        figure(
+            "diff-10k-tools",
+            "keyed diff of 10,000 tools, everything (in process: `Value`s too, for the merge patch)".to_string(),
+            diffed,
+            None,
+            "",
+        ),
+        figure(
+            "diff-10k-tools-changes",
+            "keyed diff of 10,000 tools, changes and patch on lean documents (in process, the CLI's path)".to_string(),
+            changes,
+            None,
+            "",
+        ),
+    ]
 }

@@ -12,7 +12,7 @@
 # to $GITHUB_OUTPUT and reports to $GITHUB_STEP_SUMMARY, as on a runner.
 # `check` and `changes` run on untrusted pull-request code and need no token;
 # only `post`, run by a `workflow_run` workflow that checks out no pull-request
-# code, uses one (see the README, "Use in CI").
+# code, uses one (see docs/ci.md, "GitHub Action").
 set -euo pipefail
 
 action_dir=$(cd "$(dirname "$0")/.." && pwd)

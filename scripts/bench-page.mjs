@@ -1,24 +1,28 @@
 #!/usr/bin/env node
-// The page's rows of the benchmark table (issue 14), in headless Chromium:
+// The page's rows of the benchmark against peer tools, in headless Chromium:
 // apcheck through the page's real worker, against ajv and jsondiffpatch bundled
 // into a benchmark page of their own (benches/page/bench.js; never the product
 // page), and against the native figures of `cargo bench --bench json`, on the
 // same generated data. Prints times and ratios; fails only on a correctness
 // check (the same verdicts), never on a time.
 //
-// The Snapshot rows (issue 30 §1): each Snapshot task (lint, changes, drift,
+// The Snapshot rows: each Snapshot task (lint, changes, drift,
 // build, call) on two 10,000-tool snapshots, in the Snapshot view's worker
 // against the release CLI (`target/release/apcheck`) on the same files in the
 // same run, as page/CLI ratios (goal: ≤ 2×).
 //
 //   node scripts/bench-page.mjs [--runs N] [--data DIR --no-native] [--only validate|diff|snapshot|start]   (after `npm run build`)
 //
-// The page's start (issue 32): first paint and "ready" (`data-ready` on <html>,
+// The page's start: first paint and "ready" (`data-ready` on <html>,
 // set once the rules are loaded from the worker) of the served page
 // (scripts/serve.mjs, brotli), cold (a new browser context) and warm (a second
 // load in the same context, from the service worker's cache), at 10 Mbit/s,
 // 40 ms RTT and the CPU throttled 4× through CDP. Goals: cold ready ≤ 1.5 s,
 // warm ready ≤ 300 ms.
+//
+// Every row is also appended to target/figures/bench-page.jsonl (appended, so
+// that runs of one `--only` each add up), from which `node scripts/figures.mjs`
+// renders the book's figures table.
 //
 // --data DIR reads the inputs from DIR (default target/bench-data, which the
 // native benchmark writes); --no-native skips that benchmark and its column;
@@ -27,7 +31,7 @@
 // `cargo build --release --bin apcheck`).
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,8 +75,9 @@ const cli = join(root, 'target/release/apcheck');
 if (wants('snapshot')) execFileSync('cargo', ['build', '--release', '--locked', '--bin', 'apcheck'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
 
 // Two minified snapshots of 10,000 tools on two servers, the new one with a few
-// changes of each level (issue 30's pair); the plugin folder they were taken
-// from, each server's tools/list, and a tool call's arguments.
+// changes of each level (the pair the Snapshot rows' goal is set on); the
+// plugin folder they were taken from, each server's tools/list, and a tool
+// call's arguments.
 function snapshotInputs(dir) {
   const tool = (i) => ({
     name: `tool_${String(i).padStart(5, '0')}`,
@@ -124,7 +129,7 @@ function cliMedian(args, runs) {
   return times[Math.floor(times.length / 2)];
 }
 
-// The network and CPU of issue 32's profile: 10 Mbit/s both ways, 40 ms RTT, CPU 4× slower.
+// The slow device the start goals are set for: 10 Mbit/s both ways, 40 ms RTT, CPU 4× slower.
 const PROFILE = { latency: 40, downloadThroughput: 10e6 / 8, uploadThroughput: 10e6 / 8, cpu: 4 };
 
 /** When `data-ready` turned true and when the page first painted, in ms since the navigation started. */
@@ -205,6 +210,10 @@ try {
   const ratio = (ours, other) => (other ? `${(ours / other).toFixed(2)}×` : 'n/a').padStart(8);
   const rows = [];
   const snapshotRows = [];
+  // The figures table's rows: {id, row, figure, goal}; `by` is added when written.
+  const figures = [];
+  const fig = (n) => `${n.toFixed(1)} ms`;
+  const times = (ours, other) => `${(ours / other).toFixed(2)}×`;
   if (wants('validate')) {
     const documents = readdirSync(join(data, 'small')).sort().map((name) => readFileSync(join(data, 'small', name), 'utf8'));
     const schema = readFileSync(join(root, 'schemas/agent-plugins/1.0.0/plugin.schema.json'), 'utf8');
@@ -212,6 +221,10 @@ try {
     // The page shares a big batch with one worker per core; the row above it is its own worker alone.
     rows.push(`  ${`validate ${documents.length} small documents, one worker (ajv)`.padEnd(64)} ${ms(validation.single)} ${ms(validation.peer)} ${ratio(validation.single, validation.peer)} ${ms(native['validate-10k'] ?? NaN)} ${ratio(validation.single, native['validate-10k'])}`);
     rows.push(`  ${`the same, as the page shares it: ${validation.workers} workers (ajv)`.padEnd(64)} ${ms(validation.ours)} ${ms(validation.peer)} ${ratio(validation.ours, validation.peer)} ${ms(native['validate-10k'] ?? NaN)} ${ratio(validation.ours, native['validate-10k'])}`);
+    const nativeValidate = native['validate-10k'];
+    const againstNative = (ours) => (nativeValidate ? `; native ${fig(nativeValidate)} (${times(ours, nativeValidate)})` : '');
+    figures.push({ id: 'page-validate-one', row: `page: validate ${documents.length.toLocaleString('en')} small documents, the page's worker alone`, figure: `${fig(validation.single)}; ajv ${fig(validation.peer)} (${times(validation.single, validation.peer)})${againstNative(validation.single)}`, goal: '≤ ajv, ≤ 1.5× native' });
+    figures.push({ id: 'page-validate-shared', row: `page: validate ${documents.length.toLocaleString('en')} small documents as the page shares them (${validation.workers} workers)`, figure: `${fig(validation.ours)}; ajv ${fig(validation.peer)} (${times(validation.ours, validation.peer)})${againstNative(validation.ours)}`, goal: '' });
     for (const [how, found] of [['one worker', validation.singleValid], [`${validation.workers} workers`, validation.oursValid]]) {
       if (found !== validation.peerValid) fail(`verdicts differ: apcheck (${how}) finds ${found} valid documents, ajv ${validation.peerValid}`);
     }
@@ -220,12 +233,14 @@ try {
     const a = readFileSync(join(data, 'tools-a.json'), 'utf8');
     const b = readFileSync(join(data, 'tools-b.json'), 'utf8');
     const diff = await page.evaluate((input) => window.bench.benchDiff(input), { a, b, runs });
-    // The same snapshots minified (one line each), as issue 14's "Open A… / Open B…" row loads them.
+    // The same snapshots minified (one line each), as the Diff view's "Open A… / Open B…" loads them.
     const [aLine, bLine] = [a, b].map((text) => JSON.stringify(JSON.parse(text)));
     const minified = await page.evaluate((input) => window.bench.benchDiff(input), { a: aLine, b: bLine, runs });
     rows.push(`  ${`keyed diff of two ${(a.length / 2 ** 20).toFixed(1)} MB 10,000-tool snapshots (jsondiffpatch)`.padEnd(64)} ${ms(diff.ours)} ${ms(diff.peer)} ${ratio(diff.ours, diff.peer)} ${ms(native['diff-10k-tools'] ?? NaN)} ${ratio(diff.ours, native['diff-10k-tools'])}`);
     rows.push(`  ${`the same, minified: two ${(aLine.length / 2 ** 20).toFixed(1)} MB one-line documents (jsondiffpatch)`.padEnd(64)} ${ms(minified.ours)} ${ms(minified.peer)} ${ratio(minified.ours, minified.peer)}`);
     rows.push(`  apcheck diff: ${diff.changes} changes ${JSON.stringify(diff.summary)}`);
+    figures.push({ id: 'page-diff', row: `page: keyed diff, two ${(a.length / 2 ** 20).toFixed(1)} MB 10,000-tool snapshots`, figure: `${fig(diff.ours)}; jsondiffpatch ${fig(diff.peer)} (${times(diff.ours, diff.peer)})`, goal: '≤ 0.5 s, ≥ 7× faster than jsondiffpatch' });
+    figures.push({ id: 'page-diff-minified', row: `page: keyed diff, the same minified (two ${(aLine.length / 2 ** 20).toFixed(1)} MB one-line documents)`, figure: `${fig(minified.ours)}; jsondiffpatch ${fig(minified.peer)} (${times(minified.ours, minified.peer)})`, goal: '' });
     if (!diff.peerDiffers || diff.changes === 0) fail('one side found no difference between the two snapshots');
     if (JSON.stringify(minified.summary) !== JSON.stringify(diff.summary)) fail(`minifying changed the diff: ${JSON.stringify(minified.summary)} against ${JSON.stringify(diff.summary)}`);
   }
@@ -257,6 +272,7 @@ try {
     for (const name of Object.keys(what)) {
       const found = inPage[name];
       snapshotRows.push(`  ${what[name].padEnd(64)} ${ms(found.ms)} ${ms(byCli[name])} ${ratio(found.ms, byCli[name])}  (page: ${JSON.stringify(found.result)})`);
+      figures.push({ id: `page-snapshot-${name}`, row: `page: ${what[name]}, against the release CLI on the same files`, figure: `${times(found.ms, byCli[name])} the CLI (${fig(found.ms)} against ${fig(byCli[name])})`, goal: '≤ 2× the CLI' });
     }
   }
   const startRows = [];
@@ -266,6 +282,9 @@ try {
     startRows.push(`  ${`page start at ${PROFILE.downloadThroughput * 8e-6} Mbit/s, ${PROFILE.latency} ms RTT, CPU ${PROFILE.cpu}× slower`.padEnd(64)} ${'paint'.padStart(11)} ${'ready'.padStart(11)}  goal (ready)`);
     startRows.push(`  ${'cold: a new browser context'.padEnd(64)} ${ms(starts.cold.paint)} ${ms(starts.cold.ready)}  ≤ 1500 ms`);
     startRows.push(`  ${`warm: a second load, ${starts.warm.controlled ? 'from the service worker' : 'NOT controlled by the service worker'}`.padEnd(64)} ${ms(starts.warm.paint)} ${ms(starts.warm.ready)}  ≤ 300 ms`);
+    const profile = `${PROFILE.downloadThroughput * 8e-6} Mbit/s, ${PROFILE.latency} ms RTT, CPU ${PROFILE.cpu}× slower`;
+    figures.push({ id: 'page-start-cold', row: `page start at ${profile}: cold (a new browser context)`, figure: `ready ${fig(starts.cold.ready)}, first paint ${fig(starts.cold.paint)}`, goal: 'ready ≤ 1.5 s' });
+    figures.push({ id: 'page-start-warm', row: `page start at ${profile}: warm (a second load, ${starts.warm.controlled ? 'from the service worker' : 'NOT from the service worker'})`, figure: `ready ${fig(starts.warm.ready)}, first paint ${fig(starts.warm.paint)}`, goal: 'ready ≤ 300 ms' });
   }
   console.log('bench-page: medians of %d runs in headless Chromium; ratio = apcheck / other', runs);
   if (rows.length) console.log(`  ${'row'.padEnd(64)} ${'apcheck'.padStart(11)} ${'peer'.padStart(11)} ${'÷ peer'.padStart(8)} ${'native'.padStart(11)} ${'÷ native'.padStart(8)}`);
@@ -273,6 +292,8 @@ try {
   for (const row of snapshotRows) console.log(row);
   for (const row of startRows) console.log(row);
   if (outside.length) fail(`requests outside the benchmark page: ${outside.join(', ')}`);
+  mkdirSync(join(root, 'target/figures'), { recursive: true });
+  appendFileSync(join(root, 'target/figures/bench-page.jsonl'), figures.map((row) => `${JSON.stringify({ ...row, by: 'node scripts/bench-page.mjs' })}\n`).join(''));
 } finally {
   await browser.close();
   server.close();

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs apcheck and its peers on the same generated inputs in one run, and
-# prints every CLI row of issue 14's table: medians, ratios (ours / peer),
-# and peak memory and CPU seconds (`/usr/bin/time -v`; on a loaded machine
-# CPU seconds are the fairer time).
+# prints every CLI row of the benchmark against peer tools: medians, ratios
+# (ours / peer), and peak memory and CPU seconds (`/usr/bin/time -v`; on a
+# loaded machine CPU seconds are the fairer time).
 #
 #   scripts/bench-peers.sh            # from the repository root
 #   RUNS=3 SLOW_RUNS=1 scripts/bench-peers.sh
@@ -335,3 +335,19 @@ echo "JSON Patch operations: jsondiffpatch ${jdp_ops:-?}, apcheck $our_patch_ops
 for peer in "${!skipped[@]}"; do
     echo "skipped $peer: ${skipped[$peer]}"
 done
+
+# The same rows for the book's figures table (`node scripts/figures.mjs` renders it).
+mkdir -p "$ROOT/target/figures"
+printf '%s\n' "${rows[@]}" | node -e '
+const lines = require("node:fs").readFileSync(0, "utf8").split("\n").filter(Boolean);
+const ratio = (ours, peer) => (Number(peer) > 0 && Number.isFinite(Number(ours)) ? `${(Number(ours) / Number(peer)).toFixed(2)}×` : "-");
+const side = (ms, mb, cpu) => [`${ms} ms`, mb === "-" ? "" : `${mb} MB`, cpu === "-" ? "" : `${cpu} CPU s`].filter(Boolean).join(", ");
+for (const line of lines) {
+  const [task, peer, peerMs, ourMs, peerMb, ourMb, peerCpu, ourCpu] = line.split("\t");
+  if (peer === "-") continue; // ours only: no peer to set it against
+  const ratios = [ratio(ourMs, peerMs), ratio(ourMb, peerMb), ratio(ourCpu, peerCpu)].filter((r) => r !== "-").join(", ");
+  const id = `peers-${`${task} ${peer}`.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "")}`;
+  const figure = peerMs === "-" ? `${side(ourMs, ourMb, ourCpu)}; ${peer} not run` : `${side(ourMs, ourMb, ourCpu)}; ${peer} ${side(peerMs, peerMb, peerCpu)} (${ratios})`;
+  console.log(JSON.stringify({ id, row: `${task}, against ${peer}`, figure, goal: "", by: "scripts/bench-peers.sh" }));
+}' >"$ROOT/target/figures/bench-peers.jsonl"
+echo "bench-peers: rows written to target/figures/bench-peers.jsonl (node scripts/figures.mjs renders them)"

@@ -58,8 +58,18 @@ if [ "$(wasm-pack --version 2>/dev/null)" != "wasm-pack $wasm_pack_version" ]; t
     cargo install wasm-pack --version "$wasm_pack_version" --locked --force
 fi
 
+# The book (docs/), which scripts/test.sh builds and link-checks. Its HTML
+# renderer and search only: the default `serve` and `watch` features add an
+# HTTP server and a file watcher that no test uses (for `mdbook serve docs`,
+# install it without `--no-default-features`).
+mdbook_version=0.5.4
+if [ "$(mdbook --version 2>/dev/null)" != "mdbook v$mdbook_version" ]; then
+    echo "== cargo install mdbook $mdbook_version"
+    cargo install mdbook --version "$mdbook_version" --locked --no-default-features --features search --force
+fi
+
 echo "== npm ci"
 npm ci --no-audit --no-fund
 
-echo "== npm ci (editors/vscode: the VS Code extension's vscode-languageclient and types)"
+echo "== npm ci (editors/vscode: the VS Code extension's vscode-languageclient, types and vsce)"
 npm ci --prefix editors/vscode --no-audit --no-fund

@@ -4,7 +4,10 @@
 # Action's script), the pre-commit hook through the real pre-commit, the wasm
 # build with its size, the wasm exports in headless Chromium, the page end to
 # end in headless Chromium, the npm package (build, parity with the CLI, types),
-# the VS Code extension's build, a fuzz smoke run, and the benchmarks' figures.
+# the VS Code extension (build, unit tests, its platform package), a fuzz
+# smoke run, and the benchmarks' figures, which end up in the book's figures
+# table (docs/figures.md). The book (docs/, mdBook) is built and its links
+# checked right after the lints.
 # Needs the tools .ci/run installs. `FAST=1` skips fuzzing and benchmarks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +35,14 @@ step "clippy" cargo clippy --workspace --all-targets --locked -- -D warnings
 step "clippy (wasm: the page's build and the npm package's)" bash -c '
     cargo clippy --target wasm32-unknown-unknown --no-default-features --lib --locked -- -D warnings &&
     cargo clippy --target wasm32-unknown-unknown --no-default-features --features node --lib --locked -- -D warnings'
+# The book: its figures page must be the rendering of its record, and every
+# relative link and #anchor of the built pages, and the README's links into
+# it, must resolve. Built afresh, so a page that is no longer in the summary
+# cannot hide a dead link.
+step "the book (docs/): figures rendered from their record, mdbook build, every internal link and anchor" bash -c '
+    node --test tests/book/ &&
+    node scripts/figures.mjs --check &&
+    rm -rf target/book && mdbook build docs && node scripts/check-links.mjs'
 step "native tests" cargo test --workspace --locked
 step "pre-commit hook with the real pre-commit (try-repo: a rejected plugin fails, the fixed one passes)" \
     bash scripts/test-pre-commit.sh
@@ -43,11 +54,17 @@ step "wasm exports in headless Chromium" env \
 step "page end to end in headless Chromium" npm run test:e2e
 step "npm package build (wasm for Node and bundlers, size budget)" npm run build:npm
 step "npm package: pack, offline install, output parity with the CLI, typed API" npm run test:npm
-step "VS Code extension: type-check and bundle" npm run --prefix editors/vscode build
+# Packaging runs the extension's type-check and bundle (vsce's prepublish) and
+# bundles target/debug/apcheck, which the native tests built.
+step "VS Code extension: unit tests, then this platform's .vsix (type-check, bundle, contents, the bundled binary runs)" \
+    npm test --prefix editors/vscode
 if [ -z "${FAST:-}" ]; then
     step "fuzz smoke" env FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash scripts/fuzz-smoke.sh
+    # Each runner appends its rows to target/figures/; only this run's are merged.
+    rm -rf target/figures
     step "benchmarks (figures, not assertions)" cargo bench --locked
     step "page benchmarks in headless Chromium (ratios to ajv, jsondiffpatch, native, the CLI; the page's start)" node scripts/bench-page.mjs
+    step "figures: this run's rows into docs/figures.json, rendered as docs/figures.md" node scripts/figures.mjs
 fi
 
 echo

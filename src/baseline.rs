@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::diag::Diagnostic;
-use crate::report::{PackageReport, Summary};
+use crate::report::PackageReport;
 use crate::tree::Tree;
 
 /// The `version` this build writes and reads.
@@ -135,11 +135,8 @@ impl Baseline {
             },
         );
         let hidden = before - report.diagnostics.len();
-        report.summary = Summary {
-            ignored: report.summary.ignored,
-            baselined: report.summary.baselined + hidden,
-            ..Summary::count(&report.diagnostics, &report.skills, &report.mcp)
-        };
+        report.recount();
+        report.summary.baselined += hidden;
         hidden
     }
 }

@@ -32,7 +32,7 @@ use toml::Spanned;
 use crate::diag::Severity;
 use crate::fix::FixInputs;
 use crate::registry;
-use crate::report::{PackageReport, Summary};
+use crate::report::PackageReport;
 use crate::rule::Rule;
 use crate::source::LineIndex;
 
@@ -213,8 +213,7 @@ impl Settings {
             index: LineIndex::new(text),
         };
         let syntax = |error: toml::de::Error| place.error(error.span().unwrap_or(0..0), error.message().trim());
-        let is_pyproject = path.rsplit(['/', '\\']).next() == Some("pyproject.toml");
-        let raw = if is_pyproject {
+        let raw = if is_pyproject(path) {
             match toml::from_str::<Pyproject>(text)
                 .map_err(syntax)?
                 .tool
@@ -392,11 +391,7 @@ impl Settings {
     pub fn apply(&self, report: &mut PackageReport, root: &str) -> usize {
         let before = report.diagnostics.len();
         report.diagnostics.retain_mut(|diagnostic| {
-            let path = match (&diagnostic.file, root) {
-                (Some(file), "") => file.clone(),
-                (Some(file), root) => format!("{}/{file}", root.trim_end_matches('/')),
-                (None, root) => root.to_string(),
-            };
+            let path = finding_path(root, diagnostic.file.as_deref());
             match self.severity_of(diagnostic.code, diagnostic.severity, &path) {
                 Some(severity) => {
                     diagnostic.severity = severity;
@@ -406,11 +401,8 @@ impl Settings {
             }
         });
         let hidden = before - report.diagnostics.len();
-        report.summary = Summary {
-            ignored: report.summary.ignored + hidden,
-            baselined: report.summary.baselined,
-            ..Summary::count(&report.diagnostics, &report.skills, &report.mcp)
-        };
+        report.recount();
+        report.summary.ignored += hidden;
         hidden
     }
 
@@ -445,6 +437,91 @@ impl Settings {
         }
         out
     }
+}
+
+/// Where the settings place a finding: its package-relative `file` under the
+/// plugin `root` (both relative to the configuration's directory), or the
+/// root itself for a finding in no file.
+pub fn finding_path(root: &str, file: Option<&str>) -> String {
+    match (file, root) {
+        (Some(file), "") => file.to_string(),
+        (Some(file), root) => format!("{}/{file}", root.trim_end_matches('/')),
+        (None, root) => root.to_string(),
+    }
+}
+
+/// One replacement in a configuration text: the bytes `span` become `replacement`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigEdit {
+    pub span: Range<usize>,
+    pub replacement: String,
+}
+
+/// The edit of the configuration file `path` (its `text`, or `None` when it
+/// does not exist yet) that hides the findings of `code` in the file at
+/// `file` (relative to the configuration's directory): what a JSON file,
+/// which has no comments to hold an `apcheck-ignore`, gets instead. The code
+/// joins the `ignore` of an `[[overrides]]` entry for exactly that file, or a
+/// new entry is appended; everything else in the text is left as written.
+/// Each candidate is read back as any configuration is, and the first that
+/// hides the code is chosen, so `None` means no such edit works (a text that
+/// does not parse, `overrides` written as an inline array).
+pub fn ignore_edit(path: &str, text: Option<&str>, file: &str, code: &str) -> Option<ConfigEdit> {
+    let code = registry::find(code)?.code;
+    let text = text.unwrap_or_default();
+    // The path as a glob that matches it alone, whatever characters it holds.
+    let glob = globset::escape(file);
+    // A JSON string is a TOML basic string: the same escapes, none TOML lacks.
+    let quoted = |value: &str| serde_json::Value::from(value).to_string();
+    let overrides = if is_pyproject(path) {
+        toml::from_str::<Pyproject>(text)
+            .ok()?
+            .tool
+            .and_then(|tool| tool.apcheck)
+            .and_then(|config| config.overrides)
+    } else {
+        toml::from_str::<RawConfig>(text).ok()?.overrides
+    };
+    let joined = overrides.iter().flatten().find_map(|over| {
+        let paths = over.paths.get_ref();
+        let only_this = paths.len() == 1 && paths[0].get_ref() == &glob;
+        let last = over
+            .ignore
+            .as_ref()
+            .and_then(|ignore| ignore.last())
+            .filter(|_| only_this)?;
+        Some(ConfigEdit {
+            span: last.span().end..last.span().end,
+            replacement: format!(", {}", quoted(code)),
+        })
+    });
+    let header = if is_pyproject(path) {
+        "[[tool.apcheck.overrides]]"
+    } else {
+        "[[overrides]]"
+    };
+    let separator = match text {
+        "" => "",
+        text if text.ends_with('\n') => "\n",
+        _ => "\n\n",
+    };
+    let appended = ConfigEdit {
+        span: text.len()..text.len(),
+        replacement: format!(
+            "{separator}{header}\npaths = [{}]\nignore = [{}]\n",
+            quoted(&glob),
+            quoted(code)
+        ),
+    };
+    joined.into_iter().chain([appended]).find(|edit| {
+        let mut edited = text.to_string();
+        edited.replace_range(edit.span.clone(), &edit.replacement);
+        matches!(Settings::parse(path, &edited), Ok(Some(settings)) if settings.severity_of(code, Severity::Error, file).is_none())
+    })
+}
+
+fn is_pyproject(path: &str) -> bool {
+    path.rsplit(['/', '\\']).next() == Some("pyproject.toml")
 }
 
 impl Selection {
@@ -762,5 +839,95 @@ mod tests {
         let bad = Settings::default().with_extensions_namespace(Some("acme")).unwrap_err();
         assert_eq!(bad.origin, Origin::Flag("--extensions-namespace"));
         assert_eq!(Settings::default().fix_inputs(), FixInputs::default());
+    }
+
+    /// `text` with `edit` made.
+    fn edited(text: &str, edit: &ConfigEdit) -> String {
+        let mut out = text.to_string();
+        out.replace_range(edit.span.clone(), &edit.replacement);
+        out
+    }
+
+    #[test]
+    fn ignoring_a_code_in_one_file_creates_extends_or_appends_an_override() {
+        let hidden =
+            |text: &str, file: &str, code: &str| parse(text).severity_of(code, Severity::Warning, file).is_none();
+        // No configuration yet: the whole file.
+        let created = ignore_edit("apcheck.toml", None, "plugins/a/mcp.json", "AP205").unwrap();
+        assert_eq!(created.span, 0..0);
+        assert_eq!(
+            created.replacement,
+            "[[overrides]]\npaths = [\"plugins/a/mcp.json\"]\nignore = [\"AP205\"]\n"
+        );
+        // A file without a final line break keeps its text and gets a blank line first.
+        let text = "ignore = [\"AP314\"]  # kept as written";
+        let appended = edited(
+            text,
+            &ignore_edit("apcheck.toml", Some(text), "plugin.json", "AP205").unwrap(),
+        );
+        assert!(
+            appended.starts_with("ignore = [\"AP314\"]  # kept as written\n\n[[overrides]]\n"),
+            "{appended}"
+        );
+        assert!(hidden(&appended, "plugin.json", "AP205"));
+        assert!(!hidden(&appended, "mcp.json", "AP205"), "only that file");
+        // An entry for exactly that file gets the code in its list.
+        let text = "[[overrides]]\npaths = [\"plugin.json\"]\nignore = [\"AP205\"]  # legacy\n";
+        let joined = edited(
+            text,
+            &ignore_edit("apcheck.toml", Some(text), "plugin.json", "AP210").unwrap(),
+        );
+        assert_eq!(
+            joined,
+            "[[overrides]]\npaths = [\"plugin.json\"]\nignore = [\"AP205\", \"AP210\"]  # legacy\n"
+        );
+        // In pyproject.toml, under [tool.apcheck].
+        let text = "[project]\nname = \"x\"\n";
+        let pyproject = edited(
+            text,
+            &ignore_edit("pyproject.toml", Some(text), "plugin.json", "AP205").unwrap(),
+        );
+        assert!(pyproject.ends_with("\n[[tool.apcheck.overrides]]\npaths = [\"plugin.json\"]\nignore = [\"AP205\"]\n"));
+        let settings = Settings::parse("pyproject.toml", &pyproject).unwrap().unwrap();
+        assert!(
+            settings
+                .severity_of("AP205", Severity::Warning, "plugin.json")
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn an_ignore_edit_is_one_that_reads_back_hiding_the_code() {
+        // Glob characters in the path are escaped, so the entry matches that file alone.
+        let edit = ignore_edit("apcheck.toml", None, "p[1]/mcp.json", "AP401").unwrap();
+        assert!(
+            edit.replacement.contains("\"p[[]1[]]/mcp.json\""),
+            "{}",
+            edit.replacement
+        );
+        let settings = parse(&edit.replacement);
+        assert!(
+            settings
+                .severity_of("AP401", Severity::Error, "p[1]/mcp.json")
+                .is_none()
+        );
+        assert!(settings.severity_of("AP401", Severity::Error, "p1/mcp.json").is_some());
+        // A later entry selects the code again for that file: joining the first
+        // entry would hide nothing, so a new entry goes last, where it wins.
+        let text = "[[overrides]]\npaths = [\"plugin.json\"]\nignore = [\"AP313\"]\n\n[[overrides]]\npaths = [\"**\"]\nextend-select = [\"AP205\"]\n";
+        let edit = ignore_edit("apcheck.toml", Some(text), "plugin.json", "AP205").unwrap();
+        assert_eq!(edit.span, text.len()..text.len());
+        // `overrides` as an inline array cannot take a `[[overrides]]` table; a broken text takes nothing.
+        let inline = "overrides = [{ paths = [\"x\"], ignore = [\"AP3\"] }]\n";
+        assert_eq!(ignore_edit("apcheck.toml", Some(inline), "plugin.json", "AP205"), None);
+        assert_eq!(
+            ignore_edit("apcheck.toml", Some("ignore = ["), "plugin.json", "AP205"),
+            None
+        );
+        assert_eq!(
+            ignore_edit("apcheck.toml", None, "plugin.json", "AP999"),
+            None,
+            "no such rule"
+        );
     }
 }

@@ -329,7 +329,7 @@ impl Reader {
                     // What a read will keep, from the size `lstat` gives. The
                     // total limit bounds what a tree holds; a listed tree holds
                     // one file at a time, so only the per-file limit applies and
-                    // a package of large skill bodies is checked whole (issue 32).
+                    // a package of large skill bodies is checked whole.
                     let budget = self.limits.max_file_bytes;
                     let keep = usize::try_from(size).map_or(budget, |size| size.min(budget));
                     if (keep as u64) < size {
@@ -477,7 +477,7 @@ mod tests {
 
     #[test]
     fn component_locations_are_read_before_a_big_folder_can_use_up_the_entry_limit() {
-        // Issue 9 §2: a `zzz/` folder of 100,000 files hid `skills/` (here at scale 1:1000).
+        // A `zzz/` folder of 100,000 files once hid `skills/` (here at scale 1:1000).
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         fs::create_dir_all(root.join("skills/review")).unwrap();
@@ -639,7 +639,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_fifo_is_refused_without_waiting_for_a_writer() {
-        // Issue 31 §2: opening a FIFO for reading waits for a writer; the
+        // Opening a FIFO for reading waits for a writer; the
         // walk's `lstat` may have seen a regular file there a moment before.
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("plugin.json");
@@ -653,7 +653,7 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn a_regular_file_whose_read_would_wait_fails_instead() {
-        // Issue 31 §2: `/proc/kmsg` is a regular file whose read waits for the
+        // `/proc/kmsg` is a regular file whose read waits for the
         // next kernel message (`snapshot /proc` hung on it). Only root may
         // open it; anyone else gets "permission denied" at once either way.
         let result = within_a_minute(|| read_prefix(Path::new("/proc/kmsg"), 100, 0));

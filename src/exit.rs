@@ -119,7 +119,7 @@ mod tests {
 
     #[test]
     fn a_rejected_plugin_or_an_incomplete_check_fails_whatever_the_settings_hide() {
-        // Issue 31 §5: `ignore = ["AP"]` hides every finding, but not the state.
+        // `ignore = ["AP"]` hides every finding, but not the state.
         let hide_all = crate::config::Settings::parse("apcheck.toml", "ignore = [\"AP\"]\n")
             .unwrap()
             .unwrap();

@@ -38,8 +38,9 @@ pub fn check_package_with(root: &str, tree: &Tree, inputs: &FixInputs) -> Packag
         // still checked, so that an author sees every finding in one pass,
         // but what they would load is dropped and their findings are marked.
         let mut unreached = Vec::new();
+        let mut suppressed = 0;
         if manifest_read {
-            rules::skills::discover_skills(tree, &mut unreached);
+            suppressed = rules::skills::discover_skills(tree, &mut unreached).suppressed;
             // A manifest rejected for its `$schema` names no version; mcp.json is
             // then judged against the newest version this checker supports,
             // not flagged for failing to match a version nobody named.
@@ -60,6 +61,7 @@ pub fn check_package_with(root: &str, tree: &Tree, inputs: &FixInputs) -> Packag
             SkillsSection {
                 state: SkillsState::NotLoaded,
                 entries: Vec::new(),
+                suppressed,
             },
             McpSection {
                 state: McpState::NotLoaded,
@@ -71,7 +73,10 @@ pub fn check_package_with(root: &str, tree: &Tree, inputs: &FixInputs) -> Packag
     rules::layout::hint_vendor_files(tree, &plugin, &mut diagnostics);
     let unread = rules::unread::report_unreadable_paths(tree, &mut diagnostics);
     sort_diagnostics(&mut diagnostics);
-    let summary = Summary::count(&diagnostics, &skills, &mcp);
+    let summary = Summary {
+        suppressed: skills.suppressed,
+        ..Summary::count(&diagnostics, &skills, &mcp)
+    };
     PackageReport {
         root: root.to_string(),
         plugin,
@@ -133,5 +138,24 @@ mod tests {
             "{:#?}",
             missing.diagnostics
         );
+    }
+
+    #[test]
+    fn findings_hidden_by_comments_are_counted_whether_or_not_the_plugin_loads() {
+        // Agent Skills `name`: `b` is not the directory `a` (AP309).
+        let skill = "---\nname: b\ndescription: Does x. Use when y.\n---\n<!-- apcheck-ignore AP309 -->\n";
+        for manifest in [
+            "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"demo\"}",
+            "{\"name\": \"demo\"}",
+        ] {
+            let tree = Tree::from_files([("plugin.json", manifest), ("skills/a/SKILL.md", skill)]);
+            let report = check_package("demo", &tree);
+            assert_eq!(report.summary.suppressed, 1, "{manifest}");
+            assert!(
+                report.diagnostics.iter().all(|d| d.code != "AP309"),
+                "{:#?}",
+                report.diagnostics
+            );
+        }
     }
 }

@@ -20,6 +20,7 @@ pub mod redact;
 pub mod registry;
 pub mod render;
 pub mod report;
+#[macro_use]
 pub mod rule;
 pub mod rules;
 #[cfg(not(target_arch = "wasm32"))]

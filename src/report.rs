@@ -48,6 +48,10 @@ pub enum PluginState {
 pub struct SkillsSection {
     pub state: SkillsState,
     pub entries: Vec<SkillEntry>,
+    /// Findings the `apcheck-ignore` comments of the SKILL.md files hid; the
+    /// check moves the count to [`Summary::suppressed`].
+    #[serde(skip)]
+    pub suppressed: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -148,6 +152,8 @@ pub struct Summary {
     pub ignored: usize,
     /// Findings hidden because the baseline records them; not counted above.
     pub baselined: usize,
+    /// Findings hidden by `apcheck-ignore` comments in the files; not counted above.
+    pub suppressed: usize,
 }
 
 impl PackageReport {
@@ -169,9 +175,16 @@ impl PackageReport {
     pub fn add_findings(&mut self, more: impl IntoIterator<Item = Diagnostic>) {
         self.diagnostics.extend(more);
         sort_diagnostics(&mut self.diagnostics);
+        self.recount();
+    }
+
+    /// Counts the findings and verdicts again after some were added or
+    /// hidden; the counts of hidden findings are kept for their caller to add to.
+    pub fn recount(&mut self) {
         self.summary = Summary {
             ignored: self.summary.ignored,
             baselined: self.summary.baselined,
+            suppressed: self.summary.suppressed,
             ..Summary::count(&self.diagnostics, &self.skills, &self.mcp)
         };
     }
@@ -194,6 +207,7 @@ impl Summary {
             servers_invalid: mcp.servers.iter().filter(|s| s.state == ServerState::Invalid).count(),
             ignored: 0,
             baselined: 0,
+            suppressed: 0,
         }
     }
 }

@@ -147,6 +147,52 @@ pub fn masks_secrets(code: &str) -> bool {
     Family::of_code(code) == Some(Family::Secrets)
 }
 
+/// Builds a rule's [`RuleDoc`]: `rule_doc! { what: .., why: .., failing: .., fixed: .. }`.
+///
+/// The page's wasm (wasm32 without the npm package's `node` feature) leaves
+/// the two examples out: they are about 48 KB of a wasm held to 3.00 MB, yet
+/// compress to 4 KB, so they travel beside the wasm instead. `tests/rule_docs.rs`
+/// writes them from this registry to `www/src/generated/rule-examples.json` (and
+/// fails when that file is stale); the page's worker puts them back into the
+/// answers of `rules()` and `explain()` (www/src/ruledocs.js). Everywhere else
+/// they are compiled in, and the registry's tests run them.
+#[cfg(not(all(target_arch = "wasm32", not(feature = "node"))))]
+macro_rules! rule_doc {
+    (what: $what:expr, why: $why:expr, failing: $failing:expr, fixed: $fixed:expr $(,)?) => {
+        $crate::rule::RuleDoc {
+            what: $what,
+            why: $why,
+            failing: $failing,
+            fixed: $fixed,
+        }
+    };
+}
+
+/// The page's [`rule_doc!`]: the examples are left out (see the other definition).
+#[cfg(all(target_arch = "wasm32", not(feature = "node")))]
+macro_rules! rule_doc {
+    (what: $what:expr, why: $why:expr, failing: $failing:expr, fixed: $fixed:expr $(,)?) => {
+        $crate::rule::RuleDoc {
+            what: $what,
+            why: $why,
+            // Each example stays type-checked, in a closure that is never
+            // called, so nothing of it is compiled into the wasm.
+            failing: {
+                let _ = || $failing;
+                $crate::rule::Example::Described($crate::rule::EXAMPLE_IN_PAGE_DATA)
+            },
+            fixed: {
+                let _ = || $fixed;
+                $crate::rule::Example::Described($crate::rule::EXAMPLE_IN_PAGE_DATA)
+            },
+        }
+    };
+}
+
+/// What the page's wasm holds in place of a rule example (see [`rule_doc!`]).
+#[cfg(all(target_arch = "wasm32", not(feature = "node")))]
+pub const EXAMPLE_IN_PAGE_DATA: &str = "(in www/src/generated/rule-examples.json)";
+
 /// The four parts of every rule doc (after Ruff and Biome).
 #[derive(Debug, Serialize)]
 pub struct RuleDoc {

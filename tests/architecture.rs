@@ -1,6 +1,7 @@
 //! The import graph of `src/`, read from the source: no module imports
 //! itself back through others (no cycle), and every arrow points down,
-//! faces → core → leaves (issue 13 §1, "Done when").
+//! faces → core → leaves, so that a module can be understood and changed
+//! knowing only the ones below it.
 //!
 //! A node is one source file; an arrow is any path that names another file's
 //! module: `use crate::…`, `super::…`, `self::child::…`, a child module by its

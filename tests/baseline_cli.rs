@@ -95,7 +95,7 @@ fn only_findings_new_since_the_baseline_fail() {
 
 #[test]
 fn a_baseline_never_passes_a_rejected_plugin() {
-    // Issue 31 §5: the baseline hides why the plugin is rejected, not that it is.
+    // The baseline hides why the plugin is rejected, not that it is.
     let dir = tempfile::tempdir().unwrap();
     write_manifest(dir.path(), &format!(r#"{{"$schema": "{SCHEMA}", "name": "Demo"}}"#));
     let written = apcheck(dir.path(), &["check", "p", "--baseline-write", "base.json"]);

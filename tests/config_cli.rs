@@ -127,7 +127,7 @@ fn ignoring_a_rule_that_rejects_hides_the_message_but_not_the_verdict() {
     assert_eq!(report["plugin"]["state"], "rejected");
     assert_eq!(report["diagnostics"], serde_json::json!([]));
     assert_eq!(report["summary"]["ignored"], 1);
-    // Issue 31 §5: the rejected plugin fails on its own, and every format says so.
+    // The rejected plugin fails on its own, and every format says so.
     assert_eq!(output.status.code(), Some(1));
     for format in ["text", "github", "markdown", "sarif"] {
         let shown = apcheck(dir.path(), &["check", "--format", format, "--ignore", "AP209", "p"]);
@@ -144,7 +144,7 @@ fn ignoring_a_rule_that_rejects_hides_the_message_but_not_the_verdict() {
 
 #[test]
 fn a_packages_own_configuration_cannot_pass_a_rejected_plugin() {
-    // Issue 31 §5: `ignore = ["AP"]` in the package's apcheck.toml hid every finding and exited 0.
+    // `ignore = ["AP"]` in the package's apcheck.toml used to hide every finding and exit 0.
     let dir = tempfile::tempdir().unwrap();
     write_files(
         dir.path(),

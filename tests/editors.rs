@@ -1,4 +1,4 @@
-//! The editor configurations the README documents (Editors section) are
+//! The editor configurations the book documents (`docs/editors.md`) are
 //! well-formed and say what Helix and Zed read today: each TOML and JSON
 //! snippet parses, has the keys those editors look for (Zed's extension
 //! manifest: `id`, `name`, `version`, `schema_version = 1` and
@@ -10,18 +10,12 @@
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 use serde_json::Value;
 
-/// The README's Editors section: its fenced code blocks as (language, text).
+/// The book's Editors chapter: its fenced code blocks as (language, text).
 fn editor_snippets() -> Vec<(String, String)> {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let start = readme
-        .find("\n## Editors\n")
-        .expect("the README has an Editors section");
-    let end = readme[start + 1..]
-        .find("\n## ")
-        .map_or(readme.len(), |i| start + 1 + i);
+    let chapter = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/editors.md")).unwrap();
     let mut blocks = Vec::new();
     let mut current: Option<(String, String)> = None;
-    for event in Parser::new(&readme[start..end]) {
+    for event in Parser::new(&chapter) {
         match event {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
                 current = Some((info.to_string(), String::new()))

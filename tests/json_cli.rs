@@ -157,7 +157,7 @@ fn validate_reports_every_error_with_its_line() {
     assert!(text.contains("bad.json:2:11"), "{text}");
 }
 
-/// Issue 9 §1b: every command has every format. `validate`'s findings are
+/// Every command has every format. `validate`'s findings are
 /// AP030 per failed keyword, AP008 for a document that is not JSON and AP005
 /// for one that cannot be read, placed at their line and column.
 #[test]
@@ -337,7 +337,7 @@ fn validate_says_what_the_file_is_when_it_is_another_kind() {
     assert!(report["files"][0].get("kind_mismatch").is_none());
 }
 
-/// Issue 9 §3: numbers compare exactly by decimal value, from their text.
+/// Numbers compare exactly by decimal value, from their text.
 #[test]
 fn diff_compares_numbers_exactly_and_shows_their_text() {
     let dir = tempfile::tempdir().unwrap();
@@ -382,7 +382,7 @@ fn diff_compares_numbers_exactly_and_shows_their_text() {
     }
 }
 
-/// Issue 9 §3: an error in a long line is named at its real column, not the window's.
+/// An error in a long line is named at its real column, not the window's.
 #[test]
 fn errors_in_long_lines_name_the_real_column() {
     let dir = tempfile::tempdir().unwrap();
@@ -415,8 +415,8 @@ fn errors_in_long_lines_name_the_real_column() {
     );
 }
 
-/// Issue 9 §3: two documents too big to diff in bounded memory are refused up
-/// front, with exit 2 and a reason (sparse files: nothing is written or read).
+/// Two documents too big to diff in bounded memory are refused up front,
+/// with exit 2 and a reason (sparse files: nothing is written or read).
 #[test]
 fn diff_refuses_documents_too_large_to_compare() {
     let dir = tempfile::tempdir().unwrap();
@@ -432,7 +432,7 @@ fn diff_refuses_documents_too_large_to_compare() {
     );
 }
 
-/// Issue 9 §3: reordering a keyed array is n log n, not quadratic (36 s before),
+/// Reordering a keyed array is n log n, not quadratic (36 s before),
 /// and the patch still turns A into B.
 #[test]
 fn a_reversed_keyed_array_diffs_to_a_patch_that_applies() {
@@ -470,7 +470,7 @@ fn finding_codes(dir: &Path, args: &[&str]) -> (Option<i32>, Vec<String>, String
     (out.status.code(), codes, stdout(&out))
 }
 
-/// Issue 31 §1: the schema whose `oneOf` refers back to it twice took 34 s and
+/// The schema whose `oneOf` refers back to it twice used to take 34 s and
 /// 12 GB on 22 nested arrays; `anyOf` and `allOf` alike. Past the budget the
 /// document gets "could not check" (AP031, exit 2), never a verdict; a shallow
 /// one still gets the validator's own.
@@ -508,8 +508,8 @@ fn validate_gives_no_verdict_when_the_schema_is_too_expensive() {
     assert!(stderr(&out).contains("1 could not be checked"), "{}", stderr(&out));
 }
 
-/// Issue 31 §1: a `pattern` whose match hits the regex engine's backtracking
-/// limit was reported as a violation; under `not` it would pass. Neither is a verdict.
+/// A `pattern` whose match hits the regex engine's backtracking limit used
+/// to be reported as a violation; under `not` it would pass. Neither is a verdict.
 #[test]
 fn validate_says_could_not_check_at_a_regex_backtracking_limit() {
     let dir = tempfile::tempdir().unwrap();
@@ -522,8 +522,8 @@ fn validate_says_could_not_check_at_a_regex_backtracking_limit() {
     }
 }
 
-/// Issue 31 §6: each of these verdicts went through `f64` and was wrong; now
-/// none is given. Numbers `f64` holds exactly still get theirs.
+/// Each of these verdicts used to go through `f64` and was wrong; now none
+/// is given. Numbers `f64` holds exactly still get theirs.
 #[test]
 fn validate_gives_no_verdict_on_numbers_f64_cannot_hold() {
     let dir = tempfile::tempdir().unwrap();
@@ -584,7 +584,7 @@ fn validate_gives_no_verdict_on_numbers_f64_cannot_hold() {
     );
 }
 
-/// Issue 31 §8: a `--ref` schema without `$schema` is read in its referrer's
+/// A `--ref` schema without `$schema` is read in its referrer's
 /// dialect, so a draft-07 sibling's `"$id": "#foo"` (an anchor there) loads.
 #[test]
 fn a_ref_schema_without_dollar_schema_takes_the_referrers_dialect() {
@@ -607,7 +607,7 @@ fn a_ref_schema_without_dollar_schema_takes_the_referrers_dialect() {
     assert_eq!(apcheck(&args("bad.json"), dir.path()).status.code(), Some(1));
 }
 
-/// Issue 31 §1: `fmt` and `validate` read `/dev/zero` to 13 GB. Every input is
+/// `fmt` and `validate` used to read `/dev/zero` to 13 GB. Every input is
 /// capped (256 MiB unless `--max-input-mib` says otherwise), pipes included.
 #[test]
 fn fmt_and_validate_refuse_inputs_past_their_cap() {

@@ -1,4 +1,4 @@
-//! The diff compares numbers exactly, by decimal value from their text (issue 9 §3).
+//! The diff compares numbers exactly, by decimal value from their text.
 //!
 //! The oracle: a value is generated as `digits × 10^exponent` with no trailing
 //! zero in `digits`, so two generated values are equal exactly when their

@@ -75,7 +75,7 @@ proptest! {
     }
 }
 
-// ---- issue 31: a verdict is exact or there is none ----
+// ---- a verdict is exact or there is none ----
 
 /// `{"type": "array", "items": {KEYWORD: [{"$ref": "#"} × refs, {"type": "string"}]}}`:
 /// each level of nested arrays multiplies the validator's work by `refs`.

@@ -796,7 +796,7 @@ fn a_hostile_server_can_neither_forge_tools_nor_hold_up_the_run() {
     assert_eq!(server(&snapshot, "detach")["status"], "connected", "{snapshot}");
 }
 
-/// Issue 31 §7: a server whose every `tools/list` page brings thousands of
+/// A server whose every `tools/list` page brings thousands of
 /// tools, or megabytes of them, and a new cursor, fails with that reason once
 /// it passes the caps, instead of filling memory until the timeout.
 #[test]
@@ -836,8 +836,8 @@ fn reported_ms(check_json: &Value, id: &str) -> u128 {
         .unwrap_or_else(|_| panic!("{message}"))
 }
 
-/// Issue 31 §7: the reported time of a server that never answers was the
-/// timeout plus the half second spent on its stderr after it was reaped
+/// The reported time of a server that never answers used to be the timeout
+/// plus the half second spent on its stderr after it was reaped
 /// (10,658 ms under 10 s). One deadline covers start, handshake and listing,
 /// and what comes after is not the server's time.
 #[test]
@@ -866,7 +866,7 @@ fn the_time_of_a_server_that_never_answers_is_its_timeout_not_more() {
     assert!((1000..1300).contains(&ms), "{ms} ms reported for a 1 s timeout");
 }
 
-/// Issue 31 §7: once the tools are listed, a DELETE that never answers
+/// Once the tools are listed, a DELETE that never answers
 /// neither fails the server (it did at `--timeout 3`) nor takes its time.
 #[test]
 fn a_session_whose_delete_never_answers_is_still_connected() {

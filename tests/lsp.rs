@@ -327,6 +327,95 @@ fn the_configured_extensions_namespace_makes_the_hooks_move_a_quick_fix() {
     client.shutdown();
 }
 
+/// The quick fixes on `finding` of `uri` whose title says they ignore it.
+fn ignore_actions(client: &mut Client, uri: &str, finding: &Value) -> Vec<Value> {
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": finding["range"], "context": {"diagnostics": [finding]}}),
+    );
+    actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|action| action["title"].as_str().unwrap().starts_with("Ignore "))
+        .cloned()
+        .collect()
+}
+
+/// A JSON file has no comments for an `apcheck-ignore`: the quick fix writes
+/// an `[[overrides]]` entry for that file into the configuration in use, or
+/// creates `apcheck.toml` at the plugin root when the client can create files.
+#[test]
+fn a_finding_in_a_json_file_is_ignored_through_an_override_in_the_configuration() {
+    let dir = tempfile::tempdir().unwrap();
+    let top = dir.path().canonicalize().unwrap();
+    // §5.1: an unknown top-level key (AP205), in two plugins.
+    let manifest_text = format!("{{\"$schema\": \"{SCHEMA}\", \"name\": \"p\", \"color\": \"red\"}}\n");
+    let alone = top.join("alone");
+    let root = top.join("market/plugins/p");
+    write(&alone, "plugin.json", &manifest_text);
+    write(&root, "plugin.json", &manifest_text);
+    let config = top.join("market/apcheck.toml");
+    std::fs::write(&config, "ignore = [\"AP314\"]").unwrap();
+    let creates = json!({"workspace": {"workspaceEdit": {"resourceOperations": ["create"]}}});
+    let mut client = Client::start_with(creates, json!({"debounceMs": 0}));
+
+    // No configuration above `alone`: apcheck.toml is created at its root.
+    let manifest = uri(&alone.join("plugin.json"));
+    open(&mut client, &manifest, &manifest_text);
+    let finding = client.diagnostics_for(&manifest)[0].clone();
+    assert_eq!(finding["code"], "AP205");
+    let actions = ignore_actions(&mut client, &manifest, &finding);
+    assert_eq!(actions.len(), 1, "{actions:?}");
+    assert_eq!(actions[0]["title"], "Ignore AP205 in this file (apcheck.toml)");
+    assert_eq!(actions[0]["isPreferred"], false);
+    let created = uri(&alone.join("apcheck.toml"));
+    let operations = &actions[0]["edit"]["documentChanges"];
+    assert_eq!(operations[0], json!({"kind": "create", "uri": created}));
+    assert_eq!(operations[1]["textDocument"]["uri"], created);
+    let text = apply("", operations[1]["edits"].as_array().unwrap());
+    assert_eq!(text, "[[overrides]]\npaths = [\"plugin.json\"]\nignore = [\"AP205\"]\n");
+    // Applied as the editor would, the finding is gone.
+    std::fs::write(alone.join("apcheck.toml"), &text).unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": created, "type": 1}]}),
+    );
+    assert_eq!(client.diagnostics_for(&manifest), Vec::<Value>::new());
+
+    // The configuration above the root is edited, its text kept, the path relative to it.
+    let manifest = uri(&root.join("plugin.json"));
+    open(&mut client, &manifest, &manifest_text);
+    let finding = client.diagnostics_for(&manifest)[0].clone();
+    let actions = ignore_actions(&mut client, &manifest, &finding);
+    let config_uri = uri(&config);
+    let edited = apply(
+        "ignore = [\"AP314\"]",
+        actions[0]["edit"]["changes"][&config_uri].as_array().unwrap(),
+    );
+    assert_eq!(
+        edited,
+        "ignore = [\"AP314\"]\n\n[[overrides]]\npaths = [\"plugins/p/plugin.json\"]\nignore = [\"AP205\"]\n"
+    );
+    std::fs::write(&config, &edited).unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": config_uri, "type": 2}]}),
+    );
+    assert_eq!(client.diagnostics_for(&manifest), Vec::<Value>::new());
+    client.shutdown();
+
+    // A client that cannot create files is offered no file to create.
+    let other = top.join("other");
+    write(&other, "plugin.json", &manifest_text);
+    let mut client = Client::start(json!({"debounceMs": 0}));
+    let manifest = uri(&other.join("plugin.json"));
+    open(&mut client, &manifest, &manifest_text);
+    let finding = client.diagnostics_for(&manifest)[0].clone();
+    assert_eq!(ignore_actions(&mut client, &manifest, &finding), Vec::<Value>::new());
+    client.shutdown();
+}
+
 #[test]
 fn the_configuration_above_the_root_hides_and_re_levels_findings_and_is_reloaded() {
     // The configuration is found by walking up from the plugin root, as `apcheck check` finds it.
@@ -491,7 +580,7 @@ fn peak_kib(pid: u32) -> u64 {
     line.split_whitespace().nth(1).unwrap().parse().unwrap()
 }
 
-/// Issue 31 §2: a body over the limit (64 MiB) is read past, not held; the
+/// A body over the limit (64 MiB) is read past, not held; the
 /// session goes on with the next message.
 #[cfg(target_os = "linux")]
 #[test]
@@ -513,7 +602,7 @@ fn a_message_over_the_size_limit_is_skipped_without_being_held() {
     client.shutdown();
 }
 
-/// Issue 31 §2: a Content-Length of 2^64 - 1 panicked ("capacity overflow").
+/// A Content-Length of 2^64 - 1 used to panic ("capacity overflow").
 #[test]
 fn an_absurd_content_length_is_no_panic() {
     let mut client = Client::start(json!({}));
@@ -525,8 +614,8 @@ fn an_absurd_content_length_is_no_panic() {
     assert_eq!(client.hang_up(), 2);
 }
 
-/// Issue 31 §2: each of these bodies ended the server (exit 2), and nothing
-/// later was answered. A request whose `id` could be read is answered with
+/// Each of these bodies used to end the server (exit 2), and nothing later
+/// was answered. A request whose `id` could be read is answered with
 /// ParseError or InvalidRequest; anything else is skipped.
 #[test]
 fn bodies_that_are_not_messages_are_answered_or_skipped_and_the_session_goes_on() {
@@ -566,7 +655,7 @@ fn bodies_that_are_not_messages_are_answered_or_skipped_and_the_session_goes_on(
     client.shutdown();
 }
 
-/// Issue 31 §2: opening `/proc/plugin.json` read `/proc/kmsg`, which waits for
+/// Opening `/proc/plugin.json` used to read `/proc/kmsg`, which waits for
 /// the next kernel message, on the request loop: hover, `shutdown` and `exit`
 /// went unanswered. (Only root can open `/proc/kmsg`, so only as root would
 /// this hang without the fix.)

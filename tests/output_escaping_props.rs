@@ -391,8 +391,11 @@ fn check_all(outputs: Vec<(Format, String)>) {
     }
 }
 
+/// The forgeries once reported against the output: a version that closes its
+/// code span to show a link and a tracking image, a root name that starts a
+/// GitHub annotation of its own, and a name that clears the terminal.
 #[test]
-fn the_issue_examples_are_safe() {
+fn reported_forgeries_are_safe() {
     let version = "```[Approved by security](https://evil.example/) ![](https://evil.example/px.png)";
     let root = "x\n::warning file=README.md,line=1::all good";
     check_all(outputs(root, "a\u{1b}[2Jb", version));

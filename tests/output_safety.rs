@@ -1,4 +1,4 @@
-//! Issue 9 §1: every command × every format on inputs full of secrets, where
+//! Every command × every format on inputs full of secrets, where
 //! no secret byte may appear in what apcheck prints (stdout or stderr).
 //! `diff` and `fmt` print documents as they are; only their errors are checked.
 

@@ -1,10 +1,10 @@
 //! `apcheck check` quotes findings in skill bodies without holding the
 //! bodies: the renderer reads each file with findings for its snippets alone
-//! and drops it (issue 32). This pins what every format shows for a package
-//! with findings across bodies (hidden characters, a credential beside one,
-//! CRLF lines, an over-long body, frontmatter errors): the outputs were
-//! recorded from the renderer that kept every quoted file, and must stay
-//! byte for byte.
+//! and drops it, so memory does not grow with the bodies. This pins what
+//! every format shows for a package with findings across bodies (hidden
+//! characters, a credential beside one, CRLF lines, an over-long body,
+//! frontmatter errors): the outputs were recorded from the renderer that kept
+//! every quoted file, and must stay byte for byte.
 
 use std::path::Path;
 use std::process::Command;

@@ -132,7 +132,7 @@ fn call_validates_arguments_with_line_and_column() {
     let bad = temp_file(&dir, "bad.json", "{\n  \"week\": \"2026-9\"\n}");
     let output = apcheck(&["call", "snapshot.json", "query_invoices", &bad]);
     assert_eq!(code(&output), 1);
-    // The one renderer's snippet (issue 9 §1b): title first, then `--> file:line:col`.
+    // The snippet every command renders: title first, then `--> file:line:col`.
     let text = stdout(&output);
     assert!(
         text.starts_with("error[AP901]") && text.contains("bad.json:2:11"),
@@ -143,7 +143,7 @@ fn call_validates_arguments_with_line_and_column() {
 
 #[test]
 fn changes_and_drift_on_a_file_that_is_not_json_say_nothing_was_compared() {
-    // Issue 9 §2: these said "No changes" / "No drift: the snapshot matches the package.".
+    // These used to say "No changes" / "No drift: the snapshot matches the package.".
     let dir = tempfile::tempdir().unwrap();
     let not_json = temp_file(&dir, "notes.txt", "this is not a snapshot\n");
     for format in ["text", "markdown"] {
@@ -165,7 +165,7 @@ fn changes_and_drift_on_a_file_that_is_not_json_say_nothing_was_compared() {
 
 #[test]
 fn every_snapshot_command_has_every_format() {
-    // Issue 9 §1b: SARIF and GitHub annotations for the snapshot commands too.
+    // Every command has every format: SARIF and GitHub annotations for the snapshot commands too.
     let dir = tempfile::tempdir().unwrap();
     let old = std::fs::read_to_string(fixtures().join("snapshot.json")).unwrap();
     let minor = temp_file(
@@ -201,7 +201,7 @@ fn every_snapshot_command_has_every_format() {
     }
 }
 
-/// Issue 31 §1, §6: a tool `inputSchema` whose `$defs` refer to themselves
+/// A tool `inputSchema` whose `$defs` refer to themselves
 /// twice per level, and a number past `f64`, get "could not check" (AP904,
 /// exit 2), neither a violation nor a pass; the check answers at once.
 #[test]

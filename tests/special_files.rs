@@ -1,8 +1,8 @@
-//! Issue 31 §2: no command reads a file that is not a regular file, or
-//! waits on one. `snapshot /proc`, `drift S /proc` and `check-snapshot S
-//! --plugin /proc` hung on `/proc/kmsg`, a regular file whose read waits for
-//! the next kernel message (only root may open it, so only as root did they
-//! hang); FIFOs anywhere in a package are reported, never opened. Each run
+//! No command reads a file that is not a regular file, or waits on one.
+//! `snapshot /proc`, `drift S /proc` and `check-snapshot S --plugin /proc`
+//! used to hang on `/proc/kmsg`, a regular file whose read waits for the next
+//! kernel message (only root may open it, so only as root did they hang);
+//! FIFOs anywhere in a package are reported, never opened. Each run
 //! is bounded: a regression fails here instead of hanging the suite.
 #![cfg(unix)]
 

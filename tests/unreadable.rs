@@ -1,4 +1,4 @@
-//! A check is complete, or it fails (issue 9 §2): unreadable folders, run as
+//! A check is complete, or it fails: unreadable folders, run as
 //! a user who cannot read them (`support/unprivileged.rs`).
 #![cfg(unix)]
 
@@ -75,7 +75,7 @@ fn a_skill_folder_that_cannot_be_entered_fails_the_check_naming_it() {
 #[test]
 fn a_skill_folder_that_can_be_entered_but_not_listed_still_loads_its_skill_but_fails() {
     // chmod 0311: a client opens skills/review/SKILL.md by name, and so does the reader;
-    // the rest of the folder (its scripts, its references) was not seen (issue 31 §5).
+    // the rest of the folder (its scripts, its references) was not seen, so the check fails.
     let dir = package(&[("plugin.json", MANIFEST), ("skills/review/SKILL.md", SKILL)]);
     chmod(&dir.path().join("skills/review"), 0o311);
     let (code, report) = check_json(dir.path());
@@ -115,7 +115,7 @@ fn an_unreadable_folder_no_client_reads_is_an_error_of_its_own() {
     assert_eq!(report["unread"], serde_json::json!(["docs/private"]));
 }
 
-/// Issue 31 §5: each of these exited 0 with AP010 a warning.
+/// Each of these used to exit 0 with AP010 a warning.
 #[test]
 fn a_root_that_can_be_entered_but_not_listed_is_incomplete() {
     let dir = package(&[("root/plugin.json", MANIFEST)]);
@@ -199,7 +199,7 @@ fn snapshot_of(root: &Path) -> std::process::Output {
 
 #[test]
 fn no_snapshot_is_written_over_what_could_not_be_read() {
-    // Issue 31 §5: `skills/` unreadable wrote `"skills": []` and exited 0, silently.
+    // With `skills/` unreadable, `snapshot` used to write `"skills": []` and exit 0, silently.
     const MCP: &str = "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\", \"mcpServers\": {\"s\": {\"type\": \"stdio\", \"command\": \"s\"}}}";
     for locked in ["skills", "skills/review/SKILL.md", "mcp.json"] {
         let dir = package(&[
@@ -233,7 +233,7 @@ fn no_snapshot_is_written_over_what_could_not_be_read() {
 
 #[test]
 fn drift_over_what_could_not_be_read_fails() {
-    // Issue 31 §5: "Not compared: … could not be read" exited 0.
+    // "Not compared: … could not be read" used to exit 0.
     let dir = package(&[("plugin.json", MANIFEST), ("docs/private/notes.md", "x")]);
     let snapshot = snapshot_of(dir.path());
     assert_eq!(snapshot.status.code(), Some(0));

@@ -1,7 +1,7 @@
 //! Every wasm export given a number, `{}` or a BigInt where a string (or a
 //! Uint8Array) belongs answers with its usual error value, or throws a JS
 //! error for the methods that return nothing, instead of trapping with
-//! "memory access out of bounds" (issue 9 §6). Run in Chromium.
+//! "memory access out of bounds". Run in Chromium.
 #![cfg(target_arch = "wasm32")]
 
 use apcheck::wasm::json::{diff_json, format_json, locate_json, validate_json, validate_json_batch};

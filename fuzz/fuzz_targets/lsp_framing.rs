@@ -1,7 +1,7 @@
 //! Any bytes as the stream a client writes to `apcheck lsp`: the framing
 //! reader and the body decoder (the server's own `lsp/framing.rs`, built
 //! here as it is) must neither panic nor hang, no body may pass the limit,
-//! and a body too large is passed over without being held (issue 31 §2).
+//! and a body too large is passed over without being held.
 
 #![no_main]
 

@@ -1,5 +1,6 @@
 //! What validation would cost, and whether its verdict can be trusted, found
-//! before the validator runs (issue 31 §1, §6).
+//! before the validator runs: no schema may hold it for minutes, and no
+//! verdict may rest on a number rounded to `f64`.
 //!
 //! The `jsonschema` crate evaluates every branch of `anyOf`, `oneOf` and
 //! `allOf` when it collects errors, so a schema whose branches refer back to
@@ -30,10 +31,11 @@ use crate::json::pointer::push_token;
 
 /// Whether this build guards validation at all. The page's wasm (wasm32
 /// without the npm package's `node` feature) does not: the guard adds about
-/// 19 KB to a wasm of 2.99 MB, over its 3.00 MB budget (issue 31). There a schema too expensive for its input keeps the
-/// Schema view's own worker busy until the user cancels it (Esc), and no other
-/// view waits on it; a number `f64` cannot hold is compared as `f64`, as the
-/// validator does. The CLI, the language server and the npm package guard.
+/// 19 KB to a wasm of 2.99 MB, over its 3.00 MB budget. There a schema too
+/// expensive for its input keeps the Schema view's own worker busy until the
+/// user cancels it (Esc), and no other view waits on it; a number `f64` cannot
+/// hold is compared as `f64`, as the validator does. The CLI, the language
+/// server and the npm package guard.
 const GUARDED: bool = cfg!(any(not(target_arch = "wasm32"), feature = "node"));
 
 /// Schema applications every document may cost, whatever its size.

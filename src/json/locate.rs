@@ -747,7 +747,7 @@ mod tests {
 
     #[test]
     fn a_huge_object_is_linear() {
-        // Quadratic duplicate detection took a minute on this (issue 9 §3); linear, it is instant.
+        // Quadratic duplicate detection took a minute on this; linear, it is instant.
         let members: Vec<String> = (0..160_000).map(|i| format!("\"x{i}\":{i}")).collect();
         let text = format!("{{{}}}", members.join(","));
         let tree = SpanTree::parse(&text).unwrap();

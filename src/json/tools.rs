@@ -129,7 +129,7 @@ pub struct DocumentReport {
     /// then noise, and this sentence says what to use instead.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kind_mismatch: Option<String>,
-    /// Set when the document gets no verdict (issue 31): validating it would
+    /// Set when the document gets no verdict: validating it would
     /// cost more than its budget, a `pattern` could not be matched, or a
     /// number could not be compared exactly. It is then not valid either.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -247,10 +247,10 @@ pub struct BatchFailure {
 
 /// The texts of a batch sent joined into one string, `joined`, and each text's
 /// length in UTF-16 units (JavaScript's `text.length`): one string crosses the
-/// page's boundaries instead of one per text (issue 14), and the page packs
-/// it with no per-text encoding call, which costs about a microsecond each in a
-/// browser. Lengths that do not add up to `joined`, or that end inside a
-/// surrogate pair, are refused.
+/// page's boundaries instead of one per text (a batch may hold 10,000 small
+/// documents), and the page packs it with no per-text encoding call, which
+/// costs about a microsecond each in a browser. Lengths that do not add up to
+/// `joined`, or that end inside a surrogate pair, are refused.
 ///
 /// A lone surrogate in a text counts one unit on both sides: the page's string
 /// reaches Rust with each replaced by U+FFFD, itself one unit.

@@ -36,7 +36,7 @@ const MAX_PAGES: usize = 1000;
 
 /// The most tools one server may list, across all its pages. A server that
 /// answers every page with thousands of tools and a new cursor would
-/// otherwise fill memory until the timeout (issue 31 §7); no client holds
+/// otherwise fill memory until the timeout; no client holds
 /// that many tools of one server in a model's context.
 pub const MAX_TOOLS: usize = 10_000;
 

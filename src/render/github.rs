@@ -132,7 +132,7 @@ mod tests {
 
     #[test]
     fn a_root_name_cannot_forge_an_annotation() {
-        // Issue 9 §1: a directory name with a newline and a workflow command.
+        // A directory name with a newline and a workflow command, which would start an annotation of its own.
         let forged = "x\n::warning file=README.md,line=1::all good";
         let mut report = report_with_findings(forged);
         report.diagnostics[0].message = "m\u{1b}[2J\n::error::forged".into();

@@ -163,13 +163,13 @@ mod tests {
     #[test]
     fn markdown_in_messages_is_inert() {
         assert_eq!(markdown_message("a *b* <img> `x*y`"), "a \\*b\\* \\<img\\> `x*y`");
-        // Was closed with a backtick of our own, which loses sync on a run of three (issue 9 §1).
+        // Was closed with a backtick of our own, which loses sync on a run of three.
         assert_eq!(markdown_message("open `tick"), "open \\`tick");
     }
 
     #[test]
     fn a_version_holding_a_link_renders_no_link() {
-        // Issue 9 §1: the version is shown in a code span, the message quotes it in backticks.
+        // The version is shown in a code span, the message quotes it in backticks.
         let version = "```[Approved by security](https://evil.example/) ![](https://evil.example/px.png)";
         let mut report = report_with_findings(".");
         report.plugin.version = Some(version.into());

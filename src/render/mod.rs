@@ -42,7 +42,7 @@ pub use crate::tree::path_from_root;
 use std::borrow::Cow;
 
 use crate::diag::Diagnostic;
-use crate::report::{McpState, PackageReport, PluginState, SkillsState};
+use crate::report::{McpState, PackageReport, PluginState, SkillsState, Summary};
 use crate::tree::Tree;
 
 /// The output formats every diagnostics command offers.
@@ -262,20 +262,25 @@ pub fn fix_line(fix: &crate::fix::Fix) -> String {
     format!("{} ({how})", fix.message)
 }
 
-/// ` (2 hidden by the configuration, 1 by the baseline)`, or nothing when nothing was hidden.
-pub fn hidden_note(ignored: usize, baselined: usize) -> String {
-    let parts: Vec<String> = [(ignored, "the configuration"), (baselined, "the baseline")]
-        .iter()
-        .filter(|(n, _)| *n > 0)
-        .enumerate()
-        .map(|(i, (n, by))| {
-            if i == 0 {
-                format!("{n} hidden by {by}")
-            } else {
-                format!("{n} by {by}")
-            }
-        })
-        .collect();
+/// ` (1 hidden by apcheck-ignore comments, 2 by the configuration, 1 by the
+/// baseline)`, or nothing when nothing was hidden.
+pub fn hidden_note(summary: &Summary) -> String {
+    let parts: Vec<String> = [
+        (summary.suppressed, "apcheck-ignore comments"),
+        (summary.ignored, "the configuration"),
+        (summary.baselined, "the baseline"),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .enumerate()
+    .map(|(i, (n, by))| {
+        if i == 0 {
+            format!("{n} hidden by {by}")
+        } else {
+            format!("{n} by {by}")
+        }
+    })
+    .collect();
     if parts.is_empty() {
         String::new()
     } else {
@@ -330,7 +335,7 @@ impl Verdicts {
             findings.push_str(", ");
             findings.push_str(&count(summary.infos, "info", "infos"));
         }
-        findings.push_str(&hidden_note(summary.ignored, summary.baselined));
+        findings.push_str(&hidden_note(summary));
         Verdicts {
             plugin,
             skills,
@@ -407,6 +412,7 @@ pub(crate) mod test_support {
                 reason: None,
                 tokens: TokenEstimate::default(),
             }],
+            suppressed: 0,
         };
         let mcp = McpSection {
             state: McpState::Loaded,
@@ -534,6 +540,11 @@ mod tests {
         assert_eq!(
             Verdicts::of(&report).findings,
             "1 error, 1 warning (2 hidden by the configuration, 1 by the baseline)"
+        );
+        report.summary.suppressed = 3;
+        assert_eq!(
+            Verdicts::of(&report).findings,
+            "1 error, 1 warning (3 hidden by apcheck-ignore comments, 2 by the configuration, 1 by the baseline)"
         );
         report.skills.state = SkillsState::NotLoaded;
         report.mcp.state = McpState::Disabled;

@@ -67,7 +67,7 @@ pub fn render(reports: &[PackageReport], source_root: Option<&str>) -> Value {
                     "{}: {}; the findings that say why are hidden{}",
                     display_root(&report.root),
                     Verdicts::of(report).plugin,
-                    hidden_note(report.summary.ignored, report.summary.baselined)
+                    hidden_note(&report.summary)
                 );
                 json!({ "level": "error", "message": { "text": text } })
             })

@@ -10,7 +10,7 @@ use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet}
 use super::escape::{visible, visible_line};
 use super::{Sources, Verdicts, count, display_root, fix_line, may_quote_source, path_from_root, quotable_text};
 use crate::diag::{Diagnostic, Severity, UNREACHED_NOTE};
-use crate::report::{PackageReport, PluginState};
+use crate::report::{PackageReport, PluginState, Summary};
 use crate::source::Span;
 
 pub use super::TextOptions;
@@ -97,8 +97,12 @@ pub fn totals_line(reports: &[PackageReport]) -> String {
     let incomplete = reports.len() - loaded - rejected;
     let errors: usize = reports.iter().map(|r| r.summary.errors).sum();
     let warnings: usize = reports.iter().map(|r| r.summary.warnings).sum();
-    let ignored: usize = reports.iter().map(|r| r.summary.ignored).sum();
-    let baselined: usize = reports.iter().map(|r| r.summary.baselined).sum();
+    let hidden = Summary {
+        suppressed: reports.iter().map(|r| r.summary.suppressed).sum(),
+        ignored: reports.iter().map(|r| r.summary.ignored).sum(),
+        baselined: reports.iter().map(|r| r.summary.baselined).sum(),
+        ..Summary::default()
+    };
     format!(
         "{}: {loaded} loaded, {rejected} rejected{} — {}, {}{}",
         count(reports.len(), "plugin", "plugins"),
@@ -109,7 +113,7 @@ pub fn totals_line(reports: &[PackageReport]) -> String {
         },
         count(errors, "error", "errors"),
         count(warnings, "warning", "warnings"),
-        super::hidden_note(ignored, baselined),
+        super::hidden_note(&hidden),
     )
 }
 
@@ -683,7 +687,7 @@ mod tests {
 
     #[test]
     fn control_characters_never_reach_the_terminal() {
-        // Issue 9 §1: ESC and bidi controls in names, messages, hints and quoted lines.
+        // ESC and bidi controls in names, messages, hints and quoted lines.
         let text = "{\"name\": \"a\u{1b}]0;pwned\u{7}\u{202e}b\"}\n";
         let mut report = report(
             "evil\u{1b}[2J",

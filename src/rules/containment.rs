@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 
 use crate::diag::{Diagnostic, Severity};
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::tree::{Entry, Resolved, Tree, Unresolved};
 
 pub static PATH_ESCAPES_ROOT: Rule = Rule {
@@ -18,7 +18,7 @@ pub static PATH_ESCAPES_ROOT: Rule = Rule {
     spec: "Agent Plugins §4.1",
     summary: "A package path resolves outside the plugin root through a symlink",
     fix_hint: Some("Copy the target into the package, or point the link at a path inside the plugin root"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Follows every symlink on the way to a path the client reads (plugin.json, skills/, each SKILL.md, \
                mcp.json, a server's command or cwd) and reports a path whose filesystem-resolved location is \
                outside the plugin root. A target whose text leaves the root (absolute, or `..` above it) is \
@@ -64,7 +64,7 @@ pub static SYMLINK_LOOP: Rule = Rule {
     spec: "Agent Plugins §4.1",
     summary: "Following the symlinks of a package path never ends",
     fix_hint: Some("Break the cycle: make one link of the chain point at a real file or directory"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports a path whose symlinks form a cycle (or a chain of more than 40 links, the Linux limit).",
         why: "Such a path resolves to nothing, so a client cannot confirm it stays inside the root (§4.1); the \
               filesystem answers ELOOP and the client applies the same failure boundary as for an escape.",
@@ -98,7 +98,7 @@ pub static LINK_LEAVES_ROOT: Rule = Rule {
     spec: "Agent Plugins §4.1",
     summary: "A symlink the loading hops never follow resolves outside the plugin root",
     fix_hint: Some("Copy the target into the package, or remove the link"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports every other symlink in the package (in a skill's `scripts/` or `references/`, an \
                extension directory) whose resolved target is outside the plugin root. Links on the way to \
                plugin.json, `skills/`, a skill folder, its SKILL.md or mcp.json are AP101 and AP102; one on the \

@@ -6,7 +6,7 @@
 
 use crate::diag::Diagnostic;
 use crate::json::tools::{DocumentProblem, DocumentReport};
-use crate::rule::{Example, Rule, RuleDoc, Severity};
+use crate::rule::{Example, Rule, Severity};
 use crate::source::{LineIndex, Span};
 
 use super::files::{FILE_UNREADABLE, JSON_SYNTAX};
@@ -18,7 +18,7 @@ pub static SCHEMA_VIOLATION: Rule = Rule {
     spec: "JSON Schema 2020-12 Core §10, Validation §6 (or the schema's own dialect)",
     summary: "A document given to `apcheck validate` fails a keyword of its schema",
     fix_hint: None,
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Validates a JSON document against a JSON Schema (one of the built-ins, or a schema file with the \
                files its `$ref`s name) and reports every keyword that fails, at the failing value, with the \
                keyword's location in the schema. Only `apcheck validate` raises it; `apcheck check` reports the \
@@ -46,7 +46,7 @@ pub static SCHEMA_UNCHECKED: Rule = Rule {
     fix_hint: Some(
         "No verdict was given: simplify the schema's self-referring branches, or write the number with at most 17 significant digits.",
     ),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "That validating the document could be finished with an exact verdict. It cannot when the \
                schema's `anyOf`/`oneOf`/`allOf` branches refer back to the schema so that this document would \
                cost more than its budget (262,144 subschema applications plus 4 per byte of the document), \

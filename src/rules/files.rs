@@ -13,7 +13,7 @@
 
 use crate::diag::{Diagnostic, Severity};
 use crate::json::parse_document;
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::rules::containment::{Resolution, resolve_within_root};
 use crate::source::json::JsonSource;
 use crate::source::{LineIndex, Span};
@@ -29,7 +29,7 @@ pub static FILE_NOT_UTF8: Rule = Rule {
     spec: "RFC 8259 §8.1; YAML 1.2 §5.2",
     summary: "A package file the client reads is not valid UTF-8",
     fix_hint: Some("Save the file as UTF-8"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Decodes plugin.json, mcp.json and each SKILL.md as UTF-8 and reports the first invalid byte.",
         why: "JSON exchanged between systems MUST be UTF-8 (RFC 8259 §8.1) and YAML frontmatter is read as \
               Unicode text: a client cannot parse the file, so the manifest is rejected, MCP is disabled, or \
@@ -51,7 +51,7 @@ pub static JSON_BYTE_ORDER_MARK: Rule = Rule {
     spec: "RFC 8259 §8.1; Agent Plugins §5.2, §7.2.1",
     summary: "A JSON file starts with a UTF-8 byte order mark",
     fix_hint: Some("Save the file as UTF-8 without a BOM"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports plugin.json or mcp.json starting with the bytes EF BB BF (U+FEFF).",
         why: "RFC 8259 §8.1 only permits a parser to ignore a BOM; JSON.parse, Python's json, Go's \
               encoding/json and serde_json all reject one, so a client treats the file as not JSON: the \
@@ -71,7 +71,7 @@ pub static FILE_HAS_NUL: Rule = Rule {
     spec: "RFC 8259 §7; YAML 1.2 §5.1",
     summary: "A text file the client reads contains NUL bytes",
     fix_hint: Some("Remove the NUL bytes; the file was probably saved as UTF-16 or corrupted"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports the first NUL byte in plugin.json, mcp.json or a SKILL.md's frontmatter (in any part \
                of a SKILL.md without one).",
         why: "NUL is not allowed unescaped in JSON nor printable in YAML; it usually means a UTF-16 file or a \
@@ -92,7 +92,7 @@ pub static FILE_TRUNCATED: Rule = Rule {
     spec: "Agent Plugins §5.1, §6.1",
     summary: "A file the client reads is larger than the reader's limit and was not checked",
     fix_hint: Some("Make the file smaller, or raise the reader's size limit"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports plugin.json, mcp.json or a SKILL.md that the reader cut at its per-file or total size limit.",
         why: "Only part of the file was read, so no verdict about it would be honest; the file is treated as \
               unusable and the failure boundary of its component applies.",
@@ -108,7 +108,7 @@ pub static FILE_UNREADABLE: Rule = Rule {
     spec: "Agent Plugins §5.1, §6.2",
     summary: "A package path the client needs exists but could not be read",
     fix_hint: Some("Fix the file's permissions"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports plugin.json, skills/, mcp.json or a SKILL.md that exists but could not be read \
                (permissions, I/O error).",
         why: "A client that cannot read the file cannot load what it declares; the failure boundary of that \
@@ -125,7 +125,7 @@ pub static NOT_A_REGULAR_FILE: Rule = Rule {
     spec: "Agent Plugins §5.1, §6.2",
     summary: "plugin.json or mcp.json is not a regular file (a directory, FIFO, socket, device or link to nothing)",
     fix_hint: Some("Replace it with a regular file"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports plugin.json or mcp.json resolving to something other than a regular file, or being a \
                symlink to nothing. (A skill's SKILL.md that is not a file is AP317.)",
         why: "A manifest that is not a file rejects the plugin (§5.1). §6.2: a fixed location that is present \
@@ -153,7 +153,7 @@ pub static TREE_INCOMPLETE: Rule = Rule {
     spec: "Agent Plugins §6.1",
     summary: "The reader left entries out or cut files at its limits, so the check is partial",
     fix_hint: Some("Check a smaller tree, or raise the reader's limits"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports, once per package, how many entries the reader omitted and how many files it cut \
                because a limit on entries, file size or total size was reached, naming the first few.",
         why: "A verdict on a tree that was not fully read must say so: an omitted skill directory is not \
@@ -170,7 +170,7 @@ pub static JSON_SYNTAX: Rule = Rule {
     spec: "RFC 8259; Agent Plugins §5.2, §7.2.2",
     summary: "A JSON file is not valid JSON, or is JSON that apcheck's parser cannot take",
     fix_hint: Some("Fix the syntax at the position shown; comments and trailing commas are not JSON"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Parses plugin.json and mcp.json as strict JSON (no comments, no trailing commas) and reports the \
                first error at its line and column. Nesting past 128 (RFC 8259 §9) and unpaired `\\u` \
                surrogates (§8.2), which RFC 8259 leaves to each parser, are reported as not checked.",
@@ -192,7 +192,7 @@ pub static JSON_DUPLICATE_KEY: Rule = Rule {
     spec: "RFC 8259 §4",
     summary: "A JSON object repeats a member name",
     fix_hint: Some("Keep one member with that name"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports every object member whose name already appeared in the same object.",
         why: "RFC 8259 §4: names SHOULD be unique, and parsers disagree on duplicates (most keep the last, \
               some the first, some reject), so two clients may load different values. apcheck checks the \

@@ -4,7 +4,7 @@
 
 use crate::diag::{Diagnostic, Severity};
 use crate::report::{PluginSection, PluginState};
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::tree::{Entry, Tree};
 
 const VALID: &str = "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"demo\"}";
@@ -16,7 +16,7 @@ pub static VENDOR_MCP_JSON: Rule = Rule {
     spec: "Agent Plugins §7.2.2",
     summary: "A vendor `.mcp.json` sits in the package; Agent Plugins clients never read it",
     fix_hint: Some("Declare the servers in mcp.json (no leading dot) with the 1.0.0 $schema"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports a `.mcp.json` at the plugin root, the file some clients read natively.",
         why: "Clients MUST load MCP configuration only from `mcp.json` at the plugin root (§7.2.2): servers \
               declared only in `.mcp.json` never start for an Agent Plugins client.",
@@ -38,7 +38,7 @@ pub static VENDOR_MANIFEST_BESIDE: Rule = Rule {
     spec: "Agent Plugins §5.1",
     summary: "A vendor manifest sits beside plugin.json; Agent Plugins clients ignore it",
     fix_hint: Some("Keep both in step by hand, or generate the vendor manifest from plugin.json"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports, once each, vendor manifest directories (`.claude-plugin/`, `.codex-plugin/`, \
                `.cursor-plugin/`) and `gemini-extension.json` beside a plugin.json.",
         why: "Root plugin.json is the only portable manifest; no other file can replace, supplement or \

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use crate::diag::{Diagnostic, Severity};
 use crate::json::parse_document;
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::rules::mcp::MCP_PATH;
 use crate::snapshot::build::Connection;
 use crate::source::json::JsonSource;
@@ -59,7 +59,7 @@ pub static LIVE_SERVER_FAILED: Rule = Rule {
     spec: "Agent Plugins §7.2.2 rule 5",
     summary: "A server did not start, connect, authenticate or finish the MCP handshake and tool listing",
     fix_hint: Some("run the server's command or open its URL by hand, fix what the reason names, and connect again"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "With `--connect`: each valid server of `mcp.json` is launched (stdio) or contacted \
                (streamable-http, sse) as a conformant client would, handshaken (MCP 2025-11-25 `initialize`, \
                or 2026-07-28 `server/discover`) and asked for every page of `tools/list`, within the timeout \
@@ -90,7 +90,7 @@ pub static LIVE_SERVER_CONNECTED: Rule = Rule {
     spec: "Agent Plugins §7.2.2; MCP 2025-11-25 lifecycle",
     summary: "A server connected: its protocol version, tool count and time to list them",
     fix_hint: None,
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "With `--connect`: a server that completed the handshake and listed its tools, with the \
                protocol version it negotiated, the number of tools and how long start, handshake and listing \
                took.",
@@ -114,7 +114,7 @@ pub static LIVE_TOOL_HIDDEN_TEXT: Rule = Rule {
     fix_hint: Some(
         "remove them from the server's tool definitions: what the model reads should be what a reviewer reads",
     ),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "With `--connect`: every string and member name of each tool a server lists (name, title, \
                description, the descriptions inside `inputSchema`), as AP614 reads a snapshot's tools: Unicode \
                tag characters, zero width spaces, word joiners, a byte order mark, bidi embeddings, overrides \
@@ -137,7 +137,7 @@ pub static LIVE_TOOL_DUPLICATE_NAME: Rule = Rule {
     spec: "MCP server/tools (tool names)",
     summary: "A connected server lists two tools with one name",
     fix_hint: Some("give each tool of the server its own name"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "With `--connect`: the names of the tools each connected server lists, over all its pages. One \
                finding per repeated name, at the server's entry; the snapshot of the same listing fails AP608.",
         why: "`tools/call` names the tool to run, so of two tools with one name a client can call only one, \

@@ -21,7 +21,7 @@ use crate::json::json_type;
 use crate::diag::{Diagnostic, Severity};
 use crate::fix::FixInputs;
 use crate::report::{PluginSection, PluginState};
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::rules::files::{Load, read_json_file};
 use crate::tree::Tree;
 use texts::{REJECTED, VALID};
@@ -33,7 +33,7 @@ pub static MANIFEST_MISSING: Rule = Rule {
     spec: "Agent Plugins §4.1, §5.1",
     summary: "There is no plugin.json at the plugin root",
     fix_hint: Some("Add plugin.json at the root with \"$schema\" and \"name\""),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Looks for plugin.json at the plugin root; when it is missing, says whether a vendor manifest \
                (.claude-plugin/plugin.json, .codex-plugin/plugin.json, gemini-extension.json) is there instead.",
         why: "A plugin MUST include plugin.json at its root (§4.1) and it is the only portable manifest \
@@ -50,7 +50,7 @@ pub static MANIFEST_NOT_OBJECT: Rule = Rule {
     spec: "Agent Plugins §5.2",
     summary: "plugin.json is JSON but not an object",
     fix_hint: Some("Make the top level a JSON object"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports a plugin.json whose top-level value is an array, string, number, boolean or null.",
         why: "The manifest MUST contain a top-level object (§5.2); anything else rejects the plugin.",
         failing: Example::Package(&[("plugin.json", "[\"invoice-ops\"]")]),

@@ -13,7 +13,7 @@ use crate::redact::{
     SecretName, is_stand_in, known_token, looks_like_password, looks_random, masked, named_secret, secret_name,
     split_credential, without_placeholders,
 };
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 
 const PLUGIN_JSON: &str =
     "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\",\n  \"name\": \"demo\"\n}\n";
@@ -28,7 +28,7 @@ pub static SECRET_AUTHORIZATION: Rule = Rule {
         "remove it and revoke it if it was ever published; authorization is client-managed (§7.2.1), \
          so let the client's sign-in flow supply credentials",
     ),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "A literal value in an `Authorization` or `Proxy-Authorization` header, or any header or `env` \
                value of the form `Bearer …` / `Basic …`. A value whose credential part is only a placeholder \
                (`Bearer ${API_TOKEN}`) or a documentation stand-in (`<token>`, `YOUR_TOKEN`) is not a secret.",
@@ -62,7 +62,7 @@ pub static SECRET_TOKEN_SHAPE: Rule = Rule {
         "remove it and revoke it now if it was ever published; have the user provide it through the client \
          or the server's own configuration",
     ),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Header, `env`, `args` and `url` values containing a well-known credential shape: GitHub (`ghp_`, `gho_`, \
                `github_pat_`…), Slack (`xoxb-`…), AWS access key ids (`AKIA`…), OpenAI and Anthropic keys \
                (`sk-…`, `sk-ant-…`), Stripe (`sk_live_`…), Google (`AIza…`), GitLab (`glpat-`), npm, Hugging \
@@ -96,7 +96,7 @@ pub static SECRET_NAMED_VALUE: Rule = Rule {
     spec: "Agent Plugins §7.2.1, §9.2",
     summary: "A header or `env` entry named like a password, secret, key or token holds a literal credential",
     fix_hint: Some("remove it (and revoke it if it was published); have the user provide it outside the package"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Header and `env` entries whose name says what they hold. A name ending in password, passwd, pwd, \
                passphrase, secret or credential(s) (`DB_PASSWORD`, `clientSecret`) with any literal value of four \
                or more characters; a name mentioning key, token, auth, session or cookie (`X-Api-Key`, \
@@ -130,7 +130,7 @@ pub static SECRET_IN_OTHER_FIELD: Rule = Rule {
     spec: "Agent Plugins §7.2.1, §9.2",
     summary: "A `Bearer`/`Basic` credential or a URL password sits in `args` or `url`",
     fix_hint: Some("remove it (and revoke it if it was published); have the user provide it outside the package"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "`args` items and `url` values containing a `Bearer`/`Basic` credential, such as \
                `--header \"Bearer 8d2c…\"`, and a password in a URL's user information \
                (`https://bot:password@host`, which AP431 also makes invalid). A well-known token shape there \
@@ -164,7 +164,7 @@ pub static SECRET_IN_URL_QUERY: Rule = Rule {
     fix_hint: Some(
         "remove it (and revoke it if it was published); send the credential in a header the user configures, not in the URL",
     ),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Query parameters of `url` whose name says they hold a credential (`api_key`, `access_token`, \
                `password`, …) with a literal value that looks like one: random-looking for key and token names, \
                any literal for password and secret names. `${…}` placeholders and stand-ins like `<token>` pass.",
@@ -196,7 +196,7 @@ pub static SECRET_IN_ARGUMENT: Rule = Rule {
     fix_hint: Some(
         "remove it (and revoke it if it was published); have the server read the credential from a variable the user sets",
     ),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Flags in `args` whose name says they take a credential (`--api-key=…`, `--token …`, \
                `--password …`) with a literal value that looks like one, given after `=` or as the next item. \
                Well-known token shapes are AP502's; `${…}` placeholders and stand-ins pass.",
@@ -523,7 +523,7 @@ mod tests {
 
     #[test]
     fn secret_named_query_parameters_and_flags_are_found() {
-        // Issue 9 §1: these raised nothing, and another finding's snippet then quoted the key.
+        // These used to raise nothing, and another finding's snippet then quoted the key.
         let hex = "8f14e45fceea167a5a36dedd4bea2543a1b2c3d4";
         for url in [
             format!("https://api.acme.dev/mcp?api_key={hex}"),

@@ -16,12 +16,15 @@ mod hidden;
 mod hints;
 mod portability;
 mod skill_md;
+mod suppression;
 mod texts;
 mod yaml;
 
+use crate::diag::Diagnostic;
+use crate::report::SkillsSection;
 use crate::rule::Rule;
-
-pub use discovery::discover_skills;
+use crate::rules::{containment, documents, files, layout, manifest, mcp, secrets, unread};
+use crate::tree::Tree;
 
 pub static RULES: &[&Rule] = &[
     &discovery::SKILLS_NOT_DIRECTORY,
@@ -42,7 +45,37 @@ pub static RULES: &[&Rule] = &[
     &hints::SKILL_BODY_LARGE,
     &portability::YAML_1_1_TYPING,
     &hidden::SKILL_HIDDEN_TEXT,
+    &suppression::UNUSED_SUPPRESSION,
 ];
+
+/// Discovers the skills of a loaded plugin (§6.1, §7.1) and checks each one.
+pub fn discover_skills(tree: &Tree, diagnostics: &mut Vec<Diagnostic>) -> SkillsSection {
+    discovery::discover_skills(tree, package_rule_code, diagnostics)
+}
+
+/// The code of the rule `code` names (in any case) among the rules that check
+/// a package's files: what an `apcheck-ignore` comment may list. The families
+/// are read here, not through the registry, which sits above them (it gathers
+/// the snapshot rules too, and drift's check of a plugin root runs this one).
+/// The snapshot rules and what `--connect` finds (AP45x, added after the
+/// check) never report on a SKILL.md, so they are not among them.
+fn package_rule_code(code: &str) -> Option<&'static str> {
+    [
+        files::RULES,
+        containment::RULES,
+        manifest::RULES,
+        RULES,
+        mcp::RULES,
+        secrets::RULES,
+        layout::RULES,
+        unread::RULES,
+        documents::RULES,
+    ]
+    .into_iter()
+    .flatten()
+    .find(|rule| rule.code.eq_ignore_ascii_case(code))
+    .map(|rule| rule.code)
+}
 
 /// Where a `SKILL.md` given on its own (pasted into the page) sits in a
 /// package: `skills/<its frontmatter name>/SKILL.md`, the directory Agent
@@ -133,6 +166,23 @@ mod tests {
         let (section, diagnostics) = discover_tree(&Tree::from_files(files));
         assert_eq!(section.entries.len(), 500);
         assert!(diagnostics.is_empty());
+    }
+
+    #[test]
+    fn a_comment_may_name_every_rule_that_checks_a_package_and_no_other() {
+        use crate::rule::Family;
+        for rule in crate::registry::all() {
+            let checks_a_package = matches!(
+                rule.family(),
+                Family::Files | Family::Containment | Family::Manifest | Family::Skills | Family::Mcp | Family::Secrets
+            ) && !crate::rules::live::RULES.iter().any(|live| live.code == rule.code);
+            assert_eq!(
+                super::package_rule_code(&rule.code.to_ascii_lowercase()),
+                checks_a_package.then_some(rule.code),
+                "{}",
+                rule.code
+            );
+        }
     }
 
     #[test]

@@ -15,7 +15,7 @@
 use std::collections::BTreeSet;
 
 use crate::diag::{Diagnostic, Severity};
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::tree::{Entry, Tree};
 
 const VALID_MANIFEST: &str =
@@ -28,7 +28,7 @@ pub static PATH_UNREADABLE: Rule = Rule {
     spec: "Agent Plugins §4.1, §6.1, §8.2",
     summary: "A file or folder of the package could not be read, so the check is incomplete and fails",
     fix_hint: Some("Fix its permissions, or run the check as a user who can read the whole package"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports, one finding each, every directory of the package that could not be listed and every \
                entry that could not be read (permissions, I/O errors), unless a component check already \
                reported that path.",
@@ -48,7 +48,7 @@ pub static NEEDED_PATH_NOT_READ: Rule = Rule {
     spec: "Agent Plugins §6.1, §7.1, §7.2.1",
     summary: "A path the client loads could not be looked at, so the check is incomplete and fails",
     fix_hint: Some("Make the folder readable (or raise the reader's limits) and check again"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports a component location or a path named in mcp.json that the reader could not look at: \
                its directory could not be listed and the name could not be looked up in it, or a reader limit \
                left it out. The finding names the path and what could not be read.",
@@ -209,7 +209,7 @@ mod tests {
     #[test]
     fn unlisted_root_with_components_found_by_name_is_still_incomplete() {
         // A 0311 root: no listing, but plugin.json and skills/ are found by name;
-        // whatever else it holds was not seen (issue 31 §5).
+        // whatever else it holds was not seen, so the check is incomplete.
         let mut tree = Tree::from_files([("plugin.json", VALID_MANIFEST)]);
         tree.mark_unlisted("", "permission denied");
         tree.mark_absent("mcp.json");

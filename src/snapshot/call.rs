@@ -10,7 +10,7 @@ use super::schema::CompiledSchema;
 use crate::diag::{Diagnostic, Severity};
 use crate::json::parse_document;
 use crate::json::pointer::push_token;
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::source::json::JsonSource;
 use crate::source::{LineIndex, Span};
 
@@ -29,7 +29,7 @@ pub static ARGUMENTS_INVALID: Rule = Rule {
     spec: "MCP server/tools (tools/call)",
     summary: "tools/call arguments do not match the tool's inputSchema",
     fix_hint: Some("Change the argument shown so it matches the tool's inputSchema."),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "The arguments object against the tool's `inputSchema`, under the schema's own dialect.",
         why: "A server validates arguments against the schema it advertised and answers a mismatch with an error instead of a result.",
         failing: Example::Call {
@@ -52,7 +52,7 @@ pub static TOOL_NOT_IN_SNAPSHOT: Rule = Rule {
     spec: "MCP server/tools (tools/call)",
     summary: "The tool is not in the snapshot, or its name is ambiguous",
     fix_hint: Some("Name a tool the snapshot lists; qualify it as SERVER/TOOL when two servers offer the name."),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "That TOOL names exactly one tool of the snapshot, as `name` or `server/name`.",
         why: "A client calls a tool by the name a connected server listed; any other name is answered with an error.",
         failing: Example::Call {
@@ -75,7 +75,7 @@ pub static ARGUMENTS_NOT_OBJECT: Rule = Rule {
     spec: "MCP server/tools (CallToolRequest.params.arguments)",
     summary: "The arguments are not a JSON object",
     fix_hint: Some("`arguments` is a JSON object of argument names to values."),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "That the arguments file is strict JSON holding one object.",
         why: "MCP's `tools/call` carries `arguments` as an object; anything else is rejected before the schema is even consulted.",
         failing: Example::Call {
@@ -100,7 +100,7 @@ pub static ARGUMENTS_UNCHECKED: Rule = Rule {
     fix_hint: Some(
         "No verdict was given: simplify the inputSchema's self-referring branches, or write the number with at most 17 significant digits.",
     ),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "That the check of the arguments could be finished with an exact verdict. It cannot when the \
                schema's `anyOf`/`oneOf`/`allOf` branches refer back to the schema so that validating these \
                arguments would cost more than their budget (262,144 subschema applications plus 4 per byte), \

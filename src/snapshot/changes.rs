@@ -26,7 +26,7 @@ use crate::diag::{Diagnostic, Severity};
 use crate::json::diff::value;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::json::lean::{LeanDoc, LeanNode};
-use crate::rule::{Example, Family, Rule, RuleDoc};
+use crate::rule::{Example, Family, Rule};
 use crate::source::json::JsonSource;
 
 const OLD: &str = r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"}, "skills": [],
@@ -41,7 +41,7 @@ pub static BREAKING_WITHOUT_MAJOR: Rule = Rule {
     spec: "Agent Plugins §10.2",
     summary: "A breaking change ships without a major version bump",
     fix_hint: Some("Bump the major version in plugin.json (and rebuild the snapshot), or make the change compatible."),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Changes that break existing callers or users (a tool removed or renamed, a new required argument, a removed enum value, a stricter bound, a skill or server removed) while `plugin.version` does not change its major segment.",
         why: "§10.2 reserves the major segment for breaking changes; clients and users use the version to judge whether an update is safe to take.",
         failing: Example::Changes {
@@ -68,7 +68,7 @@ pub static FEATURE_WITHOUT_MINOR: Rule = Rule {
     spec: "Agent Plugins §10.2",
     summary: "A backward-compatible addition ships without a minor version bump",
     fix_hint: Some("Bump the minor version in plugin.json so clients see there is something new."),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Additions that old callers can ignore (a new tool, skill or server, a new optional argument, a widened enum) with only a patch bump or none.",
         why: "§10.2: minor for backward-compatible features; clients use the version to decide whether caches are stale.",
         failing: Example::Changes {
@@ -95,7 +95,7 @@ pub static VERSION_NOT_SEMVER: Rule = Rule {
     spec: "Agent Plugins §10.2",
     summary: "The plugin version is missing or not SemVer, so changes cannot be held against it",
     fix_hint: Some("Give plugin.json a Semantic Versioning `version` such as 1.2.0."),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "That both snapshots carry a `plugin.version` that parses as Semantic Versioning 2.0.0 (with \
                numbers up to 2^64 − 1, the parser's limit; the message gives the parser's reason).",
         why: "§10.2: plugins SHOULD use SemVer. Without it, nobody (client, reviewer or this check) can tell a breaking update from a fix.",
@@ -117,7 +117,7 @@ pub static VERSION_DECREASED: Rule = Rule {
     spec: "Agent Plugins §10.2",
     summary: "The new snapshot's plugin version is lower than the old one's",
     fix_hint: Some("Versions only go up; check that OLD and NEW are in the right order."),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "That the new `plugin.version` is not lower than the old one in SemVer precedence.",
         why: "Clients compare versions to find updates (§10.2); a lower version looks like a downgrade and is not offered.",
         failing: Example::Changes {
@@ -138,7 +138,7 @@ pub static CHANGE_WITHOUT_BUMP: Rule = Rule {
     spec: "Agent Plugins §10.2",
     summary: "The snapshot changed but the plugin version did not",
     fix_hint: Some("Bump at least the patch version so clients can tell their cache is stale."),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Patch-level changes (a tool or skill description, a schema annotation) under an unchanged `plugin.version`.",
         why: "§10.2: clients may use the version to decide whether caches are stale; an unchanged version keeps the old descriptions in front of the model.",
         failing: Example::Changes {

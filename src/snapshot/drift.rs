@@ -549,7 +549,7 @@ mod tests {
 
     #[test]
     fn a_package_path_that_could_not_be_read_is_not_compared_and_fails() {
-        // Issue 31 §5: "Not compared: … could not be read" exited 0.
+        // "Not compared: … could not be read" used to exit 0: a drift check that missed a path passed.
         let mut tree = with_mcp(MCP_JSON);
         tree.insert("docs", crate::tree::Entry::Dir);
         tree.mark_unlisted("docs", "permission denied");

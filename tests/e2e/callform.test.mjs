@@ -1,4 +1,4 @@
-// The tool-call form (issue 10 §4): built from the picked tool's inputSchema,
+// The tool-call form: built from the picked tool's inputSchema,
 // kept in sync both ways with the arguments' JSON editor, validated by the core
 // as you type with its messages at their fields, accessible, and usable at 400 px.
 

@@ -125,6 +125,26 @@ test('a rejected package still shows the skills and mcp.json findings, marked as
   await context.close();
 });
 
+test("a SKILL.md's apcheck-ignore comment hides its finding in the page as in the CLI, and the counts say so", async () => {
+  // A skill whose name differs from its folder (AP309, §7.1), suppressed by a
+  // comment in the body; the package is otherwise clean.
+  const { context, page, problems } = await openPage(browser, `${origin}/#check`);
+  await waitReady(page);
+  const text = (s) => Buffer.from(s).toString('base64');
+  const manifest = '{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "quiet-demo", "version": "1.0.0"}\n';
+  const skill = (comment) =>
+    `---\nname: pdf-tools\ndescription: Extracts text from PDF files. Use when the user works with PDFs.\n---\n${comment}\nRead the file.\n`;
+  await dropFolder(page, '#check-drop', 'quiet-demo', [
+    { path: 'plugin.json', base64: text(manifest) },
+    { path: 'skills/pdf/SKILL.md', base64: text(skill('<!-- apcheck-ignore AP309 -->')) },
+  ]);
+  await page.waitForFunction(() => /hidden by apcheck-ignore comments/.test(document.querySelector('#check-result .verdict-counts')?.textContent ?? ''));
+  assert.match(await page.locator('#check-result .verdict-counts').textContent(), /\(1 hidden by apcheck-ignore comments\)/);
+  assert.equal(await page.locator('#check-result li.diag', { hasText: 'AP309' }).count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('the telnyx root (1,800+ entries) checks in under 2 s without freezing the page', async () => {
   const { context, page, requests, problems } = await openPage(browser, `${origin}/#check`);
   await waitReady(page);

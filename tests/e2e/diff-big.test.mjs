@@ -1,4 +1,4 @@
-// The Diff view with big documents (issue 10 §2): the main thread never stalls
+// The Diff view with big documents: the main thread never stalls
 // for more than 100 ms, the results are a virtual list fed by the worker,
 // patches are downloaded rather than rendered whole, the merge view waits to be
 // asked for, arrays are matched by `name`/`id` with the key shown and

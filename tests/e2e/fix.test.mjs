@@ -1,4 +1,4 @@
-// Apply fix (issue 10 §4): a finding whose rule offers a fix has a button that
+// Apply fix: a finding whose rule offers a fix has a button that
 // applies the core's edits to the pasted file as one undoable edit, and the
 // page re-checks on its own.
 

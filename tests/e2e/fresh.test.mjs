@@ -1,4 +1,4 @@
-// A result never describes other inputs than the ones on screen (issue 10 §1):
+// A result never describes other inputs than the ones on screen:
 // in every view, an edit marks the shown result stale at once (before any
 // re-run answers), the re-run replaces it, and a cancelled run says so.
 

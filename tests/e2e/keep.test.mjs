@@ -1,4 +1,4 @@
-// Keep and share without a server (issue 10 §4), in every view with pasted
+// Keep and share without a server, in every view with pasted
 // documents (Check, Format, Schema, Diff, Snapshot): they survive a reload,
 // and "Copy link" carries them in the URL's fragment to another browser,
 // which opens the same view with them, within stated size limits.

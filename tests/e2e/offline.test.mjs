@@ -1,4 +1,4 @@
-// Offline after the first visit (issue 30 §2): the served page installs a
+// Offline after the first visit: the served page installs a
 // service worker that keeps this build, so with the server gone the page
 // reloads, checks, cancels a job (its worker restarts from the kept build) and
 // checks again. The page is an installable web app (its manifest, an icon).

@@ -1,4 +1,4 @@
-// One truth (issue 10 §5): for every corpus root a browser can represent, the
+// One truth: for every corpus root a browser can represent, the
 // page's JSON, SARIF and Markdown downloads of a dropped folder equal what
 // `apcheck check --format …` prints for the same folder, byte for byte. A
 // browser cannot know the folder's absolute place, so the page's SARIF has no

@@ -1,4 +1,4 @@
-// Sharing never misleads (issue 30 §3): after a folder is picked, "Copy link"
+// Sharing never misleads: after a folder is picked, "Copy link"
 // and a reload carry that package, not the pasted files behind it, so the tab
 // that opens the link shows the sender's verdict; a package too big for a link
 // is refused with its size named.

@@ -1,4 +1,4 @@
-// A snapshot of megabytes on one line (issue 30 §1): Open… holds it aside and
+// A snapshot of megabytes on one line: Open… holds it aside and
 // shows it as a read-only tree, so the page never freezes on it; the checks
 // read it as it is, and "Edit the raw text" puts it in the editor on request.
 

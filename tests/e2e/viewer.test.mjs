@@ -1,4 +1,4 @@
-// The whole package and the JSON viewer (issue 10 §4): a dropped folder, a
+// The whole package and the JSON viewer: a dropped folder, a
 // picked zip and a collection each get a file tree whose every file opens
 // read-only with its findings marked, by mouse and by keyboard; Format's
 // Result and the package's files get a JSON tree view whose nodes give their

@@ -208,7 +208,7 @@ test('Schema: Open many… validates a set of files across workers, in order, an
   await context.close();
 });
 
-test('Schema: a document that cannot be checked is shown as such, neither valid nor failing (issue 31)', async () => {
+test('Schema: a document that cannot be checked is shown as such, neither valid nor failing', async () => {
   const { context, page, requests, problems } = await openPage(browser, `${origin}/#schema`);
   await waitReady(page);
   await page.waitForSelector('#schema-root .schema-results .status');

@@ -1,4 +1,4 @@
-// Zips opened in the worker (issue 9 §6): inflated with the limits applied as
+// Zips opened in the worker: inflated with the limits applied as
 // it goes (a 10 MB zip expanding to 10 GiB does not take the tab down),
 // entries that would leave the folder reported rather than dropped, and
 // symlink entries kept as links, judged exactly as the CLI judges them on disk.

@@ -161,7 +161,7 @@ test('a configuration, the rule flags and a baseline change the output exactly a
   };
   const plugins = join(repo, 'plugins');
   for (const format of ['text', 'json', 'sarif', 'github', 'markdown']) same(['check', '--format', format, plugins]);
-  // Issue 31 §5: `ignore = ["AP209"]` hides why the plugin is rejected, not that it is: both faces fail.
+  // `ignore = ["AP209"]` hides why the plugin is rejected, not that it is: both faces fail.
   assert.equal(same(['check', join(repo, 'rejected')]).status, 1);
   const shown = same(['check', '--format', 'json', plugins]);
   const { packages: reports } = JSON.parse(shown.stdout);

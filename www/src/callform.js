@@ -1,4 +1,4 @@
-// The tool-call form (issue 10 §4): a field per property of the tool's
+// The tool-call form: a field per property of the tool's
 // `inputSchema`, as MCP Inspector builds it, kept in sync both ways with the
 // arguments' JSON editor. The form only edits and shows. The core validates
 // (`snapshot_call`, the same check the JSON editor gets) and files each

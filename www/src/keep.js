@@ -1,4 +1,4 @@
-// Keeping and sharing pasted files without a server (issue 10 §4), one
+// Keeping and sharing pasted files without a server, one
 // mechanism for every view (`keeper`):
 // - Kept: in this browser's localStorage, on this device only; nothing is sent.
 // - Shared: "Copy link" puts the files, deflated by the browser's own

@@ -3,7 +3,7 @@
 // scans for in a skill's instructions, and nothing a check depends on (the
 // checks run on the text in Rust). @lezer/markdown's full CommonMark + GFM
 // parser did the same at about 11 KiB of the page's 950 KiB transfer budget,
-// which the validation guard of the Schema view needed more (issue 31 §1).
+// which the validation guard of the Schema view needed more.
 
 import { StreamLanguage } from '@codemirror/language';
 

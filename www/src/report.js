@@ -95,7 +95,10 @@ function diagnosticItem(diagnostic, onOpen, onFix) {
 
 function verdictLine(report, linksUnseen) {
   const { summary, plugin } = report;
-  const counts = [plural(summary.errors, 'error'), plural(summary.warnings, 'warning'), plural(summary.infos, 'info', 'infos')].join(', ');
+  // As the CLI's text summary says it: the page has no configuration or
+  // baseline, but a SKILL.md's apcheck-ignore comments hide findings here too.
+  const hidden = summary.suppressed ? ` (${summary.suppressed} hidden by apcheck-ignore comments)` : '';
+  const counts = [plural(summary.errors, 'error'), plural(summary.warnings, 'warning'), plural(summary.infos, 'info', 'infos')].join(', ') + hidden;
   if (plugin.state === 'rejected') {
     return { tone: 'bad', title: 'Rejected: a conformant client loads nothing from this package', counts };
   }

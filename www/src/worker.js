@@ -10,6 +10,10 @@ import { XzReadableStream } from 'xz-decompress';
 import initWasm, * as core from '../pkg/apcheck.js';
 // Base64 of the wasm compressed with xz, put in by scripts/build-web.mjs.
 import wasmXzBase64 from 'embedded:apcheck-wasm';
+// Base64 of www/src/generated/rule-examples.json compressed the same way: the
+// rule examples the page's wasm leaves out (src/rule.rs, `rule_doc!`).
+import ruleExamplesXzBase64 from 'embedded:rule-examples';
+import { explainWithExamples, withExamples } from './ruledocs.js';
 import { describe, nodeAt, scanJson } from './jsonscan.js';
 import { readZip, ZipError } from './zip.js';
 
@@ -83,8 +87,6 @@ function loadCore() {
 
 // Exports that take and return JSON text, callable by name. Anything else is refused.
 const TEXT_EXPORTS = [
-  'rules',
-  'explain',
   'limits',
   'format_json',
   'validate_json',
@@ -359,6 +361,19 @@ function diffLocate({ id, index }) {
   };
 }
 
+// Inflated on the first request for a rule doc, by the Rules view's worker only.
+let ruleExamples;
+function loadRuleExamples() {
+  ruleExamples ??= inflate(decodeBase64(ruleExamplesXzBase64)).then((bytes) => JSON.parse(new TextDecoder().decode(bytes)));
+  return ruleExamples;
+}
+
+// The core's rule answers with the examples its wasm leaves out put back.
+const RULE_EXPORTS = {
+  rules: async () => JSON.parse(core.rules()).map((rule) => withExamples(rule, ruleExamples)),
+  explain: async (codeOrName) => explainWithExamples(JSON.parse(core.explain(codeOrName)), ruleExamples),
+};
+
 const DIFF_OPS = { diff: diffDocuments, diffRows, diffPart, diffPartRows, diffLocate };
 const VIEWER_OPS = { zipFile, treeOpen, treeChildren };
 
@@ -368,6 +383,11 @@ async function handle({ op, args }, progress) {
   if (op === 'render') return renderLast(args);
   if (Object.hasOwn(DIFF_OPS, op)) return DIFF_OPS[op](args);
   if (Object.hasOwn(VIEWER_OPS, op)) return VIEWER_OPS[op](args);
+  if (op === 'call' && Object.hasOwn(RULE_EXPORTS, args.name)) {
+    await loadRuleExamples();
+    const reply = await RULE_EXPORTS[args.name](...args.params);
+    return args.text ? JSON.stringify(reply) : reply;
+  }
   if (op === 'call' && TEXT_EXPORTS.includes(args.name) && typeof core[args.name] === 'function') {
     // `text: true` hands the reply back as the JSON text: one string to copy,
     // where a big reply (a batch's failures) would be cloned object by object.

@@ -98,7 +98,8 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
     };
     let mut snapshot = match built {
         Ok(snapshot) => snapshot,
-        // No snapshot over a gap either (issue 31 §5): the findings say what was not read.
+        // No snapshot over a gap either: it would pass off a part as the whole package.
+        // The findings say what was not read.
         Err(error @ (BuildError::Rejected | BuildError::Incomplete { .. })) => {
             let options = render_options(ColorChoice::Auto);
             eprint!("{}", rejected(&report, &tree, &error, options.text()));

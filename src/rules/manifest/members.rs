@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use crate::diag::{Diagnostic, Severity};
 use crate::fix::{Edit, Fix, FixInputs, json_edits};
 use crate::json::parse::push_token;
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::source::json::JsonSource;
 
 use super::texts::{REJECTED, VALID};
@@ -22,7 +22,7 @@ pub static MANIFEST_UNKNOWN_FIELD: Rule = Rule {
     spec: "Agent Plugins §5.2",
     summary: "plugin.json has a top-level field the schema does not define; it is ignored",
     fix_hint: Some("Remove it, or move client-specific data under \"extensions\" in a reverse-domain namespace"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports each top-level member other than $schema, name, version, description, author, \
                homepage, repository, license, keywords and extensions.",
         why: "The schema is closed: clients MUST report and ignore each unknown field and continue loading, \
@@ -45,7 +45,7 @@ pub static EXTENSIONS_NOT_OBJECT: Rule = Rule {
     spec: "Agent Plugins §8.1",
     summary: "`extensions` is not an object; it is ignored",
     fix_hint: Some("Make \"extensions\" an object keyed by reverse-domain namespaces"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports an `extensions` member whose value is not a JSON object.",
         why: "§8.1: a client MUST report and ignore a non-object `extensions` and continue loading, so any \
               client-specific data in it is lost.",
@@ -67,7 +67,7 @@ pub static MANIFEST_FIELD_TYPE: Rule = Rule {
     spec: "Agent Plugins §5.2, §5.4, §8.1",
     summary: "A plugin.json field has the wrong JSON type",
     fix_hint: None,
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Checks the type of every defined member: strings for $schema, name, version, description, \
                homepage, repository, license and the author's name, email and url; an object for author; an \
                array of strings for keywords; an object for each `extensions` member.",
@@ -91,7 +91,7 @@ pub static AUTHOR_UNKNOWN_FIELD: Rule = Rule {
     spec: "Agent Plugins §5.4",
     summary: "`author` has a member other than name, email and url",
     fix_hint: Some("Keep only \"name\", \"email\" and \"url\" in \"author\""),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports each member of `author` other than name, email and url.",
         why: "The author object MAY contain only those three fields; any other makes the manifest invalid \
               (§5.4), and the plugin is rejected — unlike unknown top-level fields, which are only ignored.",
@@ -113,7 +113,7 @@ pub static INLINE_COMPONENT: Rule = Rule {
     spec: "Agent Plugins §6.1, §7.2.1",
     summary: "plugin.json declares components inline; clients ignore them",
     fix_hint: None,
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports top-level `skills`, `mcpServers`, `hooks`, `commands`, `agents` and similar members, \
                the vendor shapes real packages carry over.",
         why: "plugin.json cannot override the fixed locations or contain inline component configuration \
@@ -139,7 +139,7 @@ pub static NAME_MISSING: Rule = Rule {
     spec: "Agent Plugins §5.3",
     summary: "plugin.json has no name",
     fix_hint: Some("Add \"name\": lowercase letters, digits, `-` and `.`"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports a manifest without the required `name` member.",
         why: "A missing required field rejects the plugin (§5.3).",
         failing: Example::Package(&[(
@@ -157,7 +157,7 @@ pub static EXTENSION_NAMESPACE: Rule = Rule {
     spec: "Agent Plugins §8, §8.1",
     summary: "An `extensions` member name is not a reverse-domain namespace",
     fix_hint: Some("Name it after a domain the client controls, reversed: \"com.example.client\""),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Checks that each member name of `extensions` looks like a reverse-domain identifier: two or \
                more dot-separated labels of letters, digits and inner hyphens.",
         why: "Client-specific data MUST sit under a reverse-domain namespace (§8); a bare name like `claude` \

@@ -3,7 +3,7 @@
 
 use crate::diag::{Diagnostic, Severity};
 use crate::fix::{Applicability, Fix, json_edits};
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::source::json::JsonSource;
 
 use super::texts::{REJECTED, VALID};
@@ -15,7 +15,7 @@ pub static MANIFEST_NAME_INVALID: Rule = Rule {
     spec: "Agent Plugins §5.5",
     summary: "The plugin name breaks a §5.5 constraint",
     fix_hint: None,
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Checks `name` against each §5.5 constraint and names the ones that fail: length (1-64), \
                character set (a-z, 0-9, `-`, `.`), start and end (alphanumeric), repetition (no `--`, `..`).",
         why: "An invalid required field rejects the plugin (§5.3): nothing in it is discovered.",

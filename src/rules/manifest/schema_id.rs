@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use crate::diag::{Diagnostic, Severity};
 use crate::fix::{Applicability, Fix, json_edits};
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::schemas::{MCP_SCHEMA_ID, PLUGIN_SCHEMA_ID, SUPPORTED_SPEC_VERSIONS};
 use crate::source::json::JsonSource;
 
@@ -19,7 +19,7 @@ pub static SCHEMA_MISSING: Rule = Rule {
     spec: "Agent Plugins §5.2, §5.3",
     summary: "plugin.json has no $schema",
     fix_hint: Some("Add \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\""),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports a manifest without the required `$schema` member.",
         why: "`$schema` is required and selects the rules a client validates with (§5.2); without it a \
               client cannot know the package targets Agent Plugins and rejects it (§5.3). Pre-spec and \
@@ -36,7 +36,7 @@ pub static SCHEMA_UNSUPPORTED: Rule = Rule {
     spec: "Agent Plugins §5.2, §10.1",
     summary: "plugin.json's $schema is not a supported Agent Plugins version",
     fix_hint: Some("Use \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\""),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Compares `$schema` with the canonical identifiers this build supports (1.0.0 only) and names \
                what was found: another version, an http:// variant, the mcp.json schema, a vendor schema.",
         why: "A client that does not support the declared version MUST reject the plugin and MUST NOT fetch \

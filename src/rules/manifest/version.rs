@@ -2,7 +2,7 @@
 //! so anything else is an info hint only.
 
 use crate::diag::{Diagnostic, Severity};
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::source::json::JsonSource;
 
 pub static VERSION_NOT_SEMVER: Rule = Rule {
@@ -12,7 +12,7 @@ pub static VERSION_NOT_SEMVER: Rule = Rule {
     spec: "Agent Plugins §5.4, §10.2",
     summary: "`version` is not Semantic Versioning (a recommendation, never a rejection)",
     fix_hint: Some("Use MAJOR.MINOR.PATCH, e.g. \"1.2.0\""),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports a string `version` that is not a SemVer 2.0.0 version.",
         why: "Plugins SHOULD use SemVer (§10.2) so clients can compare versions for updates; clients MUST NOT \
               reject a manifest for it (§5.4), so this is only a hint.",

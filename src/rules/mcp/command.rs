@@ -6,7 +6,7 @@ use super::entry::{MCP_SERVER_FIELD_MISSING, ServerCheck};
 use super::package_path::{Wanted, check_in_root};
 use crate::diag::{Diagnostic, Severity};
 use crate::fix::{Edit, Fix, json_edits};
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::rules::secrets;
 
 const PLUGIN_JSON: &str = super::text::EXAMPLE_PLUGIN_JSON;
@@ -18,7 +18,7 @@ pub static MCP_COMMAND_NOT_A_TOKEN: Rule = Rule {
     spec: "Agent Plugins §7.2.1, §4.1, §9.2",
     summary: "A stdio `command` is not one executable token (a bare name or a `./` path); that server is skipped",
     fix_hint: None,
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "The form of `command`: a non-empty bare executable name (no path separator, no whitespace, no \
                shell syntax), or a plugin-relative path beginning with `./` (which may contain spaces). A shell \
                string such as `npx -y server`, an absolute path, `../x`, `bin/x` and `${PLUGIN_ROOT}/x` all \
@@ -335,7 +335,7 @@ mod tests {
 
     #[test]
     fn the_fix_splits_a_plain_command_line_into_command_and_args() {
-        // Issue 34: `npx -y @foo/server` is split as `apcheck new --stdio-server` splits it.
+        // A plain `npx -y @foo/server` is split as `apcheck new --stdio-server` splits it.
         let (fixed, after) = split_fixed(r#"{"type": "stdio", "command": "npx -y @foo/server"}"#).unwrap();
         assert!(after.is_empty(), "{after:?}");
         assert!(
@@ -376,7 +376,7 @@ mod tests {
         );
     }
 
-    /// Issue 31 §3: a fix's edits are printed unmasked in every format, so a
+    /// A fix's edits are printed unmasked in every format, so a
     /// line holding a credential gets none, and words already in `args` are
     /// never part of an edit.
     #[test]

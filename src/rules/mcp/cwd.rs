@@ -5,7 +5,7 @@ use serde_json::Value;
 use super::entry::ServerCheck;
 use super::package_path::{Wanted, check_in_root, climbs_out};
 use crate::diag::Severity;
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 
 const PLUGIN_JSON: &str = super::text::EXAMPLE_PLUGIN_JSON;
 
@@ -16,7 +16,7 @@ pub static MCP_CWD_FORM: Rule = Rule {
     spec: "Agent Plugins §7.2.1, §4.1",
     summary: "A stdio `cwd` does not begin with `./`, `${PLUGIN_ROOT}` or `${PLUGIN_DATA}`; that server is skipped",
     fix_hint: Some("use `./dir`, `${PLUGIN_ROOT}/dir` for package files, or `${PLUGIN_DATA}/dir` for writable state"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "The form of `cwd`: a `./` path, exactly `${PLUGIN_ROOT}` or `${PLUGIN_ROOT}/…`, or exactly \
                `${PLUGIN_DATA}` or `${PLUGIN_DATA}/…`. A bare `data`, an absolute path, `~/…` or \
                `${PLUGIN_ROOT}data` fail, and so does a placeholder after the start (`./${PLUGIN_ROOT}/..`): \
@@ -49,7 +49,7 @@ pub static MCP_CWD_ESCAPES_DATA: Rule = Rule {
     spec: "Agent Plugins §7.2.1",
     summary: "A `${PLUGIN_DATA}` working directory climbs out of the plugin data directory; that server is skipped",
     fix_hint: Some("keep the path below ${PLUGIN_DATA}: remove the `..` steps"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "The `..` steps of a `cwd` beginning with `${PLUGIN_DATA}`: they must never climb above the data \
                directory. The directory is not in the package, so this is judged on the text alone; package \
                paths (`./…`, `${PLUGIN_ROOT}/…`) are resolved through the package's links instead (AP101).",

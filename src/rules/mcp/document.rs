@@ -8,7 +8,7 @@ use crate::diag::{Diagnostic, Severity};
 use crate::fix::{Applicability, Fix, json_edits};
 use crate::json::json_type;
 use crate::report::PluginSection;
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::schemas::{MCP_SCHEMA_ID, PLUGIN_SCHEMA_ID};
 use crate::source::json::JsonSource;
 
@@ -24,7 +24,7 @@ pub static MCP_CONFIG_NOT_OBJECT: Rule = Rule {
     spec: "Agent Plugins §7.2.1",
     summary: "`mcp.json` is not a JSON object; MCP is disabled",
     fix_hint: Some("make the document an object with `$schema` and `mcpServers`"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Whether the top-level JSON value of `mcp.json` is an object.",
         why: "§7.2.1: \"`mcp.json` MUST be a JSON object\"; otherwise §7.2.2 rule 2 disables MCP for the plugin.",
         failing: Example::Package(&[
@@ -48,7 +48,7 @@ pub static MCP_SCHEMA_MISSING: Rule = Rule {
     spec: "Agent Plugins §7.2.1",
     summary: "`mcp.json` has no string `$schema`; MCP is disabled",
     fix_hint: Some("add \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\""),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Whether `mcp.json` has the required `$schema` member, as a string.",
         why: "§7.2.1: `$schema` is required and selects the validation rules; without it a client cannot \
               select a supported version and disables MCP for the plugin (§7.2.2 rule 2). Vendor shapes such \
@@ -74,7 +74,7 @@ pub static MCP_SCHEMA_UNSUPPORTED: Rule = Rule {
     spec: "Agent Plugins §7.2.1, §7.2.2, §10.1",
     summary: "`mcp.json` `$schema` is not a supported MCP schema for the version `plugin.json` targets; MCP is disabled",
     fix_hint: Some("use \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\""),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Whether `$schema` is the canonical MCP configuration identifier of a supported Agent Plugins \
                version, and the same version `plugin.json` declares. The plugin manifest's identifier, other \
                versions and near-misses (`http://`, a trailing slash) all fail.",
@@ -104,7 +104,7 @@ pub static MCP_UNKNOWN_TOP_LEVEL_FIELD: Rule = Rule {
     spec: "Agent Plugins §7.2.1",
     summary: "`mcp.json` has a top-level member other than `$schema` and `mcpServers`; MCP is disabled",
     fix_hint: Some("remove the member; `mcp.json` allows only `$schema` and `mcpServers`"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Every top-level member of `mcp.json` other than `$schema` and `mcpServers`, each named.",
         why: "§7.2.1: the document has \"no other top-level fields\". Unlike `plugin.json`, an unknown member \
               here is not forgiven: §7.2.2 rule 2 disables MCP for the plugin.",
@@ -132,7 +132,7 @@ pub static MCP_SERVERS_NOT_OBJECT: Rule = Rule {
     spec: "Agent Plugins §7.2.1",
     summary: "`mcpServers` is missing or not an object; MCP is disabled",
     fix_hint: Some("make `mcpServers` an object keyed by server id (an empty object is valid)"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Whether `mcp.json` has `mcpServers` and it is an object whose members are servers. An empty \
                object is valid.",
         why: "§7.2.1: `mcpServers` is required and \"MUST be an object\"; a list of servers or a missing member \

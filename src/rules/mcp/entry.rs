@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::text::{EXAMPLE_PLUGIN_JSON as PLUGIN_JSON, child_pointer};
 use crate::diag::{Diagnostic, Severity};
 use crate::json::json_type;
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::source::json::JsonSource;
 use crate::tree::Tree;
 
@@ -19,7 +19,7 @@ pub static MCP_SERVER_FIELD_MISSING: Rule = Rule {
     spec: "Agent Plugins §7.2.1, §7.2.2",
     summary: "A server lacks the field its transport requires (`command` for stdio, `url` for HTTP); that server is skipped",
     fix_hint: None,
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Whether a `stdio` server has `command` and a `streamable-http` or `sse` server has `url`.",
         why: "§7.2.1: those fields are required by their variants; without one the entry is invalid and \
               skipped (§7.2.2 rule 3).",
@@ -49,7 +49,7 @@ pub static MCP_SERVER_FIELD_TYPE: Rule = Rule {
     spec: "Agent Plugins §7.2.1, §7.2.2",
     summary: "A server field has the wrong JSON type; that server is skipped",
     fix_hint: None,
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "The JSON types of server fields: `command`, `cwd` and `url` are strings; `args` is an array of \
                strings; `env` and `headers` are objects whose values are strings. Each wrong item is named.",
         why: "§7.2.1 gives each field a type; a number in `env` or a single string for `args` makes the entry \

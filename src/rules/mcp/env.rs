@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::entry::ServerCheck;
 use super::text::{child_pointer, quoted};
 use crate::diag::Severity;
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::rules::secrets::{self, Field};
 
 const PLUGIN_JSON: &str = super::text::EXAMPLE_PLUGIN_JSON;
@@ -19,7 +19,7 @@ pub static MCP_ENV_RESERVED: Rule = Rule {
     spec: "Agent Plugins §9.2, §9.1",
     summary: "A stdio `env` sets `PLUGIN_ROOT` or `PLUGIN_DATA`; that server is skipped",
     fix_hint: Some("remove the entry: the client sets PLUGIN_ROOT and PLUGIN_DATA itself"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Entries of `env` named exactly `PLUGIN_ROOT` or `PLUGIN_DATA`.",
         why: "§9.2: such an entry \"makes that server configuration invalid under §7.2.2\"; clients supply both \
               variables themselves (§9.1). The client skips the server.",
@@ -51,7 +51,7 @@ pub static MCP_ENV_NAME_UNPORTABLE: Rule = Rule {
     spec: "Agent Plugins §9.1",
     summary: "An `env` name that some platform cannot set, or reads as another name",
     fix_hint: Some("use a distinct name of letters, digits and `_`"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "`env` names that are empty or hold `=` or NUL, differ from PLUGIN_ROOT or PLUGIN_DATA only in \
                case, or differ from each other only in case.",
         why: "§9.1 applies platform name rules. No platform sets an empty name or one with `=` or NUL: the \

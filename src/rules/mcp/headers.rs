@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::entry::ServerCheck;
 use super::text::{child_pointer, quoted};
 use crate::diag::Severity;
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::rules::secrets::{self, Field};
 
 const PLUGIN_JSON: &str = super::text::EXAMPLE_PLUGIN_JSON;
@@ -21,7 +21,7 @@ pub static MCP_HEADER_NAME_INVALID: Rule = Rule {
     spec: "Agent Plugins §7.2.1; RFC 9110 §5.1",
     summary: "A header name is not a valid HTTP field name; that server is skipped",
     fix_hint: Some("use letters, digits and `-` (an RFC 9110 token), e.g. `X-Tenant`"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Whether each `headers` name is a non-empty RFC 9110 token: letters, digits and \
                ``!#$%&'*+-.^_`|~``, no spaces, colons or non-ASCII.",
         why: "§7.2.1: \"Header names and values MUST be valid HTTP header fields\"; an invalid one makes the \
@@ -54,7 +54,7 @@ pub static MCP_HEADER_VALUE_INVALID: Rule = Rule {
     spec: "Agent Plugins §7.2.1; RFC 9110 §5.5",
     summary: "A header value is not a valid HTTP field value; that server is skipped",
     fix_hint: Some("remove line breaks, control characters and leading or trailing spaces from the value"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Whether each `headers` value is a valid RFC 9110 field value: no CR, LF, NUL or other control \
                characters (tab excepted), and no leading or trailing space or tab.",
         why: "§7.2.1: \"Header names and values MUST be valid HTTP header fields\"; a line break in a value is \
@@ -87,7 +87,7 @@ pub static MCP_HEADER_DUPLICATE: Rule = Rule {
     spec: "Agent Plugins §7.2.1",
     summary: "A header name appears more than once, ignoring case; that server is skipped",
     fix_hint: Some("keep one entry per header name"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Header names repeated in one `headers` object, compared case-insensitively (`X-Tenant` and \
                `x-tenant` are the same header), including an exact repeat of the JSON key.",
         why: "§7.2.1: \"an entry containing the same header name more than once under different casing is \
@@ -121,7 +121,7 @@ pub static MCP_HEADER_CLIENT_MANAGED: Rule = Rule {
     spec: "Agent Plugins §7.2.1",
     summary: "A configured header is one the client generates for HTTP or MCP, so the configured value is overridden",
     fix_hint: Some("remove the header; the client sets it"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Header names the client itself generates to speak HTTP or MCP: `Host`, `Content-Length`, \
                `Content-Type`, `Accept`, `Connection`, `Transfer-Encoding`, `Upgrade`, `TE`, `Trailer`, \
                `Keep-Alive`, `Mcp-Session-Id`, `MCP-Protocol-Version`, `Last-Event-ID`. The entry stays valid.",

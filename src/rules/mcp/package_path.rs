@@ -3,7 +3,7 @@
 
 use super::entry::ServerCheck;
 use crate::diag::{Diagnostic, Severity};
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::rules::containment::{PATH_ESCAPES_ROOT, unresolved_diagnostic};
 use crate::tree::{Entry, Resolved, Unresolved};
 
@@ -16,7 +16,7 @@ pub static MCP_PATH_MISSING: Rule = Rule {
     spec: "Agent Plugins §7.2.1, §7.2.2",
     summary: "A server's `./` command or package working directory does not exist in the package",
     fix_hint: Some("ship the file or directory in the package, or fix the path"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Whether a `./` command or a `./` / `${PLUGIN_ROOT}` working directory exists in the package. The \
                entry stays valid: a path inside the root is a valid configuration even if nothing is there.",
         why: "The client resolves the path against the plugin root (§7.2.1) and the server then fails to start, \
@@ -47,7 +47,7 @@ pub static MCP_PATH_WRONG_KIND: Rule = Rule {
     spec: "Agent Plugins §7.2.1, §7.2.2",
     summary: "A server's `./` command is not a file, or its package working directory is not a directory",
     fix_hint: Some("point `command` at the executable file and `cwd` at a directory"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "The kind of what a `./` command or a package working directory resolves to: a command must be a \
                regular file, a working directory a directory.",
         why: "The configuration is valid, so the client loads the entry, but launching it always fails: a \

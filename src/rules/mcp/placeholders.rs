@@ -5,7 +5,7 @@
 
 use super::entry::ServerCheck;
 use crate::diag::Severity;
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 
 const PLUGIN_JSON: &str = super::text::EXAMPLE_PLUGIN_JSON;
 
@@ -19,7 +19,7 @@ pub static MCP_PLACEHOLDER_LITERAL: Rule = Rule {
         "Agent Plugins has no user-variable substitution: let the server read its own environment or settings, \
          and use ${PLUGIN_ROOT} / ${PLUGIN_DATA} only where they expand",
     ),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "`${NAME}` text other than `${PLUGIN_ROOT}` and `${PLUGIN_DATA}` in `args`, `env` values and \
                `cwd`, and any `${NAME}` in `command`, `env` names or header values.",
         why: "§9.2: \"Unrecognized placeholder-like text MUST remain literal\" and expansion never applies to \

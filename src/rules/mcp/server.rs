@@ -10,7 +10,7 @@ use crate::diag::{Diagnostic, Severity};
 use crate::fix::{Applicability, Fix, json_edits};
 use crate::json::json_type;
 use crate::report::{ServerEntry, ServerState};
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::source::json::JsonSource;
 use crate::tree::Tree;
 
@@ -23,7 +23,7 @@ pub static MCP_SERVER_NOT_OBJECT: Rule = Rule {
     spec: "Agent Plugins §7.2.1, §7.2.2",
     summary: "A member of `mcpServers` is not a server configuration object; that server is skipped",
     fix_hint: Some("make the server an object with `type` and the fields of its transport"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Whether each member value of `mcpServers` is a JSON object.",
         why: "§7.2.1: member values are server configuration objects. A client skips an entry that is not \
               one and loads the others (§7.2.2 rule 3).",
@@ -50,7 +50,7 @@ pub static MCP_SERVER_TYPE_MISSING: Rule = Rule {
     spec: "Agent Plugins §7.2.1, §7.2.2",
     summary: "A server has no `type`; that server is skipped",
     fix_hint: Some("add \"type\": \"stdio\", \"streamable-http\" or \"sse\""),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Whether each server declares its transport in `type`.",
         why: "§7.2.1: \"Each server configuration MUST contain a `type` field\"; clients never infer a \
               transport from the other fields. The entry is skipped alone (§7.2.2 rule 3).",
@@ -80,7 +80,7 @@ pub static MCP_SERVER_TYPE_UNKNOWN: Rule = Rule {
     spec: "Agent Plugins §7.2.1, §7.2.2",
     summary: "A server's `type` is not `stdio`, `streamable-http` or `sse`; that server is skipped",
     fix_hint: Some("use \"stdio\", \"streamable-http\" or \"sse\""),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Whether `type` is one of the three transports of Agent Plugins 1.0.0, spelled exactly. Vendor \
                spellings such as `http` or `streamableHttp` fail, with a suggestion.",
         why: "§7.2.1: \"an unknown `type` value … makes that server entry invalid\"; the client skips it \
@@ -113,7 +113,7 @@ pub static MCP_SERVER_UNKNOWN_FIELD: Rule = Rule {
     spec: "Agent Plugins §7.2.1, §7.2.2",
     summary: "A server has a member no transport defines; that server is skipped",
     fix_hint: Some("remove the member; vendor settings belong in the client's own configuration"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Every member of a server other than the fields of the three variants (`type`, `command`, \
                `args`, `env`, `cwd`, `url`, `headers`), each named. Vendor fields such as `disabled`, \
                `timeout` or `alwaysAllow` fail.",
@@ -143,7 +143,7 @@ pub static MCP_SERVER_FOREIGN_FIELD: Rule = Rule {
     spec: "Agent Plugins §7.2.1, §7.2.2",
     summary: "A server has a field of another transport (`url` on stdio, `command` on HTTP); that server is skipped",
     fix_hint: Some("remove the field, or change `type` to the transport the field belongs to"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Members that belong to a different variant than the declared `type`: `url` or `headers` on a \
                `stdio` server, `command`, `args`, `env` or `cwd` on a `streamable-http` or `sse` server.",
         why: "§7.2.1: \"a field belonging to another variant makes that server entry invalid\"; the client \
@@ -174,7 +174,7 @@ pub static MCP_SSE_DEPRECATED: Rule = Rule {
     spec: "Agent Plugins §7.2.1",
     summary: "A server uses the deprecated legacy HTTP+SSE transport",
     fix_hint: Some("if the server supports it, use \"type\": \"streamable-http\", the current MCP transport"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Servers declaring `\"type\": \"sse\"`. The entry is valid.",
         why: "§7.2.1: `sse` selects the HTTP+SSE transport deprecated since MCP 2025-03-26, and client support \
               for it is OPTIONAL (§7.2.1, Transport support): a client without it skips the server (§7.2.2 \

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::entry::{MCP_SERVER_FIELD_MISSING, ServerCheck};
 use crate::diag::Severity;
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 
 const PLUGIN_JSON: &str = super::text::EXAMPLE_PLUGIN_JSON;
 
@@ -22,7 +22,7 @@ pub static MCP_URL_INVALID: Rule = Rule {
     spec: "Agent Plugins §7.2.1",
     summary: "A remote server's `url` is not an absolute http or https URL; that server is skipped",
     fix_hint: Some("write the full endpoint, e.g. \"https://mcp.example.com/mcp\""),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Whether `url` parses as an absolute URL (RFC 3986, with RFC 3987 characters) whose scheme is \
                `http` or `https` and which names a host. A `${VAR}` in the URL is reported here too: nothing \
                expands in `url`.",
@@ -57,7 +57,7 @@ pub static MCP_URL_USERINFO: Rule = Rule {
     spec: "Agent Plugins §7.2.1",
     summary: "A remote server's `url` contains user information (`user:password@`); that server is skipped",
     fix_hint: Some("remove `user:password@`; authorization is client-managed (§7.2.1)"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Whether `url` has a user-information part before the host.",
         why: "§7.2.1: the URL \"MUST NOT contain user information\"; it is usually a credential in plain sight. \
               The client skips the server (§7.2.2 rule 3).",
@@ -89,7 +89,7 @@ pub static MCP_URL_FRAGMENT: Rule = Rule {
     spec: "Agent Plugins §7.2.1",
     summary: "A remote server's `url` has a fragment (`#…`); that server is skipped",
     fix_hint: Some("remove the `#…` part"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Whether `url` has a fragment.",
         why: "§7.2.1: the URL \"MUST NOT contain … a fragment\"; a fragment is never sent to the server. The \
               client skips the server (§7.2.2 rule 3).",
@@ -121,7 +121,7 @@ pub static MCP_URL_INSECURE: Rule = Rule {
     spec: "Agent Plugins §7.2.1",
     summary: "A remote server's `url` uses plain HTTP for a non-loopback host; that server is skipped",
     fix_hint: Some("use https://, or http:// only with localhost, 127.0.0.0/8 or [::1]"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Whether an `http://` URL's host is exactly `localhost` or a loopback IP literal (127.0.0.0/8, \
                `[::1]`). Names that merely resolve to loopback, such as `foo.localhost`, do not count.",
         why: "§7.2.1: \"Non-loopback endpoints MUST use HTTPS. HTTP MAY be used when the URL host is exactly \

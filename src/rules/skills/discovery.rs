@@ -8,12 +8,13 @@ use std::collections::BTreeSet;
 
 use crate::diag::{Diagnostic, Severity};
 use crate::report::{SkillEntry, SkillState, SkillsSection, SkillsState, TokenEstimate};
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::rules::containment::{Resolution, resolve_within_root};
 use crate::rules::files::{Load, dangling_link, describe, read_text_file};
 use crate::tree::{Entry, Tree};
 
 use super::skill_md;
+use super::suppression::{self, RuleCode};
 use super::texts::{GOOD_SKILL, PLUGIN, SKILLS_INVALID, SKIPPED};
 
 /// How many paths the stray summary names before "and N more".
@@ -31,7 +32,7 @@ pub static SKILLS_NOT_DIRECTORY: Rule = Rule {
     spec: "Agent Plugins §6.2",
     summary: "`skills` exists but is not a directory; no skill of this plugin loads",
     fix_hint: Some("Make `skills/` a directory holding one folder per skill"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports a `skills` path that resolves to a file, FIFO or other non-directory.",
         why: "A fixed location that does not resolve to the expected kind makes that component type invalid; \
               the client keeps loading the other types (§6.2).",
@@ -47,7 +48,7 @@ pub static SKILL_MD_CASE: Rule = Rule {
     spec: "Agent Plugins §7.1",
     summary: "A skill folder has `skill.md` (or another casing) but no `SKILL.md`; it is not discovered",
     fix_hint: Some("Rename the file to exactly `SKILL.md`"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports a folder under skills/ without `SKILL.md` that holds the same name in another case.",
         why: "Discovery looks for a path named exactly `SKILL.md` (§7.1); on a case-sensitive filesystem \
               `skill.md` is another file, so the skill is installed but never shows up.",
@@ -63,7 +64,7 @@ pub static SKILL_MD_NOT_A_FILE: Rule = Rule {
     spec: "Agent Plugins §7.1",
     summary: "A skill folder's `SKILL.md` is not a regular file; the folder is not discovered",
     fix_hint: Some("Make `SKILL.md` the skill's file (or a symlink to a file inside the plugin root)"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports a `skills/<name>/SKILL.md` that is a directory, a FIFO or socket, or a symlink to nothing.",
         why: "Only a `SKILL.md` that resolves to a regular file makes a skill (§7.1). The folder is not \
               discovered, so nothing is skipped: as with `skill.md` (AP302), the skill never shows up.",
@@ -82,7 +83,7 @@ pub static SKILL_MD_TOO_DEEP: Rule = Rule {
     spec: "Agent Plugins §7.1",
     summary: "A folder under skills/ has no SKILL.md of its own, only deeper ones; nothing in it is discovered",
     fix_hint: Some("Move each skill folder up so that its SKILL.md is at skills/<name>/SKILL.md"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports an immediate child of skills/ without SKILL.md that has SKILL.md files further down \
                (a category folder, a nested repository layout).",
         why: "Clients MUST NOT search deeper descendants (§7.1): skills grouped in sub-folders are installed \
@@ -102,7 +103,7 @@ pub static STRAY_SKILL_MD: Rule = Rule {
     spec: "Agent Plugins §6.1, §7.1",
     summary: "SKILL.md files outside skills/<name>/ are never discovered",
     fix_hint: Some("If they are meant as skills of this plugin, move them to skills/<name>/SKILL.md"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Counts, once per package, SKILL.md files anywhere other than skills/<name>/SKILL.md (at the \
                root, in vendor folders, nested inside a skill) and names the first few.",
         why: "Skills are discovered only from the fixed location (§6.1), one level deep (§7.1). Copies for \
@@ -112,11 +113,13 @@ pub static STRAY_SKILL_MD: Rule = Rule {
     },
 };
 
-/// Discovers the skills of a loaded plugin (§6.1, §7.1) and checks each one.
-pub fn discover_skills(tree: &Tree, diagnostics: &mut Vec<Diagnostic>) -> SkillsSection {
+/// Discovers the skills of a loaded plugin (§6.1, §7.1) and checks each one;
+/// `rule_code` reads the codes their `apcheck-ignore` comments list.
+pub(super) fn discover_skills(tree: &Tree, rule_code: RuleCode, diagnostics: &mut Vec<Diagnostic>) -> SkillsSection {
     let mut section = SkillsSection {
         state: SkillsState::Absent,
         entries: Vec::new(),
+        suppressed: 0,
     };
     let mut accounted = Accounted::default();
     match resolve_within_root(tree, "skills", SKILLS_INVALID, diagnostics) {
@@ -138,11 +141,12 @@ pub fn discover_skills(tree: &Tree, diagnostics: &mut Vec<Diagnostic>) -> Skills
                 let names: Vec<&str> = tree.children(resolved.path).map(|(name, _, _)| name).collect();
                 // In listing order, as if checked one after the other.
                 for chunk in names.chunks(SKILL_DIRS_AT_ONCE) {
-                    for checked in check_skill_dirs(tree, resolved.path, chunk) {
+                    for checked in check_skill_dirs(tree, resolved.path, chunk, rule_code) {
                         diagnostics.extend(checked.diagnostics);
                         accounted.reached.extend(checked.reached);
                         accounted.explained_dirs.extend(checked.explained_dir);
                         section.entries.extend(checked.entry);
+                        section.suppressed += checked.suppressed;
                     }
                 }
             }
@@ -192,6 +196,8 @@ struct CheckedDir {
     reached: Option<String>,
     /// The real folder, when a near miss in it was explained ([`Accounted::explained_dirs`]).
     explained_dir: Option<String>,
+    /// Findings its SKILL.md's `apcheck-ignore` comments hid.
+    suppressed: usize,
 }
 
 /// Checks the folders `names` of `skills_dir`. Each depends on nothing but
@@ -200,32 +206,38 @@ struct CheckedDir {
 /// takes. The results come back in the order of `names`, so the report is
 /// the same as checking them one by one, as the wasm (one thread) does.
 #[cfg(not(target_arch = "wasm32"))]
-fn check_skill_dirs(tree: &Tree, skills_dir: &str, names: &[&str]) -> Vec<CheckedDir> {
+fn check_skill_dirs(tree: &Tree, skills_dir: &str, names: &[&str], rule_code: RuleCode) -> Vec<CheckedDir> {
     use rayon::prelude::*;
     names
         .par_iter()
-        .map(|name| check_skill_dir(tree, skills_dir, name))
+        .map(|name| check_skill_dir(tree, skills_dir, name, rule_code))
         .collect()
 }
 
 #[cfg(target_arch = "wasm32")]
-fn check_skill_dirs(tree: &Tree, skills_dir: &str, names: &[&str]) -> Vec<CheckedDir> {
+fn check_skill_dirs(tree: &Tree, skills_dir: &str, names: &[&str], rule_code: RuleCode) -> Vec<CheckedDir> {
     names
         .iter()
-        .map(|name| check_skill_dir(tree, skills_dir, name))
+        .map(|name| check_skill_dir(tree, skills_dir, name, rule_code))
         .collect()
 }
 
 /// One immediate child of `skills/`: a skill entry when it holds a `SKILL.md`
 /// that is (or claims to be) a file; otherwise a hint at most.
-fn check_skill_dir(tree: &Tree, skills_dir: &str, name: &str) -> CheckedDir {
+fn check_skill_dir(tree: &Tree, skills_dir: &str, name: &str, rule_code: RuleCode) -> CheckedDir {
     let mut checked = CheckedDir::default();
-    checked.entry = check_skill(tree, skills_dir, name, &mut checked);
+    checked.entry = check_skill(tree, skills_dir, name, rule_code, &mut checked);
     checked
 }
 
 /// [`check_skill_dir`]'s entry, recording the rest in `checked`.
-fn check_skill(tree: &Tree, skills_dir: &str, name: &str, checked: &mut CheckedDir) -> Option<SkillEntry> {
+fn check_skill(
+    tree: &Tree,
+    skills_dir: &str,
+    name: &str,
+    rule_code: RuleCode,
+    checked: &mut CheckedDir,
+) -> Option<SkillEntry> {
     let diagnostics = &mut checked.diagnostics;
     let path = format!("skills/{name}/SKILL.md");
     let mut entry = SkillEntry {
@@ -287,6 +299,8 @@ fn check_skill(tree: &Tree, skills_dir: &str, name: &str, checked: &mut CheckedD
     if entry.reason.is_none() {
         entry.state = SkillState::Discovered;
     }
+    // After the state is decided: a comment hides a finding, never its consequence.
+    checked.suppressed = suppression::apply(&file, rule_code, diagnostics);
     Some(entry)
 }
 

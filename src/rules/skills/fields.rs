@@ -9,7 +9,7 @@ use crate::diag::{Diagnostic, Severity};
 use crate::fix::{Edit, Fix};
 use crate::json::parse::push_token;
 use crate::report::SkillEntry;
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::source::Span;
 
 use super::frontmatter::{Field, Fields, quote_fix};
@@ -23,7 +23,7 @@ pub static SKILL_NAME_INVALID: Rule = Rule {
     spec: "Agent Skills (name); Agent Plugins §7.1",
     summary: "The skill's `name` is missing or breaks the Agent Skills name rules",
     fix_hint: None,
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Checks `name`: present, a string, 1-64 characters, only a-z, 0-9 and `-`, no leading, trailing \
                or doubled hyphen; the message names each rule that fails.",
         why: "A skill whose name does not conform is skipped (§7.1).",
@@ -45,7 +45,7 @@ pub static SKILL_NAME_MISMATCH: Rule = Rule {
     spec: "Agent Skills (name); Agent Plugins §7.1",
     summary: "The skill's `name` differs from its directory name",
     fix_hint: None,
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Compares `name` with the name of the folder under skills/.",
         why: "The name MUST match the parent directory name; a skill that does not conform is skipped (§7.1).",
         failing: Example::Package(&[("plugin.json", PLUGIN), ("skills/pdf/SKILL.md", GOOD_SKILL)]),
@@ -60,7 +60,7 @@ pub static SKILL_DESCRIPTION_INVALID: Rule = Rule {
     spec: "Agent Skills (description); Agent Plugins §7.1",
     summary: "The skill's `description` is missing, not a string, empty or longer than 1024 characters",
     fix_hint: Some("Say what the skill does and when to use it, in at most 1024 characters"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Checks `description`: present, a string, 1-1024 characters, not blank.",
         why: "The description is how an agent decides to use the skill; one that does not conform makes the \
               skill skipped (§7.1).",
@@ -79,7 +79,7 @@ pub static SKILL_FIELD_INVALID: Rule = Rule {
     spec: "Agent Skills (frontmatter); Agent Plugins §7.1",
     summary: "An optional frontmatter field has the wrong type or length",
     fix_hint: None,
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Checks `license` (a string), `compatibility` (a string of 1-500 characters), `metadata` (a \
                mapping) and `allowed-tools` (a string, or a list as some clients accept).",
         why: "A skill whose frontmatter does not conform is skipped (§7.1).",
@@ -107,13 +107,14 @@ pub static SKILL_FIELD_LOOSE_TYPE: Rule = Rule {
     spec: "Agent Skills (metadata, allowed-tools)",
     summary: "A `metadata` key or value, or `allowed-tools`, is not the string the spec asks for",
     fix_hint: Some("Quote the value, e.g. version: \"1.0\"; write allowed-tools as one space-separated string"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports `metadata` keys and values that YAML types as numbers, booleans or null instead of \
                strings (`1: a`, `version: 1.10`), and an `allowed-tools` list instead of a space-separated \
                string.",
         why: "The spec asks for strings; clients in use read these leniently and do not skip the skill, but \
               YAML turns `version: 1.10` into the number 1.1, so the value a client sees may not be the one \
-              written. apcheck warns rather than skip (see the README).",
+              written. apcheck warns rather than skip, as lenient clients do (the book's decisions, \
+              \"Lenient skill fields\").",
         failing: Example::Package(&[
             ("plugin.json", PLUGIN),
             (
@@ -138,7 +139,7 @@ pub static SKILL_UNKNOWN_FIELD: Rule = Rule {
     spec: "Agent Skills (frontmatter)",
     summary: "The frontmatter has a field Agent Skills does not define",
     fix_hint: Some("Move it under `metadata`, which holds client-specific properties"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports each frontmatter key other than name, description, license, compatibility, metadata \
                and allowed-tools.",
         why: "Unknown keys mean something to one client at most; the reference validator rejects them, others \
@@ -644,7 +645,7 @@ mod tests {
             "note: x # why",
             "version: \"1\"\nmetadata:\n  version: \"2\"",
             "version: \"1\"\nmetadata: {author: x}",
-            // Issue 31 §3: a fix's edits are printed unmasked, so no value that may be a secret is moved.
+            // A fix's edits are printed unmasked, so no value that may be a secret is moved.
             "api_token: hunter2token99",
             "upstream: ghp_Zq8Wm3Kd9Lx2Rv7Tn4Pb6Yc1Hs5Jf0GaE3uQ",
         ] {

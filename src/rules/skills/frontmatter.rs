@@ -302,7 +302,7 @@ mod tests {
 
     #[test]
     fn plain_scalars_are_typed_by_yaml_1_2_core() {
-        // Issue 9 §5: YAML 1.1 typing made `description: yes` a boolean and `1_000` a number.
+        // YAML 1.1 typing, used before, made `description: yes` a boolean and `1_000` a number.
         let yaml = "a: yes\nb: y\nc: on\nd: no\ne: 1_000\nf: true\ng: 42\nh: 017\ni: False\n";
         let fields = parse_fields(yaml).unwrap();
         let values: Vec<&Value> = fields.0.iter().map(|f| &f.value).collect();

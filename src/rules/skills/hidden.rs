@@ -10,7 +10,7 @@
 use crate::diag::{Diagnostic, Severity};
 use crate::edit::{Edit, Fix};
 use crate::json::parse::push_token;
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::rules::files::TextFile;
 use crate::source::Span;
 use crate::source::invisible::{find_hidden, hidden_strings};
@@ -26,7 +26,7 @@ pub static SKILL_HIDDEN_TEXT: Rule = Rule {
     spec: "Agent Plugins §7.1; Unicode UAX #9",
     summary: "A SKILL.md hides text from a reviewer that the model reads",
     fix_hint: Some("delete them (an unsafe fix does)"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Unicode tags (except in a flag emoji), zero width spaces, word joiners, a BOM after the first \
                byte and bidi controls, in the file or in frontmatter YAML escapes; tag text is spelled out.",
         why: "The model reads the description and body (§7.1); a reviewer sees nothing there, or reordered \

@@ -2,7 +2,7 @@
 //! pick the skill, and whether the body is small enough to load whole.
 
 use crate::diag::{Diagnostic, Severity};
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::rules::files::TextFile;
 use crate::source::Span;
 
@@ -18,7 +18,7 @@ pub static SKILL_DESCRIPTION_HINT: Rule = Rule {
     spec: "Agent Skills (description)",
     summary: "The description may not help an agent pick the skill",
     fix_hint: Some("Say what the skill does and when to use it: \"Extracts … Use when …\""),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reads the description as an agent would and flags three patterns: it says what but never when \
                (no \"when\" or \"use for\" trigger), it reads like an identifier (`invoice-ops-skill-v2`), or \
                it is a first-person slogan (\"I help you …\").",
@@ -42,7 +42,7 @@ pub static SKILL_BODY_LARGE: Rule = Rule {
     spec: "Agent Skills (progressive disclosure)",
     summary: "The SKILL.md body is over about 5000 tokens or 500 lines",
     fix_hint: Some("Move reference material to files under references/ and link them from SKILL.md"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Estimates the body at bytes / 4 tokens and counts its lines.",
         why: "The whole body is loaded when the skill is used; the spec recommends under 5000 tokens and 500 \
               lines, with details in separate files loaded on demand.",

@@ -9,7 +9,7 @@
 use serde_json::Value;
 
 use crate::diag::{Diagnostic, Severity};
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::source::Span;
 
 use super::fields::Place;
@@ -23,7 +23,7 @@ pub static YAML_1_1_TYPING: Rule = Rule {
     spec: "YAML 1.2 §10.3; YAML 1.1 types; Agent Skills (frontmatter)",
     summary: "A plain frontmatter value is a string in YAML 1.2 but another type for YAML 1.1 parsers",
     fix_hint: Some("Quote the value, so that every YAML parser reads the same string"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reads the frontmatter twice, with YAML 1.2 core typing (what apcheck checks) and with YAML 1.1 \
                typing, and reports each plain value the two read differently: `yes`, `no`, `on`, `off`, `y`, \
                `n` (booleans in YAML 1.1), `1_000` (a number), `017` (octal 15).",
@@ -175,7 +175,7 @@ mod tests {
 
     #[test]
     fn yes_is_a_string_that_yaml_1_1_reads_as_a_boolean() {
-        // Issue 9 §5: `description: yes` skipped the skill ("found a boolean").
+        // `description: yes` used to skip the skill ("found a boolean").
         let text = skill("name: a\ndescription: yes");
         let (section, diagnostics) = discover(&[("skills/a/SKILL.md", text.as_str())]);
         assert_eq!(section.entries[0].state, SkillState::Discovered, "{diagnostics:#?}");

@@ -4,7 +4,7 @@
 
 use crate::diag::{Diagnostic, Severity};
 use crate::report::SkillEntry;
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 use crate::rules::files::{self, TextFile};
 use crate::source::Span;
 
@@ -19,7 +19,7 @@ pub static SKILL_BYTE_ORDER_MARK: Rule = Rule {
     spec: "Agent Skills (SKILL.md format); YAML 1.2 §5.2",
     summary: "SKILL.md starts with a byte order mark",
     fix_hint: Some("Save SKILL.md as UTF-8 without a BOM"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Reports a SKILL.md starting with U+FEFF. apcheck skips the mark and reads the frontmatter.",
         why: "YAML allows a BOM at the start of a stream, but a client that tests whether the file starts with \
               `---` before parsing finds no frontmatter and skips the skill.",
@@ -41,7 +41,7 @@ pub static FRONTMATTER_MISSING: Rule = Rule {
     spec: "Agent Skills (SKILL.md format); Agent Plugins §7.1",
     summary: "SKILL.md does not start with a `---` frontmatter block, or the block is not closed",
     fix_hint: Some("Start the file with `---`, the name and description lines, then `---`"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Checks that the first line of SKILL.md is `---` and that a later line `---` closes the block \
                (CRLF line ends are accepted).",
         why: "SKILL.md MUST contain YAML frontmatter followed by Markdown; without it there is no name or \
@@ -61,7 +61,7 @@ pub static FRONTMATTER_YAML: Rule = Rule {
     spec: "Agent Skills (SKILL.md format); Agent Plugins §7.1",
     summary: "The frontmatter is not a YAML mapping",
     fix_hint: Some("Quote values that contain `: ` or start with a special character"),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Parses the frontmatter as YAML (duplicate keys rejected, aliases and depth bounded) and \
                requires a mapping of fields; reports the error at its line and column. The hint to quote a value \
                comes with syntax errors only; a frontmatter that is YAML but not usable fields (a key given \

@@ -1,9 +1,10 @@
 //! The YAML reader behind `SKILL.md` frontmatter: granit-parser's event stream
 //! folded into one spanned [`Node`] tree. Building the tree here, instead of
-//! through a serde deserializer, keeps the page's wasm small (issue 13 §5) and
-//! puts every YAML decision in one place: how plain scalars are typed (YAML 1.2
-//! core or 1.1), tags, anchors and aliases, `<<` merge keys, duplicate keys and
-//! the budget that turns alias bombs and deep nesting into errors.
+//! through a serde deserializer, keeps the page's wasm small (serde-saphyr,
+//! which it replaced, took 360 KB of it) and puts every YAML decision in one
+//! place: how plain scalars are typed (YAML 1.2 core or 1.1), tags, anchors
+//! and aliases, `<<` merge keys, duplicate keys and the budget that turns
+//! alias bombs and deep nesting into errors.
 
 use std::collections::HashSet;
 use std::hash::Hash;
@@ -749,7 +750,7 @@ mod tests {
 
     /// Edge cases with what the reader must make of them, in YAML 1.2 core
     /// typing and then YAML 1.1 typing. They were first checked against
-    /// serde-saphyr, which read frontmatter before this reader (issue 13 §5):
+    /// serde-saphyr, which read frontmatter before this reader:
     /// every value and span agreed; the messages are this reader's own, and a
     /// scalar reached through an alias or `<<` is located at its own text
     /// (which a fix can edit), not at the `*alias`.
@@ -973,7 +974,7 @@ mod tests {
         }
     }
 
-    /// Issue 31 §7: duplicate keys were found by a scan of the keys before, so
+    /// Duplicate keys were found by a scan of the keys before, so
     /// a mapping as large as the event budget allows took seconds; hashed, it
     /// is instant, and the duplicate at its end is still found where it is.
     #[test]
@@ -1019,7 +1020,7 @@ mod tests {
 
     impl Eq for Counted {}
 
-    /// Issue 31 §7, counted rather than timed: finding whether a key is new
+    /// The test above, counted rather than timed: finding whether a key is new
     /// compares it with about one other key, not with every earlier one (a
     /// scan makes n²/2 comparisons for n keys, 8 million here).
     #[test]

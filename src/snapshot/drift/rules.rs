@@ -3,7 +3,7 @@
 //! below; the engine that finds drift is `drift.rs`.
 
 use crate::diag::Severity;
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 
 pub(super) const PLUGIN_JSON: &str = r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "invoice-ops", "version": "1.2.0"}"#;
 pub(super) const MCP_JSON: &str = r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json", "mcpServers": {"invoice-tools": {"type": "streamable-http", "url": "https://billing.example.com/mcp"}}}"#;
@@ -41,7 +41,7 @@ const fn drift_rule(rule: DriftRule) -> Rule {
         spec: rule.spec,
         summary: rule.summary,
         fix_hint: Some(rule.fix_hint),
-        doc: RuleDoc {
+        doc: rule_doc! {
             what: rule.what,
             why: rule.why,
             failing: Example::Drift {

@@ -2,7 +2,7 @@
 //! engine that applies them is `lint.rs`.
 
 use crate::diag::Severity;
-use crate::rule::{Example, Rule, RuleDoc};
+use crate::rule::{Example, Rule};
 
 pub(super) const VALID: &str = r#"{
   "plugin": {"name": "invoice-ops", "version": "1.2.0", "spec": "1.0.0"},
@@ -19,7 +19,7 @@ pub static SNAPSHOT_NOT_JSON: Rule = Rule {
     spec: "RFC 8259",
     summary: "The snapshot is not strict JSON",
     fix_hint: Some("Fix the JSON at the position shown, or rebuild the file with `apcheck snapshot`."),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "That the snapshot file parses as strict JSON: no comments, no trailing commas.",
         why: "A snapshot is a CI fixture that other tools read; a file only one lenient parser accepts checks nothing.",
         failing: Example::Snapshot("{\"plugin\": {\"name\": \"invoice-ops\", \"spec\": \"1.0.0\"},}"),
@@ -36,7 +36,7 @@ pub static SNAPSHOT_SCHEMA_VIOLATION: Rule = Rule {
     fix_hint: Some(
         "Rebuild it with `apcheck snapshot PLUGIN`, or fix the member shown; `apcheck validate --builtin snapshot` shows the schema.",
     ),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "The snapshot against `urn:apcheck:schema:snapshot:1`: required members, closed objects, status and loaded values. A plugin.json or mcp.json given instead is named as such.",
         why: "Drift, change and argument checks read the snapshot's structure; a snapshot of another shape cannot be compared with anything.",
         failing: Example::Snapshot(
@@ -57,7 +57,7 @@ pub static SKILL_BODY_IN_SNAPSHOT: Rule = Rule {
     fix_hint: Some(
         "Keep only name, description, path and `\"loaded\": \"metadata\"`; the body is read when the skill is used.",
     ),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "That every skill is held as metadata only: `loaded` is `metadata`, and no member (`body`, `instructions`, `content`, or any string that is SKILL.md text) carries the skill's body.",
         why: "Clients put skill metadata into every context and read a body only when the skill is used. A snapshot that holds bodies records the regression of loading every runbook into every conversation.",
         failing: Example::Snapshot(
@@ -77,7 +77,7 @@ pub static TOOL_SERVER_UNKNOWN: Rule = Rule {
     spec: "Agent Plugins §7.2.1",
     summary: "A tool names a server the snapshot does not list",
     fix_hint: Some("Set `server` to the id of the mcp.json entry that offers the tool."),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "That every `tools[].server` is the id of an entry of `mcpServers`.",
         why: "Tools come only from servers configured in mcp.json; a tool without its server cannot be called or traced to a package.",
         failing: Example::Snapshot(
@@ -96,7 +96,7 @@ pub static TOOLS_FROM_UNCONNECTED_SERVER: Rule = Rule {
     spec: "Agent Plugins §7.2.2",
     summary: "Tools are listed for a server that is not connected",
     fix_hint: Some("Either the server connected (set `status` to `connected`) or it offers no tools: remove them."),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "That tools appear only under servers whose `status` is `connected`.",
         why: "A client learns tools from `tools/list` after the MCP handshake; a failed, skipped or unattempted server has offered nothing, so such tools are stale or invented.",
         failing: Example::Snapshot(
@@ -115,16 +115,18 @@ pub static CONNECTED_SERVER_WITHOUT_TOOLS: Rule = Rule {
     spec: "MCP server/tools",
     summary: "A connected server offers no tools",
     fix_hint: Some("The handshake worked and the server offers nothing: look at the server, not the manifest."),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Servers whose `status` is `connected` but that have no entry in `tools`.",
         why: "An empty `tools/list` is legal, but in a plugin it usually means the server started without its configuration or credentials, which no packaging change fixes.",
-        failing: Example::Snapshot(
-            r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "skills": [],
-  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}], "tools": []}"#,
-        ),
+        failing: Example::Snapshot(CONNECTED_WITHOUT_TOOLS),
         fixed: Example::Snapshot(VALID),
     },
 };
+
+/// AP606's failing example. Outside the `rule_doc!` call, where rustfmt would
+/// indent its second line as code.
+const CONNECTED_WITHOUT_TOOLS: &str = r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "skills": [],
+  "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "connected"}], "tools": []}"#;
 
 pub static NO_SKILLS: Rule = Rule {
     code: "AP607",
@@ -133,7 +135,7 @@ pub static NO_SKILLS: Rule = Rule {
     spec: "Agent Plugins §7.1",
     summary: "The plugin loaded but no skill was discovered",
     fix_hint: Some("Is SKILL.md one level too deep? Discovery looks only at skills/<dir>/SKILL.md."),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "A snapshot with no skills and no MCP servers (or, given the package, with no skills while skills/ exists).",
         why: "Clients do not search deeper than skills/<dir>/SKILL.md (§7.1), so a nested SKILL.md loads nothing without any error.",
         failing: Example::Snapshot(
@@ -150,7 +152,7 @@ pub static DUPLICATE_ENTRY: Rule = Rule {
     spec: "MCP server/tools",
     summary: "Two skills, servers or tools of one server share a name",
     fix_hint: Some("Keep one entry per skill name, per server id and per tool name within a server."),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Unique skill names, unique server ids (as mcp.json member names are) and tool names unique within a server (MCP: tool names SHOULD be unique within a server).",
         why: "A caller names a tool by its name alone; with two contracts under one name, which one the client keeps is anyone's guess.",
         failing: Example::Snapshot(
@@ -170,7 +172,7 @@ pub static TOOL_NAME_INVALID: Rule = Rule {
     spec: "MCP server/tools (tool names)",
     summary: "A tool name is not 1-128 characters of A-Z a-z 0-9 _ - .",
     fix_hint: Some("Rename the tool on the server to 1-128 characters of A-Z, a-z, 0-9, `_`, `-` and `.`."),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Tool names against MCP's naming guidance: 1 to 128 characters, only ASCII letters, digits, underscore, hyphen and dot.",
         why: "Clients and models quote tool names in many places; names with spaces or other characters are renamed, rejected or mangled by some of them.",
         failing: Example::Snapshot(
@@ -189,7 +191,7 @@ pub static TOOL_IS_SKILL_SCRIPT: Rule = Rule {
     spec: "Agent Plugins §7.1",
     summary: "A tool is named like a script attached to a skill",
     fix_hint: Some("Scripts under skills/*/scripts/ belong to their skill and are run by it; they are not MCP tools."),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Given the package, tools whose name equals a file (with or without its extension) under skills/*/scripts/.",
         why: "A skill's scripts are attachments the skill's instructions run; listing one as an MCP tool means a contract nobody serves.",
         failing: Example::Drift {
@@ -236,7 +238,7 @@ pub static INPUT_SCHEMA_NOT_OBJECT: Rule = Rule {
     spec: "MCP server/tools (Tool.inputSchema)",
     summary: "A tool's inputSchema (or pre-2026 outputSchema) is not an object schema",
     fix_hint: Some("Declare `\"type\": \"object\"` at the top of the schema; arguments are always a JSON object."),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "That `inputSchema` is a JSON object whose `type` is `\"object\"`; so is `outputSchema` when the server's `protocolVersion` is 2025-11-25 or older (from 2026-07-28 it may be any JSON Schema).",
         why: "`tools/call` arguments and structured results are JSON objects; MCP requires their schemas to say so, and clients that build forms or validate calls rely on it.",
         failing: Example::Snapshot(
@@ -255,7 +257,7 @@ pub static TOOL_SCHEMA_INVALID: Rule = Rule {
     spec: "MCP basic (JSON Schema usage)",
     summary: "A tool's schema is not a valid JSON Schema under its dialect",
     fix_hint: Some("Fix the schema for its `$schema` dialect (2020-12 when absent; draft-07 is accepted)."),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "That `inputSchema` and `outputSchema` compile under the dialect their `$schema` names, 2020-12 by default. Draft-07, as many servers send, is accepted; remote `$ref`s are not fetched.",
         why: "A schema that does not compile cannot validate anything: a client either rejects the tool or lets every argument through.",
         failing: Example::Snapshot(
@@ -274,7 +276,7 @@ pub static DUPLICATE_KEY: Rule = Rule {
     spec: "RFC 8259 §4",
     summary: "An object of the snapshot names one member twice",
     fix_hint: Some("Keep one of the two members; rebuild the snapshot with `apcheck snapshot`."),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Object members whose name appeared earlier in the same object.",
         why: "RFC 8259 leaves duplicate names undefined: some parsers keep the first value, others the last, so two tools reading one fixture can see two different snapshots.",
         failing: Example::Snapshot(
@@ -291,7 +293,7 @@ pub static HIDDEN_TEXT: Rule = Rule {
     spec: "MCP server/tools (tool descriptions); Agent Plugins §7.1; Unicode UAX #9",
     summary: "A tool or skill hides text from a reviewer that the model reads",
     fix_hint: Some("Remove them at the source, then rebuild the snapshot."),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Strings and member names of each tool and skill (descriptions in `inputSchema` too) with \
                Unicode tags, zero width spaces, word joiners, a BOM or bidi controls; one finding per entry.",
         why: "Clients hand these texts to the model as they are, while a reviewer sees nothing or reordered \
@@ -314,7 +316,7 @@ pub static TOOL_NOT_MCP_TOOL: Rule = Rule {
     fix_hint: Some(
         "Send each member as the MCP schema defines it (`validate --builtin mcp-tool` shows the definition).",
     ),
-    doc: RuleDoc {
+    doc: rule_doc! {
         what: "Every member of a tool but its name and schemas (AP609, AP611 and AP612 judge those): `title`, \
                `description`, `annotations` (booleans for the hints), `execution`, `icons` (each with a `src`) \
                and `_meta`, against the `Tool` definition of the server's `protocolVersion` (2025-11-25 or \

@@ -23,6 +23,18 @@ pub struct Configuration {
     settings: Settings,
     /// The plugin root relative to the configuration's directory, for the `[[overrides]]` globs.
     root: String,
+    /// The configuration file and its text as loaded, for the quick fix
+    /// that adds an override to it; `None` when there is none.
+    file: Option<(PathBuf, String)>,
+}
+
+/// Where a quick fix that hides a finding through the configuration writes.
+pub struct IgnoreTarget {
+    /// The configuration file; created when `text` is `None`.
+    pub path: PathBuf,
+    pub text: Option<String>,
+    /// The edit of that text.
+    pub edit: apcheck::config::ConfigEdit,
 }
 
 impl Configuration {
@@ -30,9 +42,18 @@ impl Configuration {
     pub fn load(root: &Path) -> (Configuration, Option<LoadError>) {
         match settings::load(root, &ConfigArgs::default()) {
             Ok(loaded) => {
+                // Read here, with the load and off the request loop; the text the
+                // settings were parsed from, unless it changed in between, which
+                // its watcher reports and a reload follows.
+                let file = loaded.settings.file.as_ref().and_then(|file| {
+                    let path = PathBuf::from(file);
+                    let text = apcheck::disk::read_regular_text(&path).ok()?;
+                    Some((path, text))
+                });
                 let configuration = Configuration {
                     root: loaded.relative(root),
                     settings: loaded.settings,
+                    file,
                 };
                 (configuration, None)
             }
@@ -43,6 +64,22 @@ impl Configuration {
     /// Hides and re-levels `report`'s findings as `apcheck check` does.
     pub fn apply(&self, report: &mut PackageReport) {
         self.settings.apply(report, &self.root);
+    }
+
+    /// The edit that hides findings of `code` in the package file `relative`
+    /// of the plugin at `root`: an `[[overrides]]` entry in the configuration
+    /// in use, or in a new `apcheck.toml` at the root when there is none.
+    pub fn ignore_target(&self, root: &Path, relative: &str, code: &str) -> Option<IgnoreTarget> {
+        let (path, text) = match &self.file {
+            Some((path, text)) => (path.clone(), Some(text.clone())),
+            None => (root.join(FILE_NAMES[0]), None),
+        };
+        let file = match self.file {
+            Some(_) => apcheck::config::finding_path(&self.root, Some(relative)),
+            None => relative.to_string(),
+        };
+        let edit = apcheck::config::ignore_edit(&path.to_string_lossy(), text.as_deref(), &file, code)?;
+        Some(IgnoreTarget { path, text, edit })
     }
 
     /// What the fixes need from the configuration (`extensions-namespace`), as `check --fix` gets it.

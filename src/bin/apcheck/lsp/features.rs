@@ -12,9 +12,10 @@ use apcheck::assist::schema_help::{CompletionKind, JsonDocument, complete as com
 use apcheck::{Diagnostic, PackageReport, Severity};
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionResponse, CodeDescription, CompletionItemKind,
-    CompletionList, CompletionResponse, CompletionTextEdit, Diagnostic as LspDiagnostic, DiagnosticSeverity,
-    DiagnosticTag, Documentation, Hover, HoverContents, MarkupContent, MarkupKind, NumberOrString, Position, Range,
-    TextEdit, Uri, WorkspaceEdit,
+    CompletionList, CompletionResponse, CompletionTextEdit, CreateFile, Diagnostic as LspDiagnostic,
+    DiagnosticSeverity, DiagnosticTag, DocumentChangeOperation, DocumentChanges, Documentation, Hover, HoverContents,
+    MarkupContent, MarkupKind, NumberOrString, OneOf, OptionalVersionedTextDocumentIdentifier, Position, Range,
+    ResourceOp, TextDocumentEdit, TextEdit, Uri, WorkspaceEdit,
 };
 use serde_json::json;
 
@@ -29,6 +30,8 @@ pub struct Context<'s> {
     pub root: &'s Path,
     pub encoding: Encoding,
     pub rule_docs: &'s str,
+    /// Whether the client applies a workspace edit that creates a file.
+    pub can_create_files: bool,
 }
 
 /// The package's findings as LSP diagnostics, by package-relative file.
@@ -202,5 +205,84 @@ pub fn code_actions(context: Context<'_>, range: Range) -> Option<CodeActionResp
             ..CodeAction::default()
         }));
     }
+    actions.extend(ignore_actions(&context, report, &lines, range));
     Some(actions)
+}
+
+/// For the findings in `range` of a JSON file, which has no comments to hold
+/// an `apcheck-ignore`: a quick fix per code that hides it in this file
+/// through an `[[overrides]]` entry of the configuration in use (created as
+/// `apcheck.toml` at the plugin root when there is none). None while the
+/// configuration has a problem: the package is then checked with the
+/// defaults, and a new file would hide the broken one.
+#[allow(clippy::mutable_key_type)]
+fn ignore_actions(
+    context: &Context<'_>,
+    report: &PackageReport,
+    lines: &Lines<'_>,
+    range: Range,
+) -> Vec<CodeActionOrCommand> {
+    let package = context.package;
+    if !context.relative.ends_with(".json") || package.config_problem.is_some() {
+        return Vec::new();
+    }
+    let mut offered: Vec<&str> = Vec::new();
+    let mut actions = Vec::new();
+    for diagnostic in &report.diagnostics {
+        let at = range_in(lines, diagnostic);
+        if diagnostic.file.as_deref() != Some(context.relative)
+            || at.end < range.start
+            || range.end < at.start
+            || offered.contains(&diagnostic.code)
+        {
+            continue;
+        }
+        offered.push(diagnostic.code);
+        let Some(target) = package
+            .configuration
+            .ignore_target(context.root, context.relative, diagnostic.code)
+        else {
+            continue;
+        };
+        let uri = uri_of(&target.path);
+        let text = target.text.as_deref().unwrap_or_default();
+        let edit = TextEdit::new(
+            range_of(text, target.edit.span.start, target.edit.span.end, context.encoding),
+            target.edit.replacement,
+        );
+        let workspace_edit = match target.text {
+            Some(_) => WorkspaceEdit {
+                changes: Some(HashMap::from([(uri, vec![edit])])),
+                ..WorkspaceEdit::default()
+            },
+            None if context.can_create_files => WorkspaceEdit {
+                document_changes: Some(DocumentChanges::Operations(vec![
+                    DocumentChangeOperation::Op(ResourceOp::Create(CreateFile {
+                        uri: uri.clone(),
+                        options: None,
+                        annotation_id: None,
+                    })),
+                    DocumentChangeOperation::Edit(TextDocumentEdit {
+                        text_document: OptionalVersionedTextDocumentIdentifier { uri, version: None },
+                        edits: vec![OneOf::Left(edit)],
+                    }),
+                ])),
+                ..WorkspaceEdit::default()
+            },
+            None => continue,
+        };
+        let config_name = target.path.file_name().map_or_else(
+            || target.path.display().to_string(),
+            |name| name.to_string_lossy().into_owned(),
+        );
+        actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+            title: format!("Ignore {} in this file ({config_name})", diagnostic.code),
+            kind: Some(CodeActionKind::QUICKFIX),
+            diagnostics: Some(vec![lsp_diagnostic(report, diagnostic, lines, context.rule_docs)]),
+            edit: Some(workspace_edit),
+            is_preferred: Some(false),
+            ..CodeAction::default()
+        }));
+    }
+    actions
 }

@@ -40,8 +40,8 @@ use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CompletionOptions,
     DidChangeWatchedFilesRegistrationOptions, FileSystemWatcher, GlobPattern, HoverProviderCapability,
     InitializeParams, MessageType, PositionEncodingKind, PublishDiagnosticsParams, Registration, RegistrationParams,
-    SaveOptions, ServerCapabilities, ServerInfo, ShowMessageParams, TextDocumentSyncCapability, TextDocumentSyncKind,
-    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri,
+    ResourceOperationKind, SaveOptions, ServerCapabilities, ServerInfo, ShowMessageParams, TextDocumentSyncCapability,
+    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri,
 };
 use serde::Deserialize;
 
@@ -188,10 +188,18 @@ fn serve(connection: &Connection) -> Ending {
     if can_watch {
         watch_config_files(connection);
     }
+    let can_create_files = params
+        .capabilities
+        .workspace
+        .as_ref()
+        .and_then(|workspace| workspace.workspace_edit.as_ref())
+        .and_then(|edit| edit.resource_operations.as_ref())
+        .is_some_and(|operations| operations.contains(&ResourceOperationKind::Create));
 
     let mut server = Server {
         connection,
         encoding,
+        can_create_files,
         debounce: Duration::from_millis(options.debounce_ms),
         rule_docs: options.rule_docs,
         packages: Packages::new(encoding),
@@ -261,6 +269,8 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
 struct Server<'c> {
     connection: &'c Connection,
     encoding: Encoding,
+    /// Whether the client applies workspace edits that create files.
+    can_create_files: bool,
     debounce: Duration,
     rule_docs: String,
     packages: Packages,
@@ -663,6 +673,7 @@ impl Server<'_> {
             root: &file.root,
             encoding: self.encoding,
             rule_docs: &self.rule_docs,
+            can_create_files: self.can_create_files,
         })
     }
 }

@@ -8,7 +8,7 @@
 //   npm run build:npm
 
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { copyFileSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -37,6 +37,10 @@ run('wasm-pack', [
 ]);
 console.log('build-npm: wasm-opt', config['wasm-opt'].args.join(' '));
 run(join(root, 'node_modules/.bin/wasm-opt'), [...config['wasm-opt'].args, wasm, '-o', wasm]);
+
+// The licence texts the package declares (`MIT OR Apache-2.0`), as the crate
+// and the VS Code extension carry them: copied from the repository's root.
+for (const licence of ['LICENSE-MIT', 'LICENSE-APACHE']) copyFileSync(join(root, licence), join(root, 'npm', licence));
 
 const files = JSON.parse(readFileSync(join(root, 'npm/package.json'), 'utf8')).files;
 const listed = files.flatMap((entry) =>

@@ -35,6 +35,9 @@ test('a finding links to its rule doc, shown offline with the explain text', asy
   await page.locator('#check-result a.code').first().click();
   await page.waitForFunction((c) => document.querySelector('#rule-doc h2')?.textContent.includes(c), code);
   assert.match(await page.locator('#rule-doc').textContent(), /What it checks[\s\S]*Why it matters/);
+  // The examples the page's wasm leaves out are put back by the worker: real files, no placeholder.
+  assert.ok((await page.locator('#rule-doc .example figcaption').count()) >= 2, 'example files');
+  assert.doesNotMatch(await page.locator('#rule-doc').textContent(), /rule-examples\.json/);
   assert.ok((await page.locator('#rules-list li a').count()) > 20, 'the whole registry is listed');
   await page.fill('#rules-filter', code);
   assert.ok((await page.locator('#rules-list li a').count()) >= 1);

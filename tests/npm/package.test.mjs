@@ -9,7 +9,7 @@
 // target/debug/apcheck, which `cargo test` builds).
 import assert from 'node:assert/strict';
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -77,6 +77,10 @@ test('the tarball holds the package and no native code or install scripts', () =
   const files = readdirSync(join(project, 'node_modules/apcheck'), { recursive: true });
   assert.ok(files.includes('wasm/apcheck_bg.wasm'));
   assert.ok(!files.some((file) => file.endsWith('.node')), 'no native addons');
+  // The licences it declares, as the repository has them.
+  for (const licence of ['LICENSE-MIT', 'LICENSE-APACHE']) {
+    assert.equal(readFileSync(join(project, 'node_modules/apcheck', licence), 'utf8'), readFileSync(join(root, licence), 'utf8'), licence);
+  }
 });
 
 test('apcheck check --format json is byte-identical to the Rust CLI on every corpus root', async () => {

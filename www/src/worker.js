@@ -370,8 +370,11 @@ function loadRuleExamples() {
 
 // The core's rule answers with the examples its wasm leaves out put back.
 const RULE_EXPORTS = {
-  rules: async () => JSON.parse(core.rules()).map((rule) => withExamples(rule, ruleExamples)),
-  explain: async (codeOrName) => explainWithExamples(JSON.parse(core.explain(codeOrName)), ruleExamples),
+  rules: async () => {
+    const examples = await loadRuleExamples();
+    return JSON.parse(core.rules()).map((rule) => withExamples(rule, examples));
+  },
+  explain: async (codeOrName) => explainWithExamples(JSON.parse(core.explain(codeOrName)), await loadRuleExamples()),
 };
 
 const DIFF_OPS = { diff: diffDocuments, diffRows, diffPart, diffPartRows, diffLocate };
@@ -384,7 +387,6 @@ async function handle({ op, args }, progress) {
   if (Object.hasOwn(DIFF_OPS, op)) return DIFF_OPS[op](args);
   if (Object.hasOwn(VIEWER_OPS, op)) return VIEWER_OPS[op](args);
   if (op === 'call' && Object.hasOwn(RULE_EXPORTS, args.name)) {
-    await loadRuleExamples();
     const reply = await RULE_EXPORTS[args.name](...args.params);
     return args.text ? JSON.stringify(reply) : reply;
   }

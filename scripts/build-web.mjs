@@ -139,25 +139,22 @@ function buildWasm() {
 // makes the wasm a third smaller than gzip -9 does, and base64 of data that
 // dense costs nothing once the page is served gzipped: this is what brings the
 // page under its transfer budget. Flags: wasm-pack.toml [embed].
-// The rule examples the page's wasm leaves out: written from the rule registry
-// by tests/rule_docs.rs, which fails when the file is stale.
-const RULE_EXAMPLES = 'www/src/generated/rule-examples.json';
+//
+// The files the worker carries this way, by the module name it imports them
+// as: the wasm, and the rule examples the page's wasm leaves out (src/rule.rs,
+// `rule_doc!`), which tests/rule_docs.rs writes from the registry and fails on
+// when they are stale.
+const EMBEDDED = {
+  'apcheck-wasm': config['wasm-opt'].input,
+  'rule-examples': 'www/src/generated/rule-examples.json',
+};
 
 const embeddedWasm = {
   name: 'embedded-wasm',
   setup(build) {
-    build.onResolve({ filter: /^embedded:apcheck-wasm$/ }, () => ({ path: 'apcheck-wasm', namespace: 'embedded' }));
-    build.onLoad({ filter: /.*/, namespace: 'embedded' }, () => {
-      const compressed = run(config.embed.command, [...config.embed.args, config['wasm-opt'].input], {
-        encoding: 'buffer',
-        maxBuffer: 64 * 1024 * 1024,
-      });
-      return { contents: `export default ${JSON.stringify(compressed.toString('base64'))};`, loader: 'js' };
-    });
-    // The rule examples the page's wasm leaves out (src/rule.rs, `rule_doc!`), compressed the same way.
-    build.onResolve({ filter: /^embedded:rule-examples$/ }, () => ({ path: 'rule-examples', namespace: 'embedded-examples' }));
-    build.onLoad({ filter: /.*/, namespace: 'embedded-examples' }, () => {
-      const compressed = run(config.embed.command, [...config.embed.args, RULE_EXAMPLES], {
+    build.onResolve({ filter: /^embedded:/ }, ({ path }) => ({ path: path.slice('embedded:'.length), namespace: 'embedded' }));
+    build.onLoad({ filter: /.*/, namespace: 'embedded' }, ({ path }) => {
+      const compressed = run(config.embed.command, [...config.embed.args, EMBEDDED[path]], {
         encoding: 'buffer',
         maxBuffer: 64 * 1024 * 1024,
       });

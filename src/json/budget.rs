@@ -31,7 +31,8 @@ use crate::json::pointer::push_token;
 
 /// Whether this build guards validation at all. The page's wasm (wasm32
 /// without the npm package's `node` feature) does not: the guard adds about
-/// 19 KB to a wasm of 2.99 MB, over its 3.00 MB budget. There a schema too
+/// 19 KB to the wasm, which has that room, and about 6 KiB to what the page
+/// transfers, which its 950 KiB budget has not (docs/guide/json.md). There a schema too
 /// expensive for its input keeps the Schema view's own worker busy until the
 /// user cancels it (Esc), and no other view waits on it; a number `f64` cannot
 /// hold is compared as `f64`, as the validator does. The CLI, the language

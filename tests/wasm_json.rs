@@ -218,11 +218,9 @@ fn a_regex_past_its_limit_is_unchecked_not_invalid() {
     assert_eq!(out["issues"], serde_json::json!([]));
 }
 
-/// The npm package's answer for a document that gets no verdict is
-/// `valid: false`, no issues, and `unchecked` saying why; a batch counts it apart.
-/// The page's build leaves the evaluation budget and the exact-number checks
-/// out for its size budget (`src/json/budget.rs`), so only the npm build runs this.
-#[cfg(feature = "node")]
+/// The answer for a document that gets no verdict, in the page's wasm as in
+/// the npm package's, is `valid: false`, no issues, and `unchecked` saying
+/// why; a batch counts it apart.
 #[wasm_bindgen_test]
 fn a_document_that_cannot_be_checked_is_unchecked_not_invalid() {
     let expensive = r##"{"type": "array", "items": {"oneOf": [{"$ref": "#"}, {"$ref": "#"}, {"type": "string"}]}}"##;

@@ -29,16 +29,6 @@ use serde_json::Value;
 use crate::json::diff::value::compare_numbers;
 use crate::json::pointer::push_token;
 
-/// Whether this build guards validation at all. The page's wasm (wasm32
-/// without the npm package's `node` feature) does not: the guard adds about
-/// 19 KB to the wasm, which has that room, and about 6 KiB to what the page
-/// transfers, which its 950 KiB budget has not (docs/guide/json.md). There a schema too
-/// expensive for its input keeps the Schema view's own worker busy until the
-/// user cancels it (Esc), and no other view waits on it; a number `f64` cannot
-/// hold is compared as `f64`, as the validator does. The CLI, the language
-/// server and the npm package guard.
-const GUARDED: bool = cfg!(any(not(target_arch = "wasm32"), feature = "node"));
-
 /// Schema applications every document may cost, whatever its size.
 pub const BASE_BUDGET: u64 = 262_144;
 /// Schema applications each byte of the document adds to its budget.
@@ -128,9 +118,6 @@ impl Guard {
     /// refer to, read as `draft`. References the registry cannot resolve are
     /// left out: the compiler has refused those schemas already.
     pub fn build(root: &Value, root_uri: &str, documents: &[(String, Value)], draft: Draft) -> Guard {
-        if !GUARDED {
-            return Guard::default();
-        }
         let mut builder = Registry::new().draft(draft);
         let mut uris = vec![root_uri.to_string()];
         let entries = std::iter::once((root_uri.to_string(), root.clone())).chain(documents.iter().cloned());
@@ -220,9 +207,6 @@ impl Guard {
     /// Whether a document of `bytes` bytes could reach the budget or a numeric
     /// keyword: if not, [`Guard::check`] would find nothing and can be skipped.
     pub fn needs_check(&self, bytes: usize) -> bool {
-        if !GUARDED {
-            return false;
-        }
         if self.numeric {
             return true;
         }
@@ -236,7 +220,7 @@ impl Guard {
     /// Walks the document `root` of `bytes` bytes: `Ok` when validating it is
     /// within its budget and every number its numeric keywords meet is exact.
     pub fn check<'a, F: Json>(&self, root: &F::Node<'a>, bytes: usize) -> Result<(), Stop> {
-        if !GUARDED || self.nodes.is_empty() {
+        if self.nodes.is_empty() {
             return Ok(());
         }
         let mut walk = Walk {

@@ -223,16 +223,30 @@ test('Schema: a document that cannot be checked is shown as such, neither valid 
   };
   const statusIs = (pattern) =>
     page.waitForFunction((source) => new RegExp(source).test(document.querySelector('#schema-root .schema-results .status')?.textContent ?? ''), pattern.source, { timeout: 30_000 });
+  const results = () => page.locator('#schema-root .schema-results').textContent();
+  // Each case below leaves the status as it was, so wait for the reason itself.
+  const uncheckedFor = (pattern) =>
+    page.waitForFunction((source) => new RegExp(source).test(document.querySelector('#schema-root .schema-results .unchecked')?.textContent ?? ''), pattern.source, { timeout: 30_000 });
   // A pattern past the regex engine's backtracking limit: no verdict, never a violation.
-  // (The evaluation budget and the exact-number checks are the CLI's and the npm
-  // package's: the page's wasm leaves them out for its size budget, src/json/budget.rs.)
   await typeInto('JSON Schema', '{"pattern": "(a*)*\\\\1x"}');
   await typeInto('JSON document to validate', `"${'a'.repeat(40)}"`);
   await statusIs(/Could not check against your schema/);
-  assert.match(await page.locator('#schema-root .schema-results').textContent(), /backtracking limit/);
+  assert.match(await results(), /backtracking limit/);
   // A subject the engine finishes with gets its verdict.
   await typeInto('JSON document to validate', '"ab"');
   await statusIs(/1 failure against your schema/);
+  // Branches that refer back to the schema double the validator's work with each
+  // level: 22 levels would hold the tab for most of a minute and gigabytes of memory.
+  // The page answers at once, with no verdict.
+  await typeInto('JSON Schema', '{"type": "array", "items": {"oneOf": [{"$ref": "#"}, {"$ref": "#"}, {"type": "string"}]}}');
+  await typeInto('JSON document to validate', `${'['.repeat(22)}${']'.repeat(22)}`);
+  await uncheckedFor(/too expensive for this input/);
+  await statusIs(/Could not check against your schema/);
+  // A number a 64-bit float cannot hold: f64 would call these two equal.
+  await typeInto('JSON Schema', '{"const": 18446744073709551617}');
+  await typeInto('JSON document to validate', '18446744073709551616');
+  await uncheckedFor(/cannot hold exactly/);
+  await statusIs(/Could not check against your schema/);
   assert.deepEqual(problems, []);
   assert.deepEqual(ownOrigin(requests), []);
   await context.close();

@@ -3,7 +3,6 @@
 
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { json } from '@codemirror/lang-json';
-import { yamlFrontmatter } from '@codemirror/lang-yaml';
 import {
   bracketMatching,
   foldGutter,
@@ -25,12 +24,12 @@ import {
   lineNumbers,
   placeholder,
 } from '@codemirror/view';
-import { skillBody } from './markdown.js';
+import { skillFile } from './markdown.js';
 import { visible } from './visible.js';
 
 const LANGUAGES = {
   json: () => json(),
-  markdown: () => yamlFrontmatter({ content: skillBody }),
+  markdown: () => skillFile,
   text: () => [],
 };
 

@@ -47,7 +47,7 @@ step "the book (docs/): figures rendered from their record, mdbook build, every 
 step "native tests" cargo test --workspace --locked
 step "PyPI wheel: maturin release build, offline install into a fresh venv, the CLI runs" \
     bash scripts/test-wheel.sh
-step "pre-commit hook from the wheel through a loopback index (try-repo: a rejected plugin fails, the fixed one passes)" \
+step "pre-commit hook from the wheel through a loopback index (pre-commit run: a rejected plugin fails, the fixed one passes)" \
     bash scripts/test-pre-commit.sh
 step "web build (wasm + page, sizes)" npm run build
 step "wasm exports in headless Chromium" env \

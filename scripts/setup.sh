@@ -28,6 +28,24 @@ if [ "$(.tools/venv/bin/pre-commit --version 2>/dev/null)" != "pre-commit $pre_c
     python3 -m venv .tools/venv
     .tools/venv/bin/pip install --quiet --disable-pip-version-check "pre-commit==$pre_commit_version"
 fi
+# The PyPI wheel's tests (scripts/test-wheel.sh, scripts/test-pre-commit.sh)
+# build it with maturin, the version pyproject.toml's build-system pins, and
+# serve it to pip and pre-commit from pypiserver on loopback, beside the
+# setuptools wheel that pip builds the pre-commit mirror with (pre-commit/).
+maturin_version=$(sed -n 's/^requires = \["maturin==\([^"]*\)"\]/\1/p' pyproject.toml)
+pypiserver_version=2.4.2
+setuptools_version=84.2.1
+if [ "$(.tools/venv/bin/maturin --version 2>/dev/null)" != "maturin $maturin_version" ] ||
+    [ "$(.tools/venv/bin/pypi-server --version 2>/dev/null)" != "$pypiserver_version" ]; then
+    echo "== pip install maturin $maturin_version and pypiserver $pypiserver_version into .tools/venv"
+    .tools/venv/bin/pip install --quiet --disable-pip-version-check \
+        "maturin==$maturin_version" "pypiserver==$pypiserver_version"
+fi
+if [ ! -f ".tools/wheels/setuptools-$setuptools_version-py3-none-any.whl" ]; then
+    echo "== pip download setuptools $setuptools_version into .tools/wheels"
+    .tools/venv/bin/pip download --quiet --disable-pip-version-check --no-deps --only-binary :all: \
+        --dest .tools/wheels "setuptools==$setuptools_version"
+fi
 # The Markdown escaping property test (tests/output_escaping_props.rs) renders
 # with GitHub's own cmark-gfm, through PyPI's bindings, in the same venv.
 cmarkgfm_version=2025.10.22

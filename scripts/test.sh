@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test apcheck has, in the order a failure is cheapest to see:
 # formatting and lints, native tests (unit, rules, corpus, CLI, the GitHub
-# Action's script), the pre-commit hook through the real pre-commit, the wasm
+# Action's script), the PyPI wheel installed as a user installs it, the
+# pre-commit hook through the real pre-commit from that wheel, the wasm
 # build with its size, the wasm exports in headless Chromium, the page end to
 # end in headless Chromium, the npm package (build, parity with the CLI, types),
 # the VS Code extension (build, unit tests, its platform package), a fuzz
@@ -44,7 +45,9 @@ step "the book (docs/): figures rendered from their record, mdbook build, every 
     node scripts/figures.mjs --check &&
     rm -rf target/book && mdbook build docs && node scripts/check-links.mjs'
 step "native tests" cargo test --workspace --locked
-step "pre-commit hook with the real pre-commit (try-repo: a rejected plugin fails, the fixed one passes)" \
+step "PyPI wheel: maturin release build, offline install into a fresh venv, the CLI runs" \
+    bash scripts/test-wheel.sh
+step "pre-commit hook from the wheel through a loopback index (pre-commit run: a rejected plugin fails, the fixed one passes)" \
     bash scripts/test-pre-commit.sh
 step "web build (wasm + page, sizes)" npm run build
 step "wasm exports in headless Chromium" env \

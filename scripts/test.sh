@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test apcheck has, in the order a failure is cheapest to see:
 # formatting and lints, native tests (unit, rules, corpus, CLI, the GitHub
-# Action's script), the pre-commit hook through the real pre-commit, the wasm
+# Action's script), the pre-commit hook through the real pre-commit, the
+# crates.io package (publish dry run, installed from its .crate), the wasm
 # build with its size, the wasm exports in headless Chromium, the page end to
 # end in headless Chromium, the npm package (build, parity with the CLI, types),
 # the VS Code extension (build, unit tests, its platform package), a fuzz
@@ -46,6 +47,9 @@ step "the book (docs/): figures rendered from their record, mdbook build, every 
 step "native tests" cargo test --workspace --locked
 step "pre-commit hook with the real pre-commit (try-repo: a rejected plugin fails, the fixed one passes)" \
     bash scripts/test-pre-commit.sh
+# After the hook's test: its `cargo install` compiled the dependencies this one reuses.
+step "crates.io package: publish dry run, size budget, cargo install of the .crate, the installed binary checks the fixtures" \
+    bash scripts/test-crate.sh
 step "web build (wasm + page, sizes)" npm run build
 step "wasm exports in headless Chromium" env \
     CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \

@@ -120,10 +120,10 @@ fn strip_annotations(schema: &mut Value) {
                 Value::Array(subschemas) => subschemas.iter_mut().for_each(strip_annotations),
                 subschema => strip_annotations(subschema),
             }
-        } else if SUBSCHEMA_MAP_KEYWORDS.contains(&keyword.as_str()) {
-            if let Value::Object(by_name) = value {
-                by_name.values_mut().for_each(strip_annotations);
-            }
+        } else if SUBSCHEMA_MAP_KEYWORDS.contains(&keyword.as_str())
+            && let Value::Object(by_name) = value
+        {
+            by_name.values_mut().for_each(strip_annotations);
         }
     }
 }

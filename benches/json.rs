@@ -148,7 +148,7 @@ fn manifest(random: &mut Random, index: usize) -> String {
         "license": "MIT",
         "keywords": [random.word(), random.word()],
     });
-    if index % 10 == 0 {
+    if index.is_multiple_of(10) {
         // One in ten is invalid, so the error path is measured too.
         value["name"] = Value::String("Not A Valid Name".into());
     }

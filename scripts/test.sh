@@ -2,7 +2,8 @@
 # Every test apcheck has, in the order a failure is cheapest to see:
 # formatting and lints, native tests (unit, rules, corpus, CLI, the GitHub
 # Action's script), the PyPI wheel installed as a user installs it, the
-# pre-commit hook through the real pre-commit from that wheel, the wasm
+# pre-commit hook through the real pre-commit from that wheel, the crates.io
+# package (publish dry run, installed from its .crate), the wasm
 # build with its size, the wasm exports in headless Chromium, the page end to
 # end in headless Chromium, the npm package (build, parity with the CLI, types),
 # the VS Code extension (build, unit tests, its platform package), a fuzz
@@ -49,6 +50,8 @@ step "PyPI wheel: maturin release build, offline install into a fresh venv, the 
     bash scripts/test-wheel.sh
 step "pre-commit hook from the wheel through a loopback index (pre-commit run: a rejected plugin fails, the fixed one passes)" \
     bash scripts/test-pre-commit.sh
+step "crates.io package: publish dry run, size budget, cargo install of the .crate, the installed binary checks the fixtures" \
+    bash scripts/test-crate.sh
 step "web build (wasm + page, sizes)" npm run build
 step "wasm exports in headless Chromium" env \
     CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \

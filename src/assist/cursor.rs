@@ -92,10 +92,10 @@ pub fn cursor_at(text: &str, offset: usize) -> Cursor {
             b'}' | b']' => {
                 i += 1;
                 let closed = stack.pop();
-                if let (Some(closed), Some((_, _, depth))) = (&closed, &found) {
-                    if *depth == stack.len() + 1 {
-                        return finish(found, Some(closed));
-                    }
+                if let (Some(closed), Some((_, _, depth))) = (&closed, &found)
+                    && *depth == stack.len() + 1
+                {
+                    return finish(found, Some(closed));
                 }
                 end_value(&mut stack, None);
             }
@@ -220,11 +220,10 @@ fn end_value(stack: &mut [Frame], string_value: Option<String>) {
         after_colon,
         members,
     }) = stack.last_mut()
+        && *after_colon
     {
-        if *after_colon {
-            members.push((key.clone(), string_value));
-            *after_colon = false;
-        }
+        members.push((key.clone(), string_value));
+        *after_colon = false;
     }
 }
 

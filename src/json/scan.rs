@@ -642,7 +642,7 @@ struct Levels {
 impl Levels {
     #[inline(always)]
     fn push(&mut self, object: bool) {
-        if self.depth > 0 && self.depth % 64 == 0 {
+        if self.depth > 0 && self.depth.is_multiple_of(64) {
             self.outer.push(self.inner);
             self.inner = 0;
         }
@@ -654,7 +654,7 @@ impl Levels {
     fn pop(&mut self) {
         self.depth = self.depth.saturating_sub(1);
         self.inner >>= 1;
-        if self.depth > 0 && self.depth % 64 == 0 {
+        if self.depth > 0 && self.depth.is_multiple_of(64) {
             self.inner = self.outer.pop().unwrap_or(0);
         }
     }

@@ -39,7 +39,10 @@ cache_key() {
     local sources
     sources=$(cd "$action_dir" && find Cargo.toml Cargo.lock build.rs src schemas -type f -print0 \
         | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
-    output key "apcheck-${RUNNER_OS:-$(uname -s)}-$(rustc --version | tr -c 'a-zA-Z0-9.\n' '-')-$sources"
+    # A runner without Rust still gets a key: the release binary needs none.
+    local rust
+    rust=$(rustc --version 2>/dev/null || echo no-rustc)
+    output key "apcheck-${RUNNER_OS:-$(uname -s)}-$(echo "$rust" | tr -c 'a-zA-Z0-9.\n' '-')-$sources"
 }
 
 # The release target whose binary runs here (.github/workflows/release.yml

@@ -380,6 +380,11 @@ fn the_cache_key_and_an_installed_binary_are_step_outputs() {
     // The same sources give the same key.
     fixture.step("cache-key", &[("RUNNER_OS", "Linux")]);
     assert_eq!(fixture.outputs(), outputs);
+    // A runner without Rust, which the release binary does not need, still gets
+    // one (rustup's rustc is in ~/.cargo/bin, not in the system's folders).
+    let no_rust = fixture.step("cache-key", &[("RUNNER_OS", "Linux"), ("PATH", "/usr/bin:/bin")]);
+    assert_eq!(no_rust.status.code(), Some(0), "{}", text(&no_rust.stderr));
+    assert!(fixture.outputs().starts_with("key=apcheck-Linux-no-rustc-"));
 
     // A cache hit: the binary is there, nothing is built.
     let root = fixture.path("tools");

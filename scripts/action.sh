@@ -3,7 +3,8 @@
 # script so that CI runs it here (tests/action.rs, on a fixture repository).
 #
 #   action.sh cache-key   the cache key of an apcheck built from this checkout
-#   action.sh install     cargo install apcheck from this checkout into $APCHECK_ROOT
+#   action.sh install     put apcheck in $APCHECK_ROOT: the release binary of the
+#                         action's tag, checksum verified, or else cargo install from this checkout
 #   action.sh check       apcheck check $INPUT_PATHS: annotations and a job summary, and SARIF to $INPUT_SARIF_FILE
 #   action.sh changes     the `changes` Markdown report of $INPUT_OLD -> $INPUT_NEW, for a PR comment
 #   action.sh post        (the trusted workflow only) post that report as a PR comment
@@ -38,14 +39,94 @@ cache_key() {
     local sources
     sources=$(cd "$action_dir" && find Cargo.toml Cargo.lock build.rs src schemas -type f -print0 \
         | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
-    output key "apcheck-${RUNNER_OS:-$(uname -s)}-$(rustc --version | tr -c 'a-zA-Z0-9.\n' '-')-$sources"
+    # A runner without Rust still gets a key: the release binary needs none.
+    local rust
+    rust=$(rustc --version 2>/dev/null || echo no-rustc)
+    output key "apcheck-${RUNNER_OS:-$(uname -s)}-$(echo "$rust" | tr -c 'a-zA-Z0-9.\n' '-')-$sources"
+}
+
+# The release target whose binary runs here (.github/workflows/release.yml
+# builds one for each), or nothing for a platform without one.
+release_target() {
+    case "$(uname -s)-$(uname -m)" in
+        Linux-x86_64) echo x86_64-unknown-linux-musl ;;
+        Linux-aarch64 | Linux-arm64) echo aarch64-unknown-linux-musl ;;
+        Darwin-x86_64) echo x86_64-apple-darwin ;;
+        Darwin-arm64) echo aarch64-apple-darwin ;;
+        MINGW*-x86_64 | MSYS*-x86_64 | CYGWIN*-x86_64) echo x86_64-pc-windows-msvc ;;
+    esac
+}
+
+sha256() {
+    if command -v sha256sum > /dev/null; then
+        sha256sum "$1" | cut -d' ' -f1
+    else
+        shasum -a 256 "$1" | cut -d' ' -f1
+    fi
+}
+
+# Downloads the release binary of the tag the action is used at into $1/bin.
+# Returns 1, to build from source instead, when there is no release to use:
+# the action is used at a branch or a commit, there is no binary for this
+# platform, or a download fails. A binary whose checksum is not the release's
+# exits 3 at once: that is tampering or corruption, never a reason to go on.
+download_release() {
+    local root=$1 ref=${APCHECK_ACTION_REF:-} repository=${APCHECK_ACTION_REPOSITORY:-}
+    # The runner checks a used action out in _actions/OWNER/NAME/REF; this
+    # covers runners that leave github.action_ref empty in composite actions.
+    if [ -z "$ref" ] && [[ "$action_dir" == */_actions/*/*/* ]]; then
+        ref=${action_dir##*/}
+        repository=${action_dir%/*}
+        repository=${repository#*/_actions/}
+    fi
+    if [[ ! "$ref" =~ ^v[0-9] ]]; then
+        echo "apcheck: the action is used at '${ref:-an unknown ref}', not a release tag: building from source"
+        return 1
+    fi
+    local target
+    target=$(release_target)
+    if [ -z "$target" ]; then
+        echo "apcheck: no release binary for $(uname -s) $(uname -m): building from source"
+        return 1
+    fi
+    local base=${APCHECK_RELEASE_BASE:-${GITHUB_SERVER_URL:-https://github.com}/$repository/releases/download}
+    local archive=apcheck-$target.tar.gz exe=apcheck
+    if [[ "$target" == *windows* ]]; then
+        archive=apcheck-$target.zip exe=apcheck.exe
+    fi
+    local work
+    work=$(mktemp -d)
+    if ! curl -fsSL --retry 2 --connect-timeout 10 --max-time 120 -o "$work/$archive" "$base/$ref/$archive" ||
+        ! curl -fsSL --retry 2 --connect-timeout 10 --max-time 30 -o "$work/$archive.sha256" "$base/$ref/$archive.sha256"; then
+        echo "apcheck: no release binary at $base/$ref/$archive: building from source"
+        rm -rf "$work"
+        return 1
+    fi
+    local expected actual
+    expected=$(cut -d' ' -f1 "$work/$archive.sha256" | head -n 1)
+    actual=$(sha256 "$work/$archive")
+    if [ "$expected" != "$actual" ]; then
+        echo "::error::apcheck: the SHA-256 of $base/$ref/$archive is $actual, but its release says ${expected:-nothing}; refusing to use it"
+        rm -rf "$work"
+        exit 3
+    fi
+    # Called where `set -e` does not apply: each step's failure is checked.
+    local unpack=(tar -xzf "$work/$archive" -C "$work/unpacked" "./$exe")
+    [[ "$archive" != *.zip ]] || unpack=(unzip -q "$work/$archive" "$exe" -d "$work/unpacked")
+    if ! { mkdir -p "$work/unpacked" "$root/bin" && "${unpack[@]}" && mv "$work/unpacked/$exe" "$root/bin/$exe"; }; then
+        echo "apcheck: could not unpack $archive: building from source"
+        rm -rf "$work"
+        return 1
+    fi
+    rm -rf "$work"
+    echo "apcheck: using the $ref release binary for $target (SHA-256 $actual)"
 }
 
 install() {
     local root=${APCHECK_ROOT:?APCHECK_ROOT names the install root}
     if [ -x "$root/bin/apcheck" ]; then
         echo "apcheck is cached in $root"
-    else
+    elif ! download_release "$root"; then
         cargo install --locked --path "$action_dir" --root "$root"
     fi
     echo "$root/bin" >> "${GITHUB_PATH:-/dev/null}"

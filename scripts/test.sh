@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every test apcheck has, in the order a failure is cheapest to see:
-# formatting and lints, native tests (unit, rules, corpus, CLI, the GitHub
+# formatting and lints (the GitHub workflows' too), native tests (unit, rules, corpus, CLI, the GitHub
 # Action's script), the PyPI wheel installed as a user installs it, the
 # pre-commit hook through the real pre-commit from that wheel, the crates.io
 # package (publish dry run, installed from its .crate), the wasm
@@ -37,6 +37,10 @@ step "clippy" cargo clippy --workspace --all-targets --locked -- -D warnings
 step "clippy (wasm: the page's build and the npm package's)" bash -c '
     cargo clippy --target wasm32-unknown-unknown --no-default-features --lib --locked -- -D warnings &&
     cargo clippy --target wasm32-unknown-unknown --no-default-features --features node --lib --locked -- -D warnings'
+# With no arguments actionlint checks every .yml and .yaml file in the
+# repository's .github/workflows; it also runs shellcheck on `run:` scripts
+# when that is on PATH.
+step "GitHub workflows (actionlint)" .tools/venv/bin/actionlint -no-color
 # The book: its figures page must be the rendering of its record, and every
 # relative link and #anchor of the built pages, and the README's links into
 # it, must resolve. Built afresh, so a page that is no longer in the summary

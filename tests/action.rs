@@ -380,6 +380,11 @@ fn the_cache_key_and_an_installed_binary_are_step_outputs() {
     // The same sources give the same key.
     fixture.step("cache-key", &[("RUNNER_OS", "Linux")]);
     assert_eq!(fixture.outputs(), outputs);
+    // A runner without Rust, which the release binary does not need, still gets
+    // one (rustup's rustc is in ~/.cargo/bin, not in the system's folders).
+    let no_rust = fixture.step("cache-key", &[("RUNNER_OS", "Linux"), ("PATH", "/usr/bin:/bin")]);
+    assert_eq!(no_rust.status.code(), Some(0), "{}", text(&no_rust.stderr));
+    assert!(fixture.outputs().starts_with("key=apcheck-Linux-no-rustc-"));
 
     // A cache hit: the binary is there, nothing is built.
     let root = fixture.path("tools");
@@ -394,4 +399,183 @@ fn the_cache_key_and_an_installed_binary_are_step_outputs() {
             .outputs()
             .contains(&format!("apcheck={}", root.join("bin/apcheck").display()))
     );
+}
+
+/// The release target `action.sh` downloads for on this machine, as
+/// .github/workflows/release.yml names it.
+fn release_target() -> &'static str {
+    match (std::env::consts::OS, std::env::consts::ARCH) {
+        ("linux", "x86_64") => "x86_64-unknown-linux-musl",
+        ("linux", "aarch64") => "aarch64-unknown-linux-musl",
+        ("macos", "x86_64") => "x86_64-apple-darwin",
+        ("macos", "aarch64") => "aarch64-apple-darwin",
+        other => panic!("no release target for {other:?}"),
+    }
+}
+
+/// A release of tag `tag` in `root`, as the release workflow lays it out:
+/// the built apcheck in apcheck-TARGET.tar.gz, and its `sha256sum` line.
+fn publish_release(fixture: &Fixture, root: &str, tag: &str) -> PathBuf {
+    let stage = fixture.path("stage");
+    fs::create_dir_all(&stage).unwrap();
+    fs::copy(env!("CARGO_BIN_EXE_apcheck"), stage.join("apcheck")).unwrap();
+    fs::write(stage.join("README.md"), "apcheck\n").unwrap();
+    let dir = fixture.path(root).join(tag);
+    fs::create_dir_all(&dir).unwrap();
+    let archive = format!("apcheck-{}.tar.gz", release_target());
+    // The fastest gzip level: a debug binary is large, and the format is the same.
+    let shell = format!(
+        "tar -C '{}' -cf - . | gzip -1 > {archive} && sha256sum {archive} > {archive}.sha256",
+        stage.display()
+    );
+    let packed = Command::new("sh")
+        .arg("-c")
+        .arg(shell)
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(packed.status.success(), "{}", text(&packed.stderr));
+    dir.join(archive)
+}
+
+/// A static file server on a free loopback port, stopped when dropped; it
+/// also stops itself after five minutes, should the test never drop it.
+struct Server {
+    child: std::process::Child,
+    base: String,
+}
+
+impl Server {
+    fn start(dir: &Path) -> Server {
+        use std::io::{BufRead, BufReader};
+        let script = "import functools, http.server, os, sys, threading\n\
+            threading.Timer(300, os._exit, [1]).start()\n\
+            handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])\n\
+            server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), handler)\n\
+            print(server.server_address[1], flush=True)\n\
+            server.serve_forever()\n";
+        let mut child = Command::new("python3")
+            .args(["-c", script])
+            .arg(dir)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("python3 serves the release");
+        let mut port = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut port)
+            .unwrap();
+        let base = format!("http://127.0.0.1:{}", port.trim());
+        Server { child, base }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `install` with the action used at `tag`, releases from `base`, and a
+/// stand-in `cargo` that only logs, so that a build from source shows.
+fn install_at(fixture: &Fixture, tag: &str, base: &str, root: &Path) -> Output {
+    fixture.write("cargo/cargo", "#!/bin/sh\necho \"$*\" >> \"$FAKE_CARGO/log\"\n");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(fixture.path("cargo/cargo"), fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let path = format!(
+        "{}:{}",
+        fixture.path("cargo").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let fake = fixture.path("cargo").display().to_string();
+    fixture.step(
+        "install",
+        &[
+            ("PATH", &path),
+            ("FAKE_CARGO", &fake),
+            ("APCHECK_ROOT", root.to_str().unwrap()),
+            ("APCHECK_ACTION_REF", tag),
+            ("APCHECK_ACTION_REPOSITORY", "acme/apcheck"),
+            ("APCHECK_RELEASE_BASE", base),
+        ],
+    )
+}
+
+#[test]
+fn at_a_release_tag_the_verified_release_binary_is_used_and_nothing_is_built() {
+    let fixture = Fixture::new();
+    publish_release(&fixture, "releases", "v0.1.0");
+    let server = Server::start(&fixture.path("releases"));
+    let root = fixture.path("tools");
+    let install = install_at(&fixture, "v0.1.0", &server.base, &root);
+    let log = text(&install.stdout);
+    assert_eq!(install.status.code(), Some(0), "{log}{}", text(&install.stderr));
+    assert!(log.contains("using the v0.1.0 release binary"), "{log}");
+    assert_eq!(fixture.read("cargo/log"), "", "nothing is built");
+    assert_eq!(
+        fs::read(root.join("bin/apcheck")).unwrap(),
+        fs::read(env!("CARGO_BIN_EXE_apcheck")).unwrap()
+    );
+    let version = Command::new(root.join("bin/apcheck"))
+        .arg("--version")
+        .output()
+        .unwrap();
+    assert!(version.status.success());
+    assert_eq!(fixture.read("runner/path"), format!("{}\n", root.join("bin").display()));
+    assert!(
+        fixture
+            .outputs()
+            .contains(&format!("apcheck={}", root.join("bin/apcheck").display()))
+    );
+}
+
+#[test]
+fn a_release_binary_whose_checksum_differs_fails_the_step_and_is_not_built_around() {
+    let fixture = Fixture::new();
+    let archive = publish_release(&fixture, "releases", "v0.1.0");
+    let name = archive.file_name().unwrap().to_str().unwrap();
+    fs::write(
+        archive.with_file_name(format!("{name}.sha256")),
+        format!("{}  {name}\n", "0".repeat(64)),
+    )
+    .unwrap();
+    let server = Server::start(&fixture.path("releases"));
+    let root = fixture.path("tools");
+    let install = install_at(&fixture, "v0.1.0", &server.base, &root);
+    let log = text(&install.stdout);
+    assert_eq!(install.status.code(), Some(3), "{log}{}", text(&install.stderr));
+    assert!(log.contains("::error::apcheck: the SHA-256 of"), "{log}");
+    assert!(log.contains("refusing to use it"), "{log}");
+    assert_eq!(fixture.read("cargo/log"), "", "a mismatch is not a reason to build");
+    assert!(!root.join("bin/apcheck").exists());
+}
+
+#[test]
+fn without_a_release_for_the_ref_the_action_builds_from_source() {
+    let fixture = Fixture::new();
+    fs::create_dir_all(fixture.path("releases")).unwrap();
+    let server = Server::start(&fixture.path("releases"));
+    let script_dir = Path::new(env!("CARGO_MANIFEST_DIR")).display().to_string();
+    // A tag with no release (404), a branch and a commit: each is built.
+    for (tag, why) in [
+        ("v0.0.9", "no release binary at"),
+        ("main", "not a release tag"),
+        ("0123456789abcdef0123456789abcdef01234567", "not a release tag"),
+    ] {
+        let _ = fs::remove_file(fixture.path("cargo/log"));
+        let root = fixture.path(&format!("tools-{tag}"));
+        let install = install_at(&fixture, tag, &server.base, &root);
+        let log = text(&install.stdout);
+        assert_eq!(install.status.code(), Some(0), "{tag}: {log}{}", text(&install.stderr));
+        assert!(log.contains(why), "{tag}: {log}");
+        assert_eq!(
+            fixture.read("cargo/log"),
+            format!("install --locked --path {script_dir} --root {}\n", root.display()),
+            "{tag}"
+        );
+    }
 }

@@ -26,8 +26,9 @@ const FAMILIES: &[&[&Rule]] = &[
     drift::RULES,
     changes::RULES,
     call::RULES,
-    // The page never connects, so its registry (and its size) leaves these out.
-    #[cfg(not(target_arch = "wasm32"))]
+    // The page never connects, so its registry (and its size) leaves these out;
+    // the npm package lists them, as the CLI's `rules` does.
+    #[cfg(any(not(target_arch = "wasm32"), feature = "node"))]
     crate::rules::live::RULES,
 ];
 

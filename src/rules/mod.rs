@@ -14,8 +14,9 @@ pub mod containment;
 pub mod documents;
 pub mod files;
 pub mod layout;
-// What `--connect` found: the page never connects, so it leaves these out.
-#[cfg(not(target_arch = "wasm32"))]
+// What `--connect` found: the page never connects, so it leaves these out;
+// the npm package keeps them, so its `rules` and `explain` list what the CLI's do.
+#[cfg(any(not(target_arch = "wasm32"), feature = "node"))]
 pub mod live;
 pub mod manifest;
 pub mod mcp;

@@ -4,6 +4,8 @@
 use wasm_bindgen::prelude::*;
 
 mod args;
+#[cfg(feature = "node")]
+pub mod cli;
 pub mod json;
 #[cfg(feature = "node")]
 pub mod node;

@@ -284,3 +284,97 @@ test('a root or a marketplace folder that cannot be listed is reported as the Ru
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+/** The Rust CLI and the npm package give the same stdout, stderr and exit code for `args`. */
+function sameAsRust(args) {
+  const rust = run(rustCli, args);
+  const wasm = run(npmCli, args);
+  const what = args.join(' ');
+  assert.equal(wasm.stdout, rust.stdout, what);
+  assert.equal(wasm.stderr, rust.stderr, what);
+  assert.equal(wasm.status, rust.status, what);
+  return rust;
+}
+
+test('rules and explain print what the Rust CLI prints, in each format', () => {
+  for (const format of ['text', 'json']) {
+    assert.ok(sameAsRust(['rules', '--format', format]).stdout.includes('AP209'), format);
+    for (const rule of ['AP209', 'ap314', 'manifest-name-invalid']) sameAsRust(['explain', rule, `--format=${format}`]);
+  }
+  assert.equal(sameAsRust(['explain', 'AP000']).status, 2);
+});
+
+test('check-snapshot, drift and changes print what the Rust CLI prints, in every format', () => {
+  const fixtures = join(root, 'tests/fixtures');
+  const plugins = [
+    join(fixtures, 'invoice-ops'),
+    join(fixtures, 'invoice-ops-bad-name'),
+    join(fixtures, 'invoice-ops-untyped-server'),
+    ...corpusRoots().filter((_, index) => index % 20 === 0),
+  ];
+  // Each root's snapshot as the Rust CLI builds it, and the hand-written one of the fixture.
+  const snapshots = [join(fixtures, 'invoice-ops/snapshot.json')];
+  plugins.forEach((plugin, index) => {
+    const file = join(project, `snapshot-${index}.json`);
+    if (run(rustCli, ['snapshot', plugin, '--output', file]).status === 0) snapshots.push(file);
+  });
+  assert.ok(snapshots.length > 4, snapshots.join(' '));
+  writeFileSync(join(project, 'broken.json'), '{"$schema": "urn:apcheck:schema:snapshot:1", "plugin": ');
+  writeFileSync(join(project, 'latin1.json'), Buffer.from([0x7b, 0xe9, 0x7d]));
+  const statuses = new Set();
+  for (const format of ['text', 'json', 'sarif', 'github', 'markdown']) {
+    statuses.add(sameAsRust(['check-snapshot', '--format', format, ...snapshots, join(project, 'broken.json')]).status);
+    sameAsRust(['check-snapshot', '--format', format, '--plugin', plugins[0], snapshots[0]]);
+    for (const plugin of plugins) statuses.add(sameAsRust(['drift', '--format', format, snapshots[0], plugin]).status);
+    for (const [old, current] of snapshots.slice(1).map((file, index) => [snapshots[index], file])) {
+      statuses.add(sameAsRust(['changes', `--format=${format}`, old, current]).status);
+    }
+  }
+  assert.deepEqual([...statuses].sort(), [0, 1], 'clean and failing runs are both compared');
+  // Unreadable inputs: exit 2 with the Rust CLI's message.
+  const missing = join(project, 'missing.json');
+  for (const args of [
+    ['check-snapshot', missing],
+    ['check-snapshot', join(project, 'latin1.json')],
+    ['check-snapshot', '--plugin', join(project, 'nope'), snapshots[0]],
+    ['drift', missing, plugins[0]],
+    ['drift', snapshots[0], join(project, 'nope')],
+    ['changes', snapshots[0], missing],
+  ]) {
+    assert.equal(sameAsRust(args).status, 2, args.join(' '));
+  }
+});
+
+test('the commands that need the native binary say so and exit 2', () => {
+  for (const args of [
+    ['fmt', 'x.json'],
+    ['validate', 'x.json'],
+    ['snapshot', '.'],
+    ['lsp'],
+    ['check', '--fix', '.'],
+    ['check', '--diff', '.'],
+  ]) {
+    const wasm = run(npmCli, args);
+    assert.equal(wasm.status, 2, args.join(' '));
+    assert.match(wasm.stderr, /needs the native apcheck binary.*cargo install apcheck.*pip install apcheck/, args.join(' '));
+    assert.equal(wasm.stdout, '', args.join(' '));
+  }
+});
+
+test('npm publish --dry-run of the package is clean', () => {
+  const published = spawnSync('npm', ['publish', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: join(root, 'npm'),
+    encoding: 'utf8',
+  });
+  assert.equal(published.status, 0, published.stderr);
+  // Not logged in is no fault of the package.
+  const warnings = published.stderr.split('\n').filter((line) => /npm warn/i.test(line) && !/requires you to be logged in/.test(line));
+  assert.deepEqual(warnings, []);
+  const parsed = JSON.parse(published.stdout);
+  // npm 10 keys the report by the package's name.
+  const { files } = parsed.apcheck ?? parsed;
+  assert.deepEqual(files.map((file) => file.path).sort(), [
+    'LICENSE-APACHE', 'LICENSE-MIT', 'README.md', 'api.js', 'bin/apcheck.js', 'disk.js', 'index.d.ts', 'index.js', 'node.js',
+    'package.json', 'wasm/apcheck.js', 'wasm/apcheck_bg.wasm',
+  ]);
+});

@@ -16,6 +16,8 @@ pub mod hops;
 pub mod json;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod live;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod port;
 pub mod redact;
 pub mod registry;
 pub mod render;

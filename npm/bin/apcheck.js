@@ -306,7 +306,7 @@ const COMMANDS = {
 };
 
 /** The native CLI's commands this build does not run: each needs the file system, processes or the network beyond reading files. */
-const NATIVE_ONLY = ['config', 'fmt', 'validate', 'diff', 'snapshot', 'call', 'lsp', 'new', 'completions', 'man'];
+const NATIVE_ONLY = ['config', 'fmt', 'validate', 'diff', 'snapshot', 'call', 'lsp', 'new', 'port', 'completions', 'man'];
 /** `check`'s flags that write or print fixes or a baseline: the native CLI's. */
 const NATIVE_CHECK_FLAGS = /^(--(fix|unsafe-fixes|diff|baseline-write|statistics|output-file|quiet|exit-zero|connect)(=|$)|-[oq]$)/;
 

@@ -19,6 +19,7 @@ mod fmt;
 mod lsp;
 mod new;
 mod output;
+mod port;
 mod rules_cmd;
 mod settings;
 mod shell;
@@ -66,6 +67,8 @@ enum Command {
     Lsp(lsp::LspArgs),
     /// Write a new plugin package that checks clean: manifest, skills, mcp.json.
     New(new::NewArgs),
+    /// Write the Agent Plugins package of a Claude Code, Codex, Cursor or Gemini CLI plugin, and say what is left behind.
+    Port(port::PortArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(shell::CompletionsArgs),
     /// Print the man page, apcheck(1), in roff.
@@ -90,6 +93,7 @@ fn main() -> ExitCode {
         Command::Diff(args) => diff::diff(args),
         Command::Lsp(args) => lsp::run(args),
         Command::New(args) => new::run(args),
+        Command::Port(args) => port::run(args),
         Command::Completions(args) => shell::completions(args, Cli::command()),
         Command::Man(args) => shell::man(args, Cli::command()),
     }

@@ -52,14 +52,8 @@ echo "ok: $crate is $size bytes"
 # The install from the unpacked package, with its own Cargo.lock (--locked),
 # as `cargo install apcheck --locked` will build it. Only apcheck-hot, not on
 # crates.io yet, comes from its unpacked package through a patch instead of
-# the registry: the same files its upload carries. A quick release profile
-# in its own target directory: the shipping profile's fat LTO would add
-# minutes and test nothing about the packaging, and the repository's own
-# target/release would have its unhashed library and binary (apcheck is a
-# cdylib too) replaced by the packaged build's.
-export CARGO_TARGET_DIR="$repo/target/crate-install"
-export CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=256 \
-    CARGO_PROFILE_RELEASE_OPT_LEVEL=0 CARGO_PROFILE_RELEASE_DEBUG=false
+# the registry: the same files its upload carries.
+. "$repo/scripts/quick-release.sh"
 started=$(date +%s)
 if ! cargo install --path "$work/apcheck-$version" --locked --offline --root "$work/root" \
     --config "patch.crates-io.apcheck-hot.path=\"$work/apcheck-hot-$version\"" \

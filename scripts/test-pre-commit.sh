@@ -49,7 +49,8 @@ cleanup() {
 trap cleanup EXIT
 
 # The wheel scripts/test-wheel.sh built and tested: cargo finds it fresh, and
-# maturin only packs it again.
+# maturin only packs it again (the same profile and target directory).
+. "$repo/scripts/quick-release.sh"
 mkdir "$work/index"
 "$tools/maturin" build --release --locked --quiet --out "$work/index"
 cp "${setuptools[0]}" "$work/index/"

@@ -17,10 +17,10 @@ version=$(sed -n 's/^version = "\([^"]*\)"/\1/p' Cargo.toml | head -n 1)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# The release profile and default features, as `cargo build --release`
-# builds them. `cargo bench` reuses most of the dependencies compiled here;
-# it compiles apcheck, jsonschema and a few of theirs again, because the
-# dev-dependencies turn on more features of getrandom and bit-set.
+# Default features, in the packaging tests' quick release profile; a wheel
+# for upload is built with plain `maturin build --release`, the shipping
+# profile (docs/install.md).
+. "$repo/scripts/quick-release.sh"
 started=$(date +%s)
 "$maturin" build --release --locked --out "$work/wheels"
 echo "maturin build took $(( $(date +%s) - started )) s"

@@ -5,6 +5,7 @@
 pub mod assist;
 pub mod baseline;
 pub mod collection;
+pub mod commands;
 pub mod config;
 pub mod diag;
 #[cfg(not(target_arch = "wasm32"))]

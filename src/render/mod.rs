@@ -120,16 +120,6 @@ pub struct TextOptions {
     pub color: bool,
 }
 
-/// Texts found by a function, from the names findings use (files named in
-/// full, a package tree under its root's prefix).
-pub struct FnSources<'f, 's>(pub &'f dyn Fn(&str) -> Option<Cow<'s, str>>);
-
-impl Sources for FnSources<'_, '_> {
-    fn text(&self, path: &str) -> Option<Cow<'_, str>> {
-        (self.0)(path)
-    }
-}
-
 /// Where a renderer finds the text of a package-relative file, for snippets.
 /// A text may be read for the call alone ([`Cow::Owned`]): the renderer quotes
 /// one file at a time and drops it, so rendering the findings of a package

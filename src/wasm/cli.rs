@@ -5,15 +5,12 @@
 //! and parses the flags; each export returns the output and the exit code as
 //! `{"output": "..", "exit": N}`.
 
-use std::borrow::Cow;
-
 use wasm_bindgen::prelude::*;
 
 use super::PackageTree;
 use super::args::{args, thrown};
-use crate::exit::{Exit, for_diagnostics};
-use crate::render::snapshot::{SnapshotFile, check_snapshots};
-use crate::render::{FnSources, Format, Options, RootedTree, Sources, rules, snapshot};
+use crate::commands::{self, Input, Outcome};
+use crate::render::{Format, Options, rules};
 
 fn options(color: bool, source_root: Option<String>) -> Options {
     Options {
@@ -25,10 +22,6 @@ fn options(color: bool, source_root: Option<String>) -> Options {
 
 fn format_named(name: &str) -> Result<Format, JsError> {
     Format::from_name(name).ok_or_else(|| JsError::new(&format!("no format is named {name:?}")))
-}
-
-fn outcome(output: String, exit: Exit) -> String {
-    serde_json::json!({ "output": output, "exit": exit.code() }).to_string()
 }
 
 /// `apcheck rules --format FORMAT` (`text` or `json`).
@@ -46,6 +39,10 @@ pub fn cli_explain(code_or_name: JsValue, json: bool) -> Result<Option<String>, 
     Ok(crate::registry::find(&code_or_name).map(|rule| if json { rules::json(rule) } else { rules::explain(rule) }))
 }
 
+fn reply(outcome: Outcome) -> String {
+    serde_json::json!({ "output": outcome.output, "exit": outcome.exit.code() }).to_string()
+}
+
 /// `apcheck changes OLD NEW`: the files as named on the command line, and their texts.
 #[wasm_bindgen(js_name = cliChanges)]
 pub fn cli_changes(
@@ -58,19 +55,16 @@ pub fn cli_changes(
     source_root: Option<String>,
 ) -> Result<String, JsError> {
     args!(thrown; string old_name, string old_text, string new_name, string new_text, string format);
-    let format = format_named(&format)?;
-    let report = crate::snapshot::changes::compare(&old_name, &old_text, &new_name, &new_text);
-    let sources = |file: &str| {
-        if file == new_name {
-            Some(Cow::Borrowed(new_text.as_str()))
-        } else if file == old_name {
-            Some(Cow::Borrowed(old_text.as_str()))
-        } else {
-            None
-        }
+    let old = Input {
+        name: &old_name,
+        text: &old_text,
     };
-    let out = snapshot::changes(&report, format, &FnSources(&sources), &options(color, source_root));
-    Ok(outcome(out, for_diagnostics(&report.diagnostics)))
+    let new = Input {
+        name: &new_name,
+        text: &new_text,
+    };
+    let format = format_named(&format)?;
+    Ok(reply(commands::changes(old, new, format, &options(color, source_root))))
 }
 
 #[wasm_bindgen]
@@ -92,28 +86,18 @@ impl PackageTree {
         if names.len() != texts.len() {
             return thrown(format!("{} names for {} texts", names.len(), texts.len()));
         }
-        let tree = plugin.then_some(&self.tree);
-        let files: Vec<SnapshotFile> = names
+        let inputs: Vec<Input> = names
             .iter()
             .zip(&texts)
-            .map(|(name, text)| {
-                let lint = crate::snapshot::lint_snapshot(name, text, tree);
-                SnapshotFile {
-                    file: name.clone(),
-                    valid: lint.valid,
-                    diagnostics: lint.diagnostics,
-                }
-            })
+            .map(|(name, text)| Input { name, text })
             .collect();
-        let find = |file: &str| {
-            names
-                .iter()
-                .position(|name| name == file)
-                .map(|index| Cow::Borrowed(texts[index].as_str()))
-        };
-        let out = check_snapshots(&files, format, &FnSources(&find), &options(color, source_root));
-        let all: Vec<crate::Diagnostic> = files.into_iter().flat_map(|file| file.diagnostics).collect();
-        Ok(outcome(out, for_diagnostics(&all)))
+        let tree = plugin.then_some(&self.tree);
+        Ok(reply(commands::check_snapshots(
+            &inputs,
+            tree,
+            format,
+            &options(color, source_root),
+        )))
     }
 
     /// `apcheck drift SNAPSHOT PLUGIN` with this package as the plugin root named `root`.
@@ -128,20 +112,17 @@ impl PackageTree {
         source_root: Option<String>,
     ) -> Result<String, JsError> {
         args!(thrown; string snapshot_name, string snapshot_text, string root, string format);
+        let snapshot = Input {
+            name: &snapshot_name,
+            text: &snapshot_text,
+        };
         let format = format_named(&format)?;
-        let report = crate::snapshot::drift::drift(&snapshot_name, &snapshot_text, &root, &self.tree);
-        let package = RootedTree {
-            tree: &self.tree,
-            root: &root,
-        };
-        let sources = |file: &str| {
-            if file == snapshot_name {
-                Some(Cow::Borrowed(snapshot_text.as_str()))
-            } else {
-                package.text(file)
-            }
-        };
-        let out = snapshot::drift(&report, format, &FnSources(&sources), &options(color, source_root));
-        Ok(outcome(out, report.exit()))
+        Ok(reply(commands::drift(
+            snapshot,
+            &root,
+            &self.tree,
+            format,
+            &options(color, source_root),
+        )))
     }
 }

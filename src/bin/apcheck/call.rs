@@ -1,13 +1,12 @@
 //! `apcheck call SNAPSHOT TOOL ARGS.json`: checks `tools/call` arguments.
 
-use std::borrow::Cow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use apcheck::render::{FnSources, Format, snapshot};
-use apcheck::snapshot::call::check_call;
+use apcheck::commands::{self, Input};
+use apcheck::render::Format;
 
-use crate::output::{self, ColorChoice, emit, exit_for, fail};
+use crate::output::{self, ColorChoice, emit, fail};
 use crate::snapshot::read_text;
 
 #[derive(clap::Args)]
@@ -33,31 +32,18 @@ pub fn run(args: CallArgs) -> ExitCode {
         args.snapshot.display().to_string(),
         args.arguments.display().to_string(),
     );
-    let report = check_call(&snapshot_name, &snapshot, &args.tool, &arguments_name, &arguments);
-    let tool = report.tool.as_deref().unwrap_or(&args.tool);
-    let sources = |file: &str| {
-        if file == snapshot_name {
-            Some(Cow::Borrowed(snapshot.as_str()))
-        } else if file == arguments_name {
-            Some(Cow::Borrowed(arguments.as_str()))
-        } else {
-            None
-        }
-    };
-    let out = snapshot::call(
-        &report,
-        tool,
+    let outcome = commands::call(
+        Input {
+            name: &snapshot_name,
+            text: &snapshot,
+        },
+        &args.tool,
+        Input {
+            name: &arguments_name,
+            text: &arguments,
+        },
         args.format,
-        &FnSources(&sources),
         &output::render_options(args.color),
     );
-    // Arguments that got no verdict are an incomplete check, as in `validate`: exit 2.
-    let unchecked = report
-        .diagnostics
-        .iter()
-        .any(|d| d.code == apcheck::snapshot::call::ARGUMENTS_UNCHECKED.code);
-    if unchecked {
-        return emit(&out, output::exit_code(apcheck::exit::Exit::Failure));
-    }
-    emit(&out, exit_for(&report.diagnostics))
+    emit(&outcome.output, output::exit_code(outcome.exit))
 }

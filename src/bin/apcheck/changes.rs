@@ -1,13 +1,12 @@
 //! `apcheck changes OLD NEW`: the change report between two snapshots.
 
-use std::borrow::Cow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use apcheck::render::{FnSources, Format, snapshot};
-use apcheck::snapshot::changes::compare;
+use apcheck::commands::{self, Input};
+use apcheck::render::Format;
 
-use crate::output::{self, ColorChoice, emit, exit_for, fail};
+use crate::output::{self, ColorChoice, emit, fail};
 use crate::snapshot::read_text;
 
 #[derive(clap::Args)]
@@ -29,21 +28,17 @@ pub fn run(args: ChangesArgs) -> ExitCode {
         (Err(message), _) | (_, Err(message)) => return fail(message),
     };
     let (old_name, new_name) = (args.old.display().to_string(), args.new.display().to_string());
-    let report = compare(&old_name, &old, &new_name, &new);
-    let sources = |file: &str| {
-        if file == new_name {
-            Some(Cow::Borrowed(new.as_str()))
-        } else if file == old_name {
-            Some(Cow::Borrowed(old.as_str()))
-        } else {
-            None
-        }
-    };
-    let out = snapshot::changes(
-        &report,
+    let outcome = commands::changes(
+        Input {
+            name: &old_name,
+            text: &old,
+        },
+        Input {
+            name: &new_name,
+            text: &new,
+        },
         args.format,
-        &FnSources(&sources),
         &output::render_options(args.color),
     );
-    emit(&out, exit_for(&report.diagnostics))
+    emit(&outcome.output, output::exit_code(outcome.exit))
 }

@@ -1,15 +1,12 @@
 //! `apcheck check-snapshot FILE… [--plugin DIR]`: lints capability snapshots.
 
-use std::borrow::Cow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use apcheck::Diagnostic;
-use apcheck::render::snapshot::{SnapshotFile, check_snapshots};
-use apcheck::render::{FnSources, Format};
-use apcheck::snapshot::lint_snapshot;
+use apcheck::commands::{self, Input};
+use apcheck::render::Format;
 
-use crate::output::{self, ColorChoice, emit, exit_for, fail};
+use crate::output::{self, ColorChoice, emit, fail};
 use crate::snapshot::{read_package, read_text};
 
 #[derive(clap::Args)]
@@ -32,34 +29,14 @@ pub fn run(args: CheckSnapshotArgs) -> ExitCode {
         Ok(tree) => tree,
         Err(message) => return fail(message),
     };
-    let mut texts: Vec<(String, String)> = Vec::new();
-    let mut files = Vec::new();
+    let mut texts: Vec<(String, String)> = Vec::with_capacity(args.files.len());
     for file in &args.files {
-        let text = match read_text(file) {
-            Ok(text) => text,
+        match read_text(file) {
+            Ok(text) => texts.push((file.display().to_string(), text)),
             Err(message) => return fail(message),
-        };
-        let name = file.display().to_string();
-        let lint = lint_snapshot(&name, &text, tree.as_ref());
-        files.push(SnapshotFile {
-            file: name.clone(),
-            valid: lint.valid,
-            diagnostics: lint.diagnostics,
-        });
-        texts.push((name, text));
+        }
     }
-    let find = |file: &str| {
-        texts
-            .iter()
-            .find(|(name, _)| name == file)
-            .map(|(_, text)| Cow::Borrowed(text.as_str()))
-    };
-    let out = check_snapshots(
-        &files,
-        args.format,
-        &FnSources(&find),
-        &output::render_options(args.color),
-    );
-    let all: Vec<Diagnostic> = files.into_iter().flat_map(|file| file.diagnostics).collect();
-    emit(&out, exit_for(&all))
+    let inputs: Vec<Input> = texts.iter().map(|(name, text)| Input { name, text }).collect();
+    let outcome = commands::check_snapshots(&inputs, tree.as_ref(), args.format, &output::render_options(args.color));
+    emit(&outcome.output, output::exit_code(outcome.exit))
 }

@@ -1,11 +1,10 @@
 //! `apcheck drift SNAPSHOT PLUGIN`: the snapshot against its packaging files.
 
-use std::borrow::Cow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use apcheck::render::{FnSources, Format, RootedTree, Sources, snapshot};
-use apcheck::snapshot::drift::drift;
+use apcheck::commands::{self, Input};
+use apcheck::render::Format;
 
 use crate::output::{self, ColorChoice, emit, fail};
 use crate::snapshot::{read_package, read_text};
@@ -32,23 +31,10 @@ pub fn run(args: DriftArgs) -> ExitCode {
         Err(message) => return fail(message),
     };
     let (snapshot_name, root) = (args.snapshot.display().to_string(), args.plugin.display().to_string());
-    let report = drift(&snapshot_name, &text, &root, &tree);
-    let package = RootedTree {
-        tree: &tree,
-        root: &root,
+    let snapshot = Input {
+        name: &snapshot_name,
+        text: &text,
     };
-    let sources = |file: &str| {
-        if file == snapshot_name {
-            Some(Cow::Borrowed(text.as_str()))
-        } else {
-            package.text(file)
-        }
-    };
-    let out = snapshot::drift(
-        &report,
-        args.format,
-        &FnSources(&sources),
-        &output::render_options(args.color),
-    );
-    emit(&out, output::exit_code(report.exit()))
+    let outcome = commands::drift(snapshot, &root, &tree, args.format, &output::render_options(args.color));
+    emit(&outcome.output, output::exit_code(outcome.exit))
 }

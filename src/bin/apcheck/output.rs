@@ -6,7 +6,6 @@ use std::io::{IsTerminal, Write};
 use clap::builder::TypedValueParser;
 use std::process::ExitCode;
 
-use apcheck::Diagnostic;
 use apcheck::exit::{Deny, Exit};
 use apcheck::render::escape::visible;
 use apcheck::render::{Format, Options, TextOptions};
@@ -105,11 +104,6 @@ pub fn stderr_text_with(color: ColorChoice) -> TextOptions {
     TextOptions {
         color: color.enabled_on(std::io::stderr().is_terminal()),
     }
-}
-
-/// 1 when any finding is an error, else 0 (the core's [`apcheck::exit`] policy).
-pub fn exit_for(diagnostics: &[Diagnostic]) -> ExitCode {
-    exit_code(apcheck::exit::for_diagnostics(diagnostics))
 }
 
 /// The process exit code of an outcome.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The shell logic of action.yml, the composite GitHub Action, kept in one
-# script so that CI runs it here (tests/action.rs, on a fixture repository).
+# script so that CI runs it here (tests/cli/action.rs, on a fixture repository).
 #
 #   action.sh cache-key   the cache key of an apcheck built from this checkout
 #   action.sh install     put apcheck in $APCHECK_ROOT: the release binary of the

@@ -8,8 +8,10 @@
 
 use std::io::{Read, Seek};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
+
+use crate::support::apcheck;
 
 /// Far above what a debug build needs (6 s of CPU for `/proc`), as a
 /// machine loaded with other builds may take ten times that.
@@ -20,8 +22,8 @@ const WAIT: Duration = Duration::from_secs(300);
 fn apcheck_within(args: &[&str]) -> (i32, String) {
     let out = tempfile::tempfile().unwrap();
     let err = tempfile::tempfile().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_apcheck"))
-        .args(args)
+    let mut child = apcheck(args)
+        .command()
         .stdin(Stdio::null())
         // Files, not pipes: a run that writes a lot never waits on a full pipe.
         .stdout(out.try_clone().unwrap())

@@ -4,23 +4,14 @@
 //! is reported and `--fix` removes it.
 
 use std::fs;
-use std::path::Path;
-use std::process::{Command, Output};
 
 use serde_json::Value;
+
+use crate::support::{apcheck, stdout};
 
 const PLUGIN: &str =
     "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"demo\"}";
 const DESCRIPTION: &str = "description: Extracts text from PDF files. Use when the user works with PDFs.";
-
-fn apcheck(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_apcheck"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the apcheck binary runs")
-}
 
 /// A plugin whose one skill is `skill`.
 fn plugin(skill: &str) -> tempfile::TempDir {
@@ -29,10 +20,6 @@ fn plugin(skill: &str) -> tempfile::TempDir {
     fs::create_dir_all(dir.path().join("skills/pdf")).unwrap();
     fs::write(dir.path().join("skills/pdf/SKILL.md"), skill).unwrap();
     dir
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 #[test]
@@ -44,17 +31,30 @@ fn suppressed_findings_leave_every_format_the_exit_code_and_the_counts() {
     );
     let dir = plugin(&skill);
     let unsuppressed = plugin(&skill.replace("apcheck-ignore", "a note on"));
-    let shown = apcheck(unsuppressed.path(), &["check", "--format", "json", "."]);
+    let shown = apcheck(&["check", "--format", "json", "."])
+        .current_dir(unsuppressed.path())
+        .env("NO_COLOR", "1")
+        .output();
     assert_eq!(shown.status.code(), Some(1), "{}", stdout(&shown));
 
-    let text = apcheck(dir.path(), &["check", "."]);
+    let text = apcheck(&["check", "."])
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .output();
     assert_eq!(text.status.code(), Some(0), "{}", stdout(&text));
     assert!(
         stdout(&text).contains("0 errors, 0 warnings (2 hidden by apcheck-ignore comments)"),
         "{}",
         stdout(&text)
     );
-    let json: Value = serde_json::from_slice(&apcheck(dir.path(), &["check", "--format", "json", "."]).stdout).unwrap();
+    let json: Value = serde_json::from_slice(
+        &apcheck(&["check", "--format", "json", "."])
+            .current_dir(dir.path())
+            .env("NO_COLOR", "1")
+            .output()
+            .stdout,
+    )
+    .unwrap();
     let report = &json["packages"][0];
     assert_eq!(report["diagnostics"], serde_json::json!([]));
     assert_eq!(report["summary"]["suppressed"], 2);
@@ -62,7 +62,10 @@ fn suppressed_findings_leave_every_format_the_exit_code_and_the_counts() {
     // Hiding a finding never changes what a client does: the skill stays skipped.
     assert_eq!(report["skills"]["entries"][0]["state"], "skipped");
     for format in ["sarif", "github", "markdown"] {
-        let output = apcheck(dir.path(), &["check", "--format", format, "."]);
+        let output = apcheck(&["check", "--format", format, "."])
+            .current_dir(dir.path())
+            .env("NO_COLOR", "1")
+            .output();
         assert_eq!(output.status.code(), Some(0), "{format}");
         let out = stdout(&output);
         assert!(!out.contains("AP309") && !out.contains("AP316"), "{format}: {out}");
@@ -75,7 +78,14 @@ fn an_unused_suppression_is_reported_and_fix_removes_it() {
         "---\nname: pdf\n{DESCRIPTION}  # apcheck-ignore AP314\n---\n<!-- apcheck-ignore AP315, AP3l5 -->\n# PDF\n"
     );
     let dir = plugin(&skill);
-    let json: Value = serde_json::from_slice(&apcheck(dir.path(), &["check", "--format", "json", "."]).stdout).unwrap();
+    let json: Value = serde_json::from_slice(
+        &apcheck(&["check", "--format", "json", "."])
+            .current_dir(dir.path())
+            .env("NO_COLOR", "1")
+            .output()
+            .stdout,
+    )
+    .unwrap();
     let diagnostics = json["packages"][0]["diagnostics"].as_array().unwrap();
     let codes: Vec<(&str, u64)> = diagnostics
         .iter()
@@ -84,13 +94,29 @@ fn an_unused_suppression_is_reported_and_fix_removes_it() {
     assert_eq!(codes, [("AP319", 3), ("AP319", 5)], "{diagnostics:?}");
     assert_eq!(diagnostics[0]["severity"], "warning");
     // A warning: the run passes unless warnings are denied.
-    assert_eq!(apcheck(dir.path(), &["check", "."]).status.code(), Some(0));
     assert_eq!(
-        apcheck(dir.path(), &["check", "--deny", "warnings", "."]).status.code(),
+        apcheck(&["check", "."])
+            .current_dir(dir.path())
+            .env("NO_COLOR", "1")
+            .output()
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        apcheck(&["check", "--deny", "warnings", "."])
+            .current_dir(dir.path())
+            .env("NO_COLOR", "1")
+            .output()
+            .status
+            .code(),
         Some(1)
     );
 
-    let fixed = apcheck(dir.path(), &["check", "--fix", "."]);
+    let fixed = apcheck(&["check", "--fix", "."])
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .output();
     assert_eq!(fixed.status.code(), Some(0), "{}", stdout(&fixed));
     assert_eq!(
         fs::read_to_string(dir.path().join("skills/pdf/SKILL.md")).unwrap(),
@@ -98,7 +124,10 @@ fn an_unused_suppression_is_reported_and_fix_removes_it() {
     );
     // And the configuration can hide AP319 like any rule.
     let again = plugin(&skill);
-    let ignored = apcheck(again.path(), &["check", "--ignore", "AP319", "--format", "json", "."]);
+    let ignored = apcheck(&["check", "--ignore", "AP319", "--format", "json", "."])
+        .current_dir(again.path())
+        .env("NO_COLOR", "1")
+        .output();
     let json: Value = serde_json::from_slice(&ignored.stdout).unwrap();
     assert_eq!(json["packages"][0]["summary"]["ignored"], 2);
 }

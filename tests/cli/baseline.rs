@@ -5,17 +5,10 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
+
+use crate::support::{apcheck, stdout};
 
 const SCHEMA: &str = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
-
-fn apcheck(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_apcheck"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the apcheck binary runs")
-}
 
 fn write_manifest(dir: &Path, text: &str) {
     fs::create_dir_all(dir.join("p")).unwrap();
@@ -32,10 +25,6 @@ fn write_misnamed_skill(dir: &Path) {
     .unwrap();
 }
 
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
 #[test]
 fn only_findings_new_since_the_baseline_fail() {
     let dir = tempfile::tempdir().unwrap();
@@ -45,9 +34,14 @@ fn only_findings_new_since_the_baseline_fail() {
         &format!(r#"{{"$schema": "{SCHEMA}", "name": "demo", "colour": 1}}"#),
     );
     write_misnamed_skill(dir.path());
-    assert_eq!(apcheck(dir.path(), &["check", "p"]).status.code(), Some(1));
+    assert_eq!(
+        apcheck(&["check", "p"]).current_dir(dir.path()).output().status.code(),
+        Some(1)
+    );
 
-    let written = apcheck(dir.path(), &["check", "p", "--baseline-write", "base.json"]);
+    let written = apcheck(&["check", "p", "--baseline-write", "base.json"])
+        .current_dir(dir.path())
+        .output();
     assert_eq!(written.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&written.stderr).contains("recorded 2 findings in base.json"));
     let recorded = fs::read_to_string(dir.path().join("base.json")).unwrap();
@@ -61,7 +55,9 @@ fn only_findings_new_since_the_baseline_fail() {
         dir.path(),
         &format!("\n\n{{\n  \"$schema\": \"{SCHEMA}\",\n  \"name\": \"demo\",\n  \"colour\":  1\n}}\n"),
     );
-    let clean = apcheck(dir.path(), &["check", "p", "--baseline", "base.json"]);
+    let clean = apcheck(&["check", "p", "--baseline", "base.json"])
+        .current_dir(dir.path())
+        .output();
     assert_eq!(clean.status.code(), Some(0), "{}", stdout(&clean));
     assert!(
         stdout(&clean).contains("(2 hidden by the baseline)"),
@@ -76,10 +72,9 @@ fn only_findings_new_since_the_baseline_fail() {
         "---\nname: another\ndescription: Does z. Use when y.\n---\n",
     )
     .unwrap();
-    let new = apcheck(
-        dir.path(),
-        &["check", "p", "--baseline", "base.json", "--format", "json"],
-    );
+    let new = apcheck(&["check", "p", "--baseline", "base.json", "--format", "json"])
+        .current_dir(dir.path())
+        .output();
     assert_eq!(new.status.code(), Some(1));
     let report = serde_json::from_slice::<serde_json::Value>(&new.stdout).unwrap()["packages"][0].take();
     let codes: Vec<&str> = report["diagnostics"]
@@ -98,9 +93,13 @@ fn a_baseline_never_passes_a_rejected_plugin() {
     // The baseline hides why the plugin is rejected, not that it is.
     let dir = tempfile::tempdir().unwrap();
     write_manifest(dir.path(), &format!(r#"{{"$schema": "{SCHEMA}", "name": "Demo"}}"#));
-    let written = apcheck(dir.path(), &["check", "p", "--baseline-write", "base.json"]);
+    let written = apcheck(&["check", "p", "--baseline-write", "base.json"])
+        .current_dir(dir.path())
+        .output();
     assert_eq!(written.status.code(), Some(0));
-    let checked = apcheck(dir.path(), &["check", "p", "--baseline", "base.json"]);
+    let checked = apcheck(&["check", "p", "--baseline", "base.json"])
+        .current_dir(dir.path())
+        .output();
     let text = stdout(&checked);
     assert_eq!(checked.status.code(), Some(1), "{text}");
     assert!(
@@ -116,13 +115,15 @@ fn the_configuration_names_the_baseline_relative_to_itself() {
     write_misnamed_skill(dir.path());
     fs::create_dir(dir.path().join("ci")).unwrap();
     assert_eq!(
-        apcheck(dir.path(), &["check", "p", "--baseline-write", "ci/base.json"])
+        apcheck(&["check", "p", "--baseline-write", "ci/base.json"])
+            .current_dir(dir.path())
+            .output()
             .status
             .code(),
         Some(0)
     );
     fs::write(dir.path().join("apcheck.toml"), "baseline = \"ci/base.json\"\n").unwrap();
-    let checked = apcheck(&dir.path().join("p"), &["check", "."]);
+    let checked = apcheck(&["check", "."]).current_dir(dir.path().join("p")).output();
     assert_eq!(checked.status.code(), Some(0), "{}", stdout(&checked));
 }
 
@@ -131,13 +132,17 @@ fn a_missing_or_foreign_baseline_is_a_usage_error() {
     let dir = tempfile::tempdir().unwrap();
     write_manifest(dir.path(), &format!(r#"{{"$schema": "{SCHEMA}", "name": "demo"}}"#));
     assert_eq!(
-        apcheck(dir.path(), &["check", "p", "--baseline", "nope.json"])
+        apcheck(&["check", "p", "--baseline", "nope.json"])
+            .current_dir(dir.path())
+            .output()
             .status
             .code(),
         Some(2)
     );
     fs::write(dir.path().join("other.json"), "[1, 2]").unwrap();
-    let foreign = apcheck(dir.path(), &["check", "p", "--baseline", "other.json"]);
+    let foreign = apcheck(&["check", "p", "--baseline", "other.json"])
+        .current_dir(dir.path())
+        .output();
     assert_eq!(foreign.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&foreign.stderr).contains("not an apcheck baseline"));
 }

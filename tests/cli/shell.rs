@@ -2,23 +2,12 @@
 //! binary: generated from the clap definitions, so every subcommand and flag
 //! the CLI has is in them.
 
-use std::process::{Command, Output};
-
-fn apcheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_apcheck"))
-        .args(args)
-        .output()
-        .expect("the apcheck binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
-}
+use crate::support::{apcheck, stdout};
 
 #[test]
 fn completions_name_every_subcommand_in_each_shell() {
     for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
-        let output = apcheck(&["completions", shell]);
+        let output = apcheck(&["completions", shell]).output();
         assert_eq!(output.status.code(), Some(0), "{shell}");
         let script = stdout(&output);
         for subcommand in [
@@ -33,7 +22,7 @@ fn completions_name_every_subcommand_in_each_shell() {
             assert!(script.contains(subcommand), "{shell} completions lack {subcommand}");
         }
     }
-    let bash = stdout(&apcheck(&["completions", "bash"]));
+    let bash = stdout(&apcheck(&["completions", "bash"]).output());
     assert!(
         bash.contains("--unsafe-fixes") && bash.contains("--connect"),
         "check's flags complete"
@@ -42,16 +31,16 @@ fn completions_name_every_subcommand_in_each_shell() {
 
 #[test]
 fn an_unknown_shell_is_a_usage_error() {
-    assert_eq!(apcheck(&["completions", "tcsh"]).status.code(), Some(2));
+    assert_eq!(apcheck(&["completions", "tcsh"]).output().status.code(), Some(2));
 }
 
 #[test]
 fn man_pages_for_the_tool_and_for_each_subcommand() {
-    let top = stdout(&apcheck(&["man"]));
+    let top = stdout(&apcheck(&["man"]).output());
     assert!(top.contains(".TH apcheck 1"), "{top}");
     assert!(top.contains("check\\-snapshot"), "the top page lists the subcommands");
 
-    let check = apcheck(&["man", "check"]);
+    let check = apcheck(&["man", "check"]).output();
     assert_eq!(check.status.code(), Some(0));
     let check = stdout(&check);
     assert!(check.contains(".TH apcheck-check 1"), "{check}");
@@ -61,7 +50,7 @@ fn man_pages_for_the_tool_and_for_each_subcommand() {
     );
     assert!(check.contains("\\-\\-unsafe\\-fixes"), "check's options are documented");
 
-    let unknown = apcheck(&["man", "nope"]);
+    let unknown = apcheck(&["man", "nope"]).output();
     assert_eq!(unknown.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("no subcommand `nope`"));
 }

@@ -7,7 +7,6 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use apcheck::disk::read_tree;
 use apcheck::port::{PortOptions, Ported, Vendor, port};
@@ -15,15 +14,10 @@ use apcheck::tree::Limits;
 use apcheck::{Severity, check_package};
 use serde_json::{Value, json};
 
-fn shared() -> PathBuf {
-    match std::env::var_os("APCHECK_SHARED") {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    }
-}
+use crate::support::{apcheck, repo, shared};
 
 fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/port/claude")
+    repo().join("tests/fixtures/port/claude")
 }
 
 fn port_dir(root: &Path, from: Option<Vendor>) -> Ported {
@@ -193,13 +187,6 @@ fn the_fixture_with_every_mappable_field_ports_whole() {
     assert_only_inherited(&root, &ported);
 }
 
-fn apcheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_apcheck"))
-        .args(args)
-        .output()
-        .expect("the apcheck binary runs")
-}
-
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -209,7 +196,7 @@ fn the_cli_writes_the_package_which_checks_without_errors_and_keeps_scripts_exec
     let dir = tempfile::tempdir().unwrap();
     let dest = dir.path().join("out");
     let source = fixture();
-    let output = apcheck(&["port", source.to_str().unwrap(), "-o", dest.to_str().unwrap()]);
+    let output = apcheck(&["port", source.to_str().unwrap(), "-o", dest.to_str().unwrap()]).output();
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     let stdout = text(&output.stdout);
     assert!(
@@ -234,12 +221,12 @@ fn the_cli_writes_the_package_which_checks_without_errors_and_keeps_scripts_exec
         let mode = |path: &Path| fs::metadata(path).unwrap().permissions().mode() & 0o111;
         assert_eq!(mode(&dest.join("bin/changes")), mode(&source.join("bin/changes")));
     }
-    let check = apcheck(&["check", dest.to_str().unwrap()]);
+    let check = apcheck(&["check", dest.to_str().unwrap()]).output();
     assert_eq!(check.status.code(), Some(0), "{}", text(&check.stdout));
 
     // A second run refuses the folder it filled, and writes nothing.
     let before = fs::read(dest.join("plugin.json")).unwrap();
-    let again = apcheck(&["port", source.to_str().unwrap(), "-o", dest.to_str().unwrap()]);
+    let again = apcheck(&["port", source.to_str().unwrap(), "-o", dest.to_str().unwrap()]).output();
     assert_eq!(again.status.code(), Some(2));
     assert!(text(&again.stderr).contains("not empty"), "{}", text(&again.stderr));
     fs::write(dest.join("plugin.json"), "{}").unwrap();
@@ -249,7 +236,8 @@ fn the_cli_writes_the_package_which_checks_without_errors_and_keeps_scripts_exec
         "-o",
         dest.to_str().unwrap(),
         "--force",
-    ]);
+    ])
+    .output();
     assert_eq!(forced.status.code(), Some(0), "{}", text(&forced.stderr));
     assert_eq!(fs::read(dest.join("plugin.json")).unwrap(), before);
 }
@@ -264,7 +252,8 @@ fn dry_run_lists_the_files_and_writes_nothing() {
         "-o",
         dest.to_str().unwrap(),
         "--dry-run",
-    ]);
+    ])
+    .output();
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert_eq!(text(&output.stdout).lines().count(), 8);
     assert!(text(&output.stderr).contains("would write 8 files"));
@@ -276,12 +265,12 @@ fn a_folder_without_a_vendor_plugin_exits_1_and_an_unreadable_one_2() {
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("plugin.json"), "{}").unwrap();
     let dest = dir.path().join("out");
-    let none = apcheck(&["port", dir.path().to_str().unwrap(), "-o", dest.to_str().unwrap()]);
+    let none = apcheck(&["port", dir.path().to_str().unwrap(), "-o", dest.to_str().unwrap()]).output();
     assert_eq!(none.status.code(), Some(1));
     assert!(text(&none.stderr).contains("nothing to port"), "{}", text(&none.stderr));
     assert!(!dest.exists());
     let missing = dir.path().join("no-such-folder");
-    let unreadable = apcheck(&["port", missing.to_str().unwrap(), "-o", dest.to_str().unwrap()]);
+    let unreadable = apcheck(&["port", missing.to_str().unwrap(), "-o", dest.to_str().unwrap()]).output();
     assert_eq!(unreadable.status.code(), Some(2));
 }
 
@@ -305,7 +294,8 @@ fn a_name_with_control_characters_cannot_forge_an_output_line() {
         "-o",
         dest.to_str().unwrap(),
         "--dry-run",
-    ]);
+    ])
+    .output();
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
     for stream in [&stdout, &stderr] {

@@ -3,7 +3,8 @@
 //! `diff` and `fmt` print documents as they are; only their errors are checked.
 
 use std::path::Path;
-use std::process::Command;
+
+use crate::support::apcheck;
 
 /// The secrets, and the substrings of them that must never be printed.
 const GITHUB_TOKEN: &str = "ghp_R4nd0mT0k3nV4lu3Abcdefghijklmnopqrst";
@@ -69,11 +70,7 @@ fn package(dir: &Path) {
 }
 
 fn run(dir: &Path, args: &[&str]) -> String {
-    let output = Command::new(env!("CARGO_BIN_EXE_apcheck"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("apcheck runs");
+    let output = apcheck(args).current_dir(dir).output();
     let code = output.status.code().expect("exited");
     assert!(code <= 2, "{args:?} exited {code}");
     String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr)

@@ -1,27 +1,12 @@
 //! The snapshot commands end to end: output and exit codes (0 clean, 1
 //! findings at error level, 2 usage or I/O failure).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+
+use crate::support::{apcheck, code, repo, stdout};
 
 fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/invoice-ops")
-}
-
-fn apcheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_apcheck"))
-        .args(args)
-        .current_dir(fixtures())
-        .output()
-        .expect("apcheck runs")
-}
-
-fn code(output: &Output) -> i32 {
-    output.status.code().expect("exited")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
+    repo().join("tests/fixtures/invoice-ops")
 }
 
 fn temp_file(dir: &tempfile::TempDir, name: &str, contents: &str) -> String {
@@ -32,7 +17,9 @@ fn temp_file(dir: &tempfile::TempDir, name: &str, contents: &str) -> String {
 
 #[test]
 fn snapshot_prints_the_reference_snapshot() {
-    let output = apcheck(&["snapshot", ".", "--tools", "invoice-tools=tools-list.json"]);
+    let output = apcheck(&["snapshot", ".", "--tools", "invoice-tools=tools-list.json"])
+        .current_dir(fixtures())
+        .output();
     assert_eq!(code(&output), 0, "{}", String::from_utf8_lossy(&output.stderr));
     assert_eq!(
         stdout(&output),
@@ -42,15 +29,31 @@ fn snapshot_prints_the_reference_snapshot() {
 
 #[test]
 fn snapshot_of_a_rejected_plugin_exits_1_and_bad_usage_exits_2() {
-    let rejected = apcheck(&["snapshot", "../invoice-ops-bad-name"]);
+    let rejected = apcheck(&["snapshot", "../invoice-ops-bad-name"])
+        .current_dir(fixtures())
+        .output();
     assert_eq!(code(&rejected), 1);
     assert!(String::from_utf8_lossy(&rejected.stderr).contains("AP209"));
-    assert_eq!(code(&apcheck(&["snapshot", ".", "--tools", "tools-list.json"])), 2);
     assert_eq!(
-        code(&apcheck(&["snapshot", ".", "--tools", "billing=tools-list.json"])),
+        code(
+            &apcheck(&["snapshot", ".", "--tools", "tools-list.json"])
+                .current_dir(fixtures())
+                .output()
+        ),
         2
     );
-    assert_eq!(code(&apcheck(&["snapshot", "no-such-dir"])), 2);
+    assert_eq!(
+        code(
+            &apcheck(&["snapshot", ".", "--tools", "billing=tools-list.json"])
+                .current_dir(fixtures())
+                .output()
+        ),
+        2
+    );
+    assert_eq!(
+        code(&apcheck(&["snapshot", "no-such-dir"]).current_dir(fixtures()).output()),
+        2
+    );
 }
 
 #[test]
@@ -62,7 +65,7 @@ fn snapshot_of_a_collection_names_the_roots_inside() {
         temp_file(&dir, &format!("plugins/{name}/plugin.json"), &manifest);
     }
     let root = dir.path().display().to_string();
-    let output = apcheck(&["snapshot", &root]);
+    let output = apcheck(&["snapshot", &root]).current_dir(fixtures()).output();
     assert_eq!(code(&output), 1);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
@@ -75,10 +78,33 @@ fn snapshot_of_a_collection_names_the_roots_inside() {
 
 #[test]
 fn check_snapshot_exit_codes() {
-    assert_eq!(code(&apcheck(&["check-snapshot", "snapshot.json"])), 0);
-    assert_eq!(code(&apcheck(&["check-snapshot", "plugin.json"])), 1);
-    assert_eq!(code(&apcheck(&["check-snapshot", "missing.json"])), 2);
-    let json = apcheck(&["check-snapshot", "snapshot.json", "mcp.json", "--format", "json"]);
+    assert_eq!(
+        code(
+            &apcheck(&["check-snapshot", "snapshot.json"])
+                .current_dir(fixtures())
+                .output()
+        ),
+        0
+    );
+    assert_eq!(
+        code(
+            &apcheck(&["check-snapshot", "plugin.json"])
+                .current_dir(fixtures())
+                .output()
+        ),
+        1
+    );
+    assert_eq!(
+        code(
+            &apcheck(&["check-snapshot", "missing.json"])
+                .current_dir(fixtures())
+                .output()
+        ),
+        2
+    );
+    let json = apcheck(&["check-snapshot", "snapshot.json", "mcp.json", "--format", "json"])
+        .current_dir(fixtures())
+        .output();
     assert_eq!(code(&json), 1);
     let value: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
     assert_eq!(value[0]["valid"], true);
@@ -87,14 +113,23 @@ fn check_snapshot_exit_codes() {
 
 #[test]
 fn drift_exits_1_on_drift_and_names_the_side_to_fix() {
-    assert_eq!(code(&apcheck(&["drift", "snapshot.json", "."])), 0);
+    assert_eq!(
+        code(
+            &apcheck(&["drift", "snapshot.json", "."])
+                .current_dir(fixtures())
+                .output()
+        ),
+        0
+    );
     let output = apcheck(&[
         "drift",
         "snapshot.json",
         "../invoice-ops-untyped-server",
         "--format",
         "markdown",
-    ]);
+    ])
+    .current_dir(fixtures())
+    .output();
     assert_eq!(code(&output), 1);
     assert!(
         stdout(&output).contains("| [`AP708`](https://apcheck.dev/rules/AP708) | server invoice-tools | connected |"),
@@ -111,26 +146,48 @@ fn changes_exit_0_when_the_bump_covers_them_and_1_when_not() {
     let narrowed = old.replace("\"paid\",\n", "");
     let minor = temp_file(&dir, "minor.json", &narrowed.replace("1.2.0", "1.3.0"));
     let major = temp_file(&dir, "major.json", &narrowed.replace("1.2.0", "2.0.0"));
-    let not_covered = apcheck(&["changes", "snapshot.json", &minor, "--format", "markdown"]);
+    let not_covered = apcheck(&["changes", "snapshot.json", &minor, "--format", "markdown"])
+        .current_dir(fixtures())
+        .output();
     assert_eq!(code(&not_covered), 1);
     assert!(
         stdout(&not_covered).contains("enum value \"paid\" removed"),
         "{}",
         stdout(&not_covered)
     );
-    assert_eq!(code(&apcheck(&["changes", "snapshot.json", &major])), 0);
-    assert_eq!(code(&apcheck(&["changes", "snapshot.json", "snapshot.json"])), 0);
+    assert_eq!(
+        code(
+            &apcheck(&["changes", "snapshot.json", &major])
+                .current_dir(fixtures())
+                .output()
+        ),
+        0
+    );
+    assert_eq!(
+        code(
+            &apcheck(&["changes", "snapshot.json", "snapshot.json"])
+                .current_dir(fixtures())
+                .output()
+        ),
+        0
+    );
 }
 
 #[test]
 fn call_validates_arguments_with_line_and_column() {
     assert_eq!(
-        code(&apcheck(&["call", "snapshot.json", "query_invoices", "arguments.json"])),
+        code(
+            &apcheck(&["call", "snapshot.json", "query_invoices", "arguments.json"])
+                .current_dir(fixtures())
+                .output()
+        ),
         0
     );
     let dir = tempfile::tempdir().unwrap();
     let bad = temp_file(&dir, "bad.json", "{\n  \"week\": \"2026-9\"\n}");
-    let output = apcheck(&["call", "snapshot.json", "query_invoices", &bad]);
+    let output = apcheck(&["call", "snapshot.json", "query_invoices", &bad])
+        .current_dir(fixtures())
+        .output();
     assert_eq!(code(&output), 1);
     // The snippet every command renders: title first, then `--> file:line:col`.
     let text = stdout(&output);
@@ -138,7 +195,14 @@ fn call_validates_arguments_with_line_and_column() {
         text.starts_with("error[AP901]") && text.contains("bad.json:2:11"),
         "{text}"
     );
-    assert_eq!(code(&apcheck(&["call", "snapshot.json", "nope", "arguments.json"])), 1);
+    assert_eq!(
+        code(
+            &apcheck(&["call", "snapshot.json", "nope", "arguments.json"])
+                .current_dir(fixtures())
+                .output()
+        ),
+        1
+    );
 }
 
 #[test]
@@ -147,19 +211,28 @@ fn changes_and_drift_on_a_file_that_is_not_json_say_nothing_was_compared() {
     let dir = tempfile::tempdir().unwrap();
     let not_json = temp_file(&dir, "notes.txt", "this is not a snapshot\n");
     for format in ["text", "markdown"] {
-        let changes = apcheck(&["changes", "snapshot.json", &not_json, "--format", format]);
+        let changes = apcheck(&["changes", "snapshot.json", &not_json, "--format", format])
+            .current_dir(fixtures())
+            .output();
         assert_eq!(code(&changes), 1);
         let out = stdout(&changes);
         assert!(!out.contains("No changes"), "{out}");
         assert!(out.contains("Not compared") && out.contains("notes.txt"), "{out}");
-        let drift = apcheck(&["drift", &not_json, ".", "--format", format]);
+        let drift = apcheck(&["drift", &not_json, ".", "--format", format])
+            .current_dir(fixtures())
+            .output();
         assert_eq!(code(&drift), 1);
         let out = stdout(&drift);
         assert!(!out.contains("No drift"), "{out}");
         assert!(out.contains("Not compared") && out.contains("notes.txt"), "{out}");
     }
-    let json: serde_json::Value =
-        serde_json::from_slice(&apcheck(&["changes", &not_json, "snapshot.json", "--format", "json"]).stdout).unwrap();
+    let json: serde_json::Value = serde_json::from_slice(
+        &apcheck(&["changes", &not_json, "snapshot.json", "--format", "json"])
+            .current_dir(fixtures())
+            .output()
+            .stdout,
+    )
+    .unwrap();
     assert_eq!(json["not_compared"], serde_json::json!([not_json]));
 }
 
@@ -180,12 +253,12 @@ fn every_snapshot_command_has_every_format() {
         vec!["call", "snapshot.json", "query_invoices", "plugin.json"],
     ];
     for command in &commands {
-        let text_code = code(&apcheck(command));
+        let text_code = code(&apcheck(command).current_dir(fixtures()).output());
         assert_eq!(text_code, 1, "{command:?}");
         for format in ["json", "sarif", "github", "markdown"] {
             let mut args = command.clone();
             args.extend(["--format", format]);
-            let output = apcheck(&args);
+            let output = apcheck(&args).current_dir(fixtures()).output();
             assert_eq!(code(&output), text_code, "{args:?}");
             let out = stdout(&output);
             match format {
@@ -228,7 +301,9 @@ fn call_arguments_that_cannot_be_checked_get_no_verdict() {
     ];
     for (arguments, exit, rule) in cases {
         let arguments_file = temp_file(&dir, "arguments.json", arguments);
-        let output = apcheck(&["call", &snapshot, "tree", &arguments_file, "--format", "json"]);
+        let output = apcheck(&["call", &snapshot, "tree", &arguments_file, "--format", "json"])
+            .current_dir(fixtures())
+            .output();
         assert_eq!(code(&output), exit, "{arguments}: {}", stdout(&output));
         let report: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
         let codes: Vec<&str> = report["diagnostics"]

@@ -10,6 +10,8 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+use crate::support::{APCHECK_BIN, apcheck, repo};
+
 const PLUGIN_SCHEMA: &str = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
 
 struct Fixture {
@@ -56,22 +58,18 @@ impl Fixture {
     }
 
     fn apcheck(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_apcheck"))
-            .current_dir(self.dir.path())
-            .args(args)
-            .output()
-            .unwrap()
+        apcheck(args).current_dir(self.dir.path()).output()
     }
 
     /// `action.sh SUBCOMMAND` in the fixture, as a runner step with `env`.
     fn step(&self, subcommand: &str, env: &[(&str, &str)]) -> Output {
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/action.sh");
+        let script = repo().join("scripts/action.sh");
         let mut command = Command::new("bash");
         command
             .arg(script)
             .arg(subcommand)
             .current_dir(self.dir.path())
-            .env("APCHECK_BIN", env!("CARGO_BIN_EXE_apcheck"))
+            .env("APCHECK_BIN", APCHECK_BIN)
             .env("GITHUB_OUTPUT", self.path("runner/output"))
             .env("GITHUB_STEP_SUMMARY", self.path("runner/summary"))
             .env("GITHUB_PATH", self.path("runner/path"));
@@ -389,7 +387,7 @@ fn the_cache_key_and_an_installed_binary_are_step_outputs() {
     // A cache hit: the binary is there, nothing is built.
     let root = fixture.path("tools");
     fs::create_dir_all(root.join("bin")).unwrap();
-    fs::copy(env!("CARGO_BIN_EXE_apcheck"), root.join("bin/apcheck")).unwrap();
+    fs::copy(APCHECK_BIN, root.join("bin/apcheck")).unwrap();
     let install = fixture.step("install", &[("APCHECK_ROOT", root.to_str().unwrap())]);
     assert_eq!(install.status.code(), Some(0), "{}", text(&install.stderr));
     assert!(text(&install.stdout).contains("apcheck is cached in"));
@@ -418,7 +416,7 @@ fn release_target() -> &'static str {
 fn publish_release(fixture: &Fixture, root: &str, tag: &str) -> PathBuf {
     let stage = fixture.path("stage");
     fs::create_dir_all(&stage).unwrap();
-    fs::copy(env!("CARGO_BIN_EXE_apcheck"), stage.join("apcheck")).unwrap();
+    fs::copy(APCHECK_BIN, stage.join("apcheck")).unwrap();
     fs::write(stage.join("README.md"), "apcheck\n").unwrap();
     let dir = fixture.path(root).join(tag);
     fs::create_dir_all(&dir).unwrap();
@@ -518,7 +516,7 @@ fn at_a_release_tag_the_verified_release_binary_is_used_and_nothing_is_built() {
     assert_eq!(fixture.read("cargo/log"), "", "nothing is built");
     assert_eq!(
         fs::read(root.join("bin/apcheck")).unwrap(),
-        fs::read(env!("CARGO_BIN_EXE_apcheck")).unwrap()
+        fs::read(APCHECK_BIN).unwrap()
     );
     let version = Command::new(root.join("bin/apcheck"))
         .arg("--version")
@@ -559,7 +557,7 @@ fn without_a_release_for_the_ref_the_action_builds_from_source() {
     let fixture = Fixture::new();
     fs::create_dir_all(fixture.path("releases")).unwrap();
     let server = Server::start(&fixture.path("releases"));
-    let script_dir = Path::new(env!("CARGO_MANIFEST_DIR")).display().to_string();
+    let script_dir = repo().display().to_string();
     // A tag with no release (404), a branch and a commit: each is built.
     for (tag, why) in [
         ("v0.0.9", "no release binary at"),

@@ -3,29 +3,14 @@
 //! overrides and excludes, errors at file:line:col, `config --show`, and
 //! rules that decide a state staying decisive.
 
-use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
+use crate::support::{apcheck, write_files};
+
 const PLUGIN_SCHEMA: &str = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
-
-fn apcheck(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_apcheck"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the apcheck binary runs")
-}
-
-fn write_files(root: &Path, files: &[(&str, &str)]) {
-    for (path, contents) in files {
-        let path = root.join(path);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, contents).unwrap();
-    }
-}
 
 fn manifest(name: &str) -> String {
     format!("{{\"$schema\": \"{PLUGIN_SCHEMA}\", \"name\": \"{name}\"}}")
@@ -73,7 +58,11 @@ fn codes(output: &Output) -> Vec<(String, String)> {
 fn apcheck_toml_above_the_path_ignores_and_overrides() {
     let dir = tempfile::tempdir().unwrap();
     marketplace(dir.path());
-    let before = codes(&apcheck(dir.path(), &["check", "--format", "json", "plugins"]));
+    let before = codes(
+        &apcheck(&["check", "--format", "json", "plugins"])
+            .current_dir(dir.path())
+            .output(),
+    );
     assert_eq!(before.len(), 4, "{before:?}");
     write_files(
         dir.path(),
@@ -82,22 +71,28 @@ fn apcheck_toml_above_the_path_ignores_and_overrides() {
             "ignore = [\"AP314\"]\n\n[[overrides]]\npaths = [\"plugins/legacy/**\"]\nignore = [\"AP205\"]\n",
         )],
     );
-    let after = codes(&apcheck(dir.path(), &["check", "--format", "json", "plugins"]));
+    let after = codes(
+        &apcheck(&["check", "--format", "json", "plugins"])
+            .current_dir(dir.path())
+            .output(),
+    );
     assert_eq!(after, [("plugins/new".to_string(), "AP205".to_string())]);
-    let text = apcheck(dir.path(), &["check", "plugins"]);
+    let text = apcheck(&["check", "plugins"]).current_dir(dir.path()).output();
     let text = String::from_utf8(text.stdout).unwrap();
     assert!(text.contains("plugins/legacy/old: loaded"), "{text}");
     assert!(text.contains("(2 hidden by the configuration)"), "{text}");
     // The flags go on top of the file: --select replaces its selection.
-    let only_skills = codes(&apcheck(
-        dir.path(),
-        &["check", "--format", "json", "--select", "AP3", "plugins"],
-    ));
+    let only_skills = codes(
+        &apcheck(&["check", "--format", "json", "--select", "AP3", "plugins"])
+            .current_dir(dir.path())
+            .output(),
+    );
     assert_eq!(only_skills, Vec::<(String, String)>::new());
-    let with_flag = codes(&apcheck(
-        dir.path(),
-        &["check", "--format", "json", "--extend-select", "AP314", "plugins"],
-    ));
+    let with_flag = codes(
+        &apcheck(&["check", "--format", "json", "--extend-select", "AP314", "plugins"])
+            .current_dir(dir.path())
+            .output(),
+    );
     assert_eq!(with_flag.iter().filter(|(_, code)| code == "AP314").count(), 2);
 }
 
@@ -105,8 +100,17 @@ fn apcheck_toml_above_the_path_ignores_and_overrides() {
 fn severity_flags_and_tables_re_level_findings_and_the_exit_code_follows() {
     let dir = tempfile::tempdir().unwrap();
     marketplace(dir.path());
-    assert_eq!(apcheck(dir.path(), &["check", "plugins/new"]).status.code(), Some(0));
-    let raised = apcheck(dir.path(), &["check", "--severity", "AP205=error", "plugins/new"]);
+    assert_eq!(
+        apcheck(&["check", "plugins/new"])
+            .current_dir(dir.path())
+            .output()
+            .status
+            .code(),
+        Some(0)
+    );
+    let raised = apcheck(&["check", "--severity", "AP205=error", "plugins/new"])
+        .current_dir(dir.path())
+        .output();
     assert_eq!(raised.status.code(), Some(1));
     write_files(
         dir.path(),
@@ -115,14 +119,23 @@ fn severity_flags_and_tables_re_level_findings_and_the_exit_code_follows() {
             "[project]\nname = \"x\"\n\n[tool.apcheck.severity]\nAP205 = \"error\"\n",
         )],
     );
-    assert_eq!(apcheck(dir.path(), &["check", "plugins/new"]).status.code(), Some(1));
+    assert_eq!(
+        apcheck(&["check", "plugins/new"])
+            .current_dir(dir.path())
+            .output()
+            .status
+            .code(),
+        Some(1)
+    );
 }
 
 #[test]
 fn ignoring_a_rule_that_rejects_hides_the_message_but_not_the_verdict() {
     let dir = tempfile::tempdir().unwrap();
     write_files(dir.path(), &[("p/plugin.json", &manifest("Bad Name"))]);
-    let output = apcheck(dir.path(), &["check", "--format", "json", "--ignore", "AP209", "p"]);
+    let output = apcheck(&["check", "--format", "json", "--ignore", "AP209", "p"])
+        .current_dir(dir.path())
+        .output();
     let report: Value = serde_json::from_slice::<Value>(&output.stdout).unwrap()["packages"][0].take();
     assert_eq!(report["plugin"]["state"], "rejected");
     assert_eq!(report["diagnostics"], serde_json::json!([]));
@@ -130,15 +143,19 @@ fn ignoring_a_rule_that_rejects_hides_the_message_but_not_the_verdict() {
     // The rejected plugin fails on its own, and every format says so.
     assert_eq!(output.status.code(), Some(1));
     for format in ["text", "github", "markdown", "sarif"] {
-        let shown = apcheck(dir.path(), &["check", "--format", format, "--ignore", "AP209", "p"]);
+        let shown = apcheck(&["check", "--format", format, "--ignore", "AP209", "p"])
+            .current_dir(dir.path())
+            .output();
         assert_eq!(shown.status.code(), Some(1), "{format}");
         let text = String::from_utf8_lossy(&shown.stdout);
         assert!(text.contains("rejected"), "{format}: {text}");
     }
-    let lowered = apcheck(dir.path(), &["check", "--severity", "AP209=warning", "p"]);
+    let lowered = apcheck(&["check", "--severity", "AP209=warning", "p"])
+        .current_dir(dir.path())
+        .output();
     assert_eq!(lowered.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&lowered.stderr).contains("AP209 decides what a client loads"));
-    let explained = apcheck(dir.path(), &["explain", "AP209"]);
+    let explained = apcheck(&["explain", "AP209"]).current_dir(dir.path()).output();
     assert!(String::from_utf8_lossy(&explained.stdout).contains("the verdict stays"));
 }
 
@@ -153,7 +170,9 @@ fn a_packages_own_configuration_cannot_pass_a_rejected_plugin() {
             ("p/apcheck.toml", "ignore = [\"AP\"]\n"),
         ],
     );
-    let output = apcheck(dir.path(), &["check", "--format", "json", "p"]);
+    let output = apcheck(&["check", "--format", "json", "p"])
+        .current_dir(dir.path())
+        .output();
     let report: Value = serde_json::from_slice::<Value>(&output.stdout).unwrap()["packages"][0].take();
     assert_eq!(report["plugin"]["state"], "rejected");
     assert_eq!(report["summary"]["errors"], 0);
@@ -176,7 +195,7 @@ fn configuration_errors_exit_2_naming_file_line_and_column() {
         ("ignore = 3\n", "apcheck.toml:1:10: "),
     ] {
         write_files(dir.path(), &[("apcheck.toml", config)]);
-        let output = apcheck(dir.path(), &["check", "p"]);
+        let output = apcheck(&["check", "p"]).current_dir(dir.path()).output();
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(2), "{config}: {stderr}");
         assert!(stderr.contains(expected), "{config}: {stderr}");
@@ -194,14 +213,13 @@ fn config_flag_overrides_discovery_and_show_names_every_origin() {
             ("other.toml", "ignore = [\"AP314\"]\nbaseline = \"base.json\"\n"),
         ],
     );
-    let shown = apcheck(dir.path(), &["config", "--show", "p"]);
+    let shown = apcheck(&["config", "--show", "p"]).current_dir(dir.path()).output();
     let shown = String::from_utf8(shown.stdout).unwrap();
     assert!(shown.contains("apcheck.toml"), "{shown}");
     assert!(shown.contains("ignore += \"AP205\"  # "), "{shown}");
-    let other = apcheck(
-        dir.path(),
-        &["config", "--show", "--config", "other.toml", "--ignore", "AP313", "p"],
-    );
+    let other = apcheck(&["config", "--show", "--config", "other.toml", "--ignore", "AP313", "p"])
+        .current_dir(dir.path())
+        .output();
     let other = String::from_utf8(other.stdout).unwrap();
     assert!(other.contains("ignore += \"AP314\"  # other.toml:1:11"), "{other}");
     assert!(other.contains("ignore += \"AP313\"  # --ignore"), "{other}");
@@ -222,7 +240,9 @@ fn collections_skip_excluded_and_gitignored_roots() {
             ("apcheck.toml", "exclude = [\"plugins/vendored/**\"]\n"),
         ],
     );
-    let output = apcheck(dir.path(), &["check", "--format", "json", "plugins"]);
+    let output = apcheck(&["check", "--format", "json", "plugins"])
+        .current_dir(dir.path())
+        .output();
     let reports: Value = serde_json::from_slice::<Value>(&output.stdout).unwrap()["packages"].take();
     let roots: Vec<&str> = reports
         .as_array()

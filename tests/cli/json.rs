@@ -2,28 +2,13 @@
 //! (0 clean, 1 findings or differences, 2 usage or input errors).
 
 use std::path::Path;
-use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 
-fn apcheck(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_apcheck"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
-}
+use crate::support::{apcheck, repo, stderr, stdout};
 
 fn write(dir: &Path, name: &str, text: &str) {
     std::fs::write(dir.join(name), text).unwrap();
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
 }
 
 #[test]
@@ -31,42 +16,60 @@ fn fmt_prints_pretty_json_and_points_at_syntax_errors() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "ok.json", r#"{"b":[1.0,1e3],"a":null}"#);
     write(dir.path(), "bad.json", "{\n  \"a\": 1\n  \"b\": 2\n}\n");
-    let out = apcheck(&["fmt", "ok.json", "--sort-keys", "--indent", "4"], dir.path());
+    let out = apcheck(&["fmt", "ok.json", "--sort-keys", "--indent", "4"])
+        .current_dir(dir.path())
+        .output();
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         stdout(&out),
         "{\n    \"a\": null,\n    \"b\": [\n        1.0,\n        1e3\n    ]\n}\n"
     );
-    let out = apcheck(&["fmt", "bad.json"], dir.path());
+    let out = apcheck(&["fmt", "bad.json"]).current_dir(dir.path()).output();
     assert_eq!(out.status.code(), Some(1));
     let message = stderr(&out);
     assert!(message.contains("expected ',' or '}' after object member"), "{message}");
     assert!(message.contains("bad.json:3:3"), "{message}");
     assert!(message.contains("  \"b\": 2"), "{message}");
-    assert_eq!(apcheck(&["fmt", "missing.json"], dir.path()).status.code(), Some(2));
+    assert_eq!(
+        apcheck(&["fmt", "missing.json"])
+            .current_dir(dir.path())
+            .output()
+            .status
+            .code(),
+        Some(2)
+    );
     // What only JSONC accepts is placed at the comma, and `fmt` names its option;
     // `validate` has none to name.
     write(dir.path(), "comma.json", "{\n  \"a\": 1,\n}\n");
-    let message = stderr(&apcheck(&["fmt", "comma.json"], dir.path()));
+    let message = stderr(&apcheck(&["fmt", "comma.json"]).current_dir(dir.path()).output());
     assert!(
         message.contains("trailing comma (not JSON); `--jsonc` accepts it"),
         "{message}"
     );
     assert!(message.contains("comma.json:2:9"), "{message}");
     write(dir.path(), "any.schema.json", "{}");
-    let out = stdout(&apcheck(
-        &["validate", "--schema", "any.schema.json", "comma.json"],
-        dir.path(),
-    ));
+    let out = stdout(
+        &apcheck(&["validate", "--schema", "any.schema.json", "comma.json"])
+            .current_dir(dir.path())
+            .output(),
+    );
     assert!(out.contains("comma.json:2:9") && !out.contains("--jsonc"), "{out}");
-    let out = apcheck(&["fmt", "ok.json", "--check"], dir.path());
+    let out = apcheck(&["fmt", "ok.json", "--check"]).current_dir(dir.path()).output();
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
-        apcheck(&["fmt", "ok.json", "--write"], dir.path()).status.code(),
+        apcheck(&["fmt", "ok.json", "--write"])
+            .current_dir(dir.path())
+            .output()
+            .status
+            .code(),
         Some(0)
     );
     assert_eq!(
-        apcheck(&["fmt", "ok.json", "--check"], dir.path()).status.code(),
+        apcheck(&["fmt", "ok.json", "--check"])
+            .current_dir(dir.path())
+            .output()
+            .status
+            .code(),
         Some(0)
     );
 }
@@ -78,7 +81,7 @@ fn fmt_prints_nothing_on_stdout_for_a_document_broken_near_its_end() {
     let dir = tempfile::tempdir().unwrap();
     let broken = format!("[{}, oops]", vec!["\"padding padding\""; 200_000].join(","));
     write(dir.path(), "broken.json", &broken);
-    let out = apcheck(&["fmt", "broken.json"], dir.path());
+    let out = apcheck(&["fmt", "broken.json"]).current_dir(dir.path()).output();
     assert_eq!(out.status.code(), Some(1));
     assert!(out.stdout.is_empty(), "{} bytes on stdout", out.stdout.len());
     assert!(stderr(&out).contains("broken.json:1:"), "{}", stderr(&out));
@@ -94,7 +97,9 @@ fn big_files_are_read_whole_and_checked_for_utf8() {
     let count = (17 << 20) / (element.len() + 1) + 1;
     let text = format!("[{}]", vec![element; count].join(","));
     write(dir.path(), "big.json", &text);
-    let out = apcheck(&["fmt", "--minify", "big.json"], dir.path());
+    let out = apcheck(&["fmt", "--minify", "big.json"])
+        .current_dir(dir.path())
+        .output();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(out.stdout.len() == text.len() + 1 && out.stdout[..text.len()] == *text.as_bytes());
     // An ASCII letter each side of the middle, so the invalid byte is where the error starts.
@@ -107,7 +112,7 @@ fn big_files_are_read_whole_and_checked_for_utf8() {
         let mut bytes = text.clone().into_bytes();
         bytes[at] = 0xff;
         std::fs::write(dir.path().join("bad.json"), &bytes).unwrap();
-        let out = apcheck(&["fmt", "bad.json"], dir.path());
+        let out = apcheck(&["fmt", "bad.json"]).current_dir(dir.path()).output();
         assert_eq!(out.status.code(), Some(2));
         assert!(
             stderr(&out).contains(&format!("byte {at} is invalid")),
@@ -127,20 +132,21 @@ fn validate_reports_every_error_with_its_line() {
     );
     write(dir.path(), "good.json", r#"{"name": "x", "size": 1}"#);
     write(dir.path(), "bad.json", "{\n  \"size\": \"big\"\n}\n");
-    let out = apcheck(&["validate", "--schema", "schema.json", "good.json"], dir.path());
+    let out = apcheck(&["validate", "--schema", "schema.json", "good.json"])
+        .current_dir(dir.path())
+        .output();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let out = apcheck(
-        &[
-            "validate",
-            "--schema",
-            "schema.json",
-            "good.json",
-            "bad.json",
-            "--format",
-            "json",
-        ],
-        dir.path(),
-    );
+    let out = apcheck(&[
+        "validate",
+        "--schema",
+        "schema.json",
+        "good.json",
+        "bad.json",
+        "--format",
+        "json",
+    ])
+    .current_dir(dir.path())
+    .output();
     assert_eq!(out.status.code(), Some(1));
     let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
     let issues = &report["files"][1]["issues"];
@@ -150,10 +156,11 @@ fn validate_reports_every_error_with_its_line() {
         (issues[1]["line"].as_u64(), issues[1]["column"].as_u64()),
         (Some(2), Some(11))
     );
-    let text = stdout(&apcheck(
-        &["validate", "--schema", "schema.json", "bad.json"],
-        dir.path(),
-    ));
+    let text = stdout(
+        &apcheck(&["validate", "--schema", "schema.json", "bad.json"])
+            .current_dir(dir.path())
+            .output(),
+    );
     assert!(text.contains("bad.json:2:11"), "{text}");
 }
 
@@ -178,7 +185,7 @@ fn validate_speaks_sarif_github_and_markdown() {
     let run = |format: &str, files: &[&str]| {
         let mut args = vec!["validate", "--schema", "schema.json", "--format", format];
         args.extend(files);
-        apcheck(&args, dir.path())
+        apcheck(&args).current_dir(dir.path()).output()
     };
     let all = ["good.json", "bad.json", "broken.json"];
 
@@ -199,7 +206,7 @@ fn validate_speaks_sarif_github_and_markdown() {
         })
         .collect();
     assert_eq!(found, [("AP030", "bad.json", 3, 11), ("AP008", "broken.json", 2, 14)]);
-    let schema_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sarif-schema-2.1.0.json");
+    let schema_path = repo().join("tests/data/sarif-schema-2.1.0.json");
     let sarif_schema: Value = serde_json::from_str(&std::fs::read_to_string(schema_path).unwrap()).unwrap();
     let validator = jsonschema::validator_for(&sarif_schema).unwrap();
     assert!(validator.is_valid(&log), "{log:#}");
@@ -249,10 +256,16 @@ fn validate_refuses_a_bad_schema_and_lists_builtins() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "schema.json", "{\n  \"type\": 7\n}");
     write(dir.path(), "x.json", "{}");
-    let out = apcheck(&["validate", "--schema", "schema.json", "x.json"], dir.path());
+    let out = apcheck(&["validate", "--schema", "schema.json", "x.json"])
+        .current_dir(dir.path())
+        .output();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("schema.json:2:11"), "{}", stderr(&out));
-    let list = stdout(&apcheck(&["validate", "--builtin", "list"], dir.path()));
+    let list = stdout(
+        &apcheck(&["validate", "--builtin", "list"])
+            .current_dir(dir.path())
+            .output(),
+    );
     for name in ["plugin", "mcp", "mcp-tool@2025-11-25", "mcp-tools-list"] {
         assert!(list.lines().any(|l| l.starts_with(&format!("{name} "))), "{list}");
     }
@@ -261,9 +274,13 @@ fn validate_refuses_a_bad_schema_and_lists_builtins() {
         "tool.json",
         r#"{"name": "echo", "inputSchema": {"type": "object"}}"#,
     );
-    let out = apcheck(&["validate", "--builtin", "mcp-tool", "tool.json"], dir.path());
+    let out = apcheck(&["validate", "--builtin", "mcp-tool", "tool.json"])
+        .current_dir(dir.path())
+        .output();
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
-    let out = apcheck(&["validate", "--builtin", "nope", "tool.json"], dir.path());
+    let out = apcheck(&["validate", "--builtin", "nope", "tool.json"])
+        .current_dir(dir.path())
+        .output();
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -275,43 +292,56 @@ fn diff_exit_codes_and_a_patch_that_applies() {
     write(dir.path(), "a.json", &serde_json::to_string_pretty(&a).unwrap());
     write(dir.path(), "b.json", &serde_json::to_string_pretty(&b).unwrap());
     assert_eq!(
-        apcheck(&["diff", "a.json", "a.json"], dir.path()).status.code(),
+        apcheck(&["diff", "a.json", "a.json"])
+            .current_dir(dir.path())
+            .output()
+            .status
+            .code(),
         Some(0)
     );
-    let out = apcheck(&["diff", "a.json", "b.json"], dir.path());
+    let out = apcheck(&["diff", "a.json", "b.json"]).current_dir(dir.path()).output();
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out).contains("/tools[name=a]/v"), "{}", stdout(&out));
-    let out = apcheck(&["diff", "a.json", "b.json", "--format", "patch"], dir.path());
+    let out = apcheck(&["diff", "a.json", "b.json", "--format", "patch"])
+        .current_dir(dir.path())
+        .output();
     let patch: json_patch::Patch = serde_json::from_str(&stdout(&out)).unwrap();
     let mut patched = a.clone();
     json_patch::patch(&mut patched, &patch).unwrap();
     assert_eq!(patched, b);
-    let out = apcheck(
-        &["diff", "a.json", "b.json", "--ignore", "/status", "--format", "merge"],
-        dir.path(),
-    );
+    let out = apcheck(&["diff", "a.json", "b.json", "--ignore", "/status", "--format", "merge"])
+        .current_dir(dir.path())
+        .output();
     let merge: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert!(merge.get("status").is_none() && merge.get("tools").is_some());
-    let unified = stdout(&apcheck(
-        &["diff", "a.json", "b.json", "--format", "unified"],
-        dir.path(),
-    ));
+    let unified = stdout(
+        &apcheck(&["diff", "a.json", "b.json", "--format", "unified"])
+            .current_dir(dir.path())
+            .output(),
+    );
     assert!(unified.starts_with("--- a.json\n+++ b.json\n"), "{unified}");
-    let marked = stdout(&apcheck(
-        &["diff", "a.json", "b.json", "--format", "unified", "--color", "always"],
-        dir.path(),
-    ));
+    let marked = stdout(
+        &apcheck(&["diff", "a.json", "b.json", "--format", "unified", "--color", "always"])
+            .current_dir(dir.path())
+            .output(),
+    );
     assert!(
         marked.contains("\x1b[7m\"down\""),
         "changed words are marked: {marked:?}"
     );
     write(dir.path(), "broken.json", "[1,");
     assert_eq!(
-        apcheck(&["diff", "a.json", "broken.json"], dir.path()).status.code(),
+        apcheck(&["diff", "a.json", "broken.json"])
+            .current_dir(dir.path())
+            .output()
+            .status
+            .code(),
         Some(2)
     );
     assert_eq!(
-        apcheck(&["diff", "a.json", "b.json", "--ignore", "status"], dir.path())
+        apcheck(&["diff", "a.json", "b.json", "--ignore", "status"])
+            .current_dir(dir.path())
+            .output()
             .status
             .code(),
         Some(2)
@@ -320,18 +350,19 @@ fn diff_exit_codes_and_a_patch_that_applies() {
 
 #[test]
 fn validate_says_what_the_file_is_when_it_is_another_kind() {
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/invoice-ops");
-    let out = apcheck(&["validate", "--builtin", "plugin", "snapshot.json"], &fixtures);
+    let fixtures = repo().join("tests/fixtures/invoice-ops");
+    let out = apcheck(&["validate", "--builtin", "plugin", "snapshot.json"])
+        .current_dir(&fixtures)
+        .output();
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stdout(&out).contains("this is an apcheck capability snapshot"),
         "{}",
         stdout(&out)
     );
-    let out = apcheck(
-        &["validate", "--builtin", "snapshot", "snapshot.json", "--format", "json"],
-        &fixtures,
-    );
+    let out = apcheck(&["validate", "--builtin", "snapshot", "snapshot.json", "--format", "json"])
+        .current_dir(&fixtures)
+        .output();
     assert_eq!(out.status.code(), Some(0));
     let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert!(report["files"][0].get("kind_mismatch").is_none());
@@ -355,7 +386,9 @@ fn diff_compares_numbers_exactly_and_shows_their_text() {
     for (a, b, code) in cases {
         write(dir.path(), "a.json", a);
         write(dir.path(), "b.json", b);
-        let out = apcheck(&["diff", "a.json", "b.json", "--format", "patch"], dir.path());
+        let out = apcheck(&["diff", "a.json", "b.json", "--format", "patch"])
+            .current_dir(dir.path())
+            .output();
         assert_eq!(out.status.code(), Some(code), "{a} vs {b}: {}", stderr(&out));
         let patch: Value = serde_json::from_str(&stdout(&out)).unwrap();
         assert_eq!(patch.as_array().unwrap().is_empty(), code == 0, "{a} vs {b}");
@@ -370,7 +403,7 @@ fn diff_compares_numbers_exactly_and_shows_their_text() {
         "b.json",
         r#"{"p": 0.23436424411240123, "big": 18446744073709551616}"#,
     );
-    let out = apcheck(&["diff", "a.json", "b.json"], dir.path());
+    let out = apcheck(&["diff", "a.json", "b.json"]).current_dir(dir.path()).output();
     let text = stdout(&out);
     for shown in [
         "0.23436424411240122",
@@ -389,14 +422,16 @@ fn errors_in_long_lines_name_the_real_column() {
     let long = format!("[{}x]", "1,".repeat(5_000));
     write(dir.path(), "long.json", &long);
     let column = long.find('x').unwrap() + 1;
-    let out = apcheck(&["fmt", "long.json"], dir.path());
+    let out = apcheck(&["fmt", "long.json"]).current_dir(dir.path()).output();
     assert!(
         stderr(&out).contains(&format!("long.json:1:{column}")),
         "{}",
         stderr(&out)
     );
     write(dir.path(), "ok.json", "[]");
-    let out = apcheck(&["diff", "ok.json", "long.json"], dir.path());
+    let out = apcheck(&["diff", "ok.json", "long.json"])
+        .current_dir(dir.path())
+        .output();
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains(&format!("long.json:1:{column}")),
@@ -406,7 +441,9 @@ fn errors_in_long_lines_name_the_real_column() {
     let strings = format!("[{}\"x\"]", "1,".repeat(5_000));
     write(dir.path(), "strings.json", &strings);
     write(dir.path(), "schema.json", r#"{"items": {"type": "integer"}}"#);
-    let out = apcheck(&["validate", "--schema", "schema.json", "strings.json"], dir.path());
+    let out = apcheck(&["validate", "--schema", "schema.json", "strings.json"])
+        .current_dir(dir.path())
+        .output();
     let column = strings.find('"').unwrap() + 1;
     assert!(
         stdout(&out).contains(&format!("strings.json:1:{column}")),
@@ -424,7 +461,7 @@ fn diff_refuses_documents_too_large_to_compare() {
         let file = std::fs::File::create(dir.path().join(name)).unwrap();
         file.set_len(200 * 1024 * 1024).unwrap();
     }
-    let out = apcheck(&["diff", "a.json", "b.json"], dir.path());
+    let out = apcheck(&["diff", "a.json", "b.json"]).current_dir(dir.path()).output();
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
@@ -447,7 +484,9 @@ fn a_reversed_keyed_array_diffs_to_a_patch_that_applies() {
     let b = json!({ "tools": reversed });
     write(dir.path(), "a.json", &a.to_string());
     write(dir.path(), "b.json", &b.to_string());
-    let out = apcheck(&["diff", "a.json", "b.json", "--format", "patch"], dir.path());
+    let out = apcheck(&["diff", "a.json", "b.json", "--format", "patch"])
+        .current_dir(dir.path())
+        .output();
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let patch: json_patch::Patch = serde_json::from_str(&stdout(&out)).unwrap();
     let mut patched = a.clone();
@@ -459,7 +498,7 @@ fn a_reversed_keyed_array_diffs_to_a_patch_that_applies() {
 fn finding_codes(dir: &Path, args: &[&str]) -> (Option<i32>, Vec<String>, String) {
     let mut all = vec!["validate", "--format", "sarif"];
     all.extend_from_slice(args);
-    let out = apcheck(&all, dir);
+    let out = apcheck(&all).current_dir(dir).output();
     let sarif: Value = serde_json::from_str(&stdout(&out)).unwrap();
     let codes = sarif["runs"][0]["results"]
         .as_array()
@@ -503,7 +542,9 @@ fn validate_gives_no_verdict_when_the_schema_is_too_expensive() {
         }
     }
     // The text format says it, and the verdict line counts it apart.
-    let out = apcheck(&["validate", "--schema", "schema.json", "deep.json"], dir.path());
+    let out = apcheck(&["validate", "--schema", "schema.json", "deep.json"])
+        .current_dir(dir.path())
+        .output();
     assert!(stdout(&out).contains("could not check"), "{}", stdout(&out));
     assert!(stderr(&out).contains("1 could not be checked"), "{}", stderr(&out));
 }
@@ -572,10 +613,9 @@ fn validate_gives_no_verdict_on_numbers_f64_cannot_hold() {
     // The JSON report says why, and that the document is not valid.
     write(dir.path(), "schema.json", r#"{"minimum": 1}"#);
     write(dir.path(), "doc.json", "0.99999999999999999999");
-    let out = apcheck(
-        &["validate", "--format", "json", "--schema", "schema.json", "doc.json"],
-        dir.path(),
-    );
+    let out = apcheck(&["validate", "--format", "json", "--schema", "schema.json", "doc.json"])
+        .current_dir(dir.path())
+        .output();
     let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
     let file = &report["files"][0];
     assert_eq!(
@@ -602,9 +642,16 @@ fn a_ref_schema_without_dollar_schema_takes_the_referrers_dialect() {
     write(dir.path(), "good.json", r#"{"a": "x"}"#);
     write(dir.path(), "bad.json", r#"{"a": 1}"#);
     let args = |document| ["validate", "--schema", "main.json", "--ref", "b.json", document];
-    let out = apcheck(&args("good.json"), dir.path());
+    let out = apcheck(&args("good.json")).current_dir(dir.path()).output();
     assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
-    assert_eq!(apcheck(&args("bad.json"), dir.path()).status.code(), Some(1));
+    assert_eq!(
+        apcheck(&args("bad.json"))
+            .current_dir(dir.path())
+            .output()
+            .status
+            .code(),
+        Some(1)
+    );
 }
 
 /// `fmt` and `validate` used to read `/dev/zero` to 13 GB. Every input is
@@ -633,7 +680,7 @@ fn fmt_and_validate_refuse_inputs_past_their_cap() {
             "1",
         ],
     ] {
-        let out = apcheck(&args, dir.path());
+        let out = apcheck(&args).current_dir(dir.path()).output();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(
             stderr(&out).contains("big.json is larger than 1 MiB; `--max-input-mib` raises the limit"),
@@ -642,7 +689,9 @@ fn fmt_and_validate_refuse_inputs_past_their_cap() {
         );
     }
     assert_eq!(
-        apcheck(&["fmt", "big.json", "--max-input-mib", "2"], dir.path())
+        apcheck(&["fmt", "big.json", "--max-input-mib", "2"])
+            .current_dir(dir.path())
+            .output()
             .status
             .code(),
         Some(0)
@@ -659,7 +708,7 @@ fn fmt_and_validate_refuse_inputs_past_their_cap() {
             "1",
         ],
     ] {
-        let out = apcheck(&args, dir.path());
+        let out = apcheck(&args).current_dir(dir.path()).output();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(
             stderr(&out).contains("/dev/zero is larger than 1 MiB"),
@@ -668,9 +717,9 @@ fn fmt_and_validate_refuse_inputs_past_their_cap() {
         );
     }
     // Standard input too.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_apcheck"))
-        .args(["fmt", "-", "--max-input-mib", "1"])
+    let mut child = apcheck(&["fmt", "-", "--max-input-mib", "1"])
         .current_dir(dir.path())
+        .command()
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -698,10 +747,9 @@ fn validate_colours_its_snippets_as_color_says_whatever_the_terminal() {
     write(dir.path(), "schema.json", r#"{"required": ["name"]}"#);
     write(dir.path(), "bad.json", "{}\n");
     let run = |color: &str| {
-        apcheck(
-            &["validate", "--color", color, "--schema", "schema.json", "bad.json"],
-            dir.path(),
-        )
+        apcheck(&["validate", "--color", color, "--schema", "schema.json", "bad.json"])
+            .current_dir(dir.path())
+            .output()
     };
     let always = run("always");
     assert_eq!(always.status.code(), Some(1));
@@ -724,25 +772,28 @@ fn fmt_takes_many_files_with_write_or_check_and_exits_with_the_worst() {
     write(dir.path(), "b.json", "{\n  \"b\": 2\n}\n");
     write(dir.path(), "bad.json", "{\"c\":");
     // Several documents on standard output would be no JSON: refused, nothing written.
-    let out = apcheck(&["fmt", "a.json", "b.json"], dir.path());
+    let out = apcheck(&["fmt", "a.json", "b.json"]).current_dir(dir.path()).output();
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
     // --check names each file that is not formatted, and checks every file.
-    let out = apcheck(&["fmt", "--check", "a.json", "b.json"], dir.path());
+    let out = apcheck(&["fmt", "--check", "a.json", "b.json"])
+        .current_dir(dir.path())
+        .output();
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("a.json: not formatted"), "{}", stderr(&out));
     assert!(!stderr(&out).contains("b.json"), "{}", stderr(&out));
     // --write formats every file it can; a syntax error and a missing file do not stop the rest.
-    let out = apcheck(
-        &["fmt", "--write", "bad.json", "a.json", "missing.json", "b.json"],
-        dir.path(),
-    );
+    let out = apcheck(&["fmt", "--write", "bad.json", "a.json", "missing.json", "b.json"])
+        .current_dir(dir.path())
+        .output();
     assert_eq!(out.status.code(), Some(2), "a missing file is the worst outcome");
     assert_eq!(
         std::fs::read_to_string(dir.path().join("a.json")).unwrap(),
         "{\n  \"a\": 1\n}\n"
     );
     assert_eq!(std::fs::read_to_string(dir.path().join("bad.json")).unwrap(), "{\"c\":");
-    let out = apcheck(&["fmt", "--check", "a.json", "b.json"], dir.path());
+    let out = apcheck(&["fmt", "--check", "a.json", "b.json"])
+        .current_dir(dir.path())
+        .output();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }

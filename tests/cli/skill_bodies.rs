@@ -6,22 +6,19 @@
 //! frontmatter errors): the outputs were recorded from the renderer that kept
 //! every quoted file, and must stay byte for byte.
 
-use std::path::Path;
-use std::process::Command;
+use crate::support::{apcheck, repo};
 
 #[test]
 fn every_format_shows_findings_in_skill_bodies_as_recorded() {
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let expected = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/skill-bodies");
+    let fixtures = repo().join("tests/fixtures");
+    let expected = repo().join("tests/data/skill-bodies");
     // SARIF names the absolute directory its paths start from; the record says ROOT.
     let root_uri = format!("file://{}/", fixtures.display());
     for format in ["text", "json", "sarif", "github", "markdown"] {
-        let output = Command::new(env!("CARGO_BIN_EXE_apcheck"))
-            .args(["check", "--format", format, "skill-bodies"])
+        let output = apcheck(&["check", "--format", format, "skill-bodies"])
             .current_dir(&fixtures)
             .env("NO_COLOR", "1")
-            .output()
-            .expect("the apcheck binary runs");
+            .output();
         assert_eq!(output.status.code(), Some(1), "{format}: findings, no failure");
         let shown = String::from_utf8(output.stdout)
             .expect("UTF-8 output")

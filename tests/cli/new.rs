@@ -3,43 +3,30 @@
 //! the rules reject are usage errors that write nothing.
 
 use std::fs;
-use std::path::Path;
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
-fn apcheck(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_apcheck"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("the apcheck binary runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+use crate::support::{apcheck, stderr};
 
 #[test]
 fn the_written_package_checks_clean_and_loads_everything_named() {
     let dir = tempfile::tempdir().unwrap();
-    let output = apcheck(
-        dir.path(),
-        &[
-            "new",
-            "plugins/invoice-ops",
-            "--skill",
-            "pdf-tools",
-            "--skill",
-            "ledger",
-            "--stdio-server",
-            "tools",
-            "uvx invoice-tools --db 'my ledger.db'",
-            "--http-server",
-            "remote",
-            "https://mcp.example.com/mcp",
-        ],
-    );
+    let output = apcheck(&[
+        "new",
+        "plugins/invoice-ops",
+        "--skill",
+        "pdf-tools",
+        "--skill",
+        "ledger",
+        "--stdio-server",
+        "tools",
+        "uvx invoice-tools --db 'my ledger.db'",
+        "--http-server",
+        "remote",
+        "https://mcp.example.com/mcp",
+    ])
+    .current_dir(dir.path())
+    .output();
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let root = dir.path().join("plugins/invoice-ops");
     for file in [
@@ -64,7 +51,9 @@ fn the_written_package_checks_clean_and_loads_everything_named() {
     assert!(skill.contains("Use when"), "the description says when: {skill}");
 
     // The real check, every rule on (info level too): nothing.
-    let check = apcheck(dir.path(), &["check", "--format", "json", "plugins/invoice-ops"]);
+    let check = apcheck(&["check", "--format", "json", "plugins/invoice-ops"])
+        .current_dir(dir.path())
+        .output();
     assert_eq!(check.status.code(), Some(0), "{}", stderr(&check));
     let report: Value = serde_json::from_slice::<Value>(&check.stdout).unwrap()["packages"][0].take();
     assert_eq!(report["diagnostics"], serde_json::json!([]), "{report}");
@@ -76,9 +65,14 @@ fn the_written_package_checks_clean_and_loads_everything_named() {
 #[test]
 fn a_second_run_refuses_to_overwrite() {
     let dir = tempfile::tempdir().unwrap();
-    assert_eq!(apcheck(dir.path(), &["new", "demo"]).status.code(), Some(0));
+    assert_eq!(
+        apcheck(&["new", "demo"]).current_dir(dir.path()).output().status.code(),
+        Some(0)
+    );
     let manifest = fs::read_to_string(dir.path().join("demo/plugin.json")).unwrap();
-    let again = apcheck(dir.path(), &["new", "demo", "--skill", "extra"]);
+    let again = apcheck(&["new", "demo", "--skill", "extra"])
+        .current_dir(dir.path())
+        .output();
     assert_eq!(again.status.code(), Some(2));
     assert!(stderr(&again).contains("never overwrites"), "{}", stderr(&again));
     assert_eq!(
@@ -88,9 +82,23 @@ fn a_second_run_refuses_to_overwrite() {
     assert!(!dir.path().join("demo/skills").exists());
     // A file in the way is refused as well; an empty directory is used.
     fs::write(dir.path().join("taken"), "x").unwrap();
-    assert_eq!(apcheck(dir.path(), &["new", "taken"]).status.code(), Some(2));
+    assert_eq!(
+        apcheck(&["new", "taken"])
+            .current_dir(dir.path())
+            .output()
+            .status
+            .code(),
+        Some(2)
+    );
     fs::create_dir(dir.path().join("empty")).unwrap();
-    assert_eq!(apcheck(dir.path(), &["new", "empty"]).status.code(), Some(0));
+    assert_eq!(
+        apcheck(&["new", "empty"])
+            .current_dir(dir.path())
+            .output()
+            .status
+            .code(),
+        Some(0)
+    );
 }
 
 #[test]
@@ -123,7 +131,7 @@ fn bad_names_are_usage_errors_that_write_nothing() {
         (&["new", "demo", "--http-server", "s", "not a url"], "AP4"),
     ];
     for (args, expected) in cases {
-        let output = apcheck(dir.path(), args);
+        let output = apcheck(args).current_dir(dir.path()).output();
         assert_eq!(output.status.code(), Some(2), "{args:?}: {}", stderr(&output));
         assert!(stderr(&output).contains(expected), "{args:?}: {}", stderr(&output));
         // Each finding on a line of its own, never an escaped line break.
@@ -136,9 +144,14 @@ fn bad_names_are_usage_errors_that_write_nothing() {
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "{args:?} wrote nothing");
     }
     // Missing values are clap's usage errors, exit 2 too.
-    assert_eq!(apcheck(dir.path(), &["new"]).status.code(), Some(2));
     assert_eq!(
-        apcheck(dir.path(), &["new", "demo", "--stdio-server", "s"])
+        apcheck(&["new"]).current_dir(dir.path()).output().status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        apcheck(&["new", "demo", "--stdio-server", "s"])
+            .current_dir(dir.path())
+            .output()
             .status
             .code(),
         Some(2)

@@ -2,28 +2,14 @@
 //! collections, on plugin roots made in temporary directories.
 
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
 use serde_json::Value;
 
+use crate::support::{apcheck, code, path_str, repo, shared, stdout, write_files};
+
 const SCHEMA_1_0_0: &str = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
-
-fn apcheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_apcheck"))
-        .args(args)
-        .env_remove("NO_COLOR")
-        .output()
-        .expect("the apcheck binary runs")
-}
-
-fn code(output: &Output) -> i32 {
-    output.status.code().expect("apcheck exits with a code")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
-}
 
 fn json(output: &Output) -> Value {
     serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("stdout is JSON ({e}): {}", stdout(output)))
@@ -54,7 +40,6 @@ fn finding_count(reports: &Value) -> usize {
         .sum()
 }
 
-/// Writes `files` under `root`, creating directories.
 /// The codes of a JSON report's diagnostics, in report order.
 fn diagnostic_codes(report: &Value) -> Vec<&str> {
     report["diagnostics"]
@@ -65,27 +50,8 @@ fn diagnostic_codes(report: &Value) -> Vec<&str> {
         .collect()
 }
 
-fn write_files(root: &Path, files: &[(&str, &str)]) {
-    for (path, contents) in files {
-        let path = root.join(path);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, contents).unwrap();
-    }
-}
-
 fn manifest(name: &str) -> String {
     format!("{{\n  \"$schema\": \"{SCHEMA_1_0_0}\",\n  \"name\": \"{name}\"\n}}\n")
-}
-
-fn path_str(path: &Path) -> &str {
-    path.to_str().expect("temporary paths are UTF-8")
-}
-
-/// The shared folder (corpus, references): `APCHECK_SHARED` when set, else `../shared` beside the crate.
-fn shared() -> PathBuf {
-    std::env::var_os("APCHECK_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"))
 }
 
 // ---- usage and I/O failures: exit 2 ----
@@ -94,7 +60,7 @@ fn shared() -> PathBuf {
 fn a_missing_path_exits_2_with_a_message_and_no_output() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("no-such-plugin");
-    let output = apcheck(&["check", path_str(&missing)]);
+    let output = apcheck(&["check", path_str(&missing)]).output();
     assert_eq!(code(&output), 2);
     assert!(output.stdout.is_empty());
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -105,16 +71,16 @@ fn a_missing_path_exits_2_with_a_message_and_no_output() {
 fn a_file_instead_of_a_root_exits_2() {
     let dir = tempfile::tempdir().unwrap();
     write_files(dir.path(), &[("plugin.json", &manifest("demo"))]);
-    let output = apcheck(&["check", path_str(&dir.path().join("plugin.json"))]);
+    let output = apcheck(&["check", path_str(&dir.path().join("plugin.json"))]).output();
     assert_eq!(code(&output), 2);
     assert!(String::from_utf8_lossy(&output.stderr).contains("not a directory"));
 }
 
 #[test]
 fn usage_errors_exit_2() {
-    assert_eq!(code(&apcheck(&["check"])), 2);
-    assert_eq!(code(&apcheck(&["check", ".", "--format", "yaml"])), 2);
-    assert_eq!(code(&apcheck(&["explain", "AP000-no-such-rule"])), 2);
+    assert_eq!(code(&apcheck(&["check"]).output()), 2);
+    assert_eq!(code(&apcheck(&["check", ".", "--format", "yaml"]).output()), 2);
+    assert_eq!(code(&apcheck(&["explain", "AP000-no-such-rule"]).output()), 2);
 }
 
 // ---- output shapes ----
@@ -125,7 +91,7 @@ fn json_is_one_versioned_shape_for_a_root_and_for_a_folder_of_one_root() {
     let plugin = dir.path().join("plugins/demo");
     write_files(&plugin, &[("plugin.json", &manifest("demo"))]);
     let root = path_str(&plugin);
-    let report = report(&apcheck(&["check", "--format", "json", root]));
+    let report = report(&apcheck(&["check", "--format", "json", root]).output());
     assert_eq!(report["root"], root);
     for key in ["plugin", "skills", "mcp", "diagnostics", "summary"] {
         assert!(report.get(key).is_some(), "missing `{key}` in {report}");
@@ -133,19 +99,14 @@ fn json_is_one_versioned_shape_for_a_root_and_for_a_folder_of_one_root() {
     assert!(report["summary"]["errors"].is_u64());
     assert!(report["diagnostics"].is_array());
     // A folder holding that one plugin: the same shape, one package.
-    let folder = json(&apcheck(&[
-        "check",
-        "--format",
-        "json",
-        path_str(&dir.path().join("plugins")),
-    ]));
+    let folder = json(&apcheck(&["check", "--format", "json", path_str(&dir.path().join("plugins"))]).output());
     assert_eq!(folder["packages"].as_array().map(Vec::len), Some(1));
     assert_eq!(folder["packages"][0]["plugin"], report["plugin"]);
     // Documented by its schema in schemas/, which both outputs meet.
-    let schema_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/apcheck/check-report-1.schema.json");
+    let schema_path = repo().join("schemas/apcheck/check-report-1.schema.json");
     let schema: Value = serde_json::from_str(&fs::read_to_string(schema_path).unwrap()).unwrap();
     let validator = jsonschema::validator_for(&schema).unwrap();
-    let whole = json(&apcheck(&["check", "--format", "json", root]));
+    let whole = json(&apcheck(&["check", "--format", "json", root]).output());
     for output in [&whole, &folder] {
         let errors: Vec<String> = validator.iter_errors(output).map(|e| e.to_string()).collect();
         assert!(errors.is_empty(), "{errors:?}");
@@ -158,7 +119,7 @@ fn json_lists_several_roots_in_the_order_given() {
     let (b, a) = (dir.path().join("b"), dir.path().join("a"));
     write_files(&b, &[("plugin.json", &manifest("b"))]);
     write_files(&a, &[("plugin.json", &manifest("a"))]);
-    let reports = reports(&apcheck(&["check", "--format", "json", path_str(&b), path_str(&a)]));
+    let reports = reports(&apcheck(&["check", "--format", "json", path_str(&b), path_str(&a)]).output());
     let roots: Vec<&str> = reports
         .as_array()
         .expect("an array")
@@ -183,7 +144,7 @@ fn a_marketplace_folder_checks_every_root_below_it() {
         ],
     );
     let base = path_str(market);
-    let reports = reports(&apcheck(&["check", "--format", "json", base]));
+    let reports = reports(&apcheck(&["check", "--format", "json", base]).output());
     let roots: Vec<String> = reports
         .as_array()
         .expect("a collection is an array")
@@ -192,7 +153,7 @@ fn a_marketplace_folder_checks_every_root_below_it() {
         .collect();
     assert_eq!(roots, [format!("{base}/plugins/alpha"), format!("{base}/plugins/zeta")]);
 
-    let text = stdout(&apcheck(&["check", base]));
+    let text = stdout(&apcheck(&["check", base]).output());
     assert!(text.contains(&format!("{base}/plugins/alpha: ")), "{text}");
     assert!(text.lines().last().unwrap().starts_with("2 plugins: "), "{text}");
 }
@@ -203,7 +164,7 @@ fn the_shared_corpus_checks_as_one_collection() {
     if !real.is_dir() {
         panic!("shared corpus not found at {}; set APCHECK_SHARED", real.display());
     }
-    let output = apcheck(&["check", "--format", "json", path_str(&real)]);
+    let output = apcheck(&["check", "--format", "json", path_str(&real)]).output();
     assert_ne!(code(&output), 2, "{}", String::from_utf8_lossy(&output.stderr));
     let reports = reports(&output);
     let count = fs::read_dir(&real)
@@ -219,7 +180,7 @@ fn text_ends_with_a_summary_line_per_root() {
     let dir = tempfile::tempdir().unwrap();
     write_files(dir.path(), &[("plugin.json", &manifest("demo"))]);
     let root = path_str(dir.path());
-    let text = stdout(&apcheck(&["check", root]));
+    let text = stdout(&apcheck(&["check", root]).output());
     let last = text.lines().last().unwrap();
     assert!(last.starts_with(&format!("{root}: ")), "{text}");
     assert!(last.contains(" — ") && last.contains("error"), "{text}");
@@ -234,14 +195,17 @@ fn sarif_validates_against_the_official_schema() {
     let dir = tempfile::tempdir().unwrap();
     write_files(dir.path(), &[("plugin.json", "{\"name\": \"Bad Name\"}")]);
     let empty = tempfile::tempdir().unwrap();
-    let log = json(&apcheck(&[
-        "check",
-        "--format",
-        "sarif",
-        path_str(dir.path()),
-        path_str(empty.path()),
-    ]));
-    let schema_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sarif-schema-2.1.0.json");
+    let log = json(
+        &apcheck(&[
+            "check",
+            "--format",
+            "sarif",
+            path_str(dir.path()),
+            path_str(empty.path()),
+        ])
+        .output(),
+    );
+    let schema_path = repo().join("tests/data/sarif-schema-2.1.0.json");
     let schema: Value = serde_json::from_str(&fs::read_to_string(schema_path).unwrap()).unwrap();
     let validator = jsonschema::validator_for(&schema).expect("the SARIF schema compiles");
     let errors: Vec<String> = validator
@@ -298,11 +262,9 @@ fn no_sarif_base_gives_the_same_log_wherever_the_checkout_is() {
                 &checkout.path().join("pkg"),
                 &[("plugin.json", "{\"name\": \"Bad Name\"}")],
             );
-            let output = Command::new(env!("CARGO_BIN_EXE_apcheck"))
-                .args(["check", "pkg", "--format", "sarif", "--no-sarif-base"])
+            let output = apcheck(&["check", "pkg", "--format", "sarif", "--no-sarif-base"])
                 .current_dir(checkout.path())
-                .output()
-                .expect("the apcheck binary runs");
+                .output();
             assert_eq!(code(&output), 1);
             stdout(&output)
         })
@@ -318,17 +280,17 @@ fn no_sarif_base_gives_the_same_log_wherever_the_checkout_is() {
 
 #[test]
 fn rules_and_explain_speak_text_and_json() {
-    let output = apcheck(&["rules"]);
+    let output = apcheck(&["rules"]).output();
     assert_eq!(code(&output), 0);
     assert!(stdout(&output).starts_with("CODE"));
-    let rules = json(&apcheck(&["rules", "--format", "json"]));
+    let rules = json(&apcheck(&["rules", "--format", "json"]).output());
     let rules = rules.as_array().expect("an array of rules");
     for rule in rules {
         let rule_code = rule["code"].as_str().unwrap();
-        let explained = apcheck(&["explain", rule_code, "--format", "json"]);
+        let explained = apcheck(&["explain", rule_code, "--format", "json"]).output();
         assert_eq!(code(&explained), 0);
         assert_eq!(json(&explained)["code"], rule_code);
-        assert!(stdout(&apcheck(&["explain", rule_code])).starts_with(rule_code));
+        assert!(stdout(&apcheck(&["explain", rule_code]).output()).starts_with(rule_code));
     }
 }
 
@@ -347,7 +309,7 @@ fn a_conformant_plugin_loads_and_exits_0() {
             ),
         ],
     );
-    let output = apcheck(&["check", "--format", "json", path_str(dir.path())]);
+    let output = apcheck(&["check", "--format", "json", path_str(dir.path())]).output();
     let report = report(&output);
     assert_eq!(report["plugin"]["state"], "loaded", "{report:#}");
     assert_eq!(report["plugin"]["name"], "demo");
@@ -361,7 +323,7 @@ fn an_invalid_name_rejects_the_plugin_and_exits_1() {
     let dir = tempfile::tempdir().unwrap();
     write_files(dir.path(), &[("plugin.json", &manifest("Bad Name"))]);
     let root = path_str(dir.path());
-    let output = apcheck(&["check", "--format", "json", root]);
+    let output = apcheck(&["check", "--format", "json", root]).output();
     assert_eq!(code(&output), 1);
     let report = report(&output);
     assert_eq!(report["plugin"]["state"], "rejected");
@@ -370,7 +332,7 @@ fn an_invalid_name_rejects_the_plugin_and_exits_1() {
     assert_eq!(diagnostic["file"], "plugin.json");
     assert_eq!(diagnostic["line"], 3, "{report:#}");
 
-    let text = stdout(&apcheck(&["check", root]));
+    let text = stdout(&apcheck(&["check", root]).output());
     assert!(text.contains(&format!("{root}/plugin.json:3:")), "{text}");
     assert!(
         text.contains("\"name\": \"Bad Name\""),
@@ -378,7 +340,7 @@ fn an_invalid_name_rejects_the_plugin_and_exits_1() {
     );
     assert!(text.contains('^'), "a caret marks the span: {text}");
 
-    let github = stdout(&apcheck(&["check", "--format", "github", root]));
+    let github = stdout(&apcheck(&["check", "--format", "github", root]).output());
     let first = github.lines().next().unwrap();
     assert!(
         first.starts_with(&format!("::error file={root}/plugin.json,line=3,col=")),
@@ -386,7 +348,7 @@ fn an_invalid_name_rejects_the_plugin_and_exits_1() {
     );
     assert!(first.contains(",title=AP2"), "{github}");
 
-    let markdown = stdout(&apcheck(&["check", "--format", "markdown", root]));
+    let markdown = stdout(&apcheck(&["check", "--format", "markdown", root]).output());
     assert!(markdown.contains("| Plugin | rejected |"), "{markdown}");
 }
 
@@ -398,7 +360,7 @@ fn a_missing_manifest_rejects_the_plugin_and_exits_1() {
         dir.path(),
         &[("skills/a/SKILL.md", "---\nname: a\ndescription: d\n---\n")],
     );
-    let output = apcheck(&["check", "--format", "json", path_str(dir.path())]);
+    let output = apcheck(&["check", "--format", "json", path_str(dir.path())]).output();
     assert_eq!(code(&output), 1, "{}", stdout(&output));
     assert_eq!(report(&output)["plugin"]["state"], "rejected");
 }
@@ -411,12 +373,12 @@ fn deny_warnings_turns_warnings_into_failure() {
         format!("{{\n  \"$schema\": \"{SCHEMA_1_0_0}\",\n  \"name\": \"demo\",\n  \"hooks\": {{}}\n}}\n");
     write_files(dir.path(), &[("plugin.json", &with_unknown)]);
     let root = path_str(dir.path());
-    let output = apcheck(&["check", "--format", "json", root]);
+    let output = apcheck(&["check", "--format", "json", root]).output();
     let report = report(&output);
     assert_eq!(report["plugin"]["state"], "loaded", "{report:#}");
     assert!(report["summary"]["warnings"].as_u64().unwrap() > 0, "{report:#}");
     assert_eq!(code(&output), 0);
-    assert_eq!(code(&apcheck(&["check", "--deny", "warnings", root])), 1);
+    assert_eq!(code(&apcheck(&["check", "--deny", "warnings", root]).output()), 1);
 }
 
 #[test]
@@ -425,7 +387,7 @@ fn one_failing_root_fails_the_whole_run() {
     let (good, bad) = (dir.path().join("good"), dir.path().join("bad"));
     write_files(&good, &[("plugin.json", &manifest("good"))]);
     write_files(&bad, &[("plugin.json", "{\"name\": 3}")]);
-    let output = apcheck(&["check", path_str(&good), path_str(&bad)]);
+    let output = apcheck(&["check", path_str(&good), path_str(&bad)]).output();
     assert_eq!(code(&output), 1);
     let text = stdout(&output);
     assert!(text.contains("2 plugins: 1 loaded, 1 rejected"), "{text}");
@@ -443,7 +405,7 @@ fn no_format_ever_prints_a_credential() {
     let dir = tempfile::tempdir().unwrap();
     write_files(dir.path(), &[("plugin.json", &manifest("demo")), ("mcp.json", &mcp)]);
     let root = path_str(dir.path());
-    let report = report(&apcheck(&["check", "--format", "json", root]));
+    let report = report(&apcheck(&["check", "--format", "json", root]).output());
     let codes = diagnostic_codes(&report);
     assert!(
         codes.iter().any(|c| c.starts_with("AP5")),
@@ -454,7 +416,7 @@ fn no_format_ever_prints_a_credential() {
         "another finding shares its line: {codes:?}"
     );
     for format in ["text", "json", "sarif", "github", "markdown"] {
-        let out = stdout(&apcheck(&["check", "--format", format, "--color", "always", root]));
+        let out = stdout(&apcheck(&["check", "--format", format, "--color", "always", root]).output());
         assert!(!out.contains(&token[4..20]), "{format} leaks the token:\n{out}");
     }
 }
@@ -465,11 +427,9 @@ fn relative_roots_give_repository_relative_paths() {
     let repo = tempfile::tempdir().unwrap();
     write_files(repo.path(), &[("plugins/bad/plugin.json", &manifest("Bad Name"))]);
     let run = |format: &str| {
-        Command::new(env!("CARGO_BIN_EXE_apcheck"))
+        apcheck(&["check", "--format", format, "plugins/bad"])
             .current_dir(repo.path())
-            .args(["check", "--format", format, "plugins/bad"])
             .output()
-            .expect("the apcheck binary runs")
     };
     let log = json(&run("sarif"));
     let location = &log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
@@ -488,8 +448,8 @@ fn a_failed_write_is_an_io_failure() {
     let dir = tempfile::tempdir().unwrap();
     write_files(dir.path(), &[("plugin.json", &manifest("demo"))]);
     let full = fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
-    let status = Command::new(env!("CARGO_BIN_EXE_apcheck"))
-        .args(["check", path_str(dir.path())])
+    let status = apcheck(&["check", path_str(dir.path())])
+        .command()
         .stdout(full)
         .stderr(std::process::Stdio::null())
         .status()
@@ -506,7 +466,7 @@ fn fixed_locations_linked_to_nothing_are_invalid_not_absent() {
     write_files(dir.path(), &[("plugin.json", &manifest("demo"))]);
     std::os::unix::fs::symlink("gone", dir.path().join("skills")).unwrap();
     std::os::unix::fs::symlink("gone.json", dir.path().join("mcp.json")).unwrap();
-    let output = apcheck(&["check", "--format", "json", path_str(dir.path())]);
+    let output = apcheck(&["check", "--format", "json", path_str(dir.path())]).output();
     let report = report(&output);
     assert_eq!(code(&output), 1, "{report}");
     assert_eq!(report["plugin"]["state"], "loaded", "{report}");
@@ -535,7 +495,7 @@ fn links_out_of_the_root_from_a_skill_folder_are_reported_and_the_skill_still_lo
     let references = dir.path().join("skills/review/references");
     std::os::unix::fs::symlink(outside.path(), &references).unwrap();
     std::os::unix::fs::symlink("../../plugin.json", dir.path().join("skills/review/inside.json")).unwrap();
-    let output = apcheck(&["check", "--format", "json", path_str(dir.path())]);
+    let output = apcheck(&["check", "--format", "json", path_str(dir.path())]).output();
     let report = report(&output);
     assert_eq!(diagnostic_codes(&report), ["AP103"], "{report}");
     assert_eq!(report["diagnostics"][0]["file"], "skills/review/references", "{report}");
@@ -571,7 +531,8 @@ fn one_run_writes_each_format_to_its_file_and_the_primary_to_stdout() {
         "json",
         &warned,
         &rejected,
-    ]);
+    ])
+    .output();
     assert_eq!(code(&output), 1);
     let stdout_report = reports(&output);
     assert_eq!(stdout_report.as_array().unwrap().len(), 2);
@@ -590,19 +551,19 @@ fn output_file_takes_the_primary_format_and_two_stdout_formats_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let (warned, _) = warned_and_rejected(dir.path());
     let file = dir.path().join("report.txt");
-    let output = apcheck(&["check", "--color", "always", "-o", path_str(&file), &warned]);
+    let output = apcheck(&["check", "--color", "always", "-o", path_str(&file), &warned]).output();
     assert_eq!(code(&output), 0);
     assert!(output.stdout.is_empty());
     let text = fs::read_to_string(&file).unwrap();
     assert!(text.contains("warned: loaded"), "{text}");
     assert!(!text.contains('\u{1b}'), "{text}");
 
-    let output = apcheck(&["check", "--format", "text", "--format", "json", &warned]);
+    let output = apcheck(&["check", "--format", "text", "--format", "json", &warned]).output();
     assert_eq!(code(&output), 2);
     assert!(output.stdout.is_empty());
     assert!(String::from_utf8_lossy(&output.stderr).contains("only one --format"));
     for bad in ["yaml", "sarif:", "yaml:out"] {
-        let output = apcheck(&["check", "--format", bad, &warned]);
+        let output = apcheck(&["check", "--format", bad, &warned]).output();
         assert_eq!(code(&output), 2, "--format {bad}");
     }
 }
@@ -611,7 +572,7 @@ fn output_file_takes_the_primary_format_and_two_stdout_formats_are_refused() {
 fn statistics_count_findings_per_rule_instead_of_listing_them() {
     let dir = tempfile::tempdir().unwrap();
     let (warned, rejected) = warned_and_rejected(dir.path());
-    let output = apcheck(&["check", "--statistics", &warned, &rejected]);
+    let output = apcheck(&["check", "--statistics", &warned, &rejected]).output();
     assert_eq!(code(&output), 1, "statistics change what is printed, not the exit code");
     let text = stdout(&output);
     assert!(
@@ -623,7 +584,7 @@ fn statistics_count_findings_per_rule_instead_of_listing_them() {
         "AP203's fix is safe, so it is marked fixable: {text}"
     );
     assert!(!text.contains("-->"), "no finding is listed: {text}");
-    let output = apcheck(&["check", "--statistics", "--format", "json", &warned, &rejected]);
+    let output = apcheck(&["check", "--statistics", "--format", "json", &warned, &rejected]).output();
     let counts = json(&output);
     let total: u64 = counts
         .as_array()
@@ -631,9 +592,9 @@ fn statistics_count_findings_per_rule_instead_of_listing_them() {
         .iter()
         .map(|c| c["count"].as_u64().unwrap())
         .sum();
-    let full = reports(&apcheck(&["check", "--format", "json", &warned, &rejected]));
+    let full = reports(&apcheck(&["check", "--format", "json", &warned, &rejected]).output());
     assert_eq!(total as usize, finding_count(&full));
-    let output = apcheck(&["check", "--statistics", "--format", "sarif", &warned]);
+    let output = apcheck(&["check", "--statistics", "--format", "sarif", &warned]).output();
     assert_eq!(code(&output), 2);
 }
 
@@ -641,8 +602,8 @@ fn statistics_count_findings_per_rule_instead_of_listing_them() {
 fn quiet_prints_the_findings_without_summary_lines() {
     let dir = tempfile::tempdir().unwrap();
     let (warned, _) = warned_and_rejected(dir.path());
-    let loud = stdout(&apcheck(&["check", &warned]));
-    let output = apcheck(&["check", "--quiet", &warned]);
+    let loud = stdout(&apcheck(&["check", &warned]).output());
+    let output = apcheck(&["check", "--quiet", &warned]).output();
     let quiet = stdout(&output);
     assert!(loud.contains("warned: loaded"), "{loud}");
     assert!(!quiet.contains("warned: loaded"), "{quiet}");
@@ -657,12 +618,15 @@ fn quiet_prints_the_findings_without_summary_lines() {
 fn exit_zero_passes_findings_and_rejections_but_never_a_usage_failure() {
     let dir = tempfile::tempdir().unwrap();
     let (warned, rejected) = warned_and_rejected(dir.path());
-    assert_eq!(code(&apcheck(&["check", &rejected])), 1);
-    assert_eq!(code(&apcheck(&["check", "--exit-zero", &rejected])), 0);
+    assert_eq!(code(&apcheck(&["check", &rejected]).output()), 1);
+    assert_eq!(code(&apcheck(&["check", "--exit-zero", &rejected]).output()), 0);
     assert_eq!(
-        code(&apcheck(&["check", "--exit-zero", "--deny", "warnings", &warned])),
+        code(&apcheck(&["check", "--exit-zero", "--deny", "warnings", &warned]).output()),
         0
     );
     let missing = dir.path().join("missing");
-    assert_eq!(code(&apcheck(&["check", "--exit-zero", path_str(&missing)])), 2);
+    assert_eq!(
+        code(&apcheck(&["check", "--exit-zero", path_str(&missing)]).output()),
+        2
+    );
 }

@@ -4,30 +4,16 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
 
 use serde_json::Value;
+
+use crate::support::{apcheck, write_files};
 
 const PLUGIN_SCHEMA: &str = "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json";
 const MCP_SCHEMA: &str = "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json";
 
-fn apcheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_apcheck"))
-        .args(args)
-        .output()
-        .expect("the apcheck binary runs")
-}
-
-fn write_files(root: &Path, files: &[(&str, &str)]) {
-    for (path, contents) in files {
-        let path = root.join(path);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, contents).unwrap();
-    }
-}
-
 fn codes(root: &Path) -> Vec<String> {
-    let output = apcheck(&["check", "--format", "json", root.to_str().unwrap()]);
+    let output = apcheck(&["check", "--format", "json", root.to_str().unwrap()]).output();
     let report: Value = serde_json::from_slice::<Value>(&output.stdout).expect("a JSON report")["packages"][0].take();
     report["diagnostics"]
         .as_array()
@@ -65,7 +51,7 @@ fn fix_applies_every_safe_fix_and_the_recheck_is_clean() {
     // The name rejects the plugin; mcp.json is checked in the same pass, its
     // finding marked as one a client does not reach yet, and fixed in the same run.
     assert_eq!(codes(dir.path()), ["AP402", "AP209", "AP206"]);
-    let output = apcheck(&["check", "--fix", dir.path().to_str().unwrap()]);
+    let output = apcheck(&["check", "--fix", dir.path().to_str().unwrap()]).output();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(
         output.status.code(),
@@ -90,7 +76,7 @@ fn fix_applies_every_safe_fix_and_the_recheck_is_clean() {
     assert!(mcp.contains("\"type\": \"streamable-http\""), "{mcp}");
 
     // Idempotent: a second run changes nothing.
-    let again = apcheck(&["check", "--fix", dir.path().to_str().unwrap()]);
+    let again = apcheck(&["check", "--fix", dir.path().to_str().unwrap()]).output();
     assert!(String::from_utf8_lossy(&again.stderr).contains("applied 0 fixes in 0 files"));
     assert_eq!(fs::read_to_string(dir.path().join("plugin.json")).unwrap(), manifest);
 }
@@ -101,7 +87,7 @@ fn diff_prints_the_fixes_and_writes_nothing() {
     safe_fixable(dir.path());
     let before = fs::read_to_string(dir.path().join("plugin.json")).unwrap();
     let root = dir.path().to_str().unwrap();
-    let output = apcheck(&["check", "--diff", root]);
+    let output = apcheck(&["check", "--diff", root]).output();
     let diff = String::from_utf8(output.stdout).unwrap();
     assert_eq!(output.status.code(), Some(1));
     assert!(
@@ -135,9 +121,9 @@ fn unsafe_fixes_wait_for_unsafe_fixes() {
         ],
     );
     let root = dir.path().to_str().unwrap();
-    apcheck(&["check", "--fix", root]);
+    apcheck(&["check", "--fix", root]).output();
     assert_eq!(codes(dir.path()), ["AP309"]);
-    let output = apcheck(&["check", "--unsafe-fixes", root]);
+    let output = apcheck(&["check", "--unsafe-fixes", root]).output();
     assert_eq!(
         output.status.code(),
         Some(0),
@@ -153,7 +139,7 @@ fn unsafe_fixes_wait_for_unsafe_fixes() {
 fn the_json_report_carries_each_fix_as_data() {
     let dir = tempfile::tempdir().unwrap();
     safe_fixable(dir.path());
-    let output = apcheck(&["check", "--format", "json", dir.path().to_str().unwrap()]);
+    let output = apcheck(&["check", "--format", "json", dir.path().to_str().unwrap()]).output();
     let report: Value = serde_json::from_slice::<Value>(&output.stdout).unwrap()["packages"][0].take();
     let name = report["diagnostics"]
         .as_array()
@@ -164,7 +150,7 @@ fn the_json_report_carries_each_fix_as_data() {
     assert_eq!(name["fix"]["applicability"], "safe");
     assert_eq!(name["fix"]["edits"][0]["file"], "plugin.json");
     assert_eq!(name["fix"]["edits"][0]["replacement"], "\"invoice-ops\"");
-    let sarif = apcheck(&["check", "--format", "sarif", dir.path().to_str().unwrap()]);
+    let sarif = apcheck(&["check", "--format", "sarif", dir.path().to_str().unwrap()]).output();
     let log: Value = serde_json::from_slice(&sarif.stdout).unwrap();
     let fixes = log["runs"][0]["results"]
         .as_array()
@@ -188,7 +174,7 @@ fn a_vendor_hooks_key_moves_under_the_namespace_the_user_names() {
     assert_eq!(codes(dir.path()), ["AP210", "AP210"]);
 
     // Without a namespace no fix is offered, and the hint says how to give one.
-    let output = apcheck(&["check", "--format", "json", root]);
+    let output = apcheck(&["check", "--format", "json", root]).output();
     let report: Value = serde_json::from_slice::<Value>(&output.stdout).unwrap()["packages"][0].take();
     let hooks = &report["diagnostics"][0];
     assert!(hooks.get("fix").is_none_or(Value::is_null), "{hooks}");
@@ -196,11 +182,11 @@ fn a_vendor_hooks_key_moves_under_the_namespace_the_user_names() {
         hooks["hint"].as_str().unwrap().contains("--extensions-namespace"),
         "{hooks}"
     );
-    apcheck(&["check", "--unsafe-fixes", root]);
+    apcheck(&["check", "--unsafe-fixes", root]).output();
     assert_eq!(fs::read_to_string(dir.path().join("plugin.json")).unwrap(), manifest);
 
     // Unsafe: --fix alone leaves it.
-    apcheck(&["check", "--fix", "--extensions-namespace", "com.example.client", root]);
+    apcheck(&["check", "--fix", "--extensions-namespace", "com.example.client", root]).output();
     assert_eq!(fs::read_to_string(dir.path().join("plugin.json")).unwrap(), manifest);
 
     let output = apcheck(&[
@@ -209,7 +195,8 @@ fn a_vendor_hooks_key_moves_under_the_namespace_the_user_names() {
         "--extensions-namespace",
         "com.example.client",
         root,
-    ]);
+    ])
+    .output();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     assert!(stderr.contains("applied 2 fixes in 1 file"), "{stderr}");
@@ -225,7 +212,7 @@ fn a_vendor_hooks_key_moves_under_the_namespace_the_user_names() {
     );
 
     // The namespace can come from apcheck.toml too; one that is not reverse-domain is a usage error.
-    let bad = apcheck(&["check", "--extensions-namespace", "claude", root]);
+    let bad = apcheck(&["check", "--extensions-namespace", "claude", root]).output();
     assert_eq!(bad.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&bad.stderr)
@@ -251,7 +238,7 @@ fn the_namespace_in_the_configuration_is_used_by_the_fix() {
         ],
     );
     let root = dir.path().to_str().unwrap();
-    let output = apcheck(&["check", "--unsafe-fixes", root]);
+    let output = apcheck(&["check", "--unsafe-fixes", root]).output();
     assert_eq!(
         output.status.code(),
         Some(0),
@@ -287,7 +274,7 @@ fn yaml_1_1_boolean_like_values_are_quoted_by_the_safe_fix() {
     );
     let root = dir.path().to_str().unwrap();
     assert_eq!(codes(dir.path()), ["AP316"]);
-    let output = apcheck(&["check", "--fix", root]);
+    let output = apcheck(&["check", "--fix", root]).output();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     // One finding per field at a time: the re-check finds `cache` once `beta` is quoted.

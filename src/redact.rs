@@ -6,38 +6,156 @@
 //! renderers (`render::escape`) and the live edge all use the same detection.
 
 use std::borrow::Cow;
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 
 use regex::Regex;
 
+/// A credential shape, and the literal text that every match of it holds.
+/// Most strings an output quotes (names, paths, messages) hold none of those
+/// literals: a substring search answers for them without the regex, and a
+/// regex is compiled only when a string first needs it. In the wasm, running
+/// the 21 shapes' regexes over every string of a report, and compiling them
+/// all up front, took a third of a 500-skill `npx apcheck check`.
+struct Shape {
+    /// Any match contains one of these.
+    needles: &'static [&'static str],
+    /// The pattern is case-insensitive (`(?i)`), so are the needles.
+    ignore_case: bool,
+    /// A match counts only under a [secret name](secret_name), so text with
+    /// none of [`SECRET_NAME_PARTS`] in it holds none.
+    secret_named: bool,
+    pattern: &'static str,
+    regex: OnceLock<Regex>,
+}
+
+impl Shape {
+    const fn new(needles: &'static [&'static str], pattern: &'static str) -> Shape {
+        Shape {
+            needles,
+            ignore_case: false,
+            secret_named: false,
+            pattern,
+            regex: OnceLock::new(),
+        }
+    }
+
+    /// A name and value shape: group 1 the name, group 2 the value.
+    const fn named(needles: &'static [&'static str], pattern: &'static str) -> Shape {
+        Shape {
+            needles,
+            ignore_case: false,
+            secret_named: true,
+            pattern,
+            regex: OnceLock::new(),
+        }
+    }
+
+    const fn ignoring_case(needles: &'static [&'static str], pattern: &'static str) -> Shape {
+        Shape {
+            needles,
+            ignore_case: true,
+            secret_named: false,
+            pattern,
+            regex: OnceLock::new(),
+        }
+    }
+
+    /// False only when no match can be in `text`.
+    fn may_match(&self, text: &str) -> bool {
+        let has_needle = if self.ignore_case {
+            // Unicode case folding maps a few other letters onto ASCII ones
+            // (`ſ` onto `s`, the Kelvin sign onto `k`): such text gets the regex.
+            !text.is_ascii() || contains_any_ignoring_ascii_case(text, self.needles)
+        } else {
+            self.needles.iter().any(|needle| text.contains(needle))
+        };
+        // Names are ASCII (the patterns' name groups), compared lowercased.
+        has_needle && (!self.secret_named || contains_any_ignoring_ascii_case(text, SECRET_NAME_PARTS))
+    }
+
+    fn regex(&self) -> &Regex {
+        self.regex
+            .get_or_init(|| Regex::new(self.pattern).expect("credential shape patterns are valid"))
+    }
+
+    fn captures<'t>(&self, text: &'t str) -> Option<regex::Captures<'t>> {
+        if self.may_match(text) {
+            self.regex().captures(text)
+        } else {
+            None
+        }
+    }
+
+    fn find_iter<'t>(&self, text: &'t str) -> impl Iterator<Item = regex::Match<'t>> {
+        self.may_match(text)
+            .then(|| self.regex().find_iter(text))
+            .into_iter()
+            .flatten()
+    }
+
+    fn captures_iter<'t>(&self, text: &'t str) -> impl Iterator<Item = regex::Captures<'t>> {
+        self.may_match(text)
+            .then(|| self.regex().captures_iter(text))
+            .into_iter()
+            .flatten()
+    }
+}
+
+fn contains_any_ignoring_ascii_case(text: &str, needles: &[&str]) -> bool {
+    needles.iter().any(|needle| {
+        text.as_bytes()
+            .windows(needle.len())
+            .any(|window| window.eq_ignore_ascii_case(needle.as_bytes()))
+    })
+}
+
 /// Well-known credential shapes, each named with its article ("an OpenAI API
 /// key") for messages to quote; group 1 is the non-secret prefix shown in messages.
-static TOKEN_SHAPES: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
-    [
-        ("a GitHub token", r"\b(gh[pousr]_)[A-Za-z0-9]{30,}"),
-        ("a GitHub fine-grained token", r"\b(github_pat_)[A-Za-z0-9_]{30,}"),
-        ("a Slack token", r"\b(xox[abposr]-)[A-Za-z0-9-]{10,}"),
-        ("an AWS access key id", r"\b(AKIA|ASIA)[A-Z0-9]{16}\b"),
-        ("an Anthropic API key", r"\b(sk-ant-)[A-Za-z0-9_-]{20,}"),
-        (
-            "an OpenAI API key",
-            r"\b(sk-(?:proj-|svcacct-|admin-)?)[A-Za-z0-9_-]{20,}",
-        ),
-        ("a Stripe secret key", r"\b((?:sk|rk)_(?:live|test)_)[A-Za-z0-9]{16,}"),
-        ("a Google API key", r"\b(AIza)[A-Za-z0-9_-]{35}"),
-        ("a GitLab token", r"\b(glpat-)[A-Za-z0-9_-]{20,}"),
-        ("an npm token", r"\b(npm_)[A-Za-z0-9]{36}"),
-        ("a Hugging Face token", r"\b(hf_)[A-Za-z0-9]{30,}"),
-        (
-            "a JSON Web Token",
+static TOKEN_SHAPES: [(&str, Shape); 13] = [
+    ("a GitHub token", Shape::new(&["gh"], r"\b(gh[pousr]_)[A-Za-z0-9]{30,}")),
+    (
+        "a GitHub fine-grained token",
+        Shape::new(&["github_pat_"], r"\b(github_pat_)[A-Za-z0-9_]{30,}"),
+    ),
+    (
+        "a Slack token",
+        Shape::new(&["xox"], r"\b(xox[abposr]-)[A-Za-z0-9-]{10,}"),
+    ),
+    (
+        "an AWS access key id",
+        Shape::new(&["AKIA", "ASIA"], r"\b(AKIA|ASIA)[A-Z0-9]{16}\b"),
+    ),
+    (
+        "an Anthropic API key",
+        Shape::new(&["sk-ant-"], r"\b(sk-ant-)[A-Za-z0-9_-]{20,}"),
+    ),
+    (
+        "an OpenAI API key",
+        Shape::new(&["sk-"], r"\b(sk-(?:proj-|svcacct-|admin-)?)[A-Za-z0-9_-]{20,}"),
+    ),
+    (
+        "a Stripe secret key",
+        Shape::new(&["k_live_", "k_test_"], r"\b((?:sk|rk)_(?:live|test)_)[A-Za-z0-9]{16,}"),
+    ),
+    ("a Google API key", Shape::new(&["AIza"], r"\b(AIza)[A-Za-z0-9_-]{35}")),
+    (
+        "a GitLab token",
+        Shape::new(&["glpat-"], r"\b(glpat-)[A-Za-z0-9_-]{20,}"),
+    ),
+    ("an npm token", Shape::new(&["npm_"], r"\b(npm_)[A-Za-z0-9]{36}")),
+    ("a Hugging Face token", Shape::new(&["hf_"], r"\b(hf_)[A-Za-z0-9]{30,}")),
+    (
+        "a JSON Web Token",
+        Shape::new(
+            &["eyJ"],
             r"\b(eyJ)[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",
         ),
-        ("a private key", r"(-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)"),
-    ]
-    .into_iter()
-    .map(|(label, pattern)| (label, Regex::new(pattern).expect("token shape patterns are valid")))
-    .collect()
-});
+    ),
+    (
+        "a private key",
+        Shape::new(&["PRIVATE KEY-----"], r"(-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----)"),
+    ),
+];
 
 /// The label and masked form of the first well-known credential shape in `value`.
 pub(crate) fn known_token(value: &str) -> Option<(&'static str, String)> {
@@ -90,30 +208,36 @@ pub(crate) fn named_secret(name: &str, value: &str) -> bool {
 }
 
 /// Shapes a renderer masks wherever it quotes text, whatever rule pointed there.
-static QUOTED_SHAPES: LazyLock<[Regex; 8]> = LazyLock::new(|| {
-    [
-        // A password in a URL's user information: group 1.
-        r"(?i)\b[a-z][a-z0-9+.-]*://[^/\s\x22'@:]*:([^/\s\x22'@]+)@",
-        // An authorization header's whole value as a JSON member, whatever its
-        // scheme (`Token …`, `Digest …`) and wherever it sits (a stdio server's
-        // stray `headers`, an extension): group 1.
-        r#"(?i)"(?:proxy-)?authorization"\s*:\s*"([^"\\]+)""#,
-        // A query parameter: name, value.
-        r"[?&;]([A-Za-z0-9_.-]+)=([^&#\s\x22'\\]+)",
-        // A flag with `=`: name, value.
+static QUOTED_SHAPES: [Shape; 8] = [
+    // A password in a URL's user information: group 1.
+    Shape::new(&["://"], r"(?i)\b[a-z][a-z0-9+.-]*://[^/\s\x22'@:]*:([^/\s\x22'@]+)@"),
+    // An authorization header's whole value as a JSON member, whatever its
+    // scheme (`Token …`, `Digest …`) and wherever it sits (a stdio server's
+    // stray `headers`, an extension): group 1.
+    Shape::new(&["\""], r#"(?i)"(?:proxy-)?authorization"\s*:\s*"([^"\\]+)""#),
+    // A query parameter: name, value.
+    Shape::named(&["="], r"[?&;]([A-Za-z0-9_.-]+)=([^&#\s\x22'\\]+)"),
+    // A flag with `=`: name, value.
+    Shape::named(
+        &["="],
         r"(?:^|[\s\x22'])--?([A-Za-z0-9][A-Za-z0-9_.-]*)=([^\s\x22'\\]+)",
-        // A flag and its value, in one string or as the next JSON array item: name, value.
+    ),
+    // A flag and its value, in one string or as the next JSON array item: name, value.
+    Shape::named(
+        &["-"],
         r"(?:^|[\s\x22'])--?([A-Za-z0-9][A-Za-z0-9_.-]*)(?:\x22\s*,\s*\x22|\s+)([^\s\x22'\\-][^\s\x22'\\]*)",
-        // A JSON member: name, value.
-        r#""([A-Za-z0-9_.-]+)"\s*:\s*"([^"\\]*)""#,
-        // An environment assignment in one string (`"DB_PASSWORD=…"`, an `env`
-        // written as an array): name, value.
-        r"(?:^|[\s\x22'])([A-Za-z_][A-Za-z0-9_]*)=([^\s\x22'\\&]+)",
-        // An authorization value: group 1.
+    ),
+    // A JSON member: name, value.
+    Shape::named(&["\""], r#""([A-Za-z0-9_.-]+)"\s*:\s*"([^"\\]*)""#),
+    // An environment assignment in one string (`"DB_PASSWORD=…"`, an `env`
+    // written as an array): name, value.
+    Shape::named(&["="], r"(?:^|[\s\x22'])([A-Za-z_][A-Za-z0-9_]*)=([^\s\x22'\\&]+)"),
+    // An authorization value: group 1.
+    Shape::ignoring_case(
+        &["bearer", "basic"],
         r"(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/=-]{8,})",
-    ]
-    .map(|pattern| Regex::new(pattern).expect("quoted-text shapes are valid"))
-});
+    ),
+];
 
 /// Byte ranges of `text` that hold a credential and must never be quoted:
 /// every well-known token shape (to the end of a private key), a URL's
@@ -141,7 +265,7 @@ pub fn credential_ranges(text: &str) -> Vec<std::ops::Range<usize>> {
         member,
         assignment,
         authorization,
-    ] = &*QUOTED_SHAPES;
+    ] = &QUOTED_SHAPES;
     for shape in [password, authorization_member, authorization] {
         for found in shape.captures_iter(text).filter_map(|c| c.get(1)) {
             // The part after a scheme word is the credential: `Bearer ${TOKEN}` holds none.
@@ -265,26 +389,44 @@ pub(crate) enum SecretName {
     WhenRandom,
 }
 
+/// Every name [`secret_name`] takes for a secret's holds one of these, in
+/// some ASCII case: text without any holds no secret-named value.
+const SECRET_NAME_PARTS: &[&str] = &[
+    "pass",
+    "pwd",
+    "secret",
+    "credential",
+    "key",
+    "token",
+    "auth",
+    "session",
+    "cookie",
+    "signature",
+];
+
+const ALWAYS_WHEN_LAST: &[&str] = &[
+    "password",
+    "passwd",
+    "pwd",
+    "passphrase",
+    "secret",
+    "credential",
+    "credentials",
+];
+const WHEN_RANDOM: &[&str] = &[
+    "key",
+    "apikey",
+    "token",
+    "pass",
+    "auth",
+    "session",
+    "cookie",
+    "signature",
+];
+/// Secret words that count inside a longer word (`githubtoken`).
+const SECRET_WORD_PARTS: &[&str] = &["token", "secret", "password", "apikey", "accesskey"];
+
 pub(crate) fn secret_name(name: &str) -> Option<SecretName> {
-    const ALWAYS_WHEN_LAST: &[&str] = &[
-        "password",
-        "passwd",
-        "pwd",
-        "passphrase",
-        "secret",
-        "credential",
-        "credentials",
-    ];
-    const WHEN_RANDOM: &[&str] = &[
-        "key",
-        "apikey",
-        "token",
-        "pass",
-        "auth",
-        "session",
-        "cookie",
-        "signature",
-    ];
     const NOT_A_SECRET_WHEN_LAST: &[&str] = &[
         "url", "uri", "file", "path", "dir", "name", "id", "type", "header", "env", "var", "length", "len", "size",
         "count", "version", "mode", "host", "endpoint", "region", "format", "enabled", "ttl", "timeout",
@@ -302,9 +444,7 @@ pub(crate) fn secret_name(name: &str) -> Option<SecretName> {
         .any(|w| {
             ALWAYS_WHEN_LAST.contains(&w.as_str())
                 || WHEN_RANDOM.contains(&w.as_str())
-                || ["token", "secret", "password", "apikey", "accesskey"]
-                    .iter()
-                    .any(|part| w.contains(part))
+                || SECRET_WORD_PARTS.iter().any(|part| w.contains(part))
         })
         .then_some(SecretName::WhenRandom)
 }
@@ -384,10 +524,11 @@ fn shannon_entropy(value: &str) -> f64 {
 pub fn mask_token_shapes(text: &str) -> Cow<'_, str> {
     let mut text = Cow::Borrowed(text);
     for (label, shape) in TOKEN_SHAPES.iter() {
-        if !shape.is_match(&text) {
+        if !shape.may_match(&text) || !shape.regex().is_match(&text) {
             continue;
         }
         let replaced = shape
+            .regex()
             .replace_all(&text, |found: &regex::Captures| {
                 let prefix = found.get(1).map_or("", |m| m.as_str());
                 if *label == "a private key" {
@@ -609,6 +750,41 @@ mod tests {
         let harmless = r#""args": ["--token", "${TOKEN}", "MODE=fast"], "url": "https://a.dev/mcp?page=2",
             "Authorization": "Bearer ${API_TOKEN}""#;
         assert_eq!(mask_credentials(harmless), harmless);
+    }
+
+    /// The needles only let a shape's regex be skipped: a credential that
+    /// holds none of them verbatim (a `(?i)` shape's other case, a letter that
+    /// folds onto an ASCII one) is still found.
+    #[test]
+    fn needles_never_hide_a_match() {
+        let key = "dXNlcjpwYXNzd29yZA==";
+        for text in [format!("BEARER {key}"), format!("Basic {key}"), format!("baſic {key}")] {
+            assert!(!mask_credentials(&text).contains(key), "{text}");
+        }
+        let samples = [
+            format!("ghp_{}", "a".repeat(36)),
+            format!("github_pat_{}", "a".repeat(36)),
+            "xoxb-0123456789ab".to_string(),
+            "AKIA0123456789ABCDEF".to_string(),
+            format!("sk-ant-{}", "a".repeat(24)),
+            format!("sk-proj-{}", "a".repeat(24)),
+            format!("rk_live_{}", "a".repeat(24)),
+            format!("AIza{}", "a".repeat(35)),
+            format!("glpat-{}", "a".repeat(24)),
+            format!("npm_{}", "a".repeat(36)),
+            format!("hf_{}", "a".repeat(36)),
+            format!("eyJ{0}.{0}.{0}", "a".repeat(12)),
+            "-----BEGIN RSA PRIVATE KEY-----".to_string(),
+        ];
+        for word in [ALWAYS_WHEN_LAST, WHEN_RANDOM, SECRET_WORD_PARTS].concat() {
+            assert!(contains_any_ignoring_ascii_case(word, SECRET_NAME_PARTS), "{word}");
+        }
+        assert!(secret_name("password").is_some() && secret_name("accessKey").is_some());
+        for ((label, shape), sample) in TOKEN_SHAPES.iter().zip(&samples) {
+            assert!(shape.regex().is_match(sample), "{label}: {sample}");
+            assert!(shape.may_match(sample), "{label}: {sample}");
+            assert_eq!(known_token(sample).map(|(found, _)| found), Some(*label));
+        }
     }
 
     #[test]

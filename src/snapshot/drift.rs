@@ -129,13 +129,13 @@ pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
                 _ => d.code.to_string(),
             })
             .collect();
-        drift.row(
-            &PACKAGE_REJECTED,
-            "plugin",
-            Some(snapshot.plugin.name.clone()),
-            Some("rejected".into()),
-            FixSide::Package,
-            if why.is_empty() {
+        drift.row(Difference {
+            rule: &PACKAGE_REJECTED,
+            subject: "plugin".into(),
+            snapshot: Some(snapshot.plugin.name.clone()),
+            package: Some("rejected".into()),
+            fix: FixSide::Package,
+            message: if why.is_empty() {
                 "the package is rejected, so no client holds this snapshot".to_string()
             } else {
                 format!(
@@ -143,8 +143,8 @@ pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
                     why.join("; ")
                 )
             },
-            "/plugin",
-        );
+            pointer: "/plugin",
+        });
         drift.explain(&package, |d| d.severity == Severity::Error);
     } else {
         drift.identity(&snapshot, &package);
@@ -157,6 +157,17 @@ pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
     report
 }
 
+/// A difference found: its row, and the diagnostic at `pointer` in the snapshot.
+struct Difference<'p> {
+    rule: &'static Rule,
+    subject: String,
+    snapshot: Option<String>,
+    package: Option<String>,
+    fix: FixSide,
+    message: String,
+    pointer: &'p str,
+}
+
 struct Drift<'a, 'r> {
     located: &'a JsonSource<'a>,
     /// The plugin root as the caller named it; package files are shown under it.
@@ -165,20 +176,19 @@ struct Drift<'a, 'r> {
 }
 
 impl Drift<'_, '_> {
-    #[allow(clippy::too_many_arguments)]
-    fn row(
-        &mut self,
-        rule: &'static Rule,
-        subject: impl Into<String>,
-        snapshot: Option<String>,
-        package: Option<String>,
-        fix: FixSide,
-        message: String,
-        pointer: &str,
-    ) {
+    fn row(&mut self, difference: Difference<'_>) {
+        let Difference {
+            rule,
+            subject,
+            snapshot,
+            package,
+            fix,
+            message,
+            pointer,
+        } = difference;
         self.report.rows.push(DriftRow {
             code: rule.code,
-            subject: subject.into(),
+            subject,
             snapshot,
             package,
             fix,
@@ -220,19 +230,19 @@ impl Drift<'_, '_> {
         for (member, in_snapshot, in_package) in pairs {
             if in_snapshot != in_package {
                 let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "(none)".into());
-                self.row(
-                    &IDENTITY_DRIFT,
-                    format!("plugin.{member}"),
-                    in_snapshot.clone(),
-                    in_package.clone(),
-                    FixSide::Snapshot,
-                    format!(
+                self.row(Difference {
+                    rule: &IDENTITY_DRIFT,
+                    subject: format!("plugin.{member}"),
+                    snapshot: in_snapshot.clone(),
+                    package: in_package.clone(),
+                    fix: FixSide::Snapshot,
+                    message: format!(
                         "plugin.{member} is {} in the snapshot and {} in plugin.json",
                         show(&in_snapshot),
                         show(&in_package)
                     ),
-                    &format!("/plugin/{member}"),
-                );
+                    pointer: &format!("/plugin/{member}"),
+                });
             }
         }
     }
@@ -245,73 +255,73 @@ impl Drift<'_, '_> {
                 .iter()
                 .find(|e| e.name.as_deref() == Some(skill.name.as_str()) || e.path == skill.path);
             match matching {
-                None => self.row(
-                    &SKILL_NOT_IN_PACKAGE,
-                    format!("skill {}", skill.name),
-                    Some(skill.path.clone()),
-                    None,
-                    FixSide::Snapshot,
-                    format!(
+                None => self.row(Difference {
+                    rule: &SKILL_NOT_IN_PACKAGE,
+                    subject: format!("skill {}", skill.name),
+                    snapshot: Some(skill.path.clone()),
+                    package: None,
+                    fix: FixSide::Snapshot,
+                    message: format!(
                         "skill `{}` is in the snapshot but the package has no such skill",
                         skill.name
                     ),
-                    &pointer,
-                ),
+                    pointer: &pointer,
+                }),
                 Some(entry) if entry.state == SkillState::Skipped => {
                     let reason = entry.reason.clone().unwrap_or_else(|| "does not conform".into());
-                    self.row(
-                        &SKILL_SKIPPED_BY_PACKAGE,
-                        format!("skill {}", skill.name),
-                        Some("metadata".into()),
-                        Some(format!("skipped: {reason}")),
-                        FixSide::Package,
-                        format!(
+                    self.row(Difference {
+                        rule: &SKILL_SKIPPED_BY_PACKAGE,
+                        subject: format!("skill {}", skill.name),
+                        snapshot: Some("metadata".into()),
+                        package: Some(format!("skipped: {reason}")),
+                        fix: FixSide::Package,
+                        message: format!(
                             "skill `{}` is in the snapshot but clients skip it: {reason}",
                             skill.name
                         ),
-                        &pointer,
-                    );
+                        pointer: &pointer,
+                    });
                     let path = entry.path.clone();
                     self.explain(package, |d| d.file.as_deref() == Some(path.as_str()));
                 }
                 Some(entry) => {
                     if entry.name.as_deref() != Some(skill.name.as_str()) {
-                        self.row(
-                            &SKILL_METADATA_DRIFT,
-                            format!("skill {} name", skill.name),
-                            Some(skill.name.clone()),
-                            entry.name.clone(),
-                            FixSide::Snapshot,
-                            format!(
+                        self.row(Difference {
+                            rule: &SKILL_METADATA_DRIFT,
+                            subject: format!("skill {} name", skill.name),
+                            snapshot: Some(skill.name.clone()),
+                            package: entry.name.clone(),
+                            fix: FixSide::Snapshot,
+                            message: format!(
                                 "skill at {} is named `{}` in the snapshot and `{}` in SKILL.md",
                                 skill.path,
                                 skill.name,
                                 entry.name.as_deref().unwrap_or("")
                             ),
-                            &format!("{pointer}/name"),
-                        );
+                            pointer: &format!("{pointer}/name"),
+                        });
                     }
                     if entry.description.as_deref() != Some(skill.description.as_str()) {
-                        self.row(
-                            &SKILL_METADATA_DRIFT,
-                            format!("skill {} description", skill.name),
-                            Some(skill.description.clone()),
-                            entry.description.clone(),
-                            FixSide::Snapshot,
-                            format!("skill `{}` has another description in SKILL.md", skill.name),
-                            &format!("{pointer}/description"),
-                        );
+                        self.row(Difference {
+                            rule: &SKILL_METADATA_DRIFT,
+                            subject: format!("skill {} description", skill.name),
+                            snapshot: Some(skill.description.clone()),
+                            package: entry.description.clone(),
+                            fix: FixSide::Snapshot,
+                            message: format!("skill `{}` has another description in SKILL.md", skill.name),
+                            pointer: &format!("{pointer}/description"),
+                        });
                     }
                     if entry.path != skill.path {
-                        self.row(
-                            &SKILL_METADATA_DRIFT,
-                            format!("skill {} path", skill.name),
-                            Some(skill.path.clone()),
-                            Some(entry.path.clone()),
-                            FixSide::Snapshot,
-                            format!("skill `{}` lives at {}, not {}", skill.name, entry.path, skill.path),
-                            &format!("{pointer}/path"),
-                        );
+                        self.row(Difference {
+                            rule: &SKILL_METADATA_DRIFT,
+                            subject: format!("skill {} path", skill.name),
+                            snapshot: Some(skill.path.clone()),
+                            package: Some(entry.path.clone()),
+                            fix: FixSide::Snapshot,
+                            message: format!("skill `{}` lives at {}, not {}", skill.name, entry.path, skill.path),
+                            pointer: &format!("{pointer}/path"),
+                        });
                     }
                 }
             }
@@ -323,18 +333,18 @@ impl Drift<'_, '_> {
                 .any(|s| Some(s.name.as_str()) == entry.name.as_deref() || s.path == entry.path);
             if !listed {
                 let name = entry.name.clone().unwrap_or_else(|| entry.dir.clone());
-                self.row(
-                    &SKILL_MISSING_FROM_SNAPSHOT,
-                    format!("skill {name}"),
-                    None,
-                    Some(entry.path.clone()),
-                    FixSide::Snapshot,
-                    format!(
+                self.row(Difference {
+                    rule: &SKILL_MISSING_FROM_SNAPSHOT,
+                    subject: format!("skill {name}"),
+                    snapshot: None,
+                    package: Some(entry.path.clone()),
+                    fix: FixSide::Snapshot,
+                    message: format!(
                         "the package discovers skill `{name}` ({}) but the snapshot does not hold it",
                         entry.path
                     ),
-                    "/skills",
-                );
+                    pointer: "/skills",
+                });
             }
         }
     }
@@ -345,48 +355,48 @@ impl Drift<'_, '_> {
             let pointer = format!("/mcpServers/{i}");
             let entry = package.mcp.servers.iter().find(|e| e.id == server.id);
             if disabled && server.status != ConnectionStatus::Skipped {
-                self.row(
-                    &SERVER_INVALID_IN_PACKAGE,
-                    format!("server {}", server.id),
-                    Some(server.status.as_str().into()),
-                    Some("mcp.json disabled".into()),
-                    FixSide::Package,
-                    format!(
+                self.row(Difference {
+                    rule: &SERVER_INVALID_IN_PACKAGE,
+                    subject: format!("server {}", server.id),
+                    snapshot: Some(server.status.as_str().into()),
+                    package: Some("mcp.json disabled".into()),
+                    fix: FixSide::Package,
+                    message: format!(
                         "server `{}` is in the snapshot but mcp.json is invalid, so MCP is disabled",
                         server.id
                     ),
-                    &pointer,
-                );
+                    pointer: &pointer,
+                });
                 self.explain(package, |d| {
                     d.file.as_deref() == Some("mcp.json") && d.severity == Severity::Error
                 });
                 continue;
             }
             match entry {
-                None => self.row(
-                    &SERVER_SET_DRIFT,
-                    format!("server {}", server.id),
-                    Some(server.status.as_str().into()),
-                    None,
-                    FixSide::Snapshot,
-                    format!("server `{}` is in the snapshot but not in mcp.json", server.id),
-                    &format!("{pointer}/id"),
-                ),
+                None => self.row(Difference {
+                    rule: &SERVER_SET_DRIFT,
+                    subject: format!("server {}", server.id),
+                    snapshot: Some(server.status.as_str().into()),
+                    package: None,
+                    fix: FixSide::Snapshot,
+                    message: format!("server `{}` is in the snapshot but not in mcp.json", server.id),
+                    pointer: &format!("{pointer}/id"),
+                }),
                 Some(entry) if entry.state == ServerState::Invalid && server.status != ConnectionStatus::Skipped => {
                     let reason = entry.reason.clone().unwrap_or_else(|| "invalid entry".into());
-                    self.row(
-                        &SERVER_INVALID_IN_PACKAGE,
-                        format!("server {}", server.id),
-                        Some(server.status.as_str().into()),
-                        Some(format!("invalid: {reason}")),
-                        FixSide::Package,
-                        format!(
+                    self.row(Difference {
+                        rule: &SERVER_INVALID_IN_PACKAGE,
+                        subject: format!("server {}", server.id),
+                        snapshot: Some(server.status.as_str().into()),
+                        package: Some(format!("invalid: {reason}")),
+                        fix: FixSide::Package,
+                        message: format!(
                             "server `{}` is {} in the snapshot but its mcp.json entry is invalid: {reason}",
                             server.id,
                             server.status.as_str()
                         ),
-                        &format!("{pointer}/status"),
-                    );
+                        pointer: &format!("{pointer}/status"),
+                    });
                     let mut entry_pointer = "/mcpServers".to_string();
                     push_token(&mut entry_pointer, &server.id);
                     self.explain(package, |d| {
@@ -397,37 +407,39 @@ impl Drift<'_, '_> {
                                 .is_some_and(|p| p == entry_pointer || p.starts_with(&format!("{entry_pointer}/")))
                     });
                 }
-                Some(entry) if entry.transport != server.transport && entry.state == ServerState::Valid => self.row(
-                    &SERVER_TYPE_DRIFT,
-                    format!("server {} type", server.id),
-                    server.transport.clone(),
-                    entry.transport.clone(),
-                    FixSide::Snapshot,
-                    format!(
-                        "server `{}` is {} in the snapshot and {} in mcp.json",
-                        server.id,
-                        server.transport.as_deref().unwrap_or("(no type)"),
-                        entry.transport.as_deref().unwrap_or("(no type)")
-                    ),
-                    &format!("{pointer}/type"),
-                ),
+                Some(entry) if entry.transport != server.transport && entry.state == ServerState::Valid => {
+                    self.row(Difference {
+                        rule: &SERVER_TYPE_DRIFT,
+                        subject: format!("server {} type", server.id),
+                        snapshot: server.transport.clone(),
+                        package: entry.transport.clone(),
+                        fix: FixSide::Snapshot,
+                        message: format!(
+                            "server `{}` is {} in the snapshot and {} in mcp.json",
+                            server.id,
+                            server.transport.as_deref().unwrap_or("(no type)"),
+                            entry.transport.as_deref().unwrap_or("(no type)")
+                        ),
+                        pointer: &format!("{pointer}/type"),
+                    })
+                }
                 Some(_) => {}
             }
         }
         for entry in &package.mcp.servers {
             if snapshot.server(&entry.id).is_none() {
-                self.row(
-                    &SERVER_SET_DRIFT,
-                    format!("server {}", entry.id),
-                    None,
-                    entry.transport.clone(),
-                    FixSide::Snapshot,
-                    format!(
+                self.row(Difference {
+                    rule: &SERVER_SET_DRIFT,
+                    subject: format!("server {}", entry.id),
+                    snapshot: None,
+                    package: entry.transport.clone(),
+                    fix: FixSide::Snapshot,
+                    message: format!(
                         "mcp.json declares server `{}` but the snapshot does not list it",
                         entry.id
                     ),
-                    "/mcpServers",
-                );
+                    pointer: "/mcpServers",
+                });
             }
         }
     }
@@ -492,18 +504,18 @@ impl Drift<'_, '_> {
             };
             for member in ["name", "version"].into_iter().filter(|m| schema.contains_key(*m)) {
                 let value = schema[member].to_string();
-                self.row(
-                    &IDENTITY_IN_INPUT_SCHEMA,
-                    format!("tool {} inputSchema.{member}", tool.qualified_name()),
-                    Some(value.clone()),
-                    None,
-                    FixSide::Snapshot,
-                    format!(
+                self.row(Difference {
+                    rule: &IDENTITY_IN_INPUT_SCHEMA,
+                    subject: format!("tool {} inputSchema.{member}", tool.qualified_name()),
+                    snapshot: Some(value.clone()),
+                    package: None,
+                    fix: FixSide::Snapshot,
+                    message: format!(
                         "the inputSchema of `{}` has a top-level `{member}` ({value}), which is not a schema keyword",
                         tool.qualified_name()
                     ),
-                    &format!("/tools/{i}/inputSchema/{member}"),
-                );
+                    pointer: &format!("/tools/{i}/inputSchema/{member}"),
+                });
             }
         }
     }

@@ -1,17 +1,15 @@
-//! Credentials embedded in MCP `headers` and `env` (AP5xx).
-//!
-//! §7.2.1: "Plugins MUST NOT embed credentials or other secrets in `headers`";
-//! §9.2: the same for `env`. Both are visible package data. A finding is an
-//! error, but it does not make the server invalid: the spec does not list it
-//! among the entry-invalidating rules, and a client would still load it.
+//! The detection several MCP checks share (`headers`, `env`, `url`, `args`)
+//! and the rules it finds for all of them (AP501-AP504). A rule only one
+//! check finds sits beside that check: AP505 in `rules/mcp/url.rs`, AP506 in
+//! `rules/mcp/args.rs`.
 //!
 //! Every message shows a secret masked, as its well-known prefix (if any) and
 //! its length, e.g. `ghp_…(40 chars)`; the value itself never leaves here.
 
 use crate::diag::Severity;
 use crate::redact::{
-    SecretName, is_stand_in, known_token, looks_like_password, looks_random, masked, named_secret, secret_name,
-    split_credential, without_placeholders,
+    SecretName, is_stand_in, known_token, looks_like_password, looks_random, masked, secret_name, split_credential,
+    without_placeholders,
 };
 use crate::rule::{Example, Rule};
 
@@ -155,79 +153,6 @@ pub static SECRET_IN_OTHER_FIELD: Rule = Rule {
     },
 };
 
-pub static SECRET_IN_URL_QUERY: Rule = Rule {
-    code: "AP505",
-    name: "secret-in-url-query",
-    severity: Severity::Warning,
-    spec: "Agent Plugins §7.2.1",
-    summary: "A secret-named URL query parameter holds a literal credential",
-    fix_hint: Some(
-        "remove it (and revoke it if it was published); send the credential in a header the user configures, not in the URL",
-    ),
-    doc: rule_doc! {
-        what: "Query parameters of `url` whose name says they hold a credential (`api_key`, `access_token`, \
-               `password`, …) with a literal value that looks like one: random-looking for key and token names, \
-               any literal for password and secret names. `${…}` placeholders and stand-ins like `<token>` pass.",
-        why: "§7.2.1: plugins must not embed credentials in `mcp.json`, and everyone who installs the package \
-              reads its `url`; a key in the query is also written to every proxy and server log on the way.",
-        failing: Example::Package(&[
-            ("plugin.json", PLUGIN_JSON),
-            (
-                "mcp.json",
-                "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n    \"issues\": {\n      \"type\": \"streamable-http\",\n      \"url\": \"https://issues.acme.dev/mcp?api_key=8f14e45fceea167a5a36dedd4bea2543a1b2c3d4\"\n    }\n  }\n}\n",
-            ),
-        ]),
-        fixed: Example::Package(&[
-            ("plugin.json", PLUGIN_JSON),
-            (
-                "mcp.json",
-                "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n    \"issues\": {\n      \"type\": \"streamable-http\",\n      \"url\": \"https://issues.acme.dev/mcp\"\n    }\n  }\n}\n",
-            ),
-        ]),
-    },
-};
-
-pub static SECRET_IN_ARGUMENT: Rule = Rule {
-    code: "AP506",
-    name: "secret-in-argument",
-    severity: Severity::Warning,
-    spec: "Agent Plugins §7.2.1, §9.2",
-    summary: "A secret-named command-line flag in `args` holds a literal credential",
-    fix_hint: Some(
-        "remove it (and revoke it if it was published); have the server read the credential from a variable the user sets",
-    ),
-    doc: rule_doc! {
-        what: "Flags in `args` whose name says they take a credential (`--api-key=…`, `--token …`, \
-               `--password …`) with a literal value that looks like one, given after `=` or as the next item. \
-               Well-known token shapes are AP502's; `${…}` placeholders and stand-ins pass.",
-        why: "`args` are as visible as `env` (§9.2) to everyone who installs the package, and a credential on a \
-              command line also shows in every process list on the user's machine.",
-        failing: Example::Package(&[
-            ("plugin.json", PLUGIN_JSON),
-            (
-                "mcp.json",
-                "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n    \"issues\": {\n      \"type\": \"stdio\",\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"issues-server\", \"--api-key=8f14e45fceea167a5a36dedd4bea2543a1b2c3d4\"]\n    }\n  }\n}\n",
-            ),
-        ]),
-        fixed: Example::Package(&[
-            ("plugin.json", PLUGIN_JSON),
-            (
-                "mcp.json",
-                "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n    \"issues\": {\n      \"type\": \"stdio\",\n      \"command\": \"npx\",\n      \"args\": [\"-y\", \"issues-server\"]\n    }\n  }\n}\n",
-            ),
-        ]),
-    },
-};
-
-pub static RULES: &[&Rule] = &[
-    &SECRET_AUTHORIZATION,
-    &SECRET_TOKEN_SHAPE,
-    &SECRET_NAMED_VALUE,
-    &SECRET_IN_OTHER_FIELD,
-    &SECRET_IN_URL_QUERY,
-    &SECRET_IN_ARGUMENT,
-];
-
 /// Where a value sits; the spec forbids secrets in both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Field {
@@ -321,57 +246,6 @@ pub fn detect_url_password(userinfo: &str) -> Option<Secret> {
             masked("", &password)
         ),
     })
-}
-
-/// A secret-named query parameter of `url` with a literal credential
-/// (`?api_key=…`, `&access_token=…`).
-pub fn detect_in_url_query(url: &str) -> Option<Secret> {
-    let query = url.split_once('?')?.1;
-    let query = query.split('#').next().unwrap_or("");
-    let (name, value) = query
-        .split(['&', ';'])
-        .filter_map(|pair| pair.split_once('='))
-        .find(|(name, value)| named_secret(name, value))?;
-    Some(Secret {
-        rule: &SECRET_IN_URL_QUERY,
-        message: format!(
-            "`url` query parameter {name:?} holds a literal credential ({}); everything in mcp.json is visible package data",
-            masked("", value)
-        ),
-    })
-}
-
-/// Secret-named flags in `args` with a literal credential, as `--name=value`
-/// or `--name` then `value`: the index of the item holding the value, and the finding.
-pub fn detect_in_args(args: &[Option<&str>]) -> Vec<(usize, Secret)> {
-    let mut found = Vec::new();
-    for (i, arg) in args.iter().enumerate() {
-        let Some(flag) = arg.and_then(|arg| arg.strip_prefix('-')) else {
-            continue;
-        };
-        let flag = flag.trim_start_matches('-');
-        let (name, value, at) = match flag.split_once('=') {
-            Some((name, value)) => (name, value, i),
-            None => match args.get(i + 1).copied().flatten() {
-                Some(next) if !next.starts_with('-') => (flag, next, i + 1),
-                _ => continue,
-            },
-        };
-        if named_secret(name, value) {
-            found.push((
-                at,
-                Secret {
-                    rule: &SECRET_IN_ARGUMENT,
-                    message: format!(
-                        "`args[{at}]` gives the flag {:?} a literal credential ({}); everything in mcp.json is visible package data",
-                        format!("--{name}"),
-                        masked("", value)
-                    ),
-                },
-            ));
-        }
-    }
-    found
 }
 
 #[cfg(test)]
@@ -519,40 +393,5 @@ mod tests {
         );
         assert!(detect_url_password("bot").is_none());
         assert!(detect_url_password("bot:${PASSWORD}").is_none());
-    }
-
-    #[test]
-    fn secret_named_query_parameters_and_flags_are_found() {
-        // These used to raise nothing, and another finding's snippet then quoted the key.
-        let hex = "8f14e45fceea167a5a36dedd4bea2543a1b2c3d4";
-        for url in [
-            format!("https://api.acme.dev/mcp?api_key={hex}"),
-            format!("https://api.acme.dev/mcp?x=1&access_token={hex}#top"),
-        ] {
-            let secret = detect_in_url_query(&url).unwrap();
-            assert_eq!(secret.rule.code, "AP505");
-            assert!(!secret.message.contains(hex), "{}", secret.message);
-        }
-        for harmless in [
-            "https://api.acme.dev/mcp?api_key=${API_KEY}",
-            "https://api.acme.dev/mcp?token=<token>",
-            "https://api.acme.dev/mcp?page=8f14e45fceea167a5a36dedd4bea2543a1b2c3d4",
-        ] {
-            assert!(detect_in_url_query(harmless).is_none(), "{harmless}");
-        }
-        let equals = format!("--api-key={hex}");
-        let found = detect_in_args(&[Some("-y"), Some(&equals)]);
-        assert_eq!(
-            found.iter().map(|(i, s)| (*i, s.rule.code)).collect::<Vec<_>>(),
-            [(1, "AP506")]
-        );
-        let found = detect_in_args(&[Some("--token"), Some(hex), Some("--password"), Some("hunter22")]);
-        assert_eq!(found.iter().map(|(i, _)| *i).collect::<Vec<_>>(), [1, 3]);
-        assert!(
-            found
-                .iter()
-                .all(|(_, s)| !s.message.contains(hex) && !s.message.contains("hunter22"))
-        );
-        assert!(detect_in_args(&[Some("--token"), Some("${TOKEN}"), Some("--verbose")]).is_empty());
     }
 }

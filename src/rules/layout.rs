@@ -5,6 +5,7 @@
 use crate::diag::{Diagnostic, Severity};
 use crate::report::{PluginSection, PluginState};
 use crate::rule::{Example, Rule};
+use crate::rules::manifest::{VENDOR_MANIFESTS, VendorManifest};
 use crate::tree::{Entry, Tree};
 
 const VALID: &str = "{\"$schema\": \"https://agent-plugins.org/schemas/1.0.0/plugin.schema.json\", \"name\": \"demo\"}";
@@ -53,14 +54,6 @@ pub static VENDOR_MANIFEST_BESIDE: Rule = Rule {
 
 pub static RULES: &[&Rule] = &[&VENDOR_MCP_JSON, &VENDOR_MANIFEST_BESIDE];
 
-/// Vendor manifest locations at the root, and whose they are.
-const VENDOR_MANIFEST_PATHS: &[(&str, &str)] = &[
-    (".claude-plugin", "Claude Code"),
-    (".codex-plugin", "Codex"),
-    (".cursor-plugin", "Cursor"),
-    ("gemini-extension.json", "Gemini CLI"),
-];
-
 /// Points out vendor files beside the package. Without a loaded plugin.json
 /// the manifest hop already explained what is missing, so the manifest hint
 /// is given only next to a loaded one; `.mcp.json` is told in every case.
@@ -82,7 +75,12 @@ pub fn hint_vendor_files(tree: &Tree, plugin: &PluginSection, diagnostics: &mut 
     if plugin.state != PluginState::Loaded {
         return;
     }
-    for (path, client) in VENDOR_MANIFEST_PATHS {
+    for VendorManifest {
+        root_entry: path,
+        client,
+        ..
+    } in VENDOR_MANIFESTS
+    {
         let Some(entry) = tree.entry(path) else { continue };
         let what = if matches!(entry, Entry::Dir) {
             "directory"

@@ -74,12 +74,37 @@ pub static RULES: &[&Rule] = &[
     &members::EXTENSION_NAMESPACE,
 ];
 
-/// Vendor manifests found where a portable one is missing, and whose they are.
-pub const VENDOR_MANIFESTS: &[(&str, &str)] = &[
-    (".claude-plugin/plugin.json", "Claude Code"),
-    (".codex-plugin/plugin.json", "Codex"),
-    (".cursor-plugin/plugin.json", "Cursor"),
-    ("gemini-extension.json", "Gemini CLI"),
+/// A client's own manifest: named where a portable one is missing (AP201)
+/// and pointed out where it sits beside one (AP021).
+pub struct VendorManifest {
+    /// The entry at the root: the vendor directory, or the file itself.
+    pub root_entry: &'static str,
+    /// The manifest file inside `root_entry`, or `root_entry` when it is one.
+    pub file: &'static str,
+    pub client: &'static str,
+}
+
+pub const VENDOR_MANIFESTS: &[VendorManifest] = &[
+    VendorManifest {
+        root_entry: ".claude-plugin",
+        file: ".claude-plugin/plugin.json",
+        client: "Claude Code",
+    },
+    VendorManifest {
+        root_entry: ".codex-plugin",
+        file: ".codex-plugin/plugin.json",
+        client: "Codex",
+    },
+    VendorManifest {
+        root_entry: ".cursor-plugin",
+        file: ".cursor-plugin/plugin.json",
+        client: "Cursor",
+    },
+    VendorManifest {
+        root_entry: "gemini-extension.json",
+        file: "gemini-extension.json",
+        client: "Gemini CLI",
+    },
 ];
 
 /// Loads `plugin.json` as a conformant client does (§5): any error-level
@@ -155,8 +180,8 @@ fn count_errors(diagnostics: &[Diagnostic]) -> usize {
 fn missing_manifest(tree: &Tree) -> Diagnostic {
     let vendors: Vec<String> = VENDOR_MANIFESTS
         .iter()
-        .filter(|(path, _)| tree.read(path).is_some())
-        .map(|(path, client)| format!("`{path}` ({client})"))
+        .filter(|vendor| tree.read(vendor.file).is_some())
+        .map(|vendor| format!("`{}` ({})", vendor.file, vendor.client))
         .collect();
     let mut message =
         "There is no `plugin.json` at the plugin root; the directory is rejected (§4.1, §5.1)".to_string();

@@ -18,6 +18,7 @@ macro_rules! example_mcp_json {
     };
 }
 
+mod args;
 mod command;
 mod cwd;
 mod document;
@@ -30,7 +31,9 @@ mod server;
 mod text;
 mod url;
 
+pub use args::SECRET_IN_ARGUMENT;
 pub use command::split_command_line;
+pub use url::SECRET_IN_URL_QUERY;
 
 use crate::diag::Diagnostic;
 use crate::report::{McpSection, McpState, PluginSection};

@@ -3,92 +3,43 @@
 //! from the snapshot is a row naming both values and the side to fix: the
 //! snapshot when it is merely stale (rebuild it with `apcheck snapshot`), the
 //! package when it is broken or holds runtime state that belongs to a client.
-
-use serde::Serialize;
-use serde_json::Value;
+//!
+//! Each comparison sits with the rules it finds, one file per subject
+//! (`package`, `identity`, `skills`, `servers`, `runtime`); what they share is
+//! below them (`report`, `examples`).
 
 use super::lint::check_snapshot;
-use super::model::{ConnectionStatus, Snapshot};
-use crate::diag::{Diagnostic, Severity};
-use crate::exit::Exit;
-use crate::json::{JsonDoc, parse::push_token, parse_document};
-use crate::report::{McpState, PackageReport, PluginState, ServerState, SkillState, sort_diagnostics};
+use crate::diag::Diagnostic;
+use crate::report::{PluginState, sort_diagnostics};
 use crate::rule::Rule;
 use crate::rules::unread::{NEEDED_PATH_NOT_READ, PATH_UNREADABLE};
 use crate::source::json::JsonSource;
 use crate::tree::{Tree, path_from_root};
 
-mod rules;
+mod examples;
+mod identity;
+mod package;
+mod report;
+mod runtime;
+mod servers;
+mod skills;
 
-pub use rules::{
-    IDENTITY_DRIFT, IDENTITY_IN_INPUT_SCHEMA, PACKAGE_REJECTED, RULES, RUNTIME_STATE_IN_PACKAGING,
-    SERVER_INVALID_IN_PACKAGE, SERVER_SET_DRIFT, SERVER_TYPE_DRIFT, SKILL_METADATA_DRIFT, SKILL_MISSING_FROM_SNAPSHOT,
-    SKILL_NOT_IN_PACKAGE, SKILL_SKIPPED_BY_PACKAGE,
-};
+use report::Drift;
+pub use report::{DriftReport, DriftRow, FixSide};
 
-/// Members only a running client knows; in packaging files they are drift.
-const RUNTIME_MEMBERS: &[&str] = &[
-    "status",
-    "connected",
-    "loaded",
-    "tools",
-    "inputSchema",
-    "outputSchema",
-    "protocolVersion",
+pub static RULES: &[&Rule] = &[
+    &package::PACKAGE_REJECTED,
+    &identity::IDENTITY_DRIFT,
+    &skills::SKILL_MISSING_FROM_SNAPSHOT,
+    &skills::SKILL_NOT_IN_PACKAGE,
+    &skills::SKILL_SKIPPED_BY_PACKAGE,
+    &skills::SKILL_METADATA_DRIFT,
+    &servers::SERVER_SET_DRIFT,
+    &servers::SERVER_INVALID_IN_PACKAGE,
+    &servers::SERVER_TYPE_DRIFT,
+    &runtime::RUNTIME_STATE_IN_PACKAGING,
+    &identity::IDENTITY_IN_INPUT_SCHEMA,
 ];
-
-/// Which side of a difference to change.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum FixSide {
-    /// The snapshot is stale: rebuild it.
-    Snapshot,
-    /// The packaging files are wrong.
-    Package,
-}
-
-/// One difference, side by side.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct DriftRow {
-    pub code: &'static str,
-    /// What differs: `plugin.version`, `skill write-weekly-summary`, `server invoice-tools`.
-    pub subject: String,
-    /// The value in the snapshot; `None` when absent there.
-    pub snapshot: Option<String>,
-    /// The value in the packaging files; `None` when absent there.
-    pub package: Option<String>,
-    pub fix: FixSide,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct DriftReport {
-    pub rows: Vec<DriftRow>,
-    /// Snapshot lint findings, package findings that explain a row, then the drift.
-    pub diagnostics: Vec<Diagnostic>,
-    /// What could not be read, so was not compared: the snapshot file when it
-    /// is not a valid snapshot, or package paths the check could not read
-    /// (`PackageReport::unread`). When any, no rows does not mean "no drift",
-    /// and the run fails.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub not_compared: Vec<String>,
-}
-
-impl DriftReport {
-    pub fn has_drift(&self) -> bool {
-        !self.rows.is_empty()
-    }
-
-    /// The run's outcome: drift is an error-level finding on its own, and
-    /// lint errors count too. What was not compared fails as well: no drift
-    /// found over a gap is not "no drift".
-    pub fn exit(&self) -> Exit {
-        if self.has_drift() || !self.not_compared.is_empty() {
-            Exit::Findings
-        } else {
-            crate::exit::for_diagnostics(&self.diagnostics)
-        }
-    }
-}
 
 /// Compares snapshot `text` (file `name`) with the package in `tree` (root `root`).
 pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
@@ -119,33 +70,7 @@ pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
     };
     drift.explain(&package, unread);
     if package.plugin.state == PluginState::Rejected {
-        let why: Vec<String> = package
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .map(|d| match (&d.file, d.line) {
-                (Some(file), Some(line)) => format!("{} in {}:{line}", d.code, path_from_root(root, file)),
-                (Some(file), None) => format!("{} in {}", d.code, path_from_root(root, file)),
-                _ => d.code.to_string(),
-            })
-            .collect();
-        drift.row(
-            &PACKAGE_REJECTED,
-            "plugin",
-            Some(snapshot.plugin.name.clone()),
-            Some("rejected".into()),
-            FixSide::Package,
-            if why.is_empty() {
-                "the package is rejected, so no client holds this snapshot".to_string()
-            } else {
-                format!(
-                    "the package is rejected ({}), so no client holds this snapshot",
-                    why.join("; ")
-                )
-            },
-            "/plugin",
-        );
-        drift.explain(&package, |d| d.severity == Severity::Error);
+        drift.rejected(&snapshot, &package);
     } else {
         drift.identity(&snapshot, &package);
         drift.skills(&snapshot, &package);
@@ -157,362 +82,11 @@ pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
     report
 }
 
-struct Drift<'a, 'r> {
-    located: &'a JsonSource<'a>,
-    /// The plugin root as the caller named it; package files are shown under it.
-    root: &'a str,
-    report: &'r mut DriftReport,
-}
-
-impl Drift<'_, '_> {
-    #[allow(clippy::too_many_arguments)]
-    fn row(
-        &mut self,
-        rule: &'static Rule,
-        subject: impl Into<String>,
-        snapshot: Option<String>,
-        package: Option<String>,
-        fix: FixSide,
-        message: String,
-        pointer: &str,
-    ) {
-        self.report.rows.push(DriftRow {
-            code: rule.code,
-            subject: subject.into(),
-            snapshot,
-            package,
-            fix,
-        });
-        self.report
-            .diagnostics
-            .push(self.located.at_value(rule, pointer, message));
-    }
-
-    /// Adds the package findings that explain a row (why a skill or server is skipped).
-    fn explain(&mut self, package: &PackageReport, keep: impl Fn(&Diagnostic) -> bool) {
-        let known: Vec<Diagnostic> = package
-            .diagnostics
-            .iter()
-            .filter(|d| keep(d))
-            .map(|d| {
-                let mut d = d.clone();
-                d.file = d.file.map(|file| path_from_root(self.root, &file));
-                d
-            })
-            .collect();
-        for diagnostic in known {
-            if !self.report.diagnostics.contains(&diagnostic) {
-                self.report.diagnostics.push(diagnostic);
-            }
-        }
-    }
-
-    fn identity(&mut self, snapshot: &Snapshot, package: &PackageReport) {
-        let pairs = [
-            ("name", Some(snapshot.plugin.name.clone()), package.plugin.name.clone()),
-            (
-                "version",
-                snapshot.plugin.version.clone(),
-                package.plugin.version.clone(),
-            ),
-            ("spec", Some(snapshot.plugin.spec.clone()), package.plugin.spec.clone()),
-        ];
-        for (member, in_snapshot, in_package) in pairs {
-            if in_snapshot != in_package {
-                let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "(none)".into());
-                self.row(
-                    &IDENTITY_DRIFT,
-                    format!("plugin.{member}"),
-                    in_snapshot.clone(),
-                    in_package.clone(),
-                    FixSide::Snapshot,
-                    format!(
-                        "plugin.{member} is {} in the snapshot and {} in plugin.json",
-                        show(&in_snapshot),
-                        show(&in_package)
-                    ),
-                    &format!("/plugin/{member}"),
-                );
-            }
-        }
-    }
-
-    fn skills(&mut self, snapshot: &Snapshot, package: &PackageReport) {
-        let entries = &package.skills.entries;
-        for (i, skill) in snapshot.skills.iter().enumerate() {
-            let pointer = format!("/skills/{i}");
-            let matching = entries
-                .iter()
-                .find(|e| e.name.as_deref() == Some(skill.name.as_str()) || e.path == skill.path);
-            match matching {
-                None => self.row(
-                    &SKILL_NOT_IN_PACKAGE,
-                    format!("skill {}", skill.name),
-                    Some(skill.path.clone()),
-                    None,
-                    FixSide::Snapshot,
-                    format!(
-                        "skill `{}` is in the snapshot but the package has no such skill",
-                        skill.name
-                    ),
-                    &pointer,
-                ),
-                Some(entry) if entry.state == SkillState::Skipped => {
-                    let reason = entry.reason.clone().unwrap_or_else(|| "does not conform".into());
-                    self.row(
-                        &SKILL_SKIPPED_BY_PACKAGE,
-                        format!("skill {}", skill.name),
-                        Some("metadata".into()),
-                        Some(format!("skipped: {reason}")),
-                        FixSide::Package,
-                        format!(
-                            "skill `{}` is in the snapshot but clients skip it: {reason}",
-                            skill.name
-                        ),
-                        &pointer,
-                    );
-                    let path = entry.path.clone();
-                    self.explain(package, |d| d.file.as_deref() == Some(path.as_str()));
-                }
-                Some(entry) => {
-                    if entry.name.as_deref() != Some(skill.name.as_str()) {
-                        self.row(
-                            &SKILL_METADATA_DRIFT,
-                            format!("skill {} name", skill.name),
-                            Some(skill.name.clone()),
-                            entry.name.clone(),
-                            FixSide::Snapshot,
-                            format!(
-                                "skill at {} is named `{}` in the snapshot and `{}` in SKILL.md",
-                                skill.path,
-                                skill.name,
-                                entry.name.as_deref().unwrap_or("")
-                            ),
-                            &format!("{pointer}/name"),
-                        );
-                    }
-                    if entry.description.as_deref() != Some(skill.description.as_str()) {
-                        self.row(
-                            &SKILL_METADATA_DRIFT,
-                            format!("skill {} description", skill.name),
-                            Some(skill.description.clone()),
-                            entry.description.clone(),
-                            FixSide::Snapshot,
-                            format!("skill `{}` has another description in SKILL.md", skill.name),
-                            &format!("{pointer}/description"),
-                        );
-                    }
-                    if entry.path != skill.path {
-                        self.row(
-                            &SKILL_METADATA_DRIFT,
-                            format!("skill {} path", skill.name),
-                            Some(skill.path.clone()),
-                            Some(entry.path.clone()),
-                            FixSide::Snapshot,
-                            format!("skill `{}` lives at {}, not {}", skill.name, entry.path, skill.path),
-                            &format!("{pointer}/path"),
-                        );
-                    }
-                }
-            }
-        }
-        for entry in entries.iter().filter(|e| e.state == SkillState::Discovered) {
-            let listed = snapshot
-                .skills
-                .iter()
-                .any(|s| Some(s.name.as_str()) == entry.name.as_deref() || s.path == entry.path);
-            if !listed {
-                let name = entry.name.clone().unwrap_or_else(|| entry.dir.clone());
-                self.row(
-                    &SKILL_MISSING_FROM_SNAPSHOT,
-                    format!("skill {name}"),
-                    None,
-                    Some(entry.path.clone()),
-                    FixSide::Snapshot,
-                    format!(
-                        "the package discovers skill `{name}` ({}) but the snapshot does not hold it",
-                        entry.path
-                    ),
-                    "/skills",
-                );
-            }
-        }
-    }
-
-    fn servers(&mut self, snapshot: &Snapshot, package: &PackageReport) {
-        let disabled = package.mcp.state == McpState::Disabled;
-        for (i, server) in snapshot.servers.iter().enumerate() {
-            let pointer = format!("/mcpServers/{i}");
-            let entry = package.mcp.servers.iter().find(|e| e.id == server.id);
-            if disabled && server.status != ConnectionStatus::Skipped {
-                self.row(
-                    &SERVER_INVALID_IN_PACKAGE,
-                    format!("server {}", server.id),
-                    Some(server.status.as_str().into()),
-                    Some("mcp.json disabled".into()),
-                    FixSide::Package,
-                    format!(
-                        "server `{}` is in the snapshot but mcp.json is invalid, so MCP is disabled",
-                        server.id
-                    ),
-                    &pointer,
-                );
-                self.explain(package, |d| {
-                    d.file.as_deref() == Some("mcp.json") && d.severity == Severity::Error
-                });
-                continue;
-            }
-            match entry {
-                None => self.row(
-                    &SERVER_SET_DRIFT,
-                    format!("server {}", server.id),
-                    Some(server.status.as_str().into()),
-                    None,
-                    FixSide::Snapshot,
-                    format!("server `{}` is in the snapshot but not in mcp.json", server.id),
-                    &format!("{pointer}/id"),
-                ),
-                Some(entry) if entry.state == ServerState::Invalid && server.status != ConnectionStatus::Skipped => {
-                    let reason = entry.reason.clone().unwrap_or_else(|| "invalid entry".into());
-                    self.row(
-                        &SERVER_INVALID_IN_PACKAGE,
-                        format!("server {}", server.id),
-                        Some(server.status.as_str().into()),
-                        Some(format!("invalid: {reason}")),
-                        FixSide::Package,
-                        format!(
-                            "server `{}` is {} in the snapshot but its mcp.json entry is invalid: {reason}",
-                            server.id,
-                            server.status.as_str()
-                        ),
-                        &format!("{pointer}/status"),
-                    );
-                    let mut entry_pointer = "/mcpServers".to_string();
-                    push_token(&mut entry_pointer, &server.id);
-                    self.explain(package, |d| {
-                        d.file.as_deref() == Some("mcp.json")
-                            && d.severity == Severity::Error
-                            && d.pointer
-                                .as_deref()
-                                .is_some_and(|p| p == entry_pointer || p.starts_with(&format!("{entry_pointer}/")))
-                    });
-                }
-                Some(entry) if entry.transport != server.transport && entry.state == ServerState::Valid => self.row(
-                    &SERVER_TYPE_DRIFT,
-                    format!("server {} type", server.id),
-                    server.transport.clone(),
-                    entry.transport.clone(),
-                    FixSide::Snapshot,
-                    format!(
-                        "server `{}` is {} in the snapshot and {} in mcp.json",
-                        server.id,
-                        server.transport.as_deref().unwrap_or("(no type)"),
-                        entry.transport.as_deref().unwrap_or("(no type)")
-                    ),
-                    &format!("{pointer}/type"),
-                ),
-                Some(_) => {}
-            }
-        }
-        for entry in &package.mcp.servers {
-            if snapshot.server(&entry.id).is_none() {
-                self.row(
-                    &SERVER_SET_DRIFT,
-                    format!("server {}", entry.id),
-                    None,
-                    entry.transport.clone(),
-                    FixSide::Snapshot,
-                    format!(
-                        "mcp.json declares server `{}` but the snapshot does not list it",
-                        entry.id
-                    ),
-                    "/mcpServers",
-                );
-            }
-        }
-    }
-
-    /// Runtime state typed into plugin.json or mcp.json (the classic drift).
-    fn runtime_state(&mut self, tree: &Tree) {
-        for file in ["plugin.json", "mcp.json"] {
-            let Some(text) = tree.read(file).and_then(|bytes| std::str::from_utf8(bytes).ok()) else {
-                continue;
-            };
-            let Ok(doc) = parse_document(text) else { continue };
-            let shown = path_from_root(self.root, file);
-            let located = JsonSource::new(&shown, text, doc);
-            let doc = &located.doc;
-            let mut places: Vec<String> = vec![String::new()];
-            let servers = doc.value.get("mcpServers").and_then(Value::as_object);
-            if let Some(servers) = servers.filter(|_| file == "mcp.json") {
-                for id in servers.keys() {
-                    let mut pointer = "/mcpServers".to_string();
-                    push_token(&mut pointer, id);
-                    places.push(pointer);
-                }
-            }
-            for place in places {
-                self.runtime_members(&located, doc, file, &place);
-            }
-        }
-    }
-
-    fn runtime_members(&mut self, located: &JsonSource<'_>, doc: &JsonDoc, file: &str, place: &str) {
-        let Some(members) = doc.value.pointer(place).and_then(Value::as_object) else {
-            return;
-        };
-        for key in members.keys().filter(|k| RUNTIME_MEMBERS.contains(&k.as_str())) {
-            let mut pointer = place.to_string();
-            push_token(&mut pointer, key);
-            let message = if key == "tools" {
-                format!("{file} has a `tools` list typed in: tools come from the server's tools/list at runtime")
-            } else {
-                format!(
-                    "{file} holds runtime state `{key}` at {}",
-                    if place.is_empty() { "the top" } else { place }
-                )
-            };
-            self.report.rows.push(DriftRow {
-                code: RUNTIME_STATE_IN_PACKAGING.code,
-                subject: format!("{file} {pointer}"),
-                snapshot: None,
-                package: Some(key.clone()),
-                fix: FixSide::Package,
-            });
-            self.report
-                .diagnostics
-                .push(located.at_key(&RUNTIME_STATE_IN_PACKAGING, &pointer, message));
-        }
-    }
-
-    fn identity_in_schemas(&mut self, snapshot: &Snapshot) {
-        for (i, tool) in snapshot.tools.iter().enumerate() {
-            let Some(schema) = tool.input_schema().and_then(Value::as_object) else {
-                continue;
-            };
-            for member in ["name", "version"].into_iter().filter(|m| schema.contains_key(*m)) {
-                let value = schema[member].to_string();
-                self.row(
-                    &IDENTITY_IN_INPUT_SCHEMA,
-                    format!("tool {} inputSchema.{member}", tool.qualified_name()),
-                    Some(value.clone()),
-                    None,
-                    FixSide::Snapshot,
-                    format!(
-                        "the inputSchema of `{}` has a top-level `{member}` ({value}), which is not a schema keyword",
-                        tool.qualified_name()
-                    ),
-                    &format!("/tools/{i}/inputSchema/{member}"),
-                );
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::rules::{MCP_JSON, PLUGIN_JSON, SKILL_MD, SNAPSHOT};
+    use super::examples::{MCP_JSON, PLUGIN_JSON, SKILL_MD, SNAPSHOT};
     use super::*;
+    use crate::exit::Exit;
 
     fn with_mcp(mcp: &str) -> Tree {
         Tree::from_files([

@@ -3,9 +3,14 @@
 //! say: skill bodies held in every context, tools from servers that never
 //! connected, duplicate contracts, tool names MCP advises against, skill
 //! scripts mistaken for tools, and input schemas that are not object schemas.
+//!
+//! The rules of the document as a whole (AP601, AP602, AP613) are here with
+//! the check that reads it; every other rule sits with its check, one file per
+//! subject (`skills`, `tools`, `servers`, `duplicates`, `hidden`), which
+//! `check_semantics` calls in turn.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -15,32 +20,106 @@ use jsonschema::json::{Array, Node, Object};
 #[cfg(not(target_arch = "wasm32"))]
 use serde_json::Map;
 
+use super::model::Snapshot;
 #[cfg(not(target_arch = "wasm32"))]
 use super::model::Tool;
-use super::model::{ConnectionStatus, Snapshot};
-use super::schema::{SchemaVerdicts, snapshot_schema_errors, tool_errors};
+use super::schema::{SchemaVerdicts, snapshot_schema_errors};
 #[cfg(not(target_arch = "wasm32"))]
 use super::schema::{is_mcp_tool, is_valid_snapshot};
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Severity};
 use crate::json::builtin::{DocumentKind, identify};
 #[cfg(not(target_arch = "wasm32"))]
 use crate::json::lean::{LeanDoc, LeanNode};
-use crate::json::{JsonDoc, parse::push_token, parse_document};
-use crate::source::invisible::hidden_strings;
+use crate::json::{JsonDoc, parse_document};
+use crate::rule::{Example, Rule};
 use crate::source::json::JsonSource;
 use crate::source::{LineIndex, Span};
-use crate::tree::{Entry, Tree};
+use crate::tree::Tree;
 
-mod rules;
+mod duplicates;
+mod examples;
+mod hidden;
+mod servers;
+mod skills;
+mod tools;
 
-pub use rules::{
-    CONNECTED_SERVER_WITHOUT_TOOLS, DUPLICATE_ENTRY, DUPLICATE_KEY, HIDDEN_TEXT, INPUT_SCHEMA_NOT_OBJECT, NO_SKILLS,
-    RULES, SKILL_BODY_IN_SNAPSHOT, SNAPSHOT_NOT_JSON, SNAPSHOT_SCHEMA_VIOLATION, TOOL_IS_SKILL_SCRIPT,
-    TOOL_NAME_INVALID, TOOL_NOT_MCP_TOOL, TOOL_SCHEMA_INVALID, TOOL_SERVER_UNKNOWN, TOOLS_FROM_UNCONNECTED_SERVER,
+use duplicates::check_duplicates;
+use examples::VALID;
+use hidden::check_hidden_text;
+use skills::check_skill_bodies;
+use tools::output_schema_must_be_object;
+pub use tools::{TOOL_SCHEMA_INVALID, is_valid_tool_name};
+
+pub static SNAPSHOT_NOT_JSON: Rule = Rule {
+    code: "AP601",
+    name: "snapshot-not-json",
+    severity: Severity::Error,
+    spec: "RFC 8259",
+    summary: "The snapshot is not strict JSON",
+    fix_hint: Some("Fix the JSON at the position shown, or rebuild the file with `apcheck snapshot`."),
+    doc: rule_doc! {
+        what: "That the snapshot file parses as strict JSON: no comments, no trailing commas.",
+        why: "A snapshot is a CI fixture that other tools read; a file only one lenient parser accepts checks nothing.",
+        failing: Example::Snapshot("{\"plugin\": {\"name\": \"invoice-ops\", \"spec\": \"1.0.0\"},}"),
+        fixed: Example::Snapshot(VALID),
+    },
 };
 
-/// Members that carry a skill's body when someone puts it into a snapshot.
-const BODY_MEMBERS: &[&str] = &["body", "instructions", "content", "markdown", "text", "skillMd", "raw"];
+pub static SNAPSHOT_SCHEMA_VIOLATION: Rule = Rule {
+    code: "AP602",
+    name: "snapshot-schema-violation",
+    severity: Severity::Error,
+    spec: "apcheck snapshot schema 1",
+    summary: "The snapshot does not match the snapshot schema (or is another kind of file)",
+    fix_hint: Some(
+        "Rebuild it with `apcheck snapshot PLUGIN`, or fix the member shown; `apcheck validate --builtin snapshot` shows the schema.",
+    ),
+    doc: rule_doc! {
+        what: "The snapshot against `urn:apcheck:schema:snapshot:1`: required members, closed objects, status and loaded values. A plugin.json or mcp.json given instead is named as such.",
+        why: "Drift, change and argument checks read the snapshot's structure; a snapshot of another shape cannot be compared with anything.",
+        failing: Example::Snapshot(
+            r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "skills": [], "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "online"}], "tools": []}"#,
+        ),
+        fixed: Example::Snapshot(
+            r#"{"plugin": {"name": "invoice-ops", "spec": "1.0.0"}, "skills": [], "mcpServers": [{"id": "invoice-tools", "type": "streamable-http", "status": "not-connected"}], "tools": []}"#,
+        ),
+    },
+};
+
+pub static DUPLICATE_KEY: Rule = Rule {
+    code: "AP613",
+    name: "snapshot-duplicate-key",
+    severity: Severity::Warning,
+    spec: "RFC 8259 §4",
+    summary: "An object of the snapshot names one member twice",
+    fix_hint: Some("Keep one of the two members; rebuild the snapshot with `apcheck snapshot`."),
+    doc: rule_doc! {
+        what: "Object members whose name appeared earlier in the same object.",
+        why: "RFC 8259 leaves duplicate names undefined: some parsers keep the first value, others the last, so two tools reading one fixture can see two different snapshots.",
+        failing: Example::Snapshot(
+            r#"{"plugin": {"name": "invoice-ops", "version": "1.2.0", "version": "1.3.0", "spec": "1.0.0"}, "skills": [], "mcpServers": [], "tools": []}"#,
+        ),
+        fixed: Example::Snapshot(VALID),
+    },
+};
+
+pub static RULES: &[&Rule] = &[
+    &SNAPSHOT_NOT_JSON,
+    &SNAPSHOT_SCHEMA_VIOLATION,
+    &skills::SKILL_BODY_IN_SNAPSHOT,
+    &tools::TOOL_SERVER_UNKNOWN,
+    &tools::TOOLS_FROM_UNCONNECTED_SERVER,
+    &servers::CONNECTED_SERVER_WITHOUT_TOOLS,
+    &skills::NO_SKILLS,
+    &duplicates::DUPLICATE_ENTRY,
+    &tools::TOOL_NAME_INVALID,
+    &skills::TOOL_IS_SKILL_SCRIPT,
+    &tools::INPUT_SCHEMA_NOT_OBJECT,
+    &tools::TOOL_SCHEMA_INVALID,
+    &DUPLICATE_KEY,
+    &hidden::HIDDEN_TEXT,
+    &tools::TOOL_NOT_MCP_TOOL,
+];
 
 /// The outcome of linting one snapshot file.
 #[derive(Debug, Clone)]
@@ -272,82 +351,6 @@ fn finds_nothing_in(text: &str, tool: LeanNode<'_>, protocol: Option<&str>, verd
     is_mcp_tool(text, tool, protocol)
 }
 
-/// AP603 on the raw value (before the schema, whose closed objects would only
-/// say "unexpected member"). Returns the pointers of the skills it flagged.
-fn check_skill_bodies(located: &JsonSource<'_>, diagnostics: &mut Vec<Diagnostic>) -> Vec<String> {
-    let mut flagged = Vec::new();
-    let Some(skills) = located.doc.value.get("skills").and_then(Value::as_array) else {
-        return flagged;
-    };
-    for (i, skill) in skills.iter().enumerate() {
-        let Some(members) = skill.as_object() else { continue };
-        let pointer = format!("/skills/{i}");
-        let name = members.get("name").and_then(Value::as_str).unwrap_or("?");
-        let before = diagnostics.len();
-        if let Some(loaded) = members.get("loaded").filter(|l| l.as_str() != Some("metadata")) {
-            diagnostics.push(located.at_value(
-                &SKILL_BODY_IN_SNAPSHOT,
-                &format!("{pointer}/loaded"),
-                format!("skill `{name}` is held as `loaded: {loaded}`; a client holds only its metadata"),
-            ));
-        }
-        for (key, value) in members {
-            let mut member = pointer.clone();
-            push_token(&mut member, key);
-            if BODY_MEMBERS.contains(&key.as_str()) {
-                diagnostics.push(located.at_key(
-                    &SKILL_BODY_IN_SNAPSHOT,
-                    &member,
-                    format!("skill `{name}` carries its body in `{key}`"),
-                ));
-            } else if let Some(found) = find_skill_text(value, &mut member) {
-                diagnostics.push(located.at_value(
-                    &SKILL_BODY_IN_SNAPSHOT,
-                    &found,
-                    format!("skill `{name}` holds SKILL.md text in `{found}`"),
-                ));
-            }
-        }
-        if diagnostics.len() > before {
-            flagged.push(pointer);
-        }
-    }
-    flagged
-}
-
-/// The pointer of a string under `value` that is SKILL.md text (frontmatter and body).
-fn find_skill_text(value: &Value, pointer: &mut String) -> Option<String> {
-    match value {
-        Value::String(text) => looks_like_skill_md(text).then(|| pointer.clone()),
-        Value::Array(items) => items.iter().enumerate().find_map(|(i, item)| {
-            let len = pointer.len();
-            push_token(pointer, &i.to_string());
-            let found = find_skill_text(item, pointer);
-            pointer.truncate(len);
-            found
-        }),
-        Value::Object(members) => members.iter().find_map(|(key, item)| {
-            let len = pointer.len();
-            push_token(pointer, key);
-            let found = find_skill_text(item, pointer);
-            pointer.truncate(len);
-            found
-        }),
-        _ => None,
-    }
-}
-
-/// A YAML frontmatter block with a `name:` or `description:` line, as SKILL.md starts.
-fn looks_like_skill_md(text: &str) -> bool {
-    let Some(rest) = text.trim_start_matches('\u{feff}').strip_prefix("---") else {
-        return false;
-    };
-    let Some(end) = rest.find("\n---") else { return false };
-    rest[..end]
-        .lines()
-        .any(|line| line.starts_with("name:") || line.starts_with("description:"))
-}
-
 /// The checks of a snapshot of the schema's shape. `tool_values` are the
 /// values of `snapshot.tools`, in order: what the model keeps of a tool is
 /// not needed here, so a tool's value may be made just for its turn. `None`
@@ -366,35 +369,9 @@ fn check_semantics<'v>(
     for ((i, tool), value) in snapshot.tools.iter().enumerate().zip(tool_values) {
         let mut pointer = format!("/tools/{i}");
         *tools_per_server.entry(tool.server.as_str()).or_default() += 1;
-        let server = servers.get(tool.server.as_str());
-        match server {
-            None => out.push(located.at_value(
-                &TOOL_SERVER_UNKNOWN,
-                &format!("{pointer}/server"),
-                format!(
-                    "tool `{}` names server `{}`, which mcpServers does not list",
-                    tool.name, tool.server
-                ),
-            )),
-            Some(server) if server.status != ConnectionStatus::Connected => out.push(located.at_value(
-                &TOOLS_FROM_UNCONNECTED_SERVER,
-                &format!("{pointer}/server"),
-                format!(
-                    "tool `{}` is listed for server `{}`, whose status is `{}`",
-                    tool.name,
-                    tool.server,
-                    server.status.as_str()
-                ),
-            )),
-            Some(_) => {}
-        }
-        if !is_valid_tool_name(&tool.name) {
-            out.push(located.at_value(
-                &TOOL_NAME_INVALID,
-                &format!("{pointer}/name"),
-                format!("tool name `{}` is not 1-128 characters of A-Z a-z 0-9 _ - .", tool.name),
-            ));
-        }
+        let server = servers.get(tool.server.as_str()).copied();
+        tools::check_server_of(located, tool, server, &pointer, out);
+        tools::check_tool_name(located, tool, &pointer, out);
         let Some(value) = value else { continue };
         check_hidden_text(located, "tool", &mut pointer, &value, out);
         let protocol = server.and_then(|s| s.protocol_version.as_deref());
@@ -402,186 +379,27 @@ fn check_semantics<'v>(
             if let Some(schema) = value.get(member) {
                 let must_be_object = member == "inputSchema" || output_schema_must_be_object(protocol);
                 let at = format!("{pointer}/{member}");
-                check_tool_schema(located, &tool.name, schema, &at, must_be_object, &mut verdicts, out);
+                tools::check_tool_schema(located, &tool.name, schema, &at, must_be_object, &mut verdicts, out);
             }
         }
-        check_tool_members(located, &tool.name, &value, &pointer, protocol, out);
+        tools::check_tool_members(located, &tool.name, &value, &pointer, protocol, out);
     }
     let skills = located.doc.value.get("skills").and_then(Value::as_array);
     for (i, skill) in skills.map_or(&[][..], Vec::as_slice).iter().enumerate() {
         check_hidden_text(located, "skill", &mut format!("/skills/{i}"), skill, out);
     }
-    for (i, server) in snapshot.servers.iter().enumerate() {
-        if server.status == ConnectionStatus::Connected && !tools_per_server.contains_key(server.id.as_str()) {
-            out.push(located.at_value(
-                &CONNECTED_SERVER_WITHOUT_TOOLS,
-                &format!("/mcpServers/{i}"),
-                format!("server `{}` is connected and offers no tools", server.id),
-            ));
-        }
-    }
-    if snapshot.skills.is_empty() && skills_expected(snapshot, package) {
-        out.push(located.at_value(&NO_SKILLS, "/skills", "no skill was discovered"));
-    }
+    servers::check_servers_without_tools(located, snapshot, &tools_per_server, out);
+    skills::check_no_skills(located, snapshot, package, out);
     if let Some(tree) = package {
-        let scripts = skill_scripts(tree);
-        for (i, tool) in snapshot.tools.iter().enumerate() {
-            if let Some(path) = scripts.get(tool.name.as_str()) {
-                out.push(located.at_value(
-                    &TOOL_IS_SKILL_SCRIPT,
-                    &format!("/tools/{i}/name"),
-                    format!("tool `{}` has the name of the skill script `{path}`", tool.name),
-                ));
-            }
-        }
-    }
-}
-
-/// AP615: the members of `tool`, at `pointer`, that no other check judges,
-/// against the MCP `Tool` definition (its name: AP609; its schemas: AP611, AP612).
-fn check_tool_members(
-    located: &JsonSource<'_>,
-    name: &str,
-    tool: &Value,
-    pointer: &str,
-    protocol: Option<&str>,
-    out: &mut Vec<Diagnostic>,
-) {
-    let judged_elsewhere = ["name", "server", "inputSchema", "outputSchema"].map(|member| {
-        let mut at = pointer.to_string();
-        push_token(&mut at, member);
-        at
-    });
-    for error in tool_errors(&located.text, &located.doc, tool, pointer, protocol) {
-        let elsewhere = error.pointer == pointer
-            || judged_elsewhere
-                .iter()
-                .any(|at| error.pointer == *at || error.pointer.starts_with(&format!("{at}/")));
-        if !elsewhere {
-            let message = format!("tool `{name}`: {} (at {})", error.message, error.pointer);
-            out.push(located.at_schema_error(&TOOL_NOT_MCP_TOOL, error.span, &error.pointer, message));
-        }
-    }
-}
-
-/// AP614: the first string or member name of the tool or skill `entry` (a
-/// `what`, at `at`, which is as it was after) that hides text.
-fn check_hidden_text(located: &JsonSource<'_>, what: &str, at: &mut String, entry: &Value, out: &mut Vec<Diagnostic>) {
-    let mut found = Vec::new();
-    hidden_strings(entry, at, &mut found);
-    let Some((pointer, is_key, hidden)) = found.first() else {
-        return;
-    };
-    let name = entry.get("name").and_then(Value::as_str).unwrap_or("?");
-    let more = match found.len() - 1 {
-        0 => String::new(),
-        1 => " (and 1 more string of it)".to_string(),
-        n => format!(" (and {n} more strings of it)"),
-    };
-    let message = format!(
-        "{what} `{name}` holds characters a reviewer cannot read but the model does: {}{more}",
-        hidden.describe()
-    );
-    out.push(if *is_key {
-        located.at_key(&HIDDEN_TEXT, pointer, message)
-    } else {
-        located.at_value(&HIDDEN_TEXT, pointer, message)
-    });
-}
-
-fn check_duplicates(located: &JsonSource<'_>, snapshot: &Snapshot, out: &mut Vec<Diagnostic>) {
-    let mut report = |seen: &mut BTreeSet<String>, key: String, what: String, pointer: String| {
-        if !seen.insert(key) {
-            out.push(located.at_value(&DUPLICATE_ENTRY, &pointer, what));
-        }
-    };
-    let mut seen = BTreeSet::new();
-    for (i, skill) in snapshot.skills.iter().enumerate() {
-        let what = format!("skill `{}` is listed twice", skill.name);
-        report(&mut seen, skill.name.clone(), what, format!("/skills/{i}/name"));
-    }
-    let mut seen = BTreeSet::new();
-    for (i, server) in snapshot.servers.iter().enumerate() {
-        let what = format!("server `{}` is listed twice", server.id);
-        report(&mut seen, server.id.clone(), what, format!("/mcpServers/{i}/id"));
-    }
-    let mut seen = BTreeSet::new();
-    for (i, tool) in snapshot.tools.iter().enumerate() {
-        let what = format!("server `{}` lists tool `{}` twice", tool.server, tool.name);
-        report(&mut seen, tool.qualified_name(), what, format!("/tools/{i}/name"));
-    }
-}
-
-/// MCP: tool names SHOULD be 1-128 characters of A-Z a-z 0-9 `_` `-` `.`.
-pub fn is_valid_tool_name(name: &str) -> bool {
-    (1..=128).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
-}
-
-/// Whether an empty skill list deserves a hint: with the package, when
-/// skills/ exists (something was meant to load); without it, when the
-/// plugin offers nothing at all.
-fn skills_expected(snapshot: &Snapshot, package: Option<&Tree>) -> bool {
-    match package {
-        Some(tree) => tree.entry("skills").is_some(),
-        None => snapshot.servers.is_empty(),
-    }
-}
-
-/// Files under `skills/*/scripts/`, by file name and by stem, to their path.
-fn skill_scripts(tree: &Tree) -> BTreeMap<&str, &str> {
-    let mut scripts = BTreeMap::new();
-    for (path, entry) in tree.descendants("skills") {
-        let parts: Vec<&str> = path.split('/').collect();
-        if parts.len() >= 4 && parts[2] == "scripts" && matches!(entry, Entry::File(_) | Entry::Symlink(_)) {
-            let file = parts[parts.len() - 1];
-            scripts.insert(file, path);
-            if let Some((stem, _)) = file.rsplit_once('.').filter(|(stem, _)| !stem.is_empty()) {
-                scripts.entry(stem).or_insert(path);
-            }
-        }
-    }
-    scripts
-}
-
-/// MCP up to 2025-11-25 requires `"type": "object"` on `outputSchema`; from
-/// 2026-07-28 it may be any 2020-12 schema. Unknown protocol: not judged.
-/// (Protocol versions are dates, so they order as strings.)
-fn output_schema_must_be_object(protocol_version: Option<&str>) -> bool {
-    protocol_version.is_some_and(|version| version <= "2025-11-25")
-}
-
-fn check_tool_schema(
-    located: &JsonSource<'_>,
-    tool: &str,
-    schema: &Value,
-    pointer: &str,
-    must_be_object: bool,
-    verdicts: &mut SchemaVerdicts,
-    out: &mut Vec<Diagnostic>,
-) {
-    let member = pointer.rsplit('/').next().unwrap_or(pointer);
-    if must_be_object && schema.get("type").and_then(Value::as_str) != Some("object") {
-        out.push(located.at_value(
-            &INPUT_SCHEMA_NOT_OBJECT,
-            pointer,
-            format!("the {member} of tool `{tool}` does not declare `\"type\": \"object\"`"),
-        ));
-    }
-    if let Err(reason) = verdicts.verdict(schema) {
-        out.push(located.at_value(
-            &TOOL_SCHEMA_INVALID,
-            pointer,
-            format!("the {member} of tool `{tool}` is not a valid JSON Schema: {reason}"),
-        ));
+        skills::check_script_tools(located, snapshot, tree, out);
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::rules::VALID;
+    use std::collections::BTreeSet;
+
+    use super::examples::VALID;
     use super::*;
 
     fn codes(text: &str) -> Vec<&'static str> {

@@ -7,7 +7,6 @@ use super::package_path::{Wanted, check_in_root};
 use crate::diag::{Diagnostic, Severity};
 use crate::fix::{Edit, Fix, json_edits};
 use crate::rule::{Example, Rule};
-use crate::rules::secrets;
 
 const PLUGIN_JSON: &str = super::text::EXAMPLE_PLUGIN_JSON;
 
@@ -176,7 +175,7 @@ fn carries_credential(program: &str, words: &[String]) -> bool {
             let (name, value) = word.split_once('=').unwrap_or(("", word));
             crate::redact::fix_would_echo_secret(name, value)
         })
-        || !secrets::detect_in_args(&flags).is_empty()
+        || !super::args::detect_in_args(&flags).is_empty()
 }
 
 /// Why `command` (not starting with `./`) is not a bare executable name, with a fix.

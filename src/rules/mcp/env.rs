@@ -8,7 +8,7 @@ use super::entry::ServerCheck;
 use super::text::{child_pointer, quoted};
 use crate::diag::Severity;
 use crate::rule::{Example, Rule};
-use crate::rules::secrets::{self, Field};
+use crate::rules::secrets::detect::{Field, detect};
 
 const PLUGIN_JSON: &str = super::text::EXAMPLE_PLUGIN_JSON;
 
@@ -138,7 +138,7 @@ pub(super) fn check_env(check: &mut ServerCheck<'_>, env: &Value) {
             continue;
         };
         super::placeholders::check_expanded(check, &entry_pointer, "`env`", text);
-        if let Some(secret) = secrets::detect(Field::Env, name, text) {
+        if let Some(secret) = detect(Field::Env, name, text) {
             check.report(check.file.at_value(secret.rule, &entry_pointer, secret.message));
         }
     }

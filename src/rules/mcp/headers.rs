@@ -10,7 +10,7 @@ use super::entry::ServerCheck;
 use super::text::{child_pointer, quoted};
 use crate::diag::Severity;
 use crate::rule::{Example, Rule};
-use crate::rules::secrets::{self, Field};
+use crate::rules::secrets::detect::{Field, detect};
 
 const PLUGIN_JSON: &str = super::text::EXAMPLE_PLUGIN_JSON;
 
@@ -225,7 +225,7 @@ pub(super) fn check_headers(check: &mut ServerCheck<'_>, headers: &Value) {
             check.reject(file.at_value(&MCP_HEADER_VALUE_INVALID, &entry_pointer, message));
         }
         super::placeholders::check_verbatim(check, &entry_pointer, &format!("header {}", quoted(name)), text);
-        if let Some(secret) = secrets::detect(Field::Header, name, text) {
+        if let Some(secret) = detect(Field::Header, name, text) {
             check.report(file.at_value(secret.rule, &entry_pointer, secret.message));
         }
     }

@@ -324,7 +324,7 @@ fn check_fields(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Valu
         Some(Variant::Stdio) => {
             entry.command = super::command::check_command(check, server.get("command"));
             if let Some(args) = server.get("args") {
-                check_args(check, args);
+                super::args::check_args(check, args);
             }
             if let Some(env) = server.get("env") {
                 super::env::check_env(check, env);
@@ -466,39 +466,6 @@ fn owners_of(field: &str) -> Option<&'static str> {
         Some("streamable-http and sse")
     } else {
         None
-    }
-}
-
-fn check_args(check: &mut ServerCheck<'_>, args: &Value) {
-    let pointer = check.field("args");
-    let Value::Array(items) = args else {
-        check.reject_type(&pointer, "`args`", "an array of strings", args);
-        return;
-    };
-    let mut shaped = vec![false; items.len()];
-    for (i, item) in items.iter().enumerate() {
-        let item_pointer = format!("{pointer}/{i}");
-        match item {
-            Value::String(arg) => {
-                super::placeholders::check_expanded(check, &item_pointer, "args", arg);
-                if let Some(secret) = crate::rules::secrets::detect_elsewhere(&format!("`args[{i}]`"), arg) {
-                    shaped[i] = true;
-                    check.report(check.file.at_value(secret.rule, &item_pointer, secret.message));
-                }
-            }
-            other => check.reject_type(&item_pointer, &format!("`args[{i}]`"), "a string", other),
-        }
-    }
-    // Flags that name a credential (`--token …`): one finding per value, unless AP502 or AP504 has it.
-    let strings: Vec<Option<&str>> = items.iter().map(Value::as_str).collect();
-    for (i, secret) in crate::rules::secrets::detect_in_args(&strings) {
-        if !shaped[i] {
-            check.report(
-                check
-                    .file
-                    .at_value(secret.rule, &format!("{pointer}/{i}"), secret.message),
-            );
-        }
     }
 }
 

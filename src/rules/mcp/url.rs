@@ -10,8 +10,11 @@ use fluent_uri::{Iri, IriRef};
 use serde_json::Value;
 
 use super::entry::{MCP_SERVER_FIELD_MISSING, ServerCheck};
+use super::text::EXAMPLE_PLUGIN_JSON;
 use crate::diag::Severity;
+use crate::redact::{masked, named_secret};
 use crate::rule::{Example, Rule};
+use crate::rules::secrets::detect::{Secret, detect_elsewhere, detect_url_password};
 
 const PLUGIN_JSON: &str = super::text::EXAMPLE_PLUGIN_JSON;
 
@@ -147,6 +150,38 @@ pub static MCP_URL_INSECURE: Rule = Rule {
     },
 };
 
+pub static SECRET_IN_URL_QUERY: Rule = Rule {
+    code: "AP505",
+    name: "secret-in-url-query",
+    severity: Severity::Warning,
+    spec: "Agent Plugins §7.2.1",
+    summary: "A secret-named URL query parameter holds a literal credential",
+    fix_hint: Some(
+        "remove it (and revoke it if it was published); send the credential in a header the user configures, not in the URL",
+    ),
+    doc: rule_doc! {
+        what: "Query parameters of `url` whose name says they hold a credential (`api_key`, `access_token`, \
+               `password`, …) with a literal value that looks like one: random-looking for key and token names, \
+               any literal for password and secret names. `${…}` placeholders and stand-ins like `<token>` pass.",
+        why: "§7.2.1: plugins must not embed credentials in `mcp.json`, and everyone who installs the package \
+              reads its `url`; a key in the query is also written to every proxy and server log on the way.",
+        failing: Example::Package(&[
+            ("plugin.json", EXAMPLE_PLUGIN_JSON),
+            (
+                "mcp.json",
+                "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n    \"issues\": {\n      \"type\": \"streamable-http\",\n      \"url\": \"https://issues.acme.dev/mcp?api_key=8f14e45fceea167a5a36dedd4bea2543a1b2c3d4\"\n    }\n  }\n}\n",
+            ),
+        ]),
+        fixed: Example::Package(&[
+            ("plugin.json", EXAMPLE_PLUGIN_JSON),
+            (
+                "mcp.json",
+                "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n    \"issues\": {\n      \"type\": \"streamable-http\",\n      \"url\": \"https://issues.acme.dev/mcp\"\n    }\n  }\n}\n",
+            ),
+        ]),
+    },
+};
+
 /// Checks `url`; returns a display form without user information or query values.
 pub(super) fn check_url(check: &mut ServerCheck<'_>, url: Option<&Value>) -> Option<String> {
     let pointer = check.field("url");
@@ -168,8 +203,7 @@ pub(super) fn check_url(check: &mut ServerCheck<'_>, url: Option<&Value>) -> Opt
         check.reject(file.at_value(&MCP_URL_INVALID, &pointer, "`url` is empty"));
         return None;
     }
-    let secret = crate::rules::secrets::detect_elsewhere("`url`", url)
-        .or_else(|| crate::rules::secrets::detect_in_url_query(url));
+    let secret = detect_elsewhere("`url`", url).or_else(|| detect_in_url_query(url));
     if let Some(secret) = secret {
         check.report(file.at_value(secret.rule, &pointer, secret.message));
     }
@@ -211,7 +245,7 @@ pub(super) fn check_url(check: &mut ServerCheck<'_>, url: Option<&Value>) -> Opt
     }
     if let Some(userinfo) = authority.userinfo() {
         // Reported as a secret too, so every face that quotes mcp.json masks it.
-        if let Some(secret) = crate::rules::secrets::detect_url_password(userinfo.as_str()) {
+        if let Some(secret) = detect_url_password(userinfo.as_str()) {
             check.report(file.at_value(secret.rule, &pointer, secret.message));
         }
         let message = "`url` contains user information before the host; credentials must not be in the URL";
@@ -229,6 +263,24 @@ pub(super) fn check_url(check: &mut ServerCheck<'_>, url: Option<&Value>) -> Opt
     let port = authority.port().map(|p| format!(":{}", p.as_str())).unwrap_or_default();
     let query = if iri.query().is_some() { "?…" } else { "" };
     Some(format!("{scheme}://{host}{port}{}{query}", iri.path().as_str()))
+}
+
+/// A secret-named query parameter of `url` with a literal credential
+/// (`?api_key=…`, `&access_token=…`).
+fn detect_in_url_query(url: &str) -> Option<Secret> {
+    let query = url.split_once('?')?.1;
+    let query = query.split('#').next().unwrap_or("");
+    let (name, value) = query
+        .split(['&', ';'])
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(name, value)| named_secret(name, value))?;
+    Some(Secret {
+        rule: &SECRET_IN_URL_QUERY,
+        message: format!(
+            "`url` query parameter {name:?} holds a literal credential ({}); everything in mcp.json is visible package data",
+            masked("", value)
+        ),
+    })
 }
 
 /// §7.2.1: "exactly `localhost` or an IP literal in a loopback range". Host
@@ -261,6 +313,7 @@ fn parse_problem(url: &str, index: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::test_support::{codes, load, one_server};
+    use super::detect_in_url_query;
     use crate::report::ServerState;
 
     fn url_findings(kind: &str, url: &str) -> (Vec<&'static str>, ServerState, Option<String>) {
@@ -338,5 +391,26 @@ mod tests {
         let (section, diagnostics) = load(&one_server(server), &[]);
         let json = serde_json::to_string(&(&section, &diagnostics)).unwrap();
         assert!(!json.contains("s3cr3t-pass"), "{json}");
+    }
+
+    #[test]
+    fn secret_named_query_parameters_are_found() {
+        // These used to raise nothing, and another finding's snippet then quoted the key.
+        let hex = "8f14e45fceea167a5a36dedd4bea2543a1b2c3d4";
+        for url in [
+            format!("https://api.acme.dev/mcp?api_key={hex}"),
+            format!("https://api.acme.dev/mcp?x=1&access_token={hex}#top"),
+        ] {
+            let secret = detect_in_url_query(&url).unwrap();
+            assert_eq!(secret.rule.code, "AP505");
+            assert!(!secret.message.contains(hex), "{}", secret.message);
+        }
+        for harmless in [
+            "https://api.acme.dev/mcp?api_key=${API_KEY}",
+            "https://api.acme.dev/mcp?token=<token>",
+            "https://api.acme.dev/mcp?page=8f14e45fceea167a5a36dedd4bea2543a1b2c3d4",
+        ] {
+            assert!(detect_in_url_query(harmless).is_none(), "{harmless}");
+        }
     }
 }

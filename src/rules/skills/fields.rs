@@ -183,6 +183,9 @@ fn yaml_plain_or_quoted(name: &str) -> String {
 
 pub(super) type Place<'a> = dyn Fn(&Rule, &str, Span, String) -> Diagnostic + 'a;
 
+/// Checks each frontmatter field in turn; `name` and `description` are
+/// required, so they are looked up first, and every other key is read in the
+/// order written.
 pub(super) fn check_fields(
     fields: &Fields,
     yaml: &str,
@@ -191,192 +194,251 @@ pub(super) fn check_fields(
     place: &Place,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
-    let whole = Span::new(0, 0);
-    match fields.get("name") {
-        None => diagnostics.push(place(
-            &SKILL_NAME_INVALID,
-            "",
-            whole,
-            format!("`name` is missing; {SKIPPED}"),
-        )),
-        Some(field) => match field.value.as_str() {
-            None => diagnostics.push(place(
-                &SKILL_NAME_INVALID,
-                "/name",
-                field.value_span,
-                format!("`name` must be a string, found {}; {SKIPPED}", kind(&field.value)),
-            )),
-            Some(name) => {
-                entry.name = Some(name.to_string());
-                let failures = skill_name_violations(name);
-                if !failures.is_empty() {
-                    diagnostics.push(place(
-                        &SKILL_NAME_INVALID,
-                        "/name",
-                        field.value_span,
-                        format!(
-                            "skill name \"{name}\" breaks the Agent Skills rules: {}; {SKIPPED}",
-                            failures.join("; ")
-                        ),
-                    ));
-                } else if name != dir {
-                    let mut diagnostic = place(
-                        &SKILL_NAME_MISMATCH,
-                        "/name",
-                        field.value_span,
-                        format!("skill name \"{name}\" differs from its directory `skills/{dir}`; {SKIPPED}"),
-                    )
-                    .with_hint(if skill_name_violations(dir).is_empty() {
-                        format!("Rename the directory to `skills/{name}`, or set `name: {dir}`")
-                    } else {
-                        // `name: {dir}` would break the name rules (AP308): only the directory can change.
-                        format!("Rename the directory to `skills/{name}`: `{dir}` is not a valid skill name")
-                    });
-                    // Unsafe: either side may be the one that is wrong, and only the
-                    // name is an edit; renaming a directory is left to the author.
-                    if let (Some(file), Some(span)) = (diagnostic.file.clone(), diagnostic.span)
-                        && skill_name_violations(dir).is_empty()
-                    {
-                        diagnostic = diagnostic.with_fix(Fix::unsafe_(
-                            format!("Set `name: {dir}`, the directory's name"),
-                            vec![Edit::replace(file, span, yaml_plain_or_quoted(dir))],
-                        ));
-                    }
-                    diagnostics.push(diagnostic);
-                }
-            }
-        },
-    }
-    match fields.get("description") {
-        None => diagnostics.push(place(
-            &SKILL_DESCRIPTION_INVALID,
-            "",
-            whole,
-            format!("`description` is missing; {SKIPPED}"),
-        )),
-        Some(field) => match field.value.as_str() {
-            None => diagnostics.push(place(
-                &SKILL_DESCRIPTION_INVALID,
-                "/description",
-                field.value_span,
-                format!(
-                    "`description` must be a string, found {}; {SKIPPED}",
-                    kind(&field.value)
-                ),
-            )),
-            Some(description) => {
-                entry.description = Some(description.to_string());
-                let length = description.chars().count();
-                if description.trim().is_empty() {
-                    diagnostics.push(place(
-                        &SKILL_DESCRIPTION_INVALID,
-                        "/description",
-                        field.value_span,
-                        format!("`description` is empty; {SKIPPED}"),
-                    ));
-                } else if length > 1024 {
-                    diagnostics.push(place(
-                        &SKILL_DESCRIPTION_INVALID,
-                        "/description",
-                        field.value_span,
-                        format!("`description` is {length} characters, more than 1024; {SKIPPED}"),
-                    ));
-                } else if let Some(advice) = hints::description_advice(description, entry.name.as_deref()) {
-                    diagnostics.push(place(
-                        &hints::SKILL_DESCRIPTION_HINT,
-                        "/description",
-                        field.value_span,
-                        advice,
-                    ));
-                }
-            }
-        },
-    }
+    check_name(fields.get("name"), dir, entry, place, diagnostics);
+    check_description(fields.get("description"), entry, place, diagnostics);
     for field in &fields.0 {
         let mut pointer = String::new();
         push_token(&mut pointer, &field.key);
-        let invalid = |message: String| place(&SKILL_FIELD_INVALID, &pointer, field.value_span, message);
-        match (field.key.as_str(), &field.value) {
-            ("name" | "description", _) | ("license", Value::String(_)) => {}
-            ("license", other) => diagnostics.push(invalid(format!(
-                "`license` must be a string, found {}; {SKIPPED}",
-                kind(other)
-            ))),
-            ("compatibility", Value::String(text)) => {
-                let length = text.chars().count();
-                if !(1..=500).contains(&length) {
-                    diagnostics.push(invalid(format!(
-                        "`compatibility` is {length} characters; it must be 1-500 when present; {SKIPPED}"
-                    )));
-                }
+        match field.key.as_str() {
+            "name" | "description" => {}
+            "license" => diagnostics.extend(check_license(field, &pointer, place)),
+            "compatibility" => diagnostics.extend(check_compatibility(field, &pointer, place)),
+            "metadata" => check_metadata(field, &pointer, yaml, place, diagnostics),
+            "allowed-tools" => diagnostics.extend(check_allowed_tools(field, &pointer, place)),
+            _ => diagnostics.push(unknown_field(fields, field, &pointer, yaml, place)),
+        }
+    }
+}
+
+/// `name`: required, an Agent Skills name, and its directory's (AP308, AP309).
+fn check_name(
+    field: Option<&Field>,
+    dir: &str,
+    entry: &mut SkillEntry,
+    place: &Place,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let Some(field) = field else {
+        diagnostics.push(place(
+            &SKILL_NAME_INVALID,
+            "",
+            Span::new(0, 0),
+            format!("`name` is missing; {SKIPPED}"),
+        ));
+        return;
+    };
+    let Some(name) = field.value.as_str() else {
+        diagnostics.push(place(
+            &SKILL_NAME_INVALID,
+            "/name",
+            field.value_span,
+            format!("`name` must be a string, found {}; {SKIPPED}", kind(&field.value)),
+        ));
+        return;
+    };
+    entry.name = Some(name.to_string());
+    let failures = skill_name_violations(name);
+    if !failures.is_empty() {
+        diagnostics.push(place(
+            &SKILL_NAME_INVALID,
+            "/name",
+            field.value_span,
+            format!(
+                "skill name \"{name}\" breaks the Agent Skills rules: {}; {SKIPPED}",
+                failures.join("; ")
+            ),
+        ));
+    } else if name != dir {
+        let mut diagnostic = place(
+            &SKILL_NAME_MISMATCH,
+            "/name",
+            field.value_span,
+            format!("skill name \"{name}\" differs from its directory `skills/{dir}`; {SKIPPED}"),
+        )
+        .with_hint(if skill_name_violations(dir).is_empty() {
+            format!("Rename the directory to `skills/{name}`, or set `name: {dir}`")
+        } else {
+            // `name: {dir}` would break the name rules (AP308): only the directory can change.
+            format!("Rename the directory to `skills/{name}`: `{dir}` is not a valid skill name")
+        });
+        // Unsafe: either side may be the one that is wrong, and only the
+        // name is an edit; renaming a directory is left to the author.
+        if let (Some(file), Some(span)) = (diagnostic.file.clone(), diagnostic.span)
+            && skill_name_violations(dir).is_empty()
+        {
+            diagnostic = diagnostic.with_fix(Fix::unsafe_(
+                format!("Set `name: {dir}`, the directory's name"),
+                vec![Edit::replace(file, span, yaml_plain_or_quoted(dir))],
+            ));
+        }
+        diagnostics.push(diagnostic);
+    }
+}
+
+/// `description`: required, 1-1024 characters (AP310), and advice on a
+/// conforming one.
+fn check_description(field: Option<&Field>, entry: &mut SkillEntry, place: &Place, diagnostics: &mut Vec<Diagnostic>) {
+    let Some(field) = field else {
+        diagnostics.push(place(
+            &SKILL_DESCRIPTION_INVALID,
+            "",
+            Span::new(0, 0),
+            format!("`description` is missing; {SKIPPED}"),
+        ));
+        return;
+    };
+    let Some(description) = field.value.as_str() else {
+        diagnostics.push(place(
+            &SKILL_DESCRIPTION_INVALID,
+            "/description",
+            field.value_span,
+            format!(
+                "`description` must be a string, found {}; {SKIPPED}",
+                kind(&field.value)
+            ),
+        ));
+        return;
+    };
+    entry.description = Some(description.to_string());
+    let length = description.chars().count();
+    if description.trim().is_empty() {
+        diagnostics.push(place(
+            &SKILL_DESCRIPTION_INVALID,
+            "/description",
+            field.value_span,
+            format!("`description` is empty; {SKIPPED}"),
+        ));
+    } else if length > 1024 {
+        diagnostics.push(place(
+            &SKILL_DESCRIPTION_INVALID,
+            "/description",
+            field.value_span,
+            format!("`description` is {length} characters, more than 1024; {SKIPPED}"),
+        ));
+    } else if let Some(advice) = hints::description_advice(description, entry.name.as_deref()) {
+        diagnostics.push(place(
+            &hints::SKILL_DESCRIPTION_HINT,
+            "/description",
+            field.value_span,
+            advice,
+        ));
+    }
+}
+
+fn field_invalid(field: &Field, pointer: &str, place: &Place, message: String) -> Diagnostic {
+    place(&SKILL_FIELD_INVALID, pointer, field.value_span, message)
+}
+
+/// `license`: a string when present (AP311).
+fn check_license(field: &Field, pointer: &str, place: &Place) -> Option<Diagnostic> {
+    if field.value.is_string() {
+        return None;
+    }
+    Some(field_invalid(
+        field,
+        pointer,
+        place,
+        format!("`license` must be a string, found {}; {SKIPPED}", kind(&field.value)),
+    ))
+}
+
+/// `compatibility`: a string of 1-500 characters when present (AP311).
+fn check_compatibility(field: &Field, pointer: &str, place: &Place) -> Option<Diagnostic> {
+    let message = match &field.value {
+        Value::String(text) => {
+            let length = text.chars().count();
+            if (1..=500).contains(&length) {
+                return None;
             }
-            ("compatibility", other) => diagnostics.push(invalid(format!(
-                "`compatibility` must be a string, found {}; {SKIPPED}",
-                kind(other)
-            ))),
-            ("metadata", Value::Object(members)) => {
-                for (key, key_span, typed_as) in &field.typed_keys {
-                    let mut member = pointer.clone();
-                    push_token(&mut member, key);
-                    let diagnostic = place(
-                        &SKILL_FIELD_LOOSE_TYPE,
-                        &member,
-                        *key_span,
-                        format!(
-                            "the `metadata` key `{key}` is {typed_as} in YAML, not a string; clients may read it \
-                             as the text `{key}` or as {typed_as}"
-                        ),
-                    )
-                    .with_hint(format!("Quote the key: \"{key}\": ..."));
-                    diagnostics.push(match quote_fix(yaml, *key_span, *key_span, key, &diagnostic) {
-                        Some(fix) => diagnostic.with_fix(fix),
-                        None => diagnostic,
-                    });
-                }
-                for (key, value) in members.iter().filter(|(_, value)| !value.is_string()) {
-                    let mut member = pointer.clone();
-                    push_token(&mut member, key);
-                    diagnostics.push(place(
-                        &SKILL_FIELD_LOOSE_TYPE,
-                        &member,
-                        field.value_span,
-                        format!(
-                            "`metadata.{key}` is {}, not a string; clients may see a different value than written",
-                            kind(value)
-                        ),
-                    ));
-                }
-            }
-            ("metadata", other) => diagnostics.push(invalid(format!(
+            format!("`compatibility` is {length} characters; it must be 1-500 when present; {SKIPPED}")
+        }
+        other => format!("`compatibility` must be a string, found {}; {SKIPPED}", kind(other)),
+    };
+    Some(field_invalid(field, pointer, place, message))
+}
+
+/// `metadata`: a mapping (AP311) of strings, keys and values alike; a key or
+/// value of another YAML type is a loose type clients read apart (AP312).
+fn check_metadata(field: &Field, pointer: &str, yaml: &str, place: &Place, diagnostics: &mut Vec<Diagnostic>) {
+    let Value::Object(members) = &field.value else {
+        diagnostics.push(field_invalid(
+            field,
+            pointer,
+            place,
+            format!(
                 "`metadata` must be a mapping of strings, found {}; {SKIPPED}",
-                kind(other)
-            ))),
-            ("allowed-tools", Value::String(_)) => {}
-            ("allowed-tools", Value::Array(items)) if items.iter().all(Value::is_string) => {
-                diagnostics.push(place(
-                    &SKILL_FIELD_LOOSE_TYPE,
-                    &pointer,
-                    field.value_span,
-                    "`allowed-tools` is a list; the spec asks for one space-separated string".to_string(),
-                ));
-            }
-            ("allowed-tools", other) => diagnostics.push(invalid(format!(
+                kind(&field.value)
+            ),
+        ));
+        return;
+    };
+    for (key, key_span, typed_as) in &field.typed_keys {
+        let mut member = pointer.to_string();
+        push_token(&mut member, key);
+        let diagnostic = place(
+            &SKILL_FIELD_LOOSE_TYPE,
+            &member,
+            *key_span,
+            format!(
+                "the `metadata` key `{key}` is {typed_as} in YAML, not a string; clients may read it \
+                 as the text `{key}` or as {typed_as}"
+            ),
+        )
+        .with_hint(format!("Quote the key: \"{key}\": ..."));
+        diagnostics.push(match quote_fix(yaml, *key_span, *key_span, key, &diagnostic) {
+            Some(fix) => diagnostic.with_fix(fix),
+            None => diagnostic,
+        });
+    }
+    for (key, value) in members.iter().filter(|(_, value)| !value.is_string()) {
+        let mut member = pointer.to_string();
+        push_token(&mut member, key);
+        diagnostics.push(place(
+            &SKILL_FIELD_LOOSE_TYPE,
+            &member,
+            field.value_span,
+            format!(
+                "`metadata.{key}` is {}, not a string; clients may see a different value than written",
+                kind(value)
+            ),
+        ));
+    }
+}
+
+/// `allowed-tools`: one space-separated string (AP311); a list of strings is
+/// a loose type (AP312).
+fn check_allowed_tools(field: &Field, pointer: &str, place: &Place) -> Option<Diagnostic> {
+    match &field.value {
+        Value::String(_) => None,
+        Value::Array(items) if items.iter().all(Value::is_string) => Some(place(
+            &SKILL_FIELD_LOOSE_TYPE,
+            pointer,
+            field.value_span,
+            "`allowed-tools` is a list; the spec asks for one space-separated string".to_string(),
+        )),
+        other => Some(field_invalid(
+            field,
+            pointer,
+            place,
+            format!(
                 "`allowed-tools` must be a space-separated string, found {}; {SKIPPED}",
                 kind(other)
-            ))),
-            (key, _) => {
-                let diagnostic = place(
-                    &SKILL_UNKNOWN_FIELD,
-                    &pointer,
-                    field.key_span,
-                    format!("`{key}` is not an Agent Skills field; move it under `metadata`"),
-                );
-                diagnostics.push(match move_under_metadata(yaml, fields, field, &diagnostic) {
-                    Some(fix) => diagnostic.with_fix(fix),
-                    None => diagnostic,
-                });
-            }
-        }
+            ),
+        )),
+    }
+}
+
+/// A key the spec does not define (AP313), with the fix that moves it under `metadata`.
+fn unknown_field(fields: &Fields, field: &Field, pointer: &str, yaml: &str, place: &Place) -> Diagnostic {
+    let diagnostic = place(
+        &SKILL_UNKNOWN_FIELD,
+        pointer,
+        field.key_span,
+        format!("`{}` is not an Agent Skills field; move it under `metadata`", field.key),
+    );
+    match move_under_metadata(yaml, fields, field, &diagnostic) {
+        Some(fix) => diagnostic.with_fix(fix),
+        None => diagnostic,
     }
 }
 

@@ -125,3 +125,5 @@ pub fn call(snapshot: Input, tool: &str, arguments: Input, format: Format, optio
         },
     }
 }
+
+pub mod documents;

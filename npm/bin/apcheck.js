@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // `npx apcheck COMMAND …`: the Rust CLI's `check`, `rules`, `explain`,
-// `check-snapshot`, `drift` and `changes` on the wasm core, with the same root
+// `check-snapshot`, `drift`, `changes`, `fmt`, `diff` and `validate` on the wasm core, with the same root
 // search, disk reading, renderers and exit codes: 0 clean, 1 findings at error
 // level (or warnings with `--deny warnings`), 2 usage or I/O failure. For
 // `check`, the configuration (`apcheck.toml` or `[tool.apcheck]` found above
 // each PATH, or `--config`), the rule flags and the baseline apply as in the
 // Rust CLI. The other commands exit 2 naming the native binary.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import { isAbsolute } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -30,7 +30,8 @@ const USAGE = `Usage: apcheck check [OPTIONS] <PATH>...
 
 Check plugin roots (or folders of them) as a conformant client would load them.
 This is the npm build of apcheck (the Rust core in WebAssembly); it has the commands
-check, rules, explain, check-snapshot, drift and changes (\`apcheck COMMAND --help\`).
+check, rules, explain, check-snapshot, drift, changes, fmt, diff and validate
+(\`apcheck COMMAND --help\`).
 
 Options:
   --format <text|json|sarif|github|markdown>  [default: text]
@@ -175,10 +176,15 @@ function render(options, checked, anyCollection, ioFailed) {
 const FORMATS = CHOICES.format;
 const DOC_FORMATS = ['text', 'json'];
 
+/** A flag without a value (`--formats`), and a repeatable one (`--ref A --ref B`), in `parseCommand`'s `flags`. */
+const SWITCH = Symbol('switch');
+const MANY = Symbol('many');
+
 /**
  * The flags and positional arguments of a command beyond `check`: `flags`
- * maps each `--name` to its choices (or `null` for any value), with
- * `defaults`; `positionals` is [least, most]. As clap, `--name=value` or `--name value`.
+ * maps each `--name` to its choices (or `null` for any value, `SWITCH`,
+ * `MANY`), with `defaults`; `positionals` is [least, most]. As clap,
+ * `--name=value` or `--name value`.
  */
 function parseCommand(args, flags, defaults, [least, most], missing) {
   const options = { ...defaults, positionals: [] };
@@ -191,12 +197,18 @@ function parseCommand(args, flags, defaults, [least, most], missing) {
     const flag = arg.match(/^--([a-z-]+)(?:=(.*))?$/);
     if (flag && flag[1] in flags) {
       const [, name, inline] = flag;
+      if (flags[name] === SWITCH) {
+        if (inline !== undefined) return { error: `unexpected value '${inline}' for '--${name}' found; no more were expected` };
+        options[name] = true;
+        continue;
+      }
       const value = inline ?? args[++i];
       if (value === undefined) return { error: `a value is required for '--${name}'` };
-      if (flags[name] && !flags[name].includes(value)) {
+      if (Array.isArray(flags[name]) && !flags[name].includes(value)) {
         return { error: `invalid value '${value}' for '--${name}' [possible values: ${flags[name].join(', ')}]` };
       }
-      options[name] = value;
+      if (flags[name] === MANY) options[name] = [...options[name], value];
+      else options[name] = value;
     } else if (arg.startsWith('-') && arg !== '-') {
       return { error: `unexpected argument '${arg}' found` };
     } else {
@@ -232,6 +244,43 @@ function readRoot(path) {
   }
 }
 
+/** A JSON document as the Rust CLI's `read_input` reads it (`-`: standard input), at most `limit` bytes, or the message to fail with. */
+function readInput(path, limit) {
+  const stdin = path === '-';
+  let bytes;
+  try {
+    // A regular file over the limit is refused before it is read.
+    const stat = stdin ? undefined : statSync(path);
+    if (stat?.isFile() && stat.size > limit) throw new TooLarge();
+    bytes = readFileSync(stdin ? 0 : path);
+  } catch (error) {
+    if (error instanceof TooLarge) throw new Error(wasm.cliTooLarge(path, limit));
+    throw new Error(stdin ? `cannot read standard input: ${ioMessage(error)}` : `cannot read ${path}: ${ioMessage(error)}`);
+  }
+  if (bytes.length > limit) throw new Error(wasm.cliTooLarge(path, limit));
+  // Throws the Rust CLI's error for text that is not UTF-8.
+  return wasm.cliText(path, bytes);
+}
+
+class TooLarge extends Error {}
+
+/** A usage error found after parsing (flags that conflict or are missing): said as the parser's are. */
+class UsageError extends Error {}
+
+/** `--color` for what goes to stderr: on a terminal when `auto`, as the Rust CLI decides it. */
+function stderrColor(choice) {
+  if (choice !== 'auto') return choice === 'always';
+  return Boolean(process.stderr.isTTY) && !process.env.NO_COLOR;
+}
+
+/** Prints a `{stdout, stderr, exit}` answer of the wasm's CLI exports and returns its exit code. */
+function emitStreams(answer) {
+  const { stdout, stderr, exit } = JSON.parse(answer);
+  process.stderr.write(stderr);
+  process.stdout.write(stdout);
+  return exit;
+}
+
 /** Prints a `{output, exit}` answer of the wasm's CLI exports and returns its exit code. */
 function emit(answer) {
   const { output, exit } = JSON.parse(answer);
@@ -255,6 +304,10 @@ function command(synopsis, flags, defaults, counts, missing, run) {
     try {
       return run(options);
     } catch (failure) {
+      if (failure instanceof UsageError) {
+        process.stderr.write(`error: ${failure.message}\n\n${help}\n`);
+        return EXIT_FAILURE;
+      }
       return fail(failure.message);
     }
   };
@@ -262,6 +315,131 @@ function command(synopsis, flags, defaults, counts, missing, run) {
 
 const REPORT_FLAGS = { format: FORMATS, color: CHOICES.color };
 const REPORT_DEFAULTS = { format: 'text', color: 'auto' };
+const DIFF_FORMATS = ['text', 'json', 'patch', 'merge', 'unified'];
+const STDIN_NOTE = '`-` reads standard input (whole; the size limit is checked after reading).';
+
+const DIFF_HELP = `diff [OPTIONS] <A> <B>
+
+Structural diff of two JSON documents: paths, JSON Patch, merge patch or unified text.
+Exit 0 when equal, 1 when different, 2 on usage or input errors. ${STDIN_NOTE}
+
+Options:
+  --format <text|json|patch|merge|unified>  [default: text]
+  --array-key <[PATH=]KEY>  Match array elements by a member: \`name\` for every array, or per path
+                            \`/tools=name\`, \`/servers/*/tools=server+name\`. Repeatable; tried in order
+  --no-default-keys         Do not match /tools, /result/tools, /skills by name and /mcpServers by id
+  --ignore <POINTER>        Leave out what this pointer names; \`*\` matches any member or index. Repeatable
+  --color <auto|always|never>  [default: auto] (unified diffs here colour lines, not the changed words)`;
+
+const VALIDATE_HELP = `validate (--schema <SCHEMA> | --builtin <BUILTIN>) [OPTIONS] <INSTANCES>...
+
+Validate JSON documents against a JSON Schema (a file or a built-in), every error at its line.
+${STDIN_NOTE}
+
+Options:
+  --schema <SCHEMA>         The JSON Schema (dialect from its \`$schema\`, 2020-12 when absent)
+  --builtin <BUILTIN>       A built-in schema by name; \`--builtin list\` names them all
+  --ref <FILE>              Another schema file that \`$ref\`s may point to. Repeatable
+  --formats                 Assert \`format\` keywords (email, uri, date-time, …); off by default
+  --format <text|json|sarif|github|markdown>  [default: text]
+  --color <auto|always|never>  [default: auto]
+  --max-input-mib <MIB>     Refuse a schema or document larger than this many MiB (exit 2) [default: 256]`;
+
+const FMT_HELP = `fmt [OPTIONS] <FILE>...
+
+Pretty-print or minify JSON, keeping numbers and strings as written. ${STDIN_NOTE}
+
+Options:
+  --indent <INDENT>      Indentation per level: 2, 4 or tab [default: 2]
+  --minify               No whitespace at all (still ends with a newline)
+  --sort-keys            Order object members by key (Unicode code points); by default key order is kept
+  --jsonc                Accept comments and trailing commas (JSONC); the output is plain JSON without them
+  --write                Write the result back to FILE instead of standard output
+  --check                Print nothing; exit 1 if FILE is not already formatted this way
+  --max-input-mib <MIB>  Refuse an input larger than this many MiB (exit 2) [default: 256]`;
+
+/** `apcheck fmt`: each file read, formatted by the wasm, printed or written back; the worst exit code. */
+function fmt({ indent, minify, 'sort-keys': sortKeys, jsonc, write, check, 'max-input-mib': mib, positionals: files }) {
+  if (write && check) throw new UsageError("the argument '--write' cannot be used with '--check'");
+  if (minify && indent !== undefined) throw new UsageError("the argument '--minify' cannot be used with '--indent <INDENT>'");
+  if (indent !== undefined && !['2', '4', 'tab'].includes(indent)) {
+    throw new UsageError(`invalid value '${indent}' for '--indent <INDENT>': expected 2, 4 or tab`);
+  }
+  const limit = mibLimit(mib);
+  const refused = wasm.cliFmtRefusal(files.length, write, check);
+  if (refused !== undefined) {
+    process.stderr.write(refused);
+    return EXIT_FAILURE;
+  }
+  const flags = JSON.stringify({ indent: indent ?? '2', minify, sortKeys, jsonc, check, stderrColor: stderrColor('auto') });
+  let worst = EXIT_CLEAN;
+  for (const file of files) {
+    let text;
+    try {
+      text = readInput(file, limit);
+    } catch (error) {
+      worst = Math.max(worst, fail(error.message));
+      continue;
+    }
+    const { stdout, stderr, exit } = JSON.parse(wasm.cliFmt(file, text, flags));
+    process.stderr.write(stderr);
+    let code = exit;
+    if (exit === EXIT_CLEAN && !check) {
+      if (write && file !== '-') {
+        try {
+          writeFileSync(file, stdout);
+        } catch (error) {
+          code = fail(`cannot write ${file}: ${ioMessage(error)}`);
+        }
+      } else {
+        process.stdout.write(stdout);
+      }
+    }
+    worst = Math.max(worst, code);
+  }
+  return worst;
+}
+
+/** `--max-input-mib` in bytes, as clap parses a u64. */
+function mibLimit(text) {
+  if (!/^\+?[0-9]+$/.test(text)) throw new UsageError(`invalid value '${text}' for '--max-input-mib <MIB>': invalid digit found in string`);
+  return Number(text.replace('+', '')) * 2 ** 20;
+}
+
+/** `apcheck validate`: the schema, then the documents, read as the Rust CLI reads them, and the wasm's verdict. */
+function validate({ schema, builtin, ref: refs, formats, format, color, 'max-input-mib': mib, positionals: documents }) {
+  if (schema !== undefined && builtin !== undefined) throw new UsageError("the argument '--schema <SCHEMA>' cannot be used with '--builtin <BUILTIN>'");
+  if (refs.length > 0 && builtin !== undefined) throw new UsageError("the argument '--ref <FILE>' cannot be used with '--builtin <BUILTIN>'");
+  if (builtin === undefined) {
+    const missing = [schema === undefined && '  --schema <SCHEMA>', documents.length === 0 && '  <INSTANCES>...'].filter(Boolean);
+    if (missing.length > 0) throw new UsageError(`the following required arguments were not provided:\n${missing.join('\n')}`);
+  }
+  const limit = mibLimit(mib);
+  const flags = { builtin, formats, format, color: colorEnabled(color), stderrColor: stderrColor(color), sourceRoot: process.cwd() };
+  // Nothing is read for `--builtin list` or without documents, nor the documents when the schema could not be.
+  const texts = documents.map(() => '');
+  const failures = documents.map(() => '');
+  if (builtin !== 'list' && documents.length > 0) {
+    if (builtin === undefined) {
+      try {
+        Object.assign(flags, { schemaName: schema, schemaText: readInput(schema, limit) });
+        Object.assign(flags, { refNames: refs, refTexts: refs.map((file) => readInput(file, limit)) });
+      } catch (error) {
+        flags.schemaError = error.message;
+      }
+    }
+    if (flags.schemaError === undefined) {
+      documents.forEach((document, index) => {
+        try {
+          texts[index] = readInput(document, limit);
+        } catch (error) {
+          failures[index] = error.message;
+        }
+      });
+    }
+  }
+  return emitStreams(wasm.cliValidate(documents, texts, failures, JSON.stringify(flags)));
+}
 
 const COMMANDS = {
   rules: command('rules [--format <text|json>]', { format: DOC_FORMATS }, { format: 'text' }, [0, 0], '', ({ format }) => {
@@ -299,6 +477,52 @@ const COMMANDS = {
       pkg.free();
     }
   }),
+  diff: command(
+    DIFF_HELP,
+    { format: DIFF_FORMATS, 'array-key': MANY, 'no-default-keys': SWITCH, ignore: MANY, color: CHOICES.color },
+    { format: 'text', color: 'auto', 'array-key': [], 'no-default-keys': false, ignore: [] },
+    [2, 2],
+    '<A> <B>',
+    ({ format, color, 'array-key': arrayKeys, 'no-default-keys': noDefaultKeys, ignore, positionals: [a, b] }) => {
+      // Syntax errors go to stderr coloured as stderr allows, whatever `--color` says (as the Rust CLI).
+      const flags = JSON.stringify({ format, arrayKeys, noDefaultKeys, ignore, color: colorEnabled(color), stderrColor: stderrColor('auto') });
+      // Refused before reading when the files' sizes already say so.
+      const size = (path) => {
+        if (path === '-') return undefined;
+        try {
+          return statSync(path).size;
+        } catch {
+          return undefined;
+        }
+      };
+      const [sizeA, sizeB] = [size(a), size(b)];
+      const refused = wasm.cliDiffRefusal(flags, sizeA === undefined || sizeB === undefined ? undefined : sizeA + sizeB);
+      if (refused !== undefined) {
+        process.stderr.write(refused);
+        return EXIT_FAILURE;
+      }
+      const limit = wasm.cliDiffInputLimit();
+      const aText = readInput(a, limit);
+      const bText = readInput(b, limit);
+      return emitStreams(wasm.cliDiff(a, aText, b, bText, flags));
+    },
+  ),
+  fmt: command(
+    FMT_HELP,
+    { indent: null, minify: SWITCH, 'sort-keys': SWITCH, jsonc: SWITCH, write: SWITCH, check: SWITCH, 'max-input-mib': null },
+    { minify: false, 'sort-keys': false, jsonc: false, write: false, check: false, 'max-input-mib': '256' },
+    [1, Infinity],
+    '<FILE>...',
+    fmt,
+  ),
+  validate: command(
+    VALIDATE_HELP,
+    { schema: null, builtin: null, ref: MANY, formats: SWITCH, ...REPORT_FLAGS, 'max-input-mib': null },
+    { ...REPORT_DEFAULTS, ref: [], formats: false, 'max-input-mib': '256' },
+    [0, Infinity],
+    '',
+    validate,
+  ),
   changes: command('changes [--format <FORMAT>] [--color <WHEN>] <OLD> <NEW>', REPORT_FLAGS, REPORT_DEFAULTS, [2, 2], '<OLD> <NEW>', ({ format, color, positionals: [old, current] }) => {
     const [oldText, newText] = [readText(old), readText(current)];
     return emit(wasm.cliChanges(old, oldText, current, newText, format, colorEnabled(color), process.cwd()));
@@ -306,14 +530,14 @@ const COMMANDS = {
 };
 
 /** The native CLI's commands this build does not run: each needs the file system, processes or the network beyond reading files. */
-const NATIVE_ONLY = ['config', 'fmt', 'validate', 'diff', 'snapshot', 'call', 'lsp', 'new', 'port', 'completions', 'man'];
+const NATIVE_ONLY = ['config', 'snapshot', 'call', 'lsp', 'new', 'port', 'completions', 'man'];
 /** `check`'s flags that write or print fixes or a baseline: the native CLI's. */
 const NATIVE_CHECK_FLAGS = /^(--(fix|unsafe-fixes|diff|baseline-write|statistics|output-file|quiet|exit-zero|connect)(=|$)|-[oq]$)/;
 
 function needsNative(what) {
   return fail(
     `${what} needs the native apcheck binary; this npm build (the core in WebAssembly) runs check, rules, explain, ` +
-      'check-snapshot, drift and changes. Install the native one with `cargo install apcheck --locked`, ' +
+      'check-snapshot, drift, changes, fmt, diff and validate. Install the native one with `cargo install apcheck --locked`, ' +
       '`pipx install apcheck` (or pip install apcheck), or a release binary.',
   );
 }

@@ -1,16 +1,20 @@
 //! The npm CLI's commands beyond `check` (feature `node`, as `node.rs`): the
 //! same core calls and renderers as the Rust CLI's `rules`, `explain`,
-//! `check-snapshot`, `drift` and `changes`, so `npx apcheck` prints what the
-//! native binary prints. The JS edge (`npm/bin/apcheck.js`) reads the files
-//! and parses the flags; each export returns the output and the exit code as
-//! `{"output": "..", "exit": N}`.
+//! `check-snapshot`, `drift`, `changes`, `fmt`, `diff` and `validate`, so `npx
+//! apcheck` prints what the native binary prints. The JS edge
+//! (`npm/bin/apcheck.js`) reads the files and parses the flags; each export
+//! returns the output and the exit code as `{"output": "..", "exit": N}`, and
+//! `fmt`, `diff` and `validate`, which also write to stderr, as `{"stdout": "..",
+//! "stderr": "..", "exit": N}`.
 
 use wasm_bindgen::prelude::*;
 
 use super::PackageTree;
 use super::args::{args, thrown};
+use crate::commands::documents::{self, DiffFormat, DiffView, FmtMode, SchemaSource, Streams, Validation};
 use crate::commands::{self, Input, Outcome};
-use crate::render::{Format, Options, rules};
+use crate::json::format::{FormatOptions, Layout};
+use crate::render::{Format, Options, TextOptions, rules};
 
 fn options(color: bool, source_root: Option<String>) -> Options {
     Options {
@@ -125,4 +129,227 @@ impl PackageTree {
             &options(color, source_root),
         )))
     }
+}
+
+fn streams(streams: Streams) -> String {
+    serde_json::json!({ "stdout": streams.stdout, "stderr": streams.stderr, "exit": streams.exit.code() }).to_string()
+}
+
+/// A document's bytes as `apcheck diff` and `validate` read them: its text,
+/// or the error saying it is not UTF-8 (`path` as the user wrote it).
+#[wasm_bindgen(js_name = cliText)]
+pub fn cli_text(path: JsValue, bytes: JsValue) -> Result<String, JsError> {
+    args!(thrown; string path, bytes bytes);
+    documents::utf8_text(&path, bytes).map_err(|message| JsError::new(&message))
+}
+
+/// The message for a document over `--max-input-mib` (`limit` bytes).
+#[wasm_bindgen(js_name = cliTooLarge)]
+pub fn cli_too_large(path: JsValue, limit: f64) -> Result<String, JsError> {
+    args!(thrown; string path);
+    Ok(documents::too_large(&path, limit as u64))
+}
+
+/// `apcheck diff`'s flags, as the JS edge parsed them (JSON).
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DiffFlags {
+    format: String,
+    array_keys: Vec<String>,
+    no_default_keys: bool,
+    ignore: Vec<String>,
+    color: bool,
+    stderr_color: bool,
+}
+
+fn flags<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, JsError> {
+    serde_json::from_str(json).map_err(|error| JsError::new(&format!("flags: {error}")))
+}
+
+/// The most bytes `apcheck diff` reads of each document.
+#[wasm_bindgen(js_name = cliDiffInputLimit)]
+pub fn cli_diff_input_limit() -> f64 {
+    crate::json::tools::DIFF_INPUT_LIMIT as f64
+}
+
+/// `apcheck diff`'s checks before reading: the stderr text that refuses the
+/// flags (`flags` as for [`cli_diff`]), or the two documents by their sizes
+/// together (`bytes`, when both are files), or `undefined`.
+#[wasm_bindgen(js_name = cliDiffRefusal)]
+pub fn cli_diff_refusal(flags_json: JsValue, bytes: Option<f64>) -> Result<Option<String>, JsError> {
+    args!(thrown; string flags_json);
+    let flags: DiffFlags = flags(&flags_json)?;
+    let refused = documents::diff_options(&flags.array_keys, flags.no_default_keys, &flags.ignore)
+        .and_then(|_| bytes.map_or(Ok(()), |bytes| documents::diff_size(bytes as u64)));
+    Ok(refused.err())
+}
+
+/// `apcheck diff A B`: the documents as named on the command line, their
+/// texts, and the flags as JSON `{format, arrayKeys, noDefaultKeys, ignore,
+/// color, stderrColor}`; answers `{"stdout", "stderr", "exit"}`.
+#[wasm_bindgen(js_name = cliDiff)]
+pub fn cli_diff(
+    a_name: JsValue,
+    a_text: JsValue,
+    b_name: JsValue,
+    b_text: JsValue,
+    flags_json: JsValue,
+) -> Result<String, JsError> {
+    args!(thrown; string a_name, string a_text, string b_name, string b_text, string flags_json);
+    let flags: DiffFlags = flags(&flags_json)?;
+    let format = DiffFormat::from_name(&flags.format)
+        .ok_or_else(|| JsError::new(&format!("no diff format is named {:?}", flags.format)))?;
+    let options = match documents::diff_options(&flags.array_keys, flags.no_default_keys, &flags.ignore) {
+        Ok(options) => options,
+        Err(message) => {
+            return Ok(streams(Streams {
+                stderr: message,
+                exit: crate::exit::Exit::Failure,
+                ..Streams::default()
+            }));
+        }
+    };
+    let a = Input {
+        name: &a_name,
+        text: &a_text,
+    };
+    let b = Input {
+        name: &b_name,
+        text: &b_text,
+    };
+    let view = DiffView {
+        format,
+        color: flags.color,
+        stderr: TextOptions {
+            color: flags.stderr_color,
+        },
+        exiting: false,
+    };
+    Ok(streams(documents::diff(a, b, options, view)))
+}
+
+/// `apcheck validate`'s flags and what the JS edge read for the schema (JSON).
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ValidateFlags {
+    builtin: Option<String>,
+    /// The stderr text reading the schema or a `--ref` failed with.
+    schema_error: Option<String>,
+    schema_name: Option<String>,
+    schema_text: Option<String>,
+    #[serde(default)]
+    ref_names: Vec<String>,
+    #[serde(default)]
+    ref_texts: Vec<String>,
+    formats: bool,
+    format: String,
+    color: bool,
+    stderr_color: bool,
+    source_root: Option<String>,
+}
+
+/// `apcheck validate`: the documents as named, their texts, and for each
+/// the message it could not be read with (`""` when it was read); the flags
+/// and the schema as JSON (see `npm/bin/apcheck.js`). Answers
+/// `{"stdout", "stderr", "exit"}`.
+#[wasm_bindgen(js_name = cliValidate)]
+pub fn cli_validate(names: JsValue, texts: JsValue, failures: JsValue, flags_json: JsValue) -> Result<String, JsError> {
+    args!(thrown; strings names, strings texts, strings failures, string flags_json);
+    let flags: ValidateFlags = flags(&flags_json)?;
+    if names.len() != texts.len() || names.len() != failures.len() {
+        return thrown(format!("{} names for {} texts", names.len(), texts.len()));
+    }
+    let format = format_named(&flags.format)?;
+    let documents: Vec<(&str, Result<&str, String>)> = names
+        .iter()
+        .zip(&texts)
+        .zip(&failures)
+        .map(|((name, text), failure)| {
+            let text = if failure.is_empty() {
+                Ok(text.as_str())
+            } else {
+                Err(failure.clone())
+            };
+            (name.as_str(), text)
+        })
+        .collect();
+    let refs: Vec<Input> = flags
+        .ref_names
+        .iter()
+        .zip(&flags.ref_texts)
+        .map(|(name, text)| Input { name, text })
+        .collect();
+    let schema = match (
+        &flags.schema_error,
+        &flags.builtin,
+        &flags.schema_name,
+        &flags.schema_text,
+    ) {
+        (Some(error), ..) => Err(documents::line(error)),
+        (None, Some(builtin), ..) => Ok(SchemaSource::Builtin(builtin)),
+        (None, None, Some(name), Some(text)) => Ok(SchemaSource::Files {
+            main: Input { name, text },
+            refs: &refs,
+        }),
+        _ => return thrown("name a schema: `builtin`, or `schemaName` and `schemaText`".to_string()),
+    };
+    let options = options(flags.color, flags.source_root.clone());
+    Ok(streams(documents::validate(Validation {
+        builtin: flags.builtin.as_deref(),
+        schema,
+        formats: flags.formats,
+        documents: &documents,
+        format,
+        options: &options,
+        stderr: TextOptions {
+            color: flags.stderr_color,
+        },
+    })))
+}
+
+/// `apcheck fmt`'s flags, as the JS edge parsed them (JSON).
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct FmtFlags {
+    indent: String,
+    minify: bool,
+    sort_keys: bool,
+    jsonc: bool,
+    check: bool,
+    stderr_color: bool,
+}
+
+/// `apcheck fmt`'s refusal of `files` documents for standard output, or `undefined`.
+#[wasm_bindgen(js_name = cliFmtRefusal)]
+pub fn cli_fmt_refusal(files: u32, write: bool, check: bool) -> Option<String> {
+    documents::fmt_refusal(files as usize, write, check)
+}
+
+/// `apcheck fmt` on one document: its name as given, its text, and the
+/// flags as JSON `{indent, minify, sortKeys, jsonc, check, stderrColor}`;
+/// answers `{"stdout", "stderr", "exit"}`, `stdout` the formatted document
+/// (for standard output, or for the JS edge to write back with `--write`).
+#[wasm_bindgen(js_name = cliFmt)]
+pub fn cli_fmt(name: JsValue, text: JsValue, flags_json: JsValue) -> Result<String, JsError> {
+    args!(thrown; string name, string text, string flags_json);
+    let flags: FmtFlags = flags(&flags_json)?;
+    let indent = documents::fmt_indent(&flags.indent).map_err(|message| JsError::new(&message))?;
+    let options = FormatOptions {
+        layout: if flags.minify {
+            Layout::Minify
+        } else {
+            Layout::Pretty(indent)
+        },
+        sort_keys: flags.sort_keys,
+        jsonc: flags.jsonc,
+    };
+    let mode = if flags.check { FmtMode::Check } else { FmtMode::Format };
+    let input = Input {
+        name: &name,
+        text: &text,
+    };
+    let stderr = TextOptions {
+        color: flags.stderr_color,
+    };
+    Ok(streams(documents::fmt(input, &options, mode, stderr)))
 }

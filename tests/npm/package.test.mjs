@@ -4,6 +4,7 @@
 //   Rust CLI's output, with the same exit code; every format once over all roots;
 // - the same with a configuration (found above, or `--config`), the rule flags
 //   and a baseline, and the configuration's usage errors;
+// - check-snapshot, drift, changes, diff and validate against the Rust CLI, byte for byte;
 // - the typed API from TypeScript (`tsc --noEmit --strict`) and at run time.
 // Needs `npm run build:npm` (npm/wasm) and the Rust CLI (APCHECK_BIN, default
 // target/debug/apcheck, which `cargo test` builds).
@@ -345,10 +346,126 @@ test('check-snapshot, drift and changes print what the Rust CLI prints, in every
   }
 });
 
+test('fmt, diff and validate print what the Rust CLI prints, in every format', () => {
+  const dir = join(project, 'json');
+  const file = (name) => join(dir, name);
+  const tools = (...names) => ({ tools: names.map((name) => ({ name, description: `${name} it`, inputSchema: { type: 'object' } })) });
+  writeTree(dir, {
+    'a.json': JSON.stringify({ name: 'demo', version: '1.0.0', keep: [1, 2], ...tools('read', 'write') }, null, 2),
+    'a-again.json': JSON.stringify({ version: '1.0.0', name: 'demo', keep: [1, 2], ...tools('read', 'write') }),
+    'b.json': JSON.stringify({ name: 'demo', version: '1.1.0', keep: [2], extra: null, ...tools('write', 'read', 'list') }, null, 2),
+    'null.json': '{"name": "demo", "version": null}',
+    'broken.json': '{"name": "demo",\n  "version": }',
+    'schema.json': JSON.stringify({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      required: ['name'],
+      properties: { name: { type: 'string', minLength: 2 }, version: { $ref: 'version.json' }, mail: { format: 'email' } },
+    }),
+    'version.json': JSON.stringify({ $id: 'version.json', type: 'string', pattern: '^[0-9]+\\.[0-9]+\\.[0-9]+$' }),
+    'bad-schema.json': '{"type": 12}',
+    'valid.json': '{"name": "demo", "version": "1.0.0", "mail": "not an address"}',
+    'invalid.json': '{\n  "name": "d",\n  "version": "one"\n}',
+    'tool.json': JSON.stringify({ name: 'read', inputSchema: { type: 'object' } }),
+    'bad-tool.json': JSON.stringify({ name: 7 }),
+  });
+  writeFileSync(file('latin1.json'), Buffer.from([0x7b, 0xe9, 0x7d]));
+  const statuses = new Set();
+  for (const format of ['text', 'json', 'patch', 'merge', 'unified']) {
+    for (const [a, b] of [
+      ['a.json', 'b.json'],
+      ['a.json', 'a-again.json'],
+      ['b.json', 'null.json'],
+    ]) {
+      statuses.add(sameAsRust(['diff', '--format', format, file(a), file(b)]).status);
+      sameAsRust(['diff', `--format=${format}`, '--ignore', '/version', '--array-key', '/tools=description', '--no-default-keys', file(a), file(b)]);
+    }
+    for (const args of [
+      [file('a.json'), file('broken.json')],
+      [file('broken.json'), file('b.json')],
+      [file('a.json'), file('missing.json')],
+      [file('latin1.json'), file('a.json')],
+      ['--ignore', 'version', file('a.json'), file('b.json')],
+      ['--array-key', '/tools=', file('a.json'), file('b.json')],
+    ]) {
+      assert.equal(sameAsRust(['diff', '--format', format, ...args]).status, 2, args.join(' '));
+    }
+  }
+  assert.deepEqual([...statuses].sort(), [0, 1], 'equal and different documents are both compared');
+  const verdicts = new Set();
+  for (const format of ['text', 'json', 'sarif', 'github', 'markdown']) {
+    const schema = ['--schema', file('schema.json'), '--ref', file('version.json')];
+    verdicts.add(sameAsRust(['validate', '--format', format, ...schema, file('valid.json')]).status);
+    verdicts.add(sameAsRust(['validate', '--format', format, ...schema, file('valid.json'), file('invalid.json'), file('broken.json')]).status);
+    verdicts.add(sameAsRust(['validate', '--format', format, '--formats', ...schema, file('valid.json')]).status);
+    verdicts.add(sameAsRust(['validate', `--format=${format}`, '--builtin', 'mcp-tool', file('tool.json'), file('bad-tool.json')]).status);
+    for (const args of [
+      [...schema, file('valid.json'), file('missing.json')],
+      [...schema, file('latin1.json')],
+      ['--schema', file('bad-schema.json'), file('valid.json')],
+      ['--schema', file('broken.json'), file('valid.json')],
+      ['--schema', file('schema.json'), file('valid.json')],
+      ['--schema', file('missing.json'), file('valid.json')],
+      ['--builtin', 'no-such-schema', file('tool.json')],
+      ['--builtin', 'mcp-tool'],
+      ['--max-input-mib', '0', '--builtin', 'mcp-tool', file('tool.json')],
+    ]) {
+      assert.equal(sameAsRust(['validate', '--format', format, ...args]).status, 2, args.join(' '));
+    }
+  }
+  assert.deepEqual([...verdicts].sort(), [0, 1], 'valid and invalid documents are both validated');
+  assert.match(sameAsRust(['validate', '--builtin', 'list']).stdout, /mcp-tool/);
+  for (const args of [
+    ['diff', file('a.json')],
+    ['diff', '--format', 'yaml', file('a.json'), file('b.json')],
+    ['validate', file('valid.json')],
+    ['validate', '--schema', file('schema.json'), '--builtin', 'mcp-tool', file('valid.json')],
+  ]) {
+    const wasm = run(npmCli, args);
+    assert.equal(wasm.status, 2, args.join(' '));
+    assert.match(wasm.stderr, /^error: /, args.join(' '));
+  }
+  assert.match(run(npmCli, ['diff', '--help']).stdout, /standard input/);
+
+  writeFileSync(file('jsonc.json'), '{"b": [1, 2,], // a comment\n "a": {"x": 1e3, "y": "\\u00e9"},}');
+  writeFileSync(file('formatted.json'), run(rustCli, ['fmt', file('a-again.json')]).stdout);
+  const formatted = new Set();
+  for (const flags of [[], ['--indent', '4'], ['--indent=tab', '--sort-keys'], ['--minify'], ['--jsonc'], ['--jsonc', '--minify', '--sort-keys']]) {
+    for (const name of ['a.json', 'a-again.json', 'formatted.json', 'broken.json', 'jsonc.json']) {
+      formatted.add(sameAsRust(['fmt', ...flags, file(name)]).status);
+      formatted.add(sameAsRust(['fmt', '--check', ...flags, file(name)]).status);
+    }
+    sameAsRust(['fmt', '--check', ...flags, file('formatted.json'), file('a.json'), file('broken.json'), file('missing.json')]);
+  }
+  assert.deepEqual([...formatted].sort(), [0, 1], 'formatted and unformatted documents are both checked');
+  for (const args of [[file('missing.json')], [file('latin1.json')], [file('a.json'), file('b.json')], ['--max-input-mib', '0', file('a.json')]]) {
+    assert.equal(sameAsRust(['fmt', ...args]).status, 2, args.join(' '));
+  }
+  // --write: the same files, written by each.
+  for (const cli of [rustCli, npmCli]) {
+    const copy = join(project, `written-${cli === rustCli ? 'rust' : 'wasm'}`);
+    cpSync(dir, copy, { recursive: true });
+    const names = ['a.json', 'jsonc.json', 'broken.json'];
+    run(cli, ['fmt', '--write', '--jsonc', '--indent', '4', ...names.map((name) => join(copy, name))]);
+  }
+  for (const name of readdirSync(dir)) {
+    assert.deepEqual(readFileSync(join(project, 'written-wasm', name)), readFileSync(join(project, 'written-rust', name)), name);
+  }
+  for (const args of [
+    ['fmt', '--write', '--check', file('a.json')],
+    ['fmt', '--minify', '--indent', '4', file('a.json')],
+    ['fmt', '--indent', '3', file('a.json')],
+    ['fmt'],
+  ]) {
+    const wasm = run(npmCli, args);
+    assert.equal(wasm.status, 2, args.join(' '));
+    assert.match(wasm.stderr, /^error: /, args.join(' '));
+  }
+});
+
 test('the commands that need the native binary say so and exit 2', () => {
   for (const args of [
-    ['fmt', 'x.json'],
-    ['validate', 'x.json'],
+    ['config'],
     ['snapshot', '.'],
     ['lsp'],
     ['check', '--fix', '.'],

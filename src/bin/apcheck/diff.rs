@@ -4,12 +4,10 @@
 
 use std::process::ExitCode;
 
+use apcheck::commands::Input;
+use apcheck::commands::documents::{self, DiffFormat, DiffView, Streams};
 use apcheck::exit::Exit;
-use apcheck::json::diff::unified::unified;
-use apcheck::json::diff::{CompareOption, CompareOptions, Side, canonical_text, merge::merge_patch};
-use apcheck::json::tools::{DIFF_INPUT_LIMIT, DiffProblem, DiffRequest, check_diff_size, diff_changes, diff_documents};
-use apcheck::render::diff::{Style, changes_json, changes_text, unified_text};
-use apcheck::render::documents::parse_error;
+use apcheck::json::tools::DIFF_INPUT_LIMIT;
 
 use crate::fmt::read_input;
 use crate::output::{self, ColorChoice};
@@ -41,25 +39,20 @@ pub struct DiffArgs {
 }
 
 pub fn diff(args: DiffArgs) -> ExitCode {
-    match run(&args) {
-        Ok(equal) => output::exit_code(Exit::findings_if(!equal)),
-        Err(message) => {
-            eprint!("{message}");
-            output::exit_code(Exit::Failure)
-        }
-    }
+    let streams = run(&args).unwrap_or_else(|message| Streams {
+        stderr: message,
+        exit: Exit::Failure,
+        ..Streams::default()
+    });
+    eprint!("{}", streams.stderr);
+    print!("{}", streams.stdout);
+    output::exit_code(streams.exit)
 }
 
-/// Prints the comparison; `Ok(true)` when the documents are equal.
-fn run(args: &DiffArgs) -> Result<bool, String> {
-    let options =
-        CompareOptions::parse(&args.array_keys, args.no_default_keys, &args.ignore).map_err(|(option, message)| {
-            let flag = match option {
-                CompareOption::ArrayKeys => "--array-key",
-                CompareOption::Ignore => "--ignore",
-            };
-            output::line(format!("{flag}: {message}"))
-        })?;
+/// Reads the two documents and compares them; `Err` with the stderr text
+/// when the options or the reading refuse.
+fn run(args: &DiffArgs) -> Result<Streams, String> {
+    let options = documents::diff_options(&args.array_keys, args.no_default_keys, &args.ignore)?;
     // Refused before reading when the files' sizes already say so.
     let size = |path: &str| {
         (path != "-")
@@ -68,62 +61,25 @@ fn run(args: &DiffArgs) -> Result<bool, String> {
             .map(|m| m.len())
     };
     if let (Some(a), Some(b)) = (size(&args.a), size(&args.b)) {
-        let bytes = usize::try_from(a.saturating_add(b)).unwrap_or(usize::MAX);
-        check_diff_size(bytes).map_err(output::line)?;
+        documents::diff_size(a.saturating_add(b))?;
     }
     // Each read is bounded too: a pipe or a device has no size to look at first.
     let limit = DIFF_INPUT_LIMIT as u64;
     let a_text = read_input(&args.a, limit).map_err(output::line)?;
     let b_text = read_input(&args.b, limit).map_err(output::line)?;
-    let pruned = !options.ignore.is_empty();
-    let request = DiffRequest {
-        options,
-        lines: matches!(args.format.as_str(), "text" | "json"),
+    let view = DiffView {
+        format: DiffFormat::from_name(&args.format).expect("clap offers only the formats' names"),
+        color: args.color.enabled(),
+        stderr: output::stderr_text(),
+        exiting: true,
     };
-    let not_compared = |problem| match problem {
-        DiffProblem::NotJson(e) if e.side == Side::A => parse_error(&args.a, &a_text, &e.error, output::stderr_text()),
-        DiffProblem::NotJson(e) => parse_error(&args.b, &b_text, &e.error, output::stderr_text()),
-        too_large => output::line(too_large),
+    let a = Input {
+        name: &args.a,
+        text: &a_text,
     };
-    let style = Style::new(args.color.enabled());
-    let equal = match args.format.as_str() {
-        // The two views that need whole documents; the others need only the
-        // changes and the patch, which come from far leaner documents.
-        "merge" | "unified" => {
-            let comparison = diff_documents(&a_text, &b_text, &request).map_err(not_compared)?;
-            if args.format == "merge" {
-                let merge = merge_patch(&comparison.a, &comparison.b);
-                for pointer in &merge.lossy {
-                    eprintln!(
-                        "warning: {} is null in B; a merge patch deletes it instead (use --format patch)",
-                        apcheck::render::escape::visible(pointer)
-                    );
-                }
-                println!("{}", pretty(&merge.patch));
-            } else {
-                let a = canonical_text(&a_text, &comparison.a, pruned);
-                let b = canonical_text(&b_text, &comparison.b, pruned);
-                print!("{}", unified_text(&unified(&a, &b, &args.a, &args.b), &style));
-            }
-            let equal = comparison.diff.is_empty();
-            // Freeing two big trees node by node costs more than diffing them; the
-            // process is about to exit and returns the memory at once.
-            std::mem::forget(comparison);
-            equal
-        }
-        format => {
-            let diff = diff_changes(&a_text, &b_text, &request).map_err(not_compared)?;
-            match format {
-                "patch" => println!("{}", pretty(&diff.patch)),
-                "json" => println!("{}", pretty(&changes_json(&diff))),
-                _ => print!("{}", changes_text(&diff, &args.a, &args.b, &style)),
-            }
-            diff.is_empty()
-        }
+    let b = Input {
+        name: &args.b,
+        text: &b_text,
     };
-    Ok(equal)
-}
-
-fn pretty(value: &impl serde::Serialize) -> String {
-    serde_json::to_string_pretty(value).expect("JSON values serialize")
+    Ok(documents::diff(a, b, options, view))
 }

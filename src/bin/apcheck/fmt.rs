@@ -4,6 +4,8 @@
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
+use apcheck::commands::Input;
+use apcheck::commands::documents::{self, FmtMode};
 use apcheck::json::format::{FormatOptions, Indent, Layout, format_streaming};
 use apcheck::render::documents::fmt_error;
 use apcheck::render::escape::visible;
@@ -49,19 +51,14 @@ pub fn mib(limit: u64) -> u64 {
 }
 
 fn parse_indent(text: &str) -> Result<Indent, String> {
-    match text {
-        "2" => Ok(Indent::Spaces(2)),
-        "4" => Ok(Indent::Spaces(4)),
-        "tab" => Ok(Indent::Tab),
-        _ => Err("expected 2, 4 or tab".to_string()),
-    }
+    documents::fmt_indent(text)
 }
 
 pub fn fmt(args: FmtArgs) -> ExitCode {
     // Standard output holds one document: several formatted ones one after
     // the other would be no JSON at all.
-    if args.files.len() > 1 && !args.write && !args.check {
-        output::say("several files are formatted with --write (in place) or --check; standard output takes one");
+    if let Some(refusal) = documents::fmt_refusal(args.files.len(), args.write, args.check) {
+        eprint!("{refusal}");
         return ExitCode::from(EXIT_FAILURE);
     }
     let options = FormatOptions {
@@ -130,21 +127,10 @@ fn stream(
 /// `--check`: compares the formatted document with the text chunk by chunk,
 /// so neither is held twice.
 fn check_formatted(file: &str, text: &str, options: &FormatOptions) -> u8 {
-    let mut rest = text.as_bytes();
-    let mut same = true;
-    let compared = stream(file, text, options, "", |chunk| {
-        same = same && rest.len() >= chunk.len() && rest[..chunk.len()] == *chunk;
-        rest = rest.get(chunk.len()..).unwrap_or_default();
-        Ok(())
-    });
-    match compared {
-        Err(code) => code,
-        Ok(()) if same && rest.is_empty() => EXIT_CLEAN,
-        Ok(()) => {
-            eprintln!("{}: not formatted", visible(file));
-            EXIT_FINDINGS
-        }
-    }
+    let input = Input { name: file, text };
+    let checked = documents::fmt(input, options, FmtMode::Check, output::stderr_text());
+    eprint!("{}", checked.stderr);
+    checked.exit.code()
 }
 
 /// `--write`: the text is already in memory, so the file is rewritten in
@@ -192,18 +178,9 @@ pub fn read_input(path: &str, limit: u64) -> Result<String, String> {
         read_file(path, limit).map_err(|e| format!("cannot read {path}: {e}"))?
     };
     let Some(bytes) = bytes else {
-        let name = if path == "-" { "standard input" } else { path };
-        return Err(format!(
-            "{name} is larger than {} MiB; `--max-input-mib` raises the limit",
-            limit >> 20
-        ));
+        return Err(apcheck::commands::documents::too_large(path, limit));
     };
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "{path}: not UTF-8 (byte {} is invalid); JSON text must be UTF-8 (RFC 8259 §8.1)",
-            e.utf8_error().valid_up_to()
-        )
-    })
+    apcheck::commands::documents::utf8_text(path, bytes)
 }
 
 /// What `reader` gives up to `limit` bytes; `None` when it has more.

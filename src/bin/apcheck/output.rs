@@ -180,5 +180,5 @@ pub fn say(message: impl std::fmt::Display) {
 
 /// [`say`]'s line, for a caller that prints it later.
 pub fn line(message: impl std::fmt::Display) -> String {
-    format!("apcheck: {}\n", visible(&message.to_string()))
+    apcheck::commands::documents::line(message)
 }

@@ -4,15 +4,16 @@
 
 use std::process::ExitCode;
 
-use apcheck::exit::Exit;
-use apcheck::json::tools::{SchemaChoice, SharedSchema, load_schema};
-use apcheck::json::validate::{CompileOptions, CompiledSchema, SchemaCache, SchemaFile};
+use apcheck::commands::Input;
+use apcheck::commands::documents::{self, SchemaSource};
+use apcheck::json::tools::SharedSchema;
+use apcheck::json::validate::CompiledSchema;
 use apcheck::render::Format;
-use apcheck::render::documents::{ValidatedFile, builtin_list, schema_problem, validation, verdict};
+use apcheck::render::documents::ValidatedFile;
 use rayon::prelude::*;
 
 use crate::fmt::{DEFAULT_MAX_INPUT_MIB, mib, read_input};
-use crate::output::{self, ColorChoice, EXIT_CLEAN, EXIT_FAILURE};
+use crate::output::{self, ColorChoice, EXIT_FAILURE};
 
 #[derive(clap::Args)]
 pub struct ValidateArgs {
@@ -43,12 +44,9 @@ pub struct ValidateArgs {
 }
 
 pub fn validate(args: ValidateArgs) -> ExitCode {
-    if args.builtin.as_deref() == Some("list") {
-        return output::emit(&builtin_list(), ExitCode::from(EXIT_CLEAN));
-    }
-    if args.instances.is_empty() {
-        eprintln!("apcheck: name at least one document to validate (or `--builtin list`)");
-        return ExitCode::from(EXIT_FAILURE);
+    if let Some(first) = documents::validate_first(args.builtin.as_deref(), args.instances.len()) {
+        eprint!("{}", first.stderr);
+        return output::emit(&first.stdout, output::exit_code(first.exit));
     }
     let schema = match load(&args) {
         Ok(schema) => schema,
@@ -62,87 +60,58 @@ pub fn validate(args: ValidateArgs) -> ExitCode {
         .par_iter()
         .map(|file| check_instance(file, &schema, &args))
         .collect();
-    let mut any_invalid = false;
-    let mut read_failed = false;
-    for file in &files {
-        any_invalid |= !file.report.valid;
-        // A document that got no verdict is an incomplete check, as one that could not be read.
-        read_failed |= file.report.is_unreadable() || file.report.unchecked.is_some();
-        print!("{}", file.snippets);
-    }
-    match validation(
+    let report = documents::validation_report(
         schema.dialect(),
         &files,
         args.format,
         &output::render_options(args.color),
-    ) {
-        Some(out) => print!("{out}"),
-        None => eprintln!("{}", verdict(schema.dialect(), &files)),
-    }
-    output::exit_code(Exit::findings_if(any_invalid).unless_failed(read_failed))
+    );
+    print!("{}", report.stdout);
+    eprint!("{}", report.stderr);
+    output::exit_code(report.exit)
 }
 
 /// Reads the schema files the arguments name and compiles them (or picks the built-in).
 fn load(args: &ValidateArgs) -> Result<SharedSchema, String> {
-    let options = CompileOptions { formats: args.formats };
-    // One compilation per run, so a cache of one.
-    let cache = &mut SchemaCache::new(1);
+    let stderr = output::stderr_text_with(args.color);
     if let Some(name) = &args.builtin {
-        let text = apcheck::json::builtin::builtin(name).map_or("", |entry| entry.text());
-        return load_schema(&SchemaChoice::Builtin(name), &options, cache)
-            .map_err(|problem| schema_problem(&problem, |_| text, output::stderr_text_with(args.color)));
+        return documents::validation_schema(SchemaSource::Builtin(name), args.formats, stderr);
     }
     let path = args.schema.as_deref().unwrap_or("-");
     let text = read_input(path, mib(args.max_input_mib)).map_err(output::line)?;
-    let sibling_texts: Vec<(String, String)> = args
+    let ref_texts: Vec<String> = args
         .refs
         .iter()
-        .map(|p| read_input(p, mib(args.max_input_mib)).map(|t| (p.clone(), t)))
+        .map(|p| read_input(p, mib(args.max_input_mib)))
         .collect::<Result<_, _>>()
         .map_err(output::line)?;
-    let choice = SchemaChoice::File {
-        main: SchemaFile {
-            name: path,
-            text: &text,
-        },
-        refs: sibling_texts
-            .iter()
-            .map(|(name, text)| SchemaFile { name, text })
-            .collect(),
+    let refs: Vec<Input> = args
+        .refs
+        .iter()
+        .zip(&ref_texts)
+        .map(|(name, text)| Input { name, text })
+        .collect();
+    let main = Input {
+        name: path,
+        text: &text,
     };
-    load_schema(&choice, &options, cache).map_err(|problem| {
-        let source_of = |file: &str| {
-            if file == path {
-                text.as_str()
-            } else {
-                sibling_texts
-                    .iter()
-                    .find(|(name, _)| name == file)
-                    .map_or("", |(_, t)| t.as_str())
-            }
-        };
-        schema_problem(&problem, source_of, output::stderr_text_with(args.color))
-    })
+    documents::validation_schema(SchemaSource::Files { main, refs: &refs }, args.formats, stderr)
 }
 
 /// Reads and validates one document; a file that cannot be read is said on
 /// stderr in every format, as the run then exits 2.
 fn check_instance(file: &str, schema: &CompiledSchema, args: &ValidateArgs) -> ValidatedFile {
-    match read_input(file, mib(args.max_input_mib)) {
-        Ok(text) => ValidatedFile::check(
-            file,
-            &text,
-            schema,
-            args.builtin.as_deref(),
-            args.format,
-            // The snippets go to standard output.
-            apcheck::render::TextOptions {
-                color: args.color.enabled(),
-            },
-        ),
-        Err(message) => {
-            eprintln!("apcheck: {}", apcheck::render::escape::visible(&message));
-            ValidatedFile::unreadable(file, message)
-        }
+    let text = read_input(file, mib(args.max_input_mib));
+    let (validated, said) = documents::validate_document(
+        file,
+        text.as_deref().map_err(Clone::clone),
+        schema,
+        args.builtin.as_deref(),
+        args.format,
+        args.color.enabled(),
+    );
+    if let Some(said) = said {
+        eprint!("{said}");
     }
+    validated
 }

@@ -136,13 +136,22 @@ export function renderCheck(roots, options) {
       }
     });
     const reports = roots.map((_, index) => JSON.parse(run.report(index)));
-    const output = run.render(
-      options.format,
-      options.color ?? false,
-      options.sarifBase,
-    );
+    if (options.baselineWrite !== undefined) {
+      const baseline = JSON.parse(run.baselineWrite(roots.map(({ relativeRoot = '' }) => relativeRoot), options.baselineWrite));
+      return { output: '', reports, fails: false, baseline };
+    }
+    let output;
+    if (options.statistics) {
+      if (options.format !== 'text' && options.format !== 'json') {
+        throw new TypeError(`statistics are text or json, not ${JSON.stringify(options.format)}`);
+      }
+      output = run.statistics(options.format === 'json');
+    } else {
+      output = run.render(options.format, options.color ?? false, options.sarifBase, options.quiet ?? false);
+    }
     if (output === undefined) throw new TypeError(`unknown format ${JSON.stringify(options.format)}`);
-    return { output, reports, fails: run.fails(options.denyWarnings ?? false) };
+    const fails = options.exitZero ? run.failsWithExitZero() : run.fails(options.denyWarnings ?? false);
+    return { output, reports, fails };
   } finally {
     defaults.free();
     run.free();

@@ -162,6 +162,17 @@ export interface RenderOptions {
   sarifBase?: string;
   /** Warnings fail the run too. */
   denyWarnings?: boolean;
+  /** `--quiet`: the findings and nothing else, no summary lines. Default false. */
+  quiet?: boolean;
+  /** `--statistics`: how many findings each rule made, instead of the findings (`format` text or json). */
+  statistics?: boolean;
+  /** `--exit-zero`: `fails` only when a check is incomplete, never for findings or a rejected plugin. */
+  exitZero?: boolean;
+  /**
+   * `--baseline-write FILE`: nothing is rendered (`output` is `''`); `baseline` is the baseline to
+   * write to FILE and the line saying so, or, when a check is incomplete, the lines refusing to.
+   */
+  baselineWrite?: string;
 }
 
 /** The command line's rule flags, as `apcheck check` takes them. */
@@ -218,7 +229,13 @@ export interface CheckRoot {
 export function renderCheck(
   roots: CheckRoot[],
   options: RenderOptions,
-): { output: string; reports: PackageReport[]; fails: boolean };
+): {
+  output: string;
+  reports: PackageReport[];
+  fails: boolean;
+  /** With `baselineWrite` only: `text` to write and the `recorded` line for stderr, or the `refused` lines (exit 2). */
+  baseline?: { text: string; recorded: string } | { refused: string };
+};
 
 export interface FormatOptions {
   indent?: 2 | 4 | 'tab';

@@ -35,9 +35,16 @@ check, rules, explain, check-snapshot, drift, changes, fmt, diff and validate
 
 Options:
   --format <text|json|sarif|github|markdown>  [default: text]
+  -o, --output-file <FILE>  Write the output that would go to standard output to FILE instead
+      --statistics          Print how many findings each rule made (text or json), instead of the findings
+  -q, --quiet               Print the findings and nothing else: no summary lines, no notes on standard error
+      --exit-zero           Exit 0 even when findings or a rejected plugin would fail the run (an incomplete
+                            check, exit 1, and a usage or I/O failure, exit 2, still fail)
   --deny warnings           Fail (exit 1) on warnings too, not only on errors
   --color <auto|always|never>  [default: auto]
   --baseline <FILE>         Hide the findings this baseline records (overrides \`baseline\` in the configuration)
+  --baseline-write <FILE>   Record every finding of this check in FILE as the baseline, and exit 0
+                            (2, and nothing written, when the check is incomplete)
   --config <FILE>           Use this configuration file instead of the apcheck.toml or pyproject.toml found above each path
   --select <CODES>          Show only these rules, by code or prefix (\`AP2,AP314\`); replaces the configuration's \`select\`
   --extend-select <CODES>   Show these rules too, by code or prefix
@@ -61,18 +68,41 @@ const CHOICES = {
 };
 
 /** The flags that take a file, and the repeatable rule flags (comma-separated lists but `--severity`, as clap splits them). */
-const FILES = { baseline: 'baseline', config: 'config' };
+const FILES = { baseline: 'baseline', config: 'config', 'output-file': 'outputFile', 'baseline-write': 'baselineWrite' };
+/** The flags without a value, and their short forms. */
+const SWITCHES = { statistics: 'statistics', quiet: 'quiet', 'exit-zero': 'exitZero' };
+const SHORT = { '-o': '--output-file', '-q': '--quiet' };
 const RULE_FLAGS = { select: 'select', 'extend-select': 'extendSelect', ignore: 'ignore', severity: 'severity' };
 
 function parse(args) {
-  const options = { format: 'text', deny: undefined, color: 'auto', paths: [], select: [], extendSelect: [], ignore: [], severity: [] };
+  const options = {
+    format: 'text',
+    deny: undefined,
+    color: 'auto',
+    paths: [],
+    select: [],
+    extendSelect: [],
+    ignore: [],
+    severity: [],
+    statistics: false,
+    quiet: false,
+    exitZero: false,
+  };
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
+    // `-oFILE` and `-q`, as clap reads short flags.
+    let arg = args[i];
+    if (arg.startsWith('-o') && arg.length > 2) arg = `--output-file=${arg.slice(arg[2] === '=' ? 3 : 2)}`;
+    else if (arg in SHORT) arg = SHORT[arg];
     if (arg === '--') {
       options.paths.push(...args.slice(i + 1));
       break;
     }
-    const flag = arg.match(/^--(format|deny|color|baseline|config|select|extend-select|ignore|severity)(?:=(.*))?$/);
+    const switched = arg.match(/^--(statistics|quiet|exit-zero)$/);
+    if (switched) {
+      options[SWITCHES[switched[1]]] = true;
+      continue;
+    }
+    const flag = arg.match(/^--(format|deny|color|baseline-write|baseline|config|output-file|select|extend-select|ignore|severity)(?:=(.*))?$/);
     if (flag) {
       const [, name, inline] = flag;
       const value = inline ?? args[++i];
@@ -94,6 +124,9 @@ function parse(args) {
     }
   }
   if (options.paths.length === 0) return { error: 'the following required arguments were not provided: <PATH>...' };
+  if (options.baseline !== undefined && options.baselineWrite !== undefined) {
+    return { error: "the argument '--baseline <FILE>' cannot be used with '--baseline-write <FILE>'" };
+  }
   return { options };
 }
 
@@ -111,6 +144,10 @@ function colorEnabled(choice) {
 function check(args) {
   const { options, error } = parse(args);
   if (error) return usage(error);
+  // Refused before anything is read, as the Rust CLI's `output_targets` does.
+  if (options.statistics && !['text', 'json'].includes(options.format)) {
+    return fail('--statistics prints a table (text) or json, on standard output or to --output-file');
+  }
   const roots = [];
   const loaded = [];
   let anyCollection = false;
@@ -146,6 +183,8 @@ function check(args) {
 
 function render(options, checked, anyCollection, ioFailed) {
   const named = (root) => {
+    // `--baseline-write` records every finding: no baseline is read.
+    if (options.baselineWrite !== undefined) return undefined;
     const file = options.baseline ?? (root.loaded.settings.baseline && inBase(root.loaded.base, root.loaded.settings.baseline));
     if (file === undefined) return undefined;
     try {
@@ -161,15 +200,43 @@ function render(options, checked, anyCollection, ioFailed) {
     relativeRoot: root.relative,
     baseline: named(root),
   }));
-  if (checked.length === 0 && ioFailed) return EXIT_FAILURE;
+  // Nothing to render; `--baseline-write` still records (no findings) as the Rust CLI does.
+  if (checked.length === 0 && ioFailed && options.baselineWrite === undefined) return EXIT_FAILURE;
   const rendered = renderCheck(withSettings, {
     format: options.format,
     single: options.paths.length === 1 && !anyCollection,
-    color: colorEnabled(options.color),
+    // A file never gets terminal colours.
+    color: options.outputFile === undefined && colorEnabled(options.color),
     sarifBase: process.cwd(),
     denyWarnings: options.deny === 'warnings',
+    quiet: options.quiet,
+    statistics: options.statistics,
+    exitZero: options.exitZero,
+    baselineWrite: options.baselineWrite,
   });
-  process.stdout.write(rendered.output);
+  if (rendered.baseline !== undefined) {
+    const { refused, text, recorded } = rendered.baseline;
+    if (refused !== undefined) {
+      process.stderr.write(refused);
+      return EXIT_FAILURE;
+    }
+    try {
+      writeFileSync(options.baselineWrite, text);
+    } catch (error) {
+      return fail(`${options.baselineWrite}: ${ioMessage(error)}`);
+    }
+    if (!options.quiet) process.stderr.write(recorded);
+    return ioFailed ? EXIT_FAILURE : EXIT_CLEAN;
+  }
+  if (options.outputFile !== undefined) {
+    try {
+      writeFileSync(options.outputFile, rendered.output);
+    } catch (error) {
+      return fail(`${options.outputFile}: ${ioMessage(error)}`);
+    }
+  } else {
+    process.stdout.write(rendered.output);
+  }
   return ioFailed ? EXIT_FAILURE : rendered.fails ? EXIT_FINDINGS : EXIT_CLEAN;
 }
 
@@ -531,8 +598,8 @@ const COMMANDS = {
 
 /** The native CLI's commands this build does not run: each needs the file system, processes or the network beyond reading files. */
 const NATIVE_ONLY = ['config', 'snapshot', 'call', 'lsp', 'new', 'port', 'completions', 'man'];
-/** `check`'s flags that write or print fixes or a baseline: the native CLI's. */
-const NATIVE_CHECK_FLAGS = /^(--(fix|unsafe-fixes|diff|baseline-write|statistics|output-file|quiet|exit-zero|connect)(=|$)|-[oq]$)/;
+/** `check`'s flags that write or print fixes or start servers: the native CLI's. */
+const NATIVE_CHECK_FLAGS = /^--(fix|unsafe-fixes|diff|connect)(=|$)/;
 
 function needsNative(what) {
   return fail(

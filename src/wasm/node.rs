@@ -227,8 +227,15 @@ impl CheckRun {
     }
 
     /// The output of `apcheck check --format FORMAT`, or `undefined` for an unknown format.
-    /// `sarif_base` is the directory relative roots are relative to.
-    pub fn render(&self, format: JsValue, color: bool, sarif_base: Option<String>) -> Result<Option<String>, JsError> {
+    /// `sarif_base` is the directory relative roots are relative to; `quiet`
+    /// (`--quiet`) leaves out the summary lines.
+    pub fn render(
+        &self,
+        format: JsValue,
+        color: bool,
+        sarif_base: Option<String>,
+        quiet: Option<bool>,
+    ) -> Result<Option<String>, JsError> {
         args!(thrown; string format);
         let Some(format) = Format::from_name(&format) else {
             return Ok(None);
@@ -237,14 +244,71 @@ impl CheckRun {
         let options = Options {
             color,
             source_root: sarif_base,
-            quiet: false,
+            quiet: quiet.unwrap_or(false),
         };
         Ok(Some(packages::render(&self.reports, &sources, format, &options)))
+    }
+
+    /// The output of `apcheck check --statistics`: how many findings each rule
+    /// made, as JSON (`--format json`) or a table, by the CLI's renderer.
+    pub fn statistics(&self, json: bool) -> String {
+        if json {
+            crate::render::statistics::json(&self.reports)
+        } else {
+            crate::render::statistics::text(&self.reports)
+        }
     }
 
     /// Whether the run fails (exit 1): findings at error level, or warnings with `deny_warnings`.
     pub fn fails(&self, deny_warnings: bool) -> bool {
         crate::exit::packages_fail(&self.reports, deny_warnings.then_some(crate::exit::Deny::Warnings))
+    }
+
+    /// Whether the run fails (exit 1) under `--exit-zero`: only when a check is incomplete.
+    #[wasm_bindgen(js_name = failsWithExitZero)]
+    pub fn fails_with_exit_zero(&self) -> bool {
+        crate::exit::packages_fail_with_exit_zero(&self.reports)
+    }
+
+    /// `apcheck check --baseline-write FILE` (`file` as named on the command
+    /// line; `relative_roots` each root relative to its configuration's
+    /// directory, as for `add`), as JSON: `{"refused": "…"}` with the lines
+    /// for standard error when a check is incomplete (nothing is written, exit
+    /// 2), or `{"text": "…", "recorded": "…"}`: the baseline to write and the
+    /// line that says so on standard error.
+    #[wasm_bindgen(js_name = baselineWrite)]
+    pub fn baseline_write(&self, relative_roots: JsValue, file: JsValue) -> Result<String, JsError> {
+        args!(thrown; strings relative_roots, string file);
+        if relative_roots.len() != self.reports.len() {
+            return thrown(format!(
+                "`relative_roots` names {} roots, not {}",
+                relative_roots.len(),
+                self.reports.len()
+            ));
+        }
+        use crate::commands::documents::line;
+        use crate::render::count;
+        let refused: String = self
+            .reports
+            .iter()
+            .filter(|report| report.is_incomplete())
+            .map(|report| {
+                line(format!(
+                    "{}: the check is incomplete ({} not read: {}); no baseline written to {file}",
+                    report.root,
+                    count(report.unread.len(), "path", "paths"),
+                    report.unread.join(", "),
+                ))
+            })
+            .collect();
+        if !refused.is_empty() {
+            return Ok(serde_json::json!({ "refused": refused }).to_string());
+        }
+        let checked = relative_roots.iter().zip(&self.trees).zip(&self.reports);
+        let text = crate::baseline::record(checked.map(|((root, tree), report)| (root.as_str(), tree, report)));
+        let recorded: usize = self.reports.iter().map(|report| report.diagnostics.len()).sum();
+        let said = line(format!("recorded {} in {file}", count(recorded, "finding", "findings")));
+        Ok(serde_json::json!({ "text": text, "recorded": said }).to_string())
     }
 }
 

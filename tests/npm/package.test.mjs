@@ -4,6 +4,8 @@
 //   Rust CLI's output, with the same exit code; every format once over all roots;
 // - the same with a configuration (found above, or `--config`), the rule flags
 //   and a baseline, and the configuration's usage errors;
+// - check's --exit-zero, --quiet, --statistics, --output-file and
+//   --baseline-write: the same streams, exit codes and files written;
 // - check-snapshot, drift, changes, diff and validate against the Rust CLI, byte for byte;
 // - the typed API from TypeScript (`tsc --noEmit --strict`) and at run time.
 // Needs `npm run build:npm` (npm/wasm) and the Rust CLI (APCHECK_BIN, default
@@ -198,6 +200,77 @@ test('a configuration, the rule flags and a baseline change the output exactly a
   }
   writeFileSync(join(repo, 'other/pyproject.toml'), '[project]\nname = "x"\n');
   assert.equal(same(['check', '--config', join(repo, 'other/pyproject.toml'), plugins]).status, 2);
+});
+
+test('check --exit-zero, --quiet, --statistics, --output-file and --baseline-write match the Rust CLI', () => {
+  const repo = join(project, 'flags');
+  // AP209 (an error: a bad name) and AP205 (an unknown key) in one plugin; a skill without frontmatter in the other.
+  writeTree(repo, {
+    'plugins/a/plugin.json': JSON.stringify({ $schema: PLUGIN_SCHEMA, name: 'A', colour: 'red' }),
+    'plugins/b/plugin.json': JSON.stringify({ $schema: PLUGIN_SCHEMA, name: 'b' }),
+    'plugins/b/skills/x/SKILL.md': 'no frontmatter\n',
+  });
+  const plugins = join(repo, 'plugins');
+  const out = join(repo, 'out.txt');
+  const read = (file) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined);
+  /** Both CLIs with `args`, one after the other, writing `file` (removed before each): the same streams, exit code and file. */
+  const same = (args, file = out) => {
+    rmSync(file, { force: true });
+    const rust = run(rustCli, args);
+    const rustFile = read(file);
+    rmSync(file, { force: true });
+    const wasm = run(npmCli, args);
+    assert.equal(wasm.stdout, rust.stdout, args.join(' '));
+    assert.equal(wasm.stderr, rust.stderr, args.join(' '));
+    assert.equal(wasm.status, rust.status, args.join(' '));
+    assert.equal(read(file), rustFile, `${args.join(' ')}: ${file}`);
+    return { ...rust, file: rustFile };
+  };
+
+  assert.equal(same(['check', plugins]).status, 1, 'an error fails the run');
+  assert.equal(same(['check', '--exit-zero', plugins]).status, 0, '--exit-zero passes it');
+  assert.equal(same(['check', '--exit-zero', '--deny', 'warnings', '--format', 'json', plugins]).status, 0);
+
+  const quiet = same(['check', '-q', plugins]);
+  assert.equal(quiet.status, 1);
+  assert.match(quiet.stdout, /AP209/, 'the findings are still printed');
+  same(['check', '--quiet', '--format', 'json', plugins]);
+  same(['check', '--quiet', '--format', 'markdown', plugins]);
+
+  const table = same(['check', '--statistics', plugins]);
+  assert.match(table.stdout, /AP209/);
+  const counted = same(['check', '--statistics', '--format', 'json', plugins]);
+  assert.doesNotThrow(() => JSON.parse(counted.stdout));
+  same(['check', '--statistics', '--exit-zero', '--format=json', plugins]);
+  assert.equal(same(['check', '--statistics', '--format', 'sarif', plugins]).status, 2, 'statistics are text or json');
+
+  for (const args of [
+    ['check', '-o', out, plugins],
+    ['check', `--output-file=${out}`, '--format', 'json', plugins],
+    ['check', '--output-file', out, '--format', 'sarif', '--color', 'always', plugins],
+    ['check', '-o', out, '--statistics', '--quiet', plugins],
+  ]) {
+    const written = same(args);
+    assert.equal(written.stdout, '', `${args.join(' ')} prints nothing`);
+    assert.ok(written.file.length > 0, `${args.join(' ')} writes the file`);
+  }
+  assert.equal(same(['check', '-o', join(repo, 'missing/out.txt'), plugins]).status, 2, 'a file that cannot be written');
+
+  const known = join(repo, 'known.json');
+  const recorded = same(['check', '--baseline-write', known, plugins], known);
+  assert.equal(recorded.status, 0);
+  assert.match(recorded.stderr, /recorded \d+ findings in /);
+  assert.equal(same(['check', '-q', '--baseline-write', known, plugins], known).stderr, '', '--quiet says nothing');
+  writeFileSync(known, recorded.file);
+  const hidden = same(['check', '--format', 'json', '--baseline', known, plugins]);
+  // Plugin a is still rejected (its name), which a baseline does not hide: exit 1 in both.
+  assert.equal(hidden.status, 1);
+  assert.ok(JSON.parse(hidden.stdout).packages.every((report) => report.diagnostics.length === 0), hidden.stdout);
+  // Both at once is a usage error (clap's words differ from the npm parser's).
+  const both = ['check', '--baseline', known, '--baseline-write', known, plugins];
+  assert.equal(run(npmCli, both).status, 2);
+  assert.equal(run(rustCli, both).status, 2);
+  assert.equal(read(known), recorded.file, 'nothing written');
 });
 
 test('usage and I/O failures exit 2 as the Rust CLI does', () => {
@@ -470,6 +543,7 @@ test('the commands that need the native binary say so and exit 2', () => {
     ['lsp'],
     ['check', '--fix', '.'],
     ['check', '--diff', '.'],
+    ['check', '--unsafe-fixes', '.'],
   ]) {
     const wasm = run(npmCli, args);
     assert.equal(wasm.status, 2, args.join(' '));

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::diag::Diagnostic;
+use crate::render::count;
 use crate::report::PackageReport;
 use crate::tree::Tree;
 
@@ -70,6 +71,36 @@ pub fn fingerprint(root: &str, tree: &Tree, diagnostic: &Diagnostic) -> String {
         .take(16)
         .map(|byte| format!("{byte:02x}"))
         .collect()
+}
+
+/// What `check --baseline-write FILE` writes and says, for every face that
+/// takes the flag: the baseline's text and the line that reports it, or, when
+/// a check is incomplete, the lines that refuse to write it. A baseline that
+/// could not read everything would let what it missed pass as old when it
+/// appears.
+pub fn write_for<'a>(
+    checked: impl IntoIterator<Item = (&'a str, &'a Tree, &'a PackageReport)>,
+    file: &str,
+) -> Result<(String, String), Vec<String>> {
+    let checked: Vec<(&str, &Tree, &PackageReport)> = checked.into_iter().collect();
+    let refusals: Vec<String> = checked
+        .iter()
+        .filter(|(_, _, report)| report.is_incomplete())
+        .map(|(_, _, report)| {
+            format!(
+                "{}: the check is incomplete ({} not read: {}); no baseline written to {file}",
+                report.root,
+                count(report.unread.len(), "path", "paths"),
+                report.unread.join(", "),
+            )
+        })
+        .collect();
+    if !refusals.is_empty() {
+        return Err(refusals);
+    }
+    let recorded: usize = checked.iter().map(|(_, _, report)| report.diagnostics.len()).sum();
+    let said = format!("recorded {} in {file}", count(recorded, "finding", "findings"));
+    Ok((record(checked), said))
 }
 
 /// The baseline text recording every finding of `checked` (plugin name, its

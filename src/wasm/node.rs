@@ -287,27 +287,17 @@ impl CheckRun {
             ));
         }
         use crate::commands::documents::line;
-        use crate::render::count;
-        let refused: String = self
-            .reports
-            .iter()
-            .filter(|report| report.is_incomplete())
-            .map(|report| {
-                line(format!(
-                    "{}: the check is incomplete ({} not read: {}); no baseline written to {file}",
-                    report.root,
-                    count(report.unread.len(), "path", "paths"),
-                    report.unread.join(", "),
-                ))
-            })
-            .collect();
-        if !refused.is_empty() {
-            return Ok(serde_json::json!({ "refused": refused }).to_string());
-        }
         let checked = relative_roots.iter().zip(&self.trees).zip(&self.reports);
-        let text = crate::baseline::record(checked.map(|((root, tree), report)| (root.as_str(), tree, report)));
-        let recorded: usize = self.reports.iter().map(|report| report.diagnostics.len()).sum();
-        let said = line(format!("recorded {} in {file}", count(recorded, "finding", "findings")));
+        let (text, said) = match crate::baseline::write_for(
+            checked.map(|((root, tree), report)| (root.as_str(), tree, report)),
+            &file,
+        ) {
+            Ok((text, said)) => (text, line(said)),
+            Err(refusals) => {
+                let refused: String = refusals.into_iter().map(line).collect();
+                return Ok(serde_json::json!({ "refused": refused }).to_string());
+            }
+        };
         Ok(serde_json::json!({ "text": text, "recorded": said }).to_string())
     }
 }

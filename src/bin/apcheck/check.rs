@@ -19,7 +19,7 @@ use apcheck::collection::{Listing, Roots, join, roots_named};
 use apcheck::disk::list_tree;
 use apcheck::exit::{Deny, Exit, packages_fail, packages_fail_with_exit_zero};
 use apcheck::fix::{Applicability, FixOutcome, fix_tree};
-use apcheck::render::{self, Format, Sources, count, statistics};
+use apcheck::render::{self, Format, Sources, statistics};
 use apcheck::tree::{Limits, Tree, path_from_root};
 use rayon::prelude::*;
 
@@ -207,34 +207,23 @@ pub fn run(args: CheckArgs) -> ExitCode {
     }
 
     if let Some(file) = &args.baseline_write {
-        // A baseline records what a check found; one that could not read
-        // everything would let what it missed pass as old when it appears.
-        let incomplete: Vec<&PackageReport> = reports.iter().filter(|report| report.is_incomplete()).collect();
-        if !incomplete.is_empty() {
-            for report in incomplete {
-                output::say(format!(
-                    "{}: the check is incomplete ({} not read: {}); no baseline written to {}",
-                    report.root,
-                    count(report.unread.len(), "path", "paths"),
-                    report.unread.join(", "),
-                    file.display()
-                ));
-            }
-            return output::exit_code(Exit::Failure);
-        }
         let checked = checked_roots.iter().zip(&trees).zip(&reports);
-        let text =
-            apcheck::baseline::record(checked.map(|((root, tree), report)| (root.relative.as_str(), tree, report)));
+        let written = apcheck::baseline::write_for(
+            checked.map(|((root, tree), report)| (root.relative.as_str(), tree, report)),
+            &file.display().to_string(),
+        );
+        let (text, said) = match written {
+            Ok(written) => written,
+            Err(refusals) => {
+                refusals.into_iter().for_each(output::say);
+                return output::exit_code(Exit::Failure);
+            }
+        };
         if let Err(error) = fs::write(file, text) {
             return output::fail(format!("{}: {error}", file.display()));
         }
-        let recorded: usize = reports.iter().map(|report| report.diagnostics.len()).sum();
         if !args.quiet {
-            output::say(format!(
-                "recorded {} in {}",
-                count(recorded, "finding", "findings"),
-                file.display()
-            ));
+            output::say(said);
         }
         return output::exit_code(Exit::Clean.unless_failed(io_failed));
     }

@@ -7,9 +7,8 @@ use std::path::{Component, Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-/// The two placeholders of §9.2, and nothing else.
-const PLUGIN_ROOT: &str = "${PLUGIN_ROOT}";
-const PLUGIN_DATA: &str = "${PLUGIN_DATA}";
+// The two placeholders of §9.2, and nothing else, as the rules define them.
+use crate::rules::mcp::placeholders::{DATA_NAME, PLUGIN_DATA, PLUGIN_ROOT, ROOT_NAME};
 
 /// The ambient variables a server gets by default: enough to find programs,
 /// a home, a locale and a temporary directory. A checker runs untrusted
@@ -177,8 +176,8 @@ pub fn plan(config: &Map<String, Value>, places: &Places, base_env: &[(String, S
             let mut env: Vec<(String, String)> = base_env.to_vec();
             let configured = strings("env").into_iter().map(|(k, v)| (k, expand(&v, places)));
             let reserved = [
-                ("PLUGIN_ROOT".to_string(), places.root.to_string_lossy().into_owned()),
-                ("PLUGIN_DATA".to_string(), places.data.to_string_lossy().into_owned()),
+                (ROOT_NAME.to_string(), places.root.to_string_lossy().into_owned()),
+                (DATA_NAME.to_string(), places.data.to_string_lossy().into_owned()),
             ];
             for (name, value) in configured.chain(reserved) {
                 overlay(&mut env, name, value);
@@ -229,9 +228,17 @@ fn cwd(configured: Option<&str>, places: &Places) -> Result<Cwd, String> {
     };
     let (path, boundary) = if let Some(relative) = configured.strip_prefix("./") {
         (places.root.join(relative), Boundary::PluginRoot)
-    } else if configured == PLUGIN_ROOT || configured.starts_with("${PLUGIN_ROOT}/") {
+    } else if configured == PLUGIN_ROOT
+        || configured
+            .strip_prefix(PLUGIN_ROOT)
+            .is_some_and(|rest| rest.starts_with('/'))
+    {
         (PathBuf::from(expand(configured, places)), Boundary::PluginRoot)
-    } else if configured == PLUGIN_DATA || configured.starts_with("${PLUGIN_DATA}/") {
+    } else if configured == PLUGIN_DATA
+        || configured
+            .strip_prefix(PLUGIN_DATA)
+            .is_some_and(|rest| rest.starts_with('/'))
+    {
         (PathBuf::from(expand(configured, places)), Boundary::PluginData)
     } else {
         return Err(format!("`cwd` {configured:?} has none of the three forms of §7.2.1"));

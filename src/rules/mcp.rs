@@ -26,7 +26,7 @@ mod entry;
 mod env;
 mod headers;
 mod package_path;
-mod placeholders;
+pub mod placeholders;
 mod server;
 mod text;
 mod url;

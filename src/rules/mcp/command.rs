@@ -4,6 +4,7 @@ use serde_json::Value;
 
 use super::entry::{MCP_SERVER_FIELD_MISSING, ServerCheck};
 use super::package_path::{Wanted, check_in_root};
+use super::placeholders::{PLUGIN_DATA, PLUGIN_ROOT};
 use crate::diag::{Diagnostic, Severity};
 use crate::fix::{Edit, Fix, json_edits};
 use crate::rule::{Example, Rule};
@@ -187,10 +188,10 @@ fn form_problem(command: &str) -> Option<(String, Option<String>)> {
             Some("name the executable to launch".into()),
         ));
     }
-    for placeholder in ["${PLUGIN_ROOT}", "${PLUGIN_DATA}"] {
+    for placeholder in [PLUGIN_ROOT, PLUGIN_DATA] {
         if let Some(rest) = command.strip_prefix(placeholder) {
             let hint = match rest.strip_prefix('/') {
-                Some(inside) if placeholder == "${PLUGIN_ROOT}" && super::text::echoable(inside) => {
+                Some(inside) if placeholder == PLUGIN_ROOT && super::text::echoable(inside) => {
                     format!("write \"./{inside}\"")
                 }
                 _ => "bundle the executable in the package and use a `./` path".to_string(),

@@ -77,8 +77,7 @@ pub static MCP_CWD_ESCAPES_DATA: Rule = Rule {
     },
 };
 
-const ROOT: &str = "${PLUGIN_ROOT}";
-const DATA: &str = "${PLUGIN_DATA}";
+use super::placeholders::{PLUGIN_DATA as DATA, PLUGIN_ROOT as ROOT};
 
 pub(super) fn check_cwd(check: &mut ServerCheck<'_>, cwd: &Value) {
     let pointer = check.field("cwd");

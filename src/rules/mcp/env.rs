@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use super::entry::ServerCheck;
+use super::placeholders::{DATA_NAME, ROOT_NAME};
 use super::text::{child_pointer, quoted};
 use crate::diag::Severity;
 use crate::rule::{Example, Rule};
@@ -93,7 +94,7 @@ fn unportable_name(name: &str, earlier: &[&String]) -> Option<String> {
             quoted(name)
         ));
     }
-    if let Some(reserved) = ["PLUGIN_ROOT", "PLUGIN_DATA"]
+    if let Some(reserved) = [ROOT_NAME, DATA_NAME]
         .into_iter()
         .find(|reserved| name != *reserved && name.eq_ignore_ascii_case(reserved))
     {

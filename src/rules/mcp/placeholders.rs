@@ -46,7 +46,16 @@ pub static MCP_PLACEHOLDER_LITERAL: Rule = Rule {
     },
 };
 
-const EXPANDED: &[&str] = &["PLUGIN_ROOT", "PLUGIN_DATA"];
+/// The name of the variable a client expands to the plugin root (§9.2).
+pub const ROOT_NAME: &str = "PLUGIN_ROOT";
+/// The name of the variable a client expands to the plugin's data directory (§9.2).
+pub const DATA_NAME: &str = "PLUGIN_DATA";
+/// The two variables of §9.2, the only ones a client expands.
+const EXPANDED: [&str; 2] = [ROOT_NAME, DATA_NAME];
+/// [`ROOT_NAME`] as it is written in a value.
+pub const PLUGIN_ROOT: &str = "${PLUGIN_ROOT}";
+/// [`DATA_NAME`] as it is written in a value.
+pub const PLUGIN_DATA: &str = "${PLUGIN_DATA}";
 
 /// Notes placeholders that stay literal in a field where the two plugin variables expand.
 pub(super) fn check_expanded(check: &mut ServerCheck<'_>, pointer: &str, field: &str, value: &str) {
@@ -98,13 +107,19 @@ pub(super) fn placeholder_names(text: &str) -> Vec<String> {
 
 /// Whether `text` holds one of the two placeholders that expand to absolute paths.
 pub(super) fn has_plugin_placeholder(text: &str) -> bool {
-    text.contains("${PLUGIN_ROOT}") || text.contains("${PLUGIN_DATA}")
+    text.contains(PLUGIN_ROOT) || text.contains(PLUGIN_DATA)
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::test_support::{codes, load, one_server};
-    use super::placeholder_names;
+    use super::{DATA_NAME, PLUGIN_DATA, PLUGIN_ROOT, ROOT_NAME, placeholder_names};
+
+    #[test]
+    fn the_written_placeholders_are_the_names() {
+        assert_eq!(PLUGIN_ROOT, format!("${{{ROOT_NAME}}}"));
+        assert_eq!(PLUGIN_DATA, format!("${{{DATA_NAME}}}"));
+    }
 
     #[test]
     fn only_identifier_names_are_found() {

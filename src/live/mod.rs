@@ -28,6 +28,7 @@ pub use crate::rules::live::{Attempt, Listed, RULES, diagnostics, milliseconds};
 pub use plan::{BASE_ENV_ALLOW_LIST, Places};
 
 use crate::report::{PackageReport, ServerState};
+use crate::rules::mcp::Transport;
 use crate::tree::Tree;
 
 /// How long a server has, by default, to start, finish the handshake and list its tools.
@@ -62,9 +63,13 @@ pub struct Run {
 
 /// Whether `report` has a server [`connect`] would try with `options`.
 pub fn needs_data_dir(tree: &Tree, report: &PackageReport, options: &Options) -> bool {
-    targets(tree, report, options)
-        .iter()
-        .any(|(_, config)| config.get("type").and_then(Value::as_str) == Some("stdio"))
+    targets(tree, report, options).iter().any(|(_, config)| {
+        config
+            .get("type")
+            .and_then(Value::as_str)
+            .and_then(Transport::from_type)
+            == Some(Transport::Stdio)
+    })
 }
 
 /// The valid servers to try, with their `mcp.json` configuration.

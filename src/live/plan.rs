@@ -8,6 +8,7 @@ use std::path::{Component, Path, PathBuf};
 use serde_json::{Map, Value};
 
 // The two placeholders of §9.2, and nothing else, as the rules define them.
+use crate::rules::mcp::Transport;
 use crate::rules::mcp::placeholders::{DATA_NAME, PLUGIN_DATA, PLUGIN_ROOT, ROOT_NAME};
 
 /// The ambient variables a server gets by default: enough to find programs,
@@ -156,8 +157,9 @@ pub fn plan(config: &Map<String, Value>, places: &Places, base_env: &[(String, S
             })
             .unwrap_or_default()
     };
-    match text("type") {
-        Some("stdio") => {
+    let transport = text("type");
+    match transport.and_then(Transport::from_type) {
+        Some(Transport::Stdio) => {
             let command = text("command").ok_or("the entry has no `command`")?;
             let program = match command.strip_prefix("./") {
                 Some(relative) => Program::InPackage(places.root.join(relative)),
@@ -190,8 +192,8 @@ pub fn plan(config: &Map<String, Value>, places: &Places, base_env: &[(String, S
                 cwd,
             }))
         }
-        Some(transport @ ("streamable-http" | "sse")) => Ok(Launch::Remote(RemoteTarget {
-            transport: if transport == "sse" {
+        Some(remote @ (Transport::StreamableHttp | Transport::Sse)) => Ok(Launch::Remote(RemoteTarget {
+            transport: if remote == Transport::Sse {
                 RemoteTransport::Sse
             } else {
                 RemoteTransport::StreamableHttp
@@ -199,7 +201,7 @@ pub fn plan(config: &Map<String, Value>, places: &Places, base_env: &[(String, S
             url: text("url").ok_or("the entry has no `url`")?.to_string(),
             headers: strings("headers"),
         })),
-        other => Err(format!("unsupported transport {other:?}")),
+        None => Err(format!("unsupported transport {transport:?}")),
     }
 }
 

@@ -9,9 +9,7 @@ use serde_json::{Map, Value};
 
 use super::tools_list::ToolsList;
 use crate::report::{PackageReport, PluginState, ServerState, SkillState};
-
-/// The transports of Agent Plugins §7.2.1, the values a snapshot's `type` may take.
-const TRANSPORTS: &[&str] = &["stdio", "streamable-http", "sse"];
+use crate::rules::mcp::Transport;
 
 /// Why no snapshot can be built.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,7 +118,7 @@ pub fn build_snapshot(report: &PackageReport, tools: &[(String, ToolsList)]) -> 
             ServerStatus {
                 id: entry.id.clone(),
                 // An unknown `type` is why an entry is skipped; the snapshot names only real transports.
-                transport: entry.transport.clone().filter(|t| TRANSPORTS.contains(&t.as_str())),
+                transport: entry.transport.clone().filter(|t| Transport::from_type(t).is_some()),
                 status,
                 protocol_version: listed.and_then(|l| l.protocol_version.clone()),
                 reason: (entry.state == ServerState::Invalid)

@@ -198,9 +198,9 @@ pub static MCP_SSE_DEPRECATED: Rule = Rule {
     },
 };
 
-/// The transports of Agent Plugins 1.0.0 and their closed field sets.
+/// The transports of Agent Plugins 1.0.0 (§7.2.1) and their closed field sets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Variant {
+pub enum Transport {
     Stdio,
     StreamableHttp,
     Sse,
@@ -209,37 +209,39 @@ pub(super) enum Variant {
 const STDIO_FIELDS: &[&str] = &["type", "command", "args", "env", "cwd"];
 const REMOTE_FIELDS: &[&str] = &["type", "url", "headers"];
 
-impl Variant {
-    fn from_type(name: &str) -> Option<Self> {
+impl Transport {
+    /// The transport a server's `type` names, if any.
+    pub fn from_type(name: &str) -> Option<Self> {
         match name {
-            "stdio" => Some(Variant::Stdio),
-            "streamable-http" => Some(Variant::StreamableHttp),
-            "sse" => Some(Variant::Sse),
+            "stdio" => Some(Transport::Stdio),
+            "streamable-http" => Some(Transport::StreamableHttp),
+            "sse" => Some(Transport::Sse),
             _ => None,
         }
     }
 
-    fn name(self) -> &'static str {
+    /// How `type` spells it.
+    pub fn name(self) -> &'static str {
         match self {
-            Variant::Stdio => "stdio",
-            Variant::StreamableHttp => "streamable-http",
-            Variant::Sse => "sse",
+            Transport::Stdio => "stdio",
+            Transport::StreamableHttp => "streamable-http",
+            Transport::Sse => "sse",
         }
     }
 
     fn fields(self) -> &'static [&'static str] {
         match self {
-            Variant::Stdio => STDIO_FIELDS,
-            Variant::StreamableHttp | Variant::Sse => REMOTE_FIELDS,
+            Transport::Stdio => STDIO_FIELDS,
+            Transport::StreamableHttp | Transport::Sse => REMOTE_FIELDS,
         }
     }
 
     /// The variant a configuration without a usable `type` most likely meant, from its fields.
     fn guess(server: &Map<String, Value>) -> Option<Self> {
         if server.contains_key("command") {
-            Some(Variant::Stdio)
+            Some(Transport::Stdio)
         } else if server.contains_key("url") {
-            Some(Variant::StreamableHttp)
+            Some(Transport::StreamableHttp)
         } else {
             None
         }
@@ -289,7 +291,7 @@ fn check_fields(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Valu
     let declared = check_type(check, id, server);
     // Without a usable `type` the entry is already invalid; checking the fields
     // of the variant it most likely meant still tells the author everything else.
-    let variant = declared.or_else(|| Variant::guess(server));
+    let variant = declared.or_else(|| Transport::guess(server));
     for key in server.keys() {
         if variant.is_some_and(|v| v.fields().contains(&key.as_str())) {
             continue;
@@ -321,7 +323,7 @@ fn check_fields(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Valu
         }
     }
     match variant {
-        Some(Variant::Stdio) => {
+        Some(Transport::Stdio) => {
             entry.command = super::command::check_command(check, server.get("command"));
             if let Some(args) = server.get("args") {
                 super::args::check_args(check, args);
@@ -333,12 +335,12 @@ fn check_fields(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Valu
                 super::cwd::check_cwd(check, cwd);
             }
         }
-        Some(remote @ (Variant::StreamableHttp | Variant::Sse)) => {
+        Some(remote @ (Transport::StreamableHttp | Transport::Sse)) => {
             entry.url = super::url::check_url(check, server.get("url"));
             if let Some(headers) = server.get("headers") {
                 super::headers::check_headers(check, headers);
             }
-            if remote == Variant::Sse && declared == Some(Variant::Sse) {
+            if remote == Transport::Sse && declared == Some(Transport::Sse) {
                 let message = format!("server {} uses the deprecated legacy HTTP+SSE transport", quoted(id));
                 check.report(check.file.at_value(&MCP_SSE_DEPRECATED, &check.field("type"), message));
             }
@@ -348,8 +350,8 @@ fn check_fields(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Valu
 }
 
 /// Checks `type`; returns the declared variant when it is one.
-fn check_type(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Value>) -> Option<Variant> {
-    let guess_hint = |verb: &str| match Variant::guess(server) {
+fn check_type(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Value>) -> Option<Transport> {
+    let guess_hint = |verb: &str| match Transport::guess(server) {
         Some(guess) => format!("{verb} \"type\": \"{}\"", guess.name()),
         None => format!("{verb} \"type\": \"stdio\", \"streamable-http\" or \"sse\""),
     };
@@ -362,17 +364,17 @@ fn check_type(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Value>
                 .at_key(&MCP_SERVER_TYPE_MISSING, &pointer, message)
                 .with_hint(guess_hint("add"));
             // `command` can only be stdio; a `url` alone could be either remote transport.
-            if let Some(guess) = Variant::guess(server) {
+            if let Some(guess) = Transport::guess(server) {
                 let applicability = match guess {
-                    Variant::Stdio => Applicability::Safe,
-                    Variant::StreamableHttp | Variant::Sse => Applicability::Unsafe,
+                    Transport::Stdio => Applicability::Safe,
+                    Transport::StreamableHttp | Transport::Sse => Applicability::Unsafe,
                 };
                 diagnostic = with_type_fix(diagnostic, check.file, &pointer, guess.name(), applicability);
             }
             check.reject(diagnostic);
             None
         }
-        Some(Value::String(name)) => Variant::from_type(name).or_else(|| {
+        Some(Value::String(name)) => Transport::from_type(name).or_else(|| {
             let message = format!(
                 "unknown transport type {} in server {}: Agent Plugins 1.0.0 defines {}",
                 super::text::excerpt(name),

@@ -8,8 +8,8 @@ use std::path::{Component, Path, PathBuf};
 use serde_json::{Map, Value};
 
 // The two placeholders of §9.2, and nothing else, as the rules define them.
-use crate::rules::mcp::Transport;
 use crate::rules::mcp::placeholders::{DATA_NAME, PLUGIN_DATA, PLUGIN_ROOT, ROOT_NAME};
+use crate::rules::mcp::{CwdForm, Transport};
 
 /// The ambient variables a server gets by default: enough to find programs,
 /// a home, a locale and a temporary directory. A checker runs untrusted
@@ -228,22 +228,11 @@ fn cwd(configured: Option<&str>, places: &Places) -> Result<Cwd, String> {
             boundary: Boundary::PluginRoot,
         });
     };
-    let (path, boundary) = if let Some(relative) = configured.strip_prefix("./") {
-        (places.root.join(relative), Boundary::PluginRoot)
-    } else if configured == PLUGIN_ROOT
-        || configured
-            .strip_prefix(PLUGIN_ROOT)
-            .is_some_and(|rest| rest.starts_with('/'))
-    {
-        (PathBuf::from(expand(configured, places)), Boundary::PluginRoot)
-    } else if configured == PLUGIN_DATA
-        || configured
-            .strip_prefix(PLUGIN_DATA)
-            .is_some_and(|rest| rest.starts_with('/'))
-    {
-        (PathBuf::from(expand(configured, places)), Boundary::PluginData)
-    } else {
-        return Err(format!("`cwd` {configured:?} has none of the three forms of §7.2.1"));
+    let (path, boundary) = match CwdForm::of(configured) {
+        Some(CwdForm::InPackage(relative)) => (places.root.join(relative), Boundary::PluginRoot),
+        Some(CwdForm::PluginRoot(_)) => (PathBuf::from(expand(configured, places)), Boundary::PluginRoot),
+        Some(CwdForm::PluginData(_)) => (PathBuf::from(expand(configured, places)), Boundary::PluginData),
+        None => return Err(format!("`cwd` {configured:?} has none of the three forms of §7.2.1")),
     };
     Ok(Cwd {
         path: lexically_normal(&path),

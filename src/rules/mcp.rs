@@ -33,6 +33,7 @@ mod url;
 
 pub use args::SECRET_IN_ARGUMENT;
 pub use command::split_command_line;
+pub use cwd::CwdForm;
 pub use server::Transport;
 pub use url::SECRET_IN_URL_QUERY;
 

@@ -103,29 +103,56 @@ pub(super) fn check_cwd(check: &mut ServerCheck<'_>, cwd: &Value) {
         check.reject(check.file.at_value(&MCP_CWD_FORM, &pointer, message).with_hint(hint));
         return;
     }
-    if let Some(relative) = cwd.strip_prefix("./") {
-        check_in_root(check, &pointer, "`cwd`", cwd, relative, Wanted::Dir);
-    } else if let Some(relative) = under(cwd, ROOT) {
-        check_in_root(check, &pointer, "`cwd`", cwd, relative, Wanted::Dir);
-    } else if let Some(relative) = under(cwd, DATA) {
-        // The data directory is not in the package: only its `..` steps can be judged.
-        if climbs_out(relative) {
+    match CwdForm::of(cwd) {
+        Some(CwdForm::InPackage(relative) | CwdForm::PluginRoot(relative)) => {
+            check_in_root(check, &pointer, "`cwd`", cwd, relative, Wanted::Dir);
+        }
+        Some(CwdForm::PluginData(relative)) => {
+            // The data directory is not in the package: only its `..` steps can be judged.
+            if climbs_out(relative) {
+                let message = format!(
+                    "`cwd` {} climbs above the plugin data directory",
+                    super::text::excerpt(cwd)
+                );
+                check.reject(check.file.at_value(&MCP_CWD_ESCAPES_DATA, &pointer, message));
+            }
+        }
+        None => {
+            let hint = form_hint(cwd);
             let message = format!(
-                "`cwd` {} climbs above the plugin data directory",
+                "`cwd` {} must begin with `./`, `${{PLUGIN_ROOT}}` or `${{PLUGIN_DATA}}`",
                 super::text::excerpt(cwd)
             );
-            check.reject(check.file.at_value(&MCP_CWD_ESCAPES_DATA, &pointer, message));
+            check.reject(check.file.at_value(&MCP_CWD_FORM, &pointer, message).with_hint(hint));
+            return;
         }
-    } else {
-        let hint = form_hint(cwd);
-        let message = format!(
-            "`cwd` {} must begin with `./`, `${{PLUGIN_ROOT}}` or `${{PLUGIN_DATA}}`",
-            super::text::excerpt(cwd)
-        );
-        check.reject(check.file.at_value(&MCP_CWD_FORM, &pointer, message).with_hint(hint));
-        return;
     }
     super::placeholders::check_expanded(check, &pointer, "`cwd`", cwd);
+}
+
+/// The three forms of a stdio server's `cwd` (§7.2.1), each with the path
+/// after its base. The rules judge a `cwd` by it, and `--connect` resolves one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CwdForm<'c> {
+    /// `./dir`: a directory of the package.
+    InPackage(&'c str),
+    /// Exactly `${PLUGIN_ROOT}`, or `${PLUGIN_ROOT}/dir`.
+    PluginRoot(&'c str),
+    /// Exactly `${PLUGIN_DATA}`, or `${PLUGIN_DATA}/dir`: the plugin's data directory.
+    PluginData(&'c str),
+}
+
+impl<'c> CwdForm<'c> {
+    /// The form of `cwd`, or `None` when it has none of the three.
+    pub fn of(cwd: &'c str) -> Option<CwdForm<'c>> {
+        if let Some(relative) = cwd.strip_prefix("./") {
+            Some(CwdForm::InPackage(relative))
+        } else if let Some(relative) = under(cwd, ROOT) {
+            Some(CwdForm::PluginRoot(relative))
+        } else {
+            under(cwd, DATA).map(CwdForm::PluginData)
+        }
+    }
 }
 
 /// The path after `base` when `cwd` is exactly `base` or begins with `base/`.
@@ -154,7 +181,19 @@ fn form_hint(cwd: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::test_support::{codes, load, one_server};
+    use super::CwdForm;
     use crate::report::ServerState;
+
+    #[test]
+    fn the_three_forms_and_the_path_after_their_base() {
+        assert_eq!(CwdForm::of("./work/x"), Some(CwdForm::InPackage("work/x")));
+        assert_eq!(CwdForm::of("${PLUGIN_ROOT}"), Some(CwdForm::PluginRoot("")));
+        assert_eq!(CwdForm::of("${PLUGIN_ROOT}/bin"), Some(CwdForm::PluginRoot("bin")));
+        assert_eq!(CwdForm::of("${PLUGIN_DATA}/cache"), Some(CwdForm::PluginData("cache")));
+        for none in ["work", "${PLUGIN_ROOT}work", "/tmp", "~/x", "${HOME}/x", "", ".\\work"] {
+            assert_eq!(CwdForm::of(none), None, "{none}");
+        }
+    }
 
     fn cwd_findings(cwd: &str, extra: &[(&str, &str)]) -> (Vec<&'static str>, ServerState) {
         let server = format!(

@@ -13,7 +13,7 @@ use super::PackageTree;
 use super::args::{args, thrown};
 use crate::baseline::Baseline;
 use crate::config::Settings;
-use crate::fix::{Applicability, FixOutcome, fix_tree};
+use crate::fix::{FixOutcome, fix_tree};
 use crate::render::{Format, Options, Sources, packages};
 use crate::report::PackageReport;
 use crate::tree::{Entry, Tree};
@@ -245,11 +245,7 @@ impl CheckRun {
     /// written files, re-checked, for what follows (baseline, render, exit).
     pub fn fix(&mut self, include_unsafe: bool, diff: bool, for_people: bool, quiet: bool) -> String {
         use crate::render::fix as render;
-        let allowed = if include_unsafe {
-            Applicability::Unsafe
-        } else {
-            Applicability::Safe
-        };
+        let allowed = crate::fix::allowed(include_unsafe);
         let fixed: Vec<FixOutcome> = self
             .roots
             .iter()
@@ -257,17 +253,9 @@ impl CheckRun {
             .map(|(root, tree)| fix_tree(tree, allowed, |tree| root.check(tree).diagnostics))
             .collect();
         if diff {
-            let mut out = String::new();
-            for ((root, tree), outcome) in self.roots.iter().zip(&self.trees).zip(&fixed) {
-                let old_text = |file: &str| tree.read(file).map(|bytes| String::from_utf8_lossy(bytes).into_owned());
-                out.push_str(&render::diffs(&root.name, outcome, old_text));
-            }
-            if for_people {
-                out = render::for_people(&out);
-            }
-            let changes = fixed.iter().any(|outcome| !outcome.changed.is_empty());
-            return serde_json::json!({ "diff": out, "summary": render::would_change(&fixed), "changes": changes })
-                .to_string();
+            let names = self.roots.iter().map(|root| root.name.as_str());
+            let run = render::diff_run(names.zip(&self.trees), &fixed, for_people);
+            return serde_json::json!({ "diff": run.diff, "summary": run.summary, "changes": run.changes }).to_string();
         }
         let mut writes = Vec::new();
         let roots = self

@@ -103,8 +103,8 @@ export class Settings {
     const inner = wasm.CheckSettings.parse(file, text);
     return inner === undefined ? undefined : new Settings(inner);
   }
-  withFlags({ select = [], extendSelect = [], ignore = [], severity = [] } = {}) {
-    return new Settings(this.inner.withFlags(select, extendSelect, ignore, severity));
+  withFlags({ select = [], extendSelect = [], ignore = [], severity = [], extensionsNamespace } = {}) {
+    return new Settings(this.inner.withFlags(select, extendSelect, ignore, severity, extensionsNamespace));
   }
   excludes(path) {
     return this.inner.excludes(path);
@@ -127,18 +127,38 @@ export function renderCheck(roots, options) {
     for (const { name, package: pkg, settings, relativeRoot = '' } of roots) {
       run.add(name, pkg.tree, settings?.inner ?? defaults, relativeRoot);
     }
-    roots.forEach(({ baseline, relativeRoot = '' }, index) => {
-      if (baseline === undefined) return;
-      try {
-        run.applyBaseline(index, baseline.text, relativeRoot);
-      } catch (error) {
-        throw baseline.file === undefined ? error : new Error(`${baseline.file}: ${error.message}`);
+    let fixed;
+    if (options.fix !== undefined) {
+      const { unsafe = false, diff = false, terminal = false, write } = options.fix;
+      const answer = JSON.parse(run.fix(unsafe, diff, terminal, options.quiet ?? false));
+      if (diff) {
+        const reports = roots.map((_, index) => JSON.parse(run.report(index)));
+        return { output: answer.diff, reports, fails: answer.changes, fixed: { summary: answer.summary } };
       }
-    });
+      // Written in order, as the Rust CLI writes them; a write that throws ends the run there.
+      for (const { root, file, text } of answer.writes) write?.(root, file, text);
+      fixed = { summary: answer.summary };
+    }
+    try {
+      // Read after the fixes are written, as the Rust CLI reads them (`baseline` may be a getter).
+      roots.forEach((root, index) => {
+        const { baseline, relativeRoot = '' } = root;
+        if (baseline === undefined) return;
+        try {
+          run.applyBaseline(index, baseline.text, relativeRoot);
+        } catch (error) {
+          throw baseline.file === undefined ? error : new Error(`${baseline.file}: ${error.message}`);
+        }
+      });
+    } catch (error) {
+      // The files are written: the caller still says so before the failure.
+      if (fixed !== undefined) error.fixed = fixed;
+      throw error;
+    }
     const reports = roots.map((_, index) => JSON.parse(run.report(index)));
     if (options.baselineWrite !== undefined) {
       const baseline = JSON.parse(run.baselineWrite(roots.map(({ relativeRoot = '' }) => relativeRoot), options.baselineWrite));
-      return { output: '', reports, fails: false, baseline };
+      return { output: '', reports, fails: false, baseline, fixed };
     }
     let output;
     if (options.statistics) {
@@ -151,7 +171,7 @@ export function renderCheck(roots, options) {
     }
     if (output === undefined) throw new TypeError(`unknown format ${JSON.stringify(options.format)}`);
     const fails = options.exitZero ? run.failsWithExitZero() : run.fails(options.denyWarnings ?? false);
-    return { output, reports, fails };
+    return { output, reports, fails, fixed };
   } finally {
     defaults.free();
     run.free();

@@ -6,8 +6,10 @@
 // found as `src/bin/apcheck/settings.rs` finds it; the core parses and applies
 // it, and decides which directories of a folder are plugin roots.
 import {
+  chmodSync,
   closeSync,
   constants,
+  fsyncSync,
   lstatSync,
   openSync,
   readFileSync,
@@ -15,9 +17,12 @@ import {
   readdirSync,
   readlinkSync,
   realpathSync,
+  renameSync,
   statSync,
+  unlinkSync,
+  writeSync,
 } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { Package, Settings, limits as defaultLimits } from './api.js';
 import { rootsNamed } from './wasm/apcheck.js';
 
@@ -35,6 +40,10 @@ const STRERROR = {
   EIO: 'Input/output error',
   ENAMETOOLONG: 'File name too long',
   EMFILE: 'Too many open files',
+  EROFS: 'Read-only file system',
+  ENOSPC: 'No space left on device',
+  EEXIST: 'File exists',
+  EXDEV: 'Invalid cross-device link',
 };
 
 export function ioMessage(error) {
@@ -129,7 +138,7 @@ function findAbove(path) {
   }
 }
 
-export function loadSettings(path, { config, select = [], extendSelect = [], ignore = [], severity = [] } = {}) {
+export function loadSettings(path, { config, select = [], extendSelect = [], ignore = [], severity = [], extensionsNamespace } = {}) {
   let found;
   if (config !== undefined) {
     const settings = readSettings(config);
@@ -150,7 +159,7 @@ export function loadSettings(path, { config, select = [], extendSelect = [], ign
     }
   }
   try {
-    return { settings: found.settings.withFlags({ select, extendSelect, ignore, severity }), base, file: found.file };
+    return { settings: found.settings.withFlags({ select, extendSelect, ignore, severity, extensionsNamespace }), base, file: found.file };
   } finally {
     found.settings.free();
   }
@@ -361,9 +370,60 @@ export function findRoots(path, loaded) {
   const base = shown.replace(/[/\\]+$/, '');
   return {
     roots: named.roots.map((relative) => ({
-      dir: join(path, relative),
+      // As Rust's `Path::join` names it: the fixes' write errors quote it.
+      dir: joinPath(path, relative),
       name: base === '' || base === '.' ? relative : `${base}/${relative}`,
     })),
     collection: true,
   };
+}
+
+/** `file` (a root-relative path of the core's) below `dir`, as Rust's `Path::join` names it. */
+export function joinPath(dir, file) {
+  return isAbsolute(file) ? file : dir.endsWith('/') ? `${dir}${file}` : `${dir}/${file}`;
+}
+
+/**
+ * Writes `text` to the file `file` of the plugin root `dir`, as the Rust CLI's
+ * `check --fix` writes it (`src/bin/apcheck/fix.rs`): through a link, if the
+ * file is one (the check resolved it inside the root), atomically (a temporary
+ * file beside the target, then a rename), keeping the target's permissions.
+ * Only a file that exists is replaced. Throws the Rust CLI's `path: error`.
+ * Beyond the Rust writer: `file` must be a plain relative path (the core's
+ * paths are), and the file it resolves to must still be inside the root.
+ */
+export function writeFixed(dir, file, text) {
+  const path = joinPath(dir, file);
+  const parts = file.split('/');
+  if (isAbsolute(file) || parts.some((part) => part === '' || part === '.' || part === '..')) {
+    throw new Error(`${path}: not a path inside the plugin root`);
+  }
+  let temporary;
+  try {
+    const target = realpathSync(path);
+    const root = realpathSync(dir);
+    if (stripPrefix(target, root) === undefined || target === root) {
+      throw new Error(`${path}: resolves to ${target}, outside the plugin root ${root}`);
+    }
+    temporary = join(dirname(target), `.${basename(target)}.apcheck-fix-${process.pid}`);
+    const fd = openSync(temporary, 'w');
+    try {
+      const bytes = Buffer.from(text, 'utf8');
+      for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    chmodSync(temporary, statSync(target).mode & 0o7777);
+    renameSync(temporary, target);
+  } catch (error) {
+    if (temporary !== undefined) {
+      try {
+        unlinkSync(temporary);
+      } catch {
+        // Renamed already, or never created.
+      }
+    }
+    throw error.code === undefined ? error : new Error(`${path}: ${ioMessage(error)}`);
+  }
 }

@@ -173,6 +173,21 @@ export interface RenderOptions {
    * write to FILE and the line saying so, or, when a check is incomplete, the lines refusing to.
    */
   baselineWrite?: string;
+  /**
+   * `--fix`, `--unsafe-fixes` or `--diff`, as `apcheck check` runs them: each root's fixes
+   * (safe ones only unless `unsafe`), applied and re-checked until none is left. With `diff`
+   * nothing is written: `output` is the unified diff (escaped line by line when `terminal`),
+   * `fails` whether there is any change. Otherwise `write` is called for each file to change,
+   * in order (`root` the index into `roots`, `file` relative to that root); when it throws,
+   * `renderCheck` throws (without `write`, nothing is written). The reports and `output` are
+   * then those of the fixed files.
+   */
+  fix?: {
+    unsafe?: boolean;
+    diff?: boolean;
+    terminal?: boolean;
+    write?: (root: number, file: string, text: string) => void;
+  };
 }
 
 /** The command line's rule flags, as `apcheck check` takes them. */
@@ -185,6 +200,8 @@ export interface RuleFlags {
   ignore?: string[];
   /** Re-level rules: `['AP205=error', 'AP314=off']`. */
   severity?: string[];
+  /** `--extensions-namespace`: where the unsafe fix moves a vendor `hooks` key (`com.example.client`). */
+  extensionsNamespace?: string;
 }
 
 /**
@@ -235,6 +252,12 @@ export function renderCheck(
   fails: boolean;
   /** With `baselineWrite` only: `text` to write and the `recorded` line for stderr, or the `refused` lines (exit 2). */
   baseline?: { text: string; recorded: string } | { refused: string };
+  /**
+   * With `fix` only: the closing line for standard error (`apcheck: applied 2 fixes in 1 file`,
+   * `''` with `quiet`; with `diff`, `apcheck: 2 fixes would change 1 file`). An error thrown
+   * after the files were written (a baseline that does not parse) carries it as `fixed` too.
+   */
+  fixed?: { summary: string };
 };
 
 export interface FormatOptions {

@@ -110,6 +110,16 @@ impl FixOutcome {
     }
 }
 
+/// Which fixes a run applies: the safe ones (`apcheck check --fix`, the page's
+/// "Fix all"), or the unsafe ones too (`--unsafe-fixes`, which implies `--fix`).
+pub fn allowed(include_unsafe: bool) -> Applicability {
+    if include_unsafe {
+        Applicability::Unsafe
+    } else {
+        Applicability::Safe
+    }
+}
+
 /// Passes of check-then-fix before giving up: more than any chain of fixes
 /// here needs, and a bound on a fix that undoes another.
 const MAX_PASSES: usize = 10;

@@ -5,7 +5,8 @@
 // level (or warnings with `--deny warnings`), 2 usage or I/O failure. For
 // `check`, the configuration (`apcheck.toml` or `[tool.apcheck]` found above
 // each PATH, or `--config`), the rule flags and the baseline apply as in the
-// Rust CLI. The other commands exit 2 naming the native binary.
+// Rust CLI, and `--fix`, `--unsafe-fixes` and `--diff` write or print the
+// core's fixes as it does. The other commands exit 2 naming the native binary.
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import { isAbsolute } from 'node:path';
@@ -20,7 +21,7 @@ setFlagsFromString('--wasm-lazy-validation');
 module.enableCompileCache?.();
 const { Package, renderCheck } = await import('../node.js');
 const wasm = await import('../wasm/apcheck.js');
-const { findRoots, ioMessage, loadSettings, readPackage, relativeTo } = await import('../disk.js');
+const { findRoots, ioMessage, loadSettings, readPackage, relativeTo, writeFixed } = await import('../disk.js');
 
 const EXIT_CLEAN = 0;
 const EXIT_FINDINGS = 1;
@@ -49,7 +50,12 @@ Options:
   --select <CODES>          Show only these rules, by code or prefix (\`AP2,AP314\`); replaces the configuration's \`select\`
   --extend-select <CODES>   Show these rules too, by code or prefix
   --ignore <CODES>          Hide these rules, by code or prefix
-  --severity <CODE=LEVEL>   Set a rule's severity: \`AP205=error\`, \`AP314=off\``;
+  --severity <CODE=LEVEL>   Set a rule's severity: \`AP205=error\`, \`AP314=off\`
+  --fix                     Apply the safe fixes rules offer, then report what is left
+  --unsafe-fixes            Apply unsafe fixes too (implies --fix): each guesses what was meant, so review them
+  --diff                    Print the fixes as a unified diff instead of writing them (exit 1 if there is any)
+  --extensions-namespace <NAMESPACE>  The reverse-domain namespace under \`extensions\` that the unsafe fix
+                            moves a vendor \`hooks\` key to (\`com.example.client\`)`;
 
 function fail(message) {
   process.stderr.write(`apcheck: ${message}\n`);
@@ -68,9 +74,15 @@ const CHOICES = {
 };
 
 /** The flags that take a file, and the repeatable rule flags (comma-separated lists but `--severity`, as clap splits them). */
-const FILES = { baseline: 'baseline', config: 'config', 'output-file': 'outputFile', 'baseline-write': 'baselineWrite' };
+const FILES = {
+  baseline: 'baseline',
+  config: 'config',
+  'output-file': 'outputFile',
+  'baseline-write': 'baselineWrite',
+  'extensions-namespace': 'extensionsNamespace',
+};
 /** The flags without a value, and their short forms. */
-const SWITCHES = { statistics: 'statistics', quiet: 'quiet', 'exit-zero': 'exitZero' };
+const SWITCHES = { statistics: 'statistics', quiet: 'quiet', 'exit-zero': 'exitZero', fix: 'fix', 'unsafe-fixes': 'unsafeFixes', diff: 'diff' };
 const SHORT = { '-o': '--output-file', '-q': '--quiet' };
 const RULE_FLAGS = { select: 'select', 'extend-select': 'extendSelect', ignore: 'ignore', severity: 'severity' };
 
@@ -87,6 +99,9 @@ function parse(args) {
     statistics: false,
     quiet: false,
     exitZero: false,
+    fix: false,
+    unsafeFixes: false,
+    diff: false,
   };
   for (let i = 0; i < args.length; i++) {
     // `-oFILE` and `-q`, as clap reads short flags.
@@ -97,12 +112,14 @@ function parse(args) {
       options.paths.push(...args.slice(i + 1));
       break;
     }
-    const switched = arg.match(/^--(statistics|quiet|exit-zero)$/);
+    const switched = arg.match(/^--(statistics|quiet|exit-zero|fix|unsafe-fixes|diff)$/);
     if (switched) {
       options[SWITCHES[switched[1]]] = true;
       continue;
     }
-    const flag = arg.match(/^--(format|deny|color|baseline-write|baseline|config|output-file|select|extend-select|ignore|severity)(?:=(.*))?$/);
+    const flag = arg.match(
+      /^--(format|deny|color|baseline-write|baseline|config|output-file|select|extend-select|ignore|severity|extensions-namespace)(?:=(.*))?$/,
+    );
     if (flag) {
       const [, name, inline] = flag;
       const value = inline ?? args[++i];
@@ -175,6 +192,8 @@ function check(args) {
       for (const { package: pkg } of checked) pkg.free();
     }
   } catch (error) {
+    // Fixes were written before the failure (a baseline that cannot be read): said first, as the Rust CLI says it.
+    if (error.fixed !== undefined) process.stderr.write(error.fixed.summary);
     return fail(error.message);
   } finally {
     for (const { settings } of loaded) settings.free();
@@ -198,11 +217,25 @@ function render(options, checked, anyCollection, ioFailed) {
     package: pkg,
     settings: root.loaded.settings,
     relativeRoot: root.relative,
-    baseline: named(root),
+    // Read when the check asks, after any fixes are written, as the Rust CLI reads it.
+    get baseline() {
+      return named(root);
+    },
   }));
-  // Nothing to render; `--baseline-write` still records (no findings) as the Rust CLI does.
-  if (checked.length === 0 && ioFailed && options.baselineWrite === undefined) return EXIT_FAILURE;
+  const fixing = options.fix || options.unsafeFixes || options.diff;
+  // Nothing to render; `--baseline-write` still records (no findings) and the fixes still say what they did, as the Rust CLI does.
+  if (checked.length === 0 && ioFailed && options.baselineWrite === undefined && !fixing) return EXIT_FAILURE;
   const rendered = renderCheck(withSettings, {
+    // What the fixes are and say is the core's; the files are written here, into each root.
+    fix: fixing
+      ? {
+          unsafe: options.unsafeFixes,
+          diff: options.diff,
+          // A diff on a terminal is escaped line by line; redirected, it applies as it is.
+          terminal: Boolean(process.stdout.isTTY),
+          write: (index, file, text) => writeFixed(checked[index].root.dir, file, text),
+        }
+      : undefined,
     format: options.format,
     single: options.paths.length === 1 && !anyCollection,
     // A file never gets terminal colours.
@@ -214,6 +247,15 @@ function render(options, checked, anyCollection, ioFailed) {
     exitZero: options.exitZero,
     baselineWrite: options.baselineWrite,
   });
+  if (options.diff) {
+    // `--diff` writes nothing and goes no further: the diff on standard output, the count on standard error.
+    process.stdout.write(rendered.output);
+    process.stderr.write(rendered.fixed.summary);
+    return ioFailed ? EXIT_FAILURE : rendered.fails ? EXIT_FINDINGS : EXIT_CLEAN;
+  }
+  // `apcheck: applied N fixes in M files` (nothing with `--quiet`).
+  if (rendered.fixed !== undefined) process.stderr.write(rendered.fixed.summary);
+  if (checked.length === 0 && ioFailed && options.baselineWrite === undefined) return EXIT_FAILURE;
   if (rendered.baseline !== undefined) {
     const { refused, text, recorded } = rendered.baseline;
     if (refused !== undefined) {
@@ -598,8 +640,8 @@ const COMMANDS = {
 
 /** The native CLI's commands this build does not run: each needs the file system, processes or the network beyond reading files. */
 const NATIVE_ONLY = ['config', 'snapshot', 'call', 'lsp', 'new', 'port', 'completions', 'man'];
-/** `check`'s flags that write or print fixes or start servers: the native CLI's. */
-const NATIVE_CHECK_FLAGS = /^--(fix|unsafe-fixes|diff|connect)(=|$)/;
+/** `check`'s flags that start servers: the native CLI's. */
+const NATIVE_CHECK_FLAGS = /^--(connect)(=|$)/;
 
 function needsNative(what) {
   return fail(

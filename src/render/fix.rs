@@ -9,7 +9,7 @@
 use crate::fix::FixOutcome;
 use crate::render::count;
 use crate::render::escape::visible;
-use crate::tree::path_from_root;
+use crate::tree::{Tree, path_from_root};
 
 /// The unified diff of one fixed file, named as the check showed it on both sides.
 pub fn unified_diff(shown_path: &str, old: &str, new: &str) -> String {
@@ -31,6 +31,41 @@ pub fn diffs(root_name: &str, outcome: &FixOutcome, old_text: impl Fn(&str) -> O
         out.push_str(&unified_diff(shown.trim_start_matches("./"), &old, new));
     }
     out
+}
+
+/// What `apcheck check --diff` prints for a run (the CLI's and the npm package's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiffRun {
+    /// The diff of every root, for standard output.
+    pub diff: String,
+    /// The closing line, for standard error ([`would_change`]).
+    pub summary: String,
+    /// Whether any file would change: the run exits 1.
+    pub changes: bool,
+}
+
+/// `--diff` over the roots of a run, each as its name and its tree before the
+/// fixes, with its outcome (in the same order). `for_people`: the diff goes to
+/// a terminal, so each line is escaped ([`for_people`]); redirected, it
+/// applies as it is.
+pub fn diff_run<'t>(
+    roots: impl IntoIterator<Item = (&'t str, &'t Tree)>,
+    outcomes: &[FixOutcome],
+    for_people: bool,
+) -> DiffRun {
+    let mut diff = String::new();
+    for ((name, tree), outcome) in roots.into_iter().zip(outcomes) {
+        let old_text = |file: &str| tree.read(file).map(|bytes| String::from_utf8_lossy(bytes).into_owned());
+        diff.push_str(&diffs(name, outcome, old_text));
+    }
+    if for_people {
+        diff = self::for_people(&diff);
+    }
+    DiffRun {
+        diff,
+        summary: would_change(outcomes),
+        changes: outcomes.iter().any(|outcome| !outcome.changed.is_empty()),
+    }
 }
 
 /// `diff` for a terminal: every line [`visible`] (control characters and
@@ -96,6 +131,33 @@ mod tests {
             "{diff}"
         );
         assert!(diff.contains("-  \"name\": \"A\"\n+  \"name\": \"a\"\n"), "{diff}");
+    }
+
+    #[test]
+    fn a_diff_run_joins_the_roots_and_says_whether_anything_changes() {
+        let tree = Tree::from_files([("plugin.json", "old\u{1b}\n")]);
+        let outcome = FixOutcome {
+            changed: vec![("plugin.json".to_string(), "new\n".to_string())],
+            applied: 1,
+        };
+        let roots = [("a", &tree), ("b", &tree)];
+        let run = diff_run(roots, &[outcome.clone(), FixOutcome::default()], false);
+        assert!(
+            run.diff.starts_with("--- a/plugin.json\n+++ a/plugin.json\n"),
+            "{}",
+            run.diff
+        );
+        assert!(
+            run.diff.contains("-old\u{1b}\n") && !run.diff.contains("b/plugin.json"),
+            "{}",
+            run.diff
+        );
+        assert_eq!(run.summary, "apcheck: 1 fix would change 1 file\n");
+        assert!(run.changes);
+        let shown = diff_run(roots, &[outcome, FixOutcome::default()], true);
+        assert!(!shown.diff.contains('\u{1b}'), "{}", shown.diff);
+        let none = diff_run(roots, &[FixOutcome::default(), FixOutcome::default()], false);
+        assert_eq!((none.diff.as_str(), none.changes), ("", false));
     }
 
     #[test]

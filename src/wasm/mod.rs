@@ -101,17 +101,12 @@ impl PackageTree {
     #[wasm_bindgen(js_name = fixAll)]
     pub fn fix_all(&mut self, root_name: JsValue, include_unsafe: bool) -> String {
         args!(error_reply; string root_name);
-        let allowed = if include_unsafe {
-            crate::fix::Applicability::Unsafe
-        } else {
-            crate::fix::Applicability::Safe
-        };
+        let allowed = crate::fix::allowed(include_unsafe);
         let outcome = crate::fix::fix_tree(&self.tree, allowed, |tree| {
             crate::check_package(&root_name, tree).diagnostics
         });
-        for (file, text) in &outcome.changed {
-            self.tree.insert(file, Entry::File(text.clone().into_bytes()));
-        }
+        // The core's one way to put fixed texts into a tree (as `check --fix` does).
+        outcome.apply_to(&mut self.tree);
         let changed: Vec<serde_json::Value> = outcome
             .changed
             .iter()

@@ -13,6 +13,7 @@ use super::PackageTree;
 use super::args::{args, thrown};
 use crate::baseline::Baseline;
 use crate::config::Settings;
+use crate::fix::{FixOutcome, fix_tree};
 use crate::render::{Format, Options, Sources, packages};
 use crate::report::PackageReport;
 use crate::tree::{Entry, Tree};
@@ -136,7 +137,8 @@ impl CheckSettings {
         }
     }
 
-    /// These settings with `--select`, `--extend-select`, `--ignore` and `--severity` on top.
+    /// These settings with `--select`, `--extend-select`, `--ignore`,
+    /// `--severity` and `--extensions-namespace` (`undefined` when not given) on top.
     #[wasm_bindgen(js_name = withFlags)]
     pub fn with_flags(
         &self,
@@ -144,12 +146,14 @@ impl CheckSettings {
         extend_select: JsValue,
         ignore: JsValue,
         severity: JsValue,
+        extensions_namespace: Option<String>,
     ) -> Result<CheckSettings, JsError> {
         args!(thrown; strings select, strings extend_select, strings ignore, strings severity);
         match self
             .settings
             .clone()
             .with_flags(&select, &extend_select, &ignore, &severity)
+            .and_then(|settings| settings.with_extensions_namespace(extensions_namespace.as_deref()))
         {
             Ok(settings) => Ok(CheckSettings { settings }),
             Err(error) => thrown(error.to_string()),
@@ -180,6 +184,23 @@ impl CheckSettings {
 pub struct CheckRun {
     trees: Vec<Tree>,
     reports: Vec<PackageReport>,
+    roots: Vec<Configured>,
+}
+
+/// How one root is checked: the CLI's `configured` check (the fixes its
+/// settings' inputs allow, then the settings applied), again after fixes.
+struct Configured {
+    name: String,
+    settings: Settings,
+    relative: String,
+}
+
+impl Configured {
+    fn check(&self, tree: &Tree) -> PackageReport {
+        let mut report = crate::check_package_with(&self.name, tree, &self.settings.fix_inputs());
+        self.settings.apply(&mut report, &self.relative);
+        report
+    }
 }
 
 #[wasm_bindgen]
@@ -200,11 +221,58 @@ impl CheckRun {
         relative_root: JsValue,
     ) -> Result<(), JsError> {
         args!(thrown; string root_name, string relative_root);
-        let mut report = crate::check_package(&root_name, &tree.tree);
-        settings.settings.apply(&mut report, &relative_root);
+        let root = Configured {
+            name: root_name,
+            settings: settings.settings.clone(),
+            relative: relative_root,
+        };
+        self.reports.push(root.check(&tree.tree));
         self.trees.push(tree.tree.clone());
-        self.reports.push(report);
+        self.roots.push(root);
         Ok(())
+    }
+
+    /// `apcheck check --fix`, `--unsafe-fixes` (`include_unsafe`) or `--diff`
+    /// (`diff`) over the roots added, as the CLI runs them (`fix::fix_tree`
+    /// with each root's configured check), as JSON. With `diff`, nothing
+    /// changes: `{"diff": "…", "summary": "…", "changes": bool}`, the diff for
+    /// standard output (escaped line by line when `for_people`: it goes to a
+    /// terminal), the closing line for standard error, and whether there is any
+    /// change (exit 1). Otherwise `{"writes": [{"root": i, "file": "…", "text":
+    /// "…"}], "summary": "…"}`: each file to write, relative to root number `i`,
+    /// in the order the CLI writes them, and the closing line for standard
+    /// error (`""` when `quiet`); the trees and reports are then those of the
+    /// written files, re-checked, for what follows (baseline, render, exit).
+    pub fn fix(&mut self, include_unsafe: bool, diff: bool, for_people: bool, quiet: bool) -> String {
+        use crate::render::fix as render;
+        let allowed = crate::fix::allowed(include_unsafe);
+        let fixed: Vec<FixOutcome> = self
+            .roots
+            .iter()
+            .zip(&self.trees)
+            .map(|(root, tree)| fix_tree(tree, allowed, |tree| root.check(tree).diagnostics))
+            .collect();
+        if diff {
+            let names = self.roots.iter().map(|root| root.name.as_str());
+            let run = render::diff_run(names.zip(&self.trees), &fixed, for_people);
+            return serde_json::json!({ "diff": run.diff, "summary": run.summary, "changes": run.changes }).to_string();
+        }
+        let mut writes = Vec::new();
+        let roots = self
+            .roots
+            .iter()
+            .zip(self.trees.iter_mut())
+            .zip(self.reports.iter_mut());
+        for (index, ((root, tree), report)) in roots.enumerate() {
+            let outcome = &fixed[index];
+            for (file, text) in &outcome.changed {
+                writes.push(serde_json::json!({ "root": index, "file": file, "text": text }));
+            }
+            outcome.apply_to(tree);
+            *report = root.check(tree);
+        }
+        let summary = if quiet { String::new() } else { render::applied(&fixed) };
+        serde_json::json!({ "writes": writes, "summary": summary }).to_string()
     }
 
     /// Hides the findings of root number `index` that the baseline `text`

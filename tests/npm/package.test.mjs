@@ -6,13 +6,28 @@
 //   and a baseline, and the configuration's usage errors;
 // - check's --exit-zero, --quiet, --statistics, --output-file and
 //   --baseline-write: the same streams, exit codes and files written;
+// - check's --fix, --unsafe-fixes and --diff on copies of fixable plugins: the
+//   same streams, exit codes and bytes written (nothing for --diff);
 // - check-snapshot, drift, changes, diff and validate against the Rust CLI, byte for byte;
 // - the typed API from TypeScript (`tsc --noEmit --strict`) and at run time.
 // Needs `npm run build:npm` (npm/wasm) and the Rust CLI (APCHECK_BIN, default
 // target/debug/apcheck, which `cargo test` builds).
 import assert from 'node:assert/strict';
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -273,6 +288,140 @@ test('check --exit-zero, --quiet, --statistics, --output-file and --baseline-wri
   assert.equal(read(known), recorded.file, 'nothing written');
 });
 
+/** Every entry below `dir`, as path → bytes (a file), `-> target` (a link) or `/` (a directory), with its mode. */
+function snapshotTree(dir) {
+  const entries = {};
+  for (const path of readdirSync(dir, { recursive: true }).sort()) {
+    const full = join(dir, path);
+    const stats = lstatSync(full);
+    const mode = (stats.mode & 0o7777).toString(8);
+    if (stats.isSymbolicLink()) entries[path] = `-> ${readlinkSync(full)}`;
+    else if (stats.isDirectory()) entries[path] = `/ ${mode}`;
+    else entries[path] = `${mode} ${readFileSync(full, 'latin1')}`;
+  }
+  return entries;
+}
+
+test('check --fix, --unsafe-fixes and --diff write and print what the Rust CLI does', () => {
+  const base = join(project, 'fixing');
+  const work = join(base, 'work');
+  // The cli tests' plugins (tests/cli/fix.rs): every safe fix; a skill name only an unsafe fix changes;
+  // a vendor `hooks` key that an unsafe fix moves under the namespace given; nothing to fix.
+  const sources = {
+    safe: {
+      'plugin.json': `{\n  "$schema": "${PLUGIN_SCHEMA}",\n  "name": "Invoice--Ops",\n  "extensions": "com.example.client"\n}\n`,
+      'mcp.json':
+        '{\n  "mcpServers": {\n    "local": { "command": "node", "args": ["server.js"] },\n    "remote": { "type": "http", "url": "https://example.com/mcp" }\n  }\n}\n',
+    },
+    unsafe: {
+      'plugin.json': JSON.stringify({ $schema: PLUGIN_SCHEMA, name: 'demo' }),
+      'skills/pdf-tools/SKILL.md':
+        '---\nname: pdf-tool\ndescription: Extracts text from PDF files. Use when the user works with PDFs.\nmetadata:\n  beta: yes\n---\nBody.\n',
+    },
+    hooks: {
+      'plugin.json': `{\n  "$schema": "${PLUGIN_SCHEMA}",\n  "name": "demo",\n  "hooks": { "PreToolUse": [] },\n  "commands": "./commands"\n}\n`,
+    },
+    clean: { 'plugin.json': JSON.stringify({ $schema: PLUGIN_SCHEMA, name: 'demo' }) },
+    configured: {
+      'apcheck.toml': 'extensions-namespace = "dev.acme.agent"\n',
+      'plugin.json': `{"$schema": "${PLUGIN_SCHEMA}", "name": "demo", "extensions": {"dev.acme.agent": {"theme": "dark"}}, "hooks": {}}`,
+    },
+  };
+  /** Puts `name` (a source above, or a fixture's directory) at `work` afresh. */
+  const fresh = (name) => {
+    rmSync(work, { recursive: true, force: true });
+    if (name in sources) writeTree(work, sources[name]);
+    else cpSync(name, work, { recursive: true });
+  };
+  /** Both CLIs with `args` (`work` added) on fresh copies of `name`: the same streams, exit code and files after. */
+  const same = (name, args, setup = () => {}) => {
+    const full = ['check', ...args, work];
+    fresh(name);
+    setup();
+    const before = snapshotTree(work);
+    const rust = run(rustCli, full);
+    const rustTree = snapshotTree(work);
+    fresh(name);
+    setup();
+    const wasm = run(npmCli, full);
+    const label = `${full.join(' ')} (${name})`;
+    assert.equal(wasm.stdout, rust.stdout, label);
+    assert.equal(wasm.stderr, rust.stderr, label);
+    assert.equal(wasm.status, rust.status, label);
+    assert.deepEqual(snapshotTree(work), rustTree, `${label}: the files after`);
+    return { ...rust, before, after: rustTree };
+  };
+
+  const fixed = same('safe', ['--fix']);
+  assert.equal(fixed.status, 0, fixed.stderr + fixed.stdout);
+  assert.match(fixed.stderr, /^apcheck: applied 5 fixes in 2 files\n/);
+  assert.notDeepEqual(fixed.after, fixed.before, 'the files are written');
+  assert.match(fixed.after['plugin.json'], /"name": "invoice-ops"/);
+  same('safe', ['--fix', '--format', 'json']);
+  same('safe', ['--fix', '--statistics']);
+  const quiet = same('safe', ['--fix', '-q']);
+  assert.doesNotMatch(quiet.stderr, /applied/, '--quiet says nothing of the fixes');
+  assert.notDeepEqual(quiet.after, quiet.before, '--quiet still writes');
+
+  const diff = same('safe', ['--diff']);
+  assert.equal(diff.status, 1, 'changes to make: exit 1');
+  assert.match(diff.stdout, /^--- .*mcp\.json\n\+\+\+ .*mcp\.json\n[^]*\n--- .*plugin\.json\n/);
+  assert.match(diff.stderr, /^apcheck: 5 fixes would change 2 files\n$/);
+  assert.deepEqual(diff.after, diff.before, '--diff writes nothing');
+  assert.match(same('safe', ['--diff', '--quiet']).stderr, /would change/, '--quiet keeps the count of --diff');
+  assert.deepEqual(same('safe', ['--diff', '--fix']).after, diff.before, '--diff wins over --fix');
+  same('unsafe', ['--diff', '--unsafe-fixes']);
+  // The baseline records what is left after the fixes (the file is compared with the rest of `work`).
+  const recorded = same('safe', ['--fix', '--baseline-write', join(work, 'known.json')]);
+  assert.ok('known.json' in recorded.after, recorded.stderr);
+
+  // Safe fixes leave the skill's name; unsafe ones change it too.
+  const safeOnly = same('unsafe', ['--fix']);
+  assert.match(safeOnly.after['skills/pdf-tools/SKILL.md'], /name: pdf-tool\n[^]*beta: "yes"/);
+  const all = same('unsafe', ['--unsafe-fixes']);
+  assert.equal(all.status, 0, all.stdout);
+  assert.match(all.after['skills/pdf-tools/SKILL.md'], /name: pdf-tools\n/);
+  same('unsafe', ['--unsafe-fixes', '--format', 'sarif']);
+
+  // The namespace from the flag or the configuration, and one that is not reverse-domain.
+  const noNamespace = same('hooks', ['--unsafe-fixes']);
+  assert.deepEqual(noNamespace.after, noNamespace.before, 'no namespace, no fix');
+  const moved = same('hooks', ['--unsafe-fixes', '--extensions-namespace', 'com.example.client']);
+  assert.match(moved.stderr, /applied 2 fixes in 1 file\n/);
+  same('hooks', ['--format', 'json', '--extensions-namespace=com.example.client']);
+  assert.equal(same('hooks', ['--fix', '--extensions-namespace', 'claude']).status, 2);
+  same('configured', ['--format', 'json']);
+  assert.equal(same('configured', ['--unsafe-fixes']).status, 0);
+
+  // Nothing to fix: nothing written, exit 0, for --fix and --diff.
+  const nothing = same('clean', ['--fix']);
+  assert.match(nothing.stderr, /^apcheck: applied 0 fixes in 0 files\n/);
+  assert.deepEqual(nothing.after, nothing.before);
+  const noDiff = same('clean', ['--diff']);
+  assert.equal(noDiff.status, 0);
+  assert.equal(noDiff.stdout, '');
+
+  // A fixture, a collection of roots, and a file reached through a link inside the root.
+  same(join(root, 'tests/fixtures/invoice-ops-bad-name'), ['--fix']);
+  same(join(root, 'tests/fixtures/invoice-ops-bad-name'), ['--diff']);
+  const collection = () => {
+    rmSync(work, { recursive: true, force: true });
+    writeTree(join(work, 'plugins/a'), sources.safe);
+    writeTree(join(work, 'plugins/b'), sources.unsafe);
+    writeTree(join(work, 'plugins/c'), sources.clean);
+  };
+  same('clean', ['--unsafe-fixes', '--format', 'json'], collection);
+  same('clean', ['--diff'], collection);
+  const linked = same('unsafe', ['--fix'], () => {
+    writeFileSync(join(work, 'real-skill.md'), readFileSync(join(work, 'skills/pdf-tools/SKILL.md')));
+    rmSync(join(work, 'skills/pdf-tools/SKILL.md'));
+    symlinkSync('../../real-skill.md', join(work, 'skills/pdf-tools/SKILL.md'));
+    chmodSync(join(work, 'real-skill.md'), 0o640);
+  });
+  assert.equal(linked.after['skills/pdf-tools/SKILL.md'], '-> ../../real-skill.md', 'the link stays a link');
+  assert.match(linked.after['real-skill.md'], /^640 [^]*beta: "yes"/, 'its target is written, its mode kept');
+});
+
 test('usage and I/O failures exit 2 as the Rust CLI does', () => {
   for (const args of [['check'], ['check', '--format', 'html', '.'], ['check', join(project, 'nope')], ['nope']]) {
     const rust = run(rustCli, args);
@@ -313,6 +462,22 @@ test('the typed API type-checks under tsc --strict and works', async () => {
   assert.equal(apcheck.diff('{"a":1}', '{"a":2}').summary.changed, 1);
   assert.equal(apcheck.lintSnapshot('s.json', 'not json').valid, false);
   assert.ok(apcheck.rules().length > 100);
+
+  // renderCheck's fixes: the files to write handed to `write`, the reports those of the fixed files.
+  const demo = () => apcheck.packageFromFiles({ 'plugin.json': `{"$schema": "${PLUGIN_SCHEMA}", "name": "Demo"}` });
+  const writes = [];
+  const afterFix = apcheck.renderCheck([{ name: 'demo', package: demo() }], {
+    format: 'json',
+    fix: { write: (index, file, text) => writes.push({ index, file, text }) },
+  });
+  assert.deepEqual(writes, [{ index: 0, file: 'plugin.json', text: `{"$schema": "${PLUGIN_SCHEMA}", "name": "demo"}` }]);
+  assert.equal(afterFix.fixed.summary, 'apcheck: applied 1 fix in 1 file\n');
+  assert.equal(afterFix.reports[0].diagnostics.length, 0);
+  assert.equal(afterFix.fails, false);
+  const asDiff = apcheck.renderCheck([{ name: 'demo', package: demo() }], { format: 'text', fix: { diff: true } });
+  assert.match(asDiff.output, /^--- demo\/plugin\.json\n/);
+  assert.equal(asDiff.fixed.summary, 'apcheck: 1 fix would change 1 file\n');
+  assert.equal(asDiff.fails, true);
 });
 
 /**
@@ -355,6 +520,30 @@ test('a root or a marketplace folder that cannot be listed is reported as the Ru
       }
     }
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a fix that cannot be written fails as in the Rust CLI, and nothing is left behind', () => {
+  // Under /tmp, mode 0755: `nobody` reads the root, but cannot create the temporary file beside a fixed one.
+  const dir = mkdtempSync('/tmp/apcheck-npm-readonly-');
+  chmodSync(dir, 0o755);
+  const npmBin = join(root, 'npm/bin/apcheck.js');
+  writeTree(dir, { 'root/plugin.json': JSON.stringify({ $schema: PLUGIN_SCHEMA, name: 'Demo' }) });
+  try {
+    chmodSync(join(dir, 'root'), 0o555);
+    const before = snapshotTree(dir);
+    const args = ['check', '--fix', join(dir, 'root')];
+    const rust = runUnprivileged(rustCli, args);
+    const wasm = runUnprivileged('node', [npmBin, ...args]);
+    assert.equal(rust.status, 2, rust.stderr);
+    assert.match(rust.stderr, /plugin\.json: Permission denied/);
+    assert.equal(wasm.stdout, rust.stdout);
+    assert.equal(wasm.stderr, rust.stderr);
+    assert.equal(wasm.status, rust.status);
+    assert.deepEqual(snapshotTree(dir), before);
+  } finally {
+    chmodSync(join(dir, 'root'), 0o755);
     rmSync(dir, { recursive: true, force: true });
   }
 });
@@ -541,9 +730,7 @@ test('the commands that need the native binary say so and exit 2', () => {
     ['config'],
     ['snapshot', '.'],
     ['lsp'],
-    ['check', '--fix', '.'],
-    ['check', '--diff', '.'],
-    ['check', '--unsafe-fixes', '.'],
+    ['check', '--connect', '.'],
   ]) {
     const wasm = run(npmCli, args);
     assert.equal(wasm.status, 2, args.join(' '));

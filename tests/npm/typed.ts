@@ -83,6 +83,13 @@ const configured = renderCheck(
   { format: 'json' },
 );
 seen.push(configured.reports[0]?.summary.ignored);
+const fixedRun = renderCheck([{ name: 'demo', package: new Package() }], {
+  format: 'text',
+  quiet: true,
+  fix: { unsafe: true, write: (root: number, file: string, text: string) => seen.push(root, file, text.length) },
+});
+seen.push(fixedRun.fixed?.summary, renderCheck([], { format: 'text', fix: { diff: true, terminal: false } }).output);
+seen.push(new Settings().withFlags({ extensionsNamespace: 'com.example.client' }).show());
 settings.free();
 
 const loaded = loadSettings('.', { config: 'apcheck.toml', ignore: ['AP3'] });

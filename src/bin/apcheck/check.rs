@@ -18,7 +18,7 @@ use apcheck::PackageReport;
 use apcheck::collection::{Listing, Roots, join, roots_named};
 use apcheck::disk::list_tree;
 use apcheck::exit::{Deny, Exit, packages_fail, packages_fail_with_exit_zero};
-use apcheck::fix::{Applicability, FixOutcome, fix_tree};
+use apcheck::fix::{FixOutcome, fix_tree};
 use apcheck::render::{self, Format, Sources, statistics};
 use apcheck::tree::{Limits, Tree, path_from_root};
 use rayon::prelude::*;
@@ -165,32 +165,22 @@ pub fn run(args: CheckArgs) -> ExitCode {
     }
 
     if args.fix || args.unsafe_fixes || args.diff {
-        let allowed = if args.unsafe_fixes {
-            Applicability::Unsafe
-        } else {
-            Applicability::Safe
-        };
+        let allowed = apcheck::fix::allowed(args.unsafe_fixes);
         let fixed: Vec<FixOutcome> = checked_roots
             .par_iter()
             .zip(&trees)
             .map(|(root, tree)| fix_tree(tree, allowed, |tree| configured(root, tree).diagnostics))
             .collect();
         if args.diff {
-            let mut out = String::new();
-            for ((root, tree), outcome) in checked_roots.iter().zip(&trees).zip(&fixed) {
-                let old_text = |file: &str| tree.read(file).map(|bytes| String::from_utf8_lossy(bytes).into_owned());
-                out.push_str(&render::fix::diffs(&root.name, outcome, old_text));
-            }
             // Redirected, the diff applies as it is; a terminal gets it escaped.
-            if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
-                out = render::fix::for_people(&out);
-            }
-            if let Err(code) = output::print(&out) {
+            let names = checked_roots.iter().map(|root| root.name.as_str());
+            let terminal = std::io::IsTerminal::is_terminal(&std::io::stdout());
+            let run = render::fix::diff_run(names.zip(&trees), &fixed, terminal);
+            if let Err(code) = output::print(&run.diff) {
                 return code;
             }
-            eprint!("{}", render::fix::would_change(&fixed));
-            let any_change = fixed.iter().any(|outcome| !outcome.changed.is_empty());
-            return output::exit_code(Exit::findings_if(any_change).unless_failed(io_failed));
+            eprint!("{}", run.summary);
+            return output::exit_code(Exit::findings_if(run.changes).unless_failed(io_failed));
         }
         for ((root, tree), outcome) in checked_roots.iter().zip(trees.iter_mut()).zip(&fixed) {
             if let Err(message) = fix::write_all(&root.dir, outcome) {

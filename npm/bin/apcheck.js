@@ -35,27 +35,30 @@ check, rules, explain, check-snapshot, drift, changes, fmt, diff and validate
 (\`apcheck COMMAND --help\`).
 
 Options:
-  --format <text|json|sarif|github|markdown>  [default: text]
-  -o, --output-file <FILE>  Write the output that would go to standard output to FILE instead
-      --statistics          Print how many findings each rule made (text or json), instead of the findings
-  -q, --quiet               Print the findings and nothing else: no summary lines, no notes on standard error
-      --exit-zero           Exit 0 even when findings or a rejected plugin would fail the run (an incomplete
-                            check, exit 1, and a usage or I/O failure, exit 2, still fail)
-  --deny warnings           Fail (exit 1) on warnings too, not only on errors
-  --color <auto|always|never>  [default: auto]
-  --baseline <FILE>         Hide the findings this baseline records (overrides \`baseline\` in the configuration)
-  --baseline-write <FILE>   Record every finding of this check in FILE as the baseline, and exit 0
-                            (2, and nothing written, when the check is incomplete)
-  --config <FILE>           Use this configuration file instead of the apcheck.toml or pyproject.toml found above each path
-  --select <CODES>          Show only these rules, by code or prefix (\`AP2,AP314\`); replaces the configuration's \`select\`
-  --extend-select <CODES>   Show these rules too, by code or prefix
-  --ignore <CODES>          Hide these rules, by code or prefix
-  --severity <CODE=LEVEL>   Set a rule's severity: \`AP205=error\`, \`AP314=off\`
-  --fix                     Apply the safe fixes rules offer, then report what is left
-  --unsafe-fixes            Apply unsafe fixes too (implies --fix): each guesses what was meant, so review them
-  --diff                    Print the fixes as a unified diff instead of writing them (exit 1 if there is any)
-  --extensions-namespace <NAMESPACE>  The reverse-domain namespace under \`extensions\` that the unsafe fix
-                            moves a vendor \`hooks\` key to (\`com.example.client\`)`;
+      --format <FORMAT>           text, json, sarif, github or markdown [default: text]
+  -o, --output-file <FILE>        Write the output that would go to standard output to FILE instead
+      --statistics                Print how many findings each rule made (text or json), instead of the findings
+  -q, --quiet                     Print the findings and nothing else: no summary lines, no notes on standard error
+      --exit-zero                 Exit 0 even when findings or a rejected plugin would fail the run (an incomplete
+                                  check, exit 1, and a usage or I/O failure, exit 2, still fail)
+      --deny <LEVEL>              warnings: fail (exit 1) on warnings too, not only on errors
+      --color <WHEN>              auto, always or never [default: auto]
+      --baseline <FILE>           Hide the findings this baseline records (overrides \`baseline\` in the configuration)
+      --baseline-write <FILE>     Record every finding of this check in FILE as the baseline, and exit 0
+                                  (2, and nothing written, when the check is incomplete)
+      --config <FILE>             Use this configuration file instead of the apcheck.toml or pyproject.toml found
+                                  above each path
+      --select <CODES>            Show only these rules, by code or prefix (\`AP2,AP314\`); replaces the
+                                  configuration's \`select\`
+      --extend-select <CODES>     Show these rules too, by code or prefix
+      --ignore <CODES>            Hide these rules, by code or prefix
+      --severity <CODE=LEVEL>     Set a rule's severity: \`AP205=error\`, \`AP314=off\`
+      --fix                       Apply the safe fixes rules offer, then report what is left
+      --unsafe-fixes              Apply unsafe fixes too (implies --fix): each guesses what was meant, so review them
+      --diff                      Print the fixes as a unified diff instead of writing them (exit 1 if there is any)
+      --extensions-namespace <NAMESPACE>
+                                  The reverse-domain namespace under \`extensions\` that the unsafe fix moves a
+                                  vendor \`hooks\` key to (\`com.example.client\`)`;
 
 function fail(message) {
   process.stderr.write(`apcheck: ${message}\n`);

@@ -17,7 +17,8 @@ use std::time::Duration;
 
 use apcheck::json::tools::{DiffRequest, SchemaChoice, diff_documents, load_schema};
 use apcheck::json::validate::{CompileOptions, SchemaCache};
-use apcheck::render::documents::{ValidatedFile, validation, verdict};
+use apcheck::commands::documents::validate_document;
+use apcheck::render::documents::{validation, verdict};
 use apcheck::render::escape::is_unsafe;
 use apcheck::render::packages::render as packages;
 use apcheck::render::snapshot::{SnapshotFile, call, changes, check_snapshots, drift};
@@ -114,14 +115,15 @@ fn outputs(root: &str, name: &str, value: &str) -> Vec<(Format, String)> {
         Format::Json,
         Format::Sarif,
     ] {
-        let validated = [ValidatedFile::check(
+        let validated = [validate_document(
             &format!("{name}.json"),
-            &manifest,
+            Ok(&manifest),
             &schema,
             Some("plugin"),
             format,
-            Default::default(),
-        )];
+            false,
+        )
+        .0];
         out.push((
             format,
             match validation(schema.dialect(), &validated, format, &options) {

@@ -12,15 +12,17 @@ use crate::json::diff::unified::unified;
 use crate::json::diff::{CompareOption, CompareOptions, Side, canonical_text};
 use crate::json::format::{FormatOptions, Indent, format_streaming};
 use crate::json::tools::{
-    DiffProblem, DiffRequest, SchemaChoice, SharedSchema, check_diff_size, diff_changes, diff_documents, load_schema,
+    DiffProblem, DiffRequest, DocumentReport, SchemaChoice, SharedSchema, check_diff_size, diff_changes,
+    diff_documents, load_schema,
 };
 use crate::json::validate::{CompileOptions, CompiledSchema, SchemaCache, SchemaFile};
 use crate::render::diff::{Style, changes_json, changes_text, unified_text};
 use crate::render::documents::{
-    ValidatedFile, builtin_list, fmt_error, parse_error, schema_problem, validation, verdict,
+    ValidatedFile, builtin_list, fmt_error, parse_error, schema_problem, snippets, validation, verdict,
 };
 use crate::render::escape::visible;
 use crate::render::{Format, Options, TextOptions};
+use crate::rules::documents::validation_diagnostics;
 
 /// What a command writes to each stream, and how it ends.
 #[derive(Debug)]
@@ -281,14 +283,34 @@ pub fn validate_document(
     color: bool,
 ) -> (ValidatedFile, Option<String>) {
     match text {
-        // The snippets go to standard output.
-        Ok(text) => (
-            ValidatedFile::check(name, text, schema, builtin, format, TextOptions { color }),
-            None,
-        ),
+        Ok(text) => {
+            let report = crate::json::tools::validate_document(name, text, schema, builtin);
+            // The text format says each file as soon as it is done (a run may
+            // name thousands); the others keep the findings for the whole run.
+            let validated = if format == Format::Text {
+                ValidatedFile {
+                    snippets: snippets(name, text, &report, TextOptions { color }),
+                    report,
+                    diagnostics: Vec::new(),
+                }
+            } else {
+                ValidatedFile {
+                    diagnostics: validation_diagnostics(&report, text),
+                    report,
+                    snippets: String::new(),
+                }
+            };
+            (validated, None)
+        }
         Err(message) => {
             let said = line(&message);
-            (ValidatedFile::unreadable(name, message), Some(said))
+            let report = DocumentReport::unreadable(name, message);
+            let validated = ValidatedFile {
+                diagnostics: validation_diagnostics(&report, ""),
+                report,
+                snippets: String::new(),
+            };
+            (validated, Some(said))
         }
     }
 }
@@ -435,6 +457,45 @@ mod tests {
             stderr: TextOptions::default(),
             exiting: false,
         }
+    }
+
+    fn validated(text: Result<&str, String>, format: Format) -> (ValidatedFile, Option<String>) {
+        let schema = r#"{"type": "object", "properties": {"name": {"type": "string"}}}"#;
+        let schema = crate::json::validate::compile(
+            SchemaFile {
+                name: "s.json",
+                text: schema,
+            },
+            &[],
+            &CompileOptions::default(),
+        )
+        .unwrap();
+        validate_document("a.json", text, &schema, None, format, false)
+    }
+
+    #[test]
+    fn the_text_format_renders_each_file_as_it_is_checked() {
+        let (file, said) = validated(Ok("{\"name\": 7}"), Format::Text);
+        assert!(said.is_none());
+        assert!(!file.report.valid && file.diagnostics.is_empty());
+        assert!(file.snippets.contains("a.json:1:10"), "{}", file.snippets);
+        assert!(file.snippets.contains("at /name, schema /properties/name/type (type)"));
+    }
+
+    #[test]
+    fn the_other_formats_keep_findings_for_the_whole_run() {
+        let (file, _) = validated(Ok("{\"name\": 7}"), Format::Json);
+        assert!(file.snippets.is_empty());
+        assert_eq!(file.diagnostics.len(), 1);
+        assert_eq!(file.diagnostics[0].code, "AP030");
+    }
+
+    #[test]
+    fn an_unreadable_file_is_an_unreadable_finding_said_on_stderr() {
+        let (file, said) = validated(Err("cannot read a.json".to_string()), Format::Json);
+        assert!(file.report.is_unreadable());
+        assert_eq!(file.diagnostics[0].code, "AP005");
+        assert!(said.unwrap().contains("cannot read a.json"));
     }
 
     #[test]

@@ -13,13 +13,13 @@ use super::{Format, Options, github, markdown, sarif, snapshot::totals};
 use crate::diag::{Diagnostic, Severity};
 use crate::json::JsonParseError;
 use crate::json::builtin::BUILTINS;
-use crate::json::tools::{DocumentProblem, DocumentReport, SchemaProblem, validate_document};
-use crate::json::validate::{CompiledSchema, SchemaError, ValidationIssue};
-use crate::rules::documents::validation_diagnostics;
+use crate::json::tools::{DocumentProblem, DocumentReport, SchemaProblem};
+use crate::json::validate::{SchemaError, ValidationIssue};
 
-/// One validated file: its report (the JSON shape), its findings as
-/// diagnostics for the formats that take the whole run, and in the text
-/// format its snippets, said as soon as the file is done.
+/// One validated file, as the renderers take it: its report (the JSON
+/// shape), its findings as diagnostics for the formats that take the whole
+/// run, and in the text format its [`snippets`], said as soon as the file is
+/// done. `commands::documents` validates and fills it in.
 pub struct ValidatedFile {
     pub report: DocumentReport,
     pub diagnostics: Vec<Diagnostic>,
@@ -27,83 +27,47 @@ pub struct ValidatedFile {
     pub snippets: String,
 }
 
-impl ValidatedFile {
-    /// Validates `text`, the document named `file`; `builtin` names the
-    /// built-in schema when one was chosen (for the kind-mismatch note).
-    /// In the text format the findings are rendered here, with `options`;
-    /// the other formats keep them as diagnostics for [`validation`].
-    pub fn check(
-        file: &str,
-        text: &str,
-        schema: &CompiledSchema,
-        builtin: Option<&str>,
-        format: Format,
-        options: TextOptions,
-    ) -> Self {
-        let report = validate_document(file, text, schema, builtin);
-        if format != Format::Text {
-            let diagnostics = validation_diagnostics(&report, text);
-            return ValidatedFile {
-                report,
-                diagnostics,
-                snippets: String::new(),
+/// The text format's output for one validated document: its syntax error,
+/// the value that could not be checked, or its failed keywords, each with a
+/// snippet of `text` (the document named `file`).
+pub fn snippets(file: &str, text: &str, report: &DocumentReport, options: TextOptions) -> String {
+    match (&report.error, &report.unchecked) {
+        (Some(DocumentProblem::NotJson(error)), _) => parse_error(file, text, error, options),
+        (_, Some(unchecked)) => {
+            let at = Location {
+                line: unchecked.line,
+                column: unchecked.column,
+                offset: unchecked.span.start,
+                len: 0,
             };
+            let pointer = if unchecked.instance_pointer.is_empty() {
+                "(root)"
+            } else {
+                &unchecked.instance_pointer
+            };
+            snippet(
+                Severity::Error,
+                file,
+                text,
+                at,
+                &unchecked.message,
+                &format!("at {pointer}"),
+                options,
+            )
         }
-        let snippets = match (&report.error, &report.unchecked) {
-            (Some(DocumentProblem::NotJson(error)), _) => parse_error(file, text, error, options),
-            (_, Some(unchecked)) => {
-                let at = Location {
-                    line: unchecked.line,
-                    column: unchecked.column,
-                    offset: unchecked.span.start,
-                    len: 0,
-                };
-                let pointer = if unchecked.instance_pointer.is_empty() {
-                    "(root)"
-                } else {
-                    &unchecked.instance_pointer
-                };
-                snippet(
-                    Severity::Error,
-                    file,
-                    text,
-                    at,
-                    &unchecked.message,
-                    &format!("at {pointer}"),
-                    options,
+        _ => {
+            let note = report
+                .kind_mismatch
+                .as_ref()
+                .map(|note| super::escape::github_log_text(&format!("{file}: note: {}", visible(note))) + "\n");
+            note.into_iter()
+                .chain(
+                    report
+                        .issues
+                        .iter()
+                        .map(|issue| issue_snippet(file, text, issue, options)),
                 )
-            }
-            _ => {
-                let note = report
-                    .kind_mismatch
-                    .as_ref()
-                    .map(|note| super::escape::github_log_text(&format!("{file}: note: {}", visible(note))) + "\n");
-                note.into_iter()
-                    .chain(
-                        report
-                            .issues
-                            .iter()
-                            .map(|issue| issue_snippet(file, text, issue, options)),
-                    )
-                    .collect()
-            }
-        };
-        ValidatedFile {
-            report,
-            diagnostics: Vec::new(),
-            snippets,
-        }
-    }
-
-    /// A document the face could not read; `message` says why (the face
-    /// says it on stderr too, in every format, as the run then fails).
-    pub fn unreadable(file: &str, message: String) -> Self {
-        let report = DocumentReport::unreadable(file, message);
-        let diagnostics = validation_diagnostics(&report, "");
-        ValidatedFile {
-            report,
-            diagnostics,
-            snippets: String::new(),
+                .collect()
         }
     }
 }
@@ -259,41 +223,6 @@ mod tests {
     use super::*;
     use crate::json::validate::{CompileOptions, SchemaFile, compile};
 
-    fn schema() -> CompiledSchema {
-        let text = r#"{"type": "object", "properties": {"name": {"type": "string"}}}"#;
-        compile(SchemaFile { name: "s.json", text }, &[], &CompileOptions::default()).unwrap()
-    }
-
-    #[test]
-    fn the_text_format_renders_each_file_as_it_is_checked() {
-        let file = ValidatedFile::check(
-            "a.json",
-            "{\"name\": 7}",
-            &schema(),
-            None,
-            Format::Text,
-            TextOptions::default(),
-        );
-        assert!(!file.report.valid && file.diagnostics.is_empty());
-        assert!(file.snippets.contains("a.json:1:10"), "{}", file.snippets);
-        assert!(file.snippets.contains("at /name, schema /properties/name/type (type)"));
-    }
-
-    #[test]
-    fn the_other_formats_keep_findings_for_the_whole_run() {
-        let file = ValidatedFile::check(
-            "a.json",
-            "{\"name\": 7}",
-            &schema(),
-            None,
-            Format::Json,
-            TextOptions::default(),
-        );
-        assert!(file.snippets.is_empty());
-        assert_eq!(file.diagnostics.len(), 1);
-        assert_eq!(file.diagnostics[0].code, "AP030");
-    }
-
     #[test]
     fn the_builtin_list_names_every_builtin_aligned() {
         let out = builtin_list();
@@ -309,13 +238,6 @@ mod tests {
                 "{line}"
             );
         }
-    }
-
-    #[test]
-    fn an_unreadable_file_is_an_unreadable_finding() {
-        let file = ValidatedFile::unreadable("gone.json", "cannot read gone.json".to_string());
-        assert!(file.report.is_unreadable());
-        assert_eq!(file.diagnostics[0].code, "AP005");
     }
 
     #[test]

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::escape::mask_for_people;
 use super::escape::{markdown_cell, markdown_code, markdown_message, visible};
 use super::{Format, Options, RootedTree, Sources, TextOptions, count, github, markdown, sarif, text};
-use crate::collection::{Roots, roots_named};
+use crate::collection::Roots;
 use crate::diag::{Diagnostic, Severity};
 use crate::report::PackageReport;
 use crate::snapshot::build::BuildError;
@@ -21,8 +21,15 @@ use crate::tree::{Tree, path_from_root};
 
 /// `snapshot`'s answer on stderr for a plugin a client rejects (`error`):
 /// its findings with snippets, files named from where the command started,
-/// then why there is no snapshot, and for a collection the roots to name instead.
-pub fn rejected(report: &PackageReport, tree: &Tree, error: &BuildError, options: TextOptions) -> String {
+/// then why there is no snapshot, and for a collection (`roots`, as the
+/// caller found them in `tree`) the roots to name instead.
+pub fn rejected(
+    report: &PackageReport,
+    tree: &Tree,
+    roots: &Roots,
+    error: &BuildError,
+    options: TextOptions,
+) -> String {
     let root = report.root.as_str();
     let mut findings = report.diagnostics.clone();
     for finding in &mut findings {
@@ -30,8 +37,8 @@ pub fn rejected(report: &PackageReport, tree: &Tree, error: &BuildError, options
     }
     let mut out = text::render_diagnostics("", &findings, &RootedTree { tree, root }, options);
     out.push_str(&format!("apcheck: {}: {error}\n", visible(root)));
-    if let Roots::Collection(dirs) = roots_named(tree) {
-        out.push_str(&super::packages::collection_note(root, &dirs));
+    if let Roots::Collection(dirs) = roots {
+        out.push_str(&super::packages::collection_note(root, dirs));
     }
     out
 }
@@ -345,12 +352,19 @@ pub fn call(report: &CallReport, tool: &str, format: Format, sources: &dyn Sourc
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::collection::roots_named;
 
     #[test]
     fn a_rejected_plugin_shows_its_findings_by_full_path_then_why() {
         let tree = Tree::from_files([("plugin.json", "{\"name\": \"demo\"}")]);
         let report = crate::check_package("plugins/demo", &tree);
-        let out = rejected(&report, &tree, &BuildError::Rejected, TextOptions::default());
+        let out = rejected(
+            &report,
+            &tree,
+            &roots_named(&tree),
+            &BuildError::Rejected,
+            TextOptions::default(),
+        );
         assert!(out.contains("--> plugins/demo/plugin.json:1:1"), "{out}");
         assert!(out.contains("{\"name\": \"demo\"}"), "the line is quoted: {out}");
         assert!(
@@ -363,7 +377,13 @@ mod tests {
     fn a_rejected_collection_names_the_roots_inside() {
         let tree = Tree::from_files([("a/plugin.json", "{}"), ("b/plugin.json", "{}")]);
         let report = crate::check_package("repo", &tree);
-        let out = rejected(&report, &tree, &BuildError::Rejected, TextOptions::default());
+        let out = rejected(
+            &report,
+            &tree,
+            &roots_named(&tree),
+            &BuildError::Rejected,
+            TextOptions::default(),
+        );
         assert!(
             out.ends_with("apcheck: repo is a collection of 2 plugin roots; name one of them:\n  repo/a\n  repo/b\n"),
             "{out}"

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use apcheck::collection::roots_named;
 use apcheck::disk::read_tree;
 use apcheck::exit::Exit;
 use apcheck::render::snapshot::rejected;
@@ -102,7 +103,10 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
         // The findings say what was not read.
         Err(error @ (BuildError::Rejected | BuildError::Incomplete { .. })) => {
             let options = render_options(ColorChoice::Auto);
-            eprint!("{}", rejected(&report, &tree, &error, options.text()));
+            eprint!(
+                "{}",
+                rejected(&report, &tree, &roots_named(&tree), &error, options.text())
+            );
             return exit_code(Exit::Findings);
         }
         Err(error) => return fail(error),

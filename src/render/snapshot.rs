@@ -79,6 +79,59 @@ fn sarif_text(diagnostics: &[Diagnostic], options: &Options) -> String {
     ))
 }
 
+/// A snapshot command's report as the formats show it: the report itself
+/// (its JSON form), its findings, the rows a log shows one per line, the
+/// closing verdict, and its Markdown form. `changes`, `drift` and `call`
+/// describe themselves this way, and [`rows_findings_verdict`] renders any
+/// of them in every format.
+struct Shown<'r, R: Serialize> {
+    report: &'r R,
+    diagnostics: &'r [Diagnostic],
+    /// Already made visible: one per change or difference.
+    rows: Vec<String>,
+    verdict: String,
+    /// Called only for `--format markdown`.
+    markdown: &'r dyn Fn() -> String,
+}
+
+/// A [`Shown`] report in `format`. In a log (text and GitHub) the rows come
+/// first and the verdict last; in GitHub's the findings are annotations
+/// ahead of the rows, and every line is kept from starting a workflow command.
+fn rows_findings_verdict<R: Serialize>(
+    shown: Shown<R>,
+    format: Format,
+    sources: &dyn Sources,
+    options: &Options,
+) -> String {
+    let findings = || findings(shown.diagnostics, format, sources, options);
+    match format {
+        Format::Json => super::escape::json_text(shown.report),
+        Format::Sarif => sarif_text(shown.diagnostics, options),
+        Format::Markdown => (shown.markdown)(),
+        Format::Github => {
+            let mut out = findings();
+            for row in &shown.rows {
+                out.push_str(&github::log_line(row));
+            }
+            out.push_str(&github::log_line(&shown.verdict));
+            out
+        }
+        Format::Text => {
+            let mut out = String::new();
+            for row in &shown.rows {
+                out.push_str(row);
+                out.push('\n');
+            }
+            if !shown.rows.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&findings());
+            out.push_str(&github::log_line(&shown.verdict));
+            out
+        }
+    }
+}
+
 /// `check-snapshot`: each file's findings and totals.
 pub fn check_snapshots(files: &[SnapshotFile], format: Format, sources: &dyn Sources, options: &Options) -> String {
     let mut out = String::new();
@@ -151,43 +204,26 @@ fn not_snapshots(files: &[String]) -> String {
 
 /// `changes`: the change list, the findings and the SemVer verdict.
 pub fn changes(report: &ChangeReport, format: Format, sources: &dyn Sources, options: &Options) -> String {
-    let verdict = verdict(report);
-    match format {
-        Format::Json => super::escape::json_text(report),
-        Format::Sarif => sarif_text(&report.diagnostics, options),
-        Format::Text | Format::Github => {
-            let mut out = String::new();
-            let mut lines = Vec::new();
-            for change in &report.changes {
-                lines.push(format!(
-                    "{:<5}  {:<18}  {}",
-                    change.level.as_str(),
-                    change.kind,
-                    visible(&change.detail)
-                ));
-            }
-            if format == Format::Github {
-                out.push_str(&findings(&report.diagnostics, format, sources, options));
-                for line in lines {
-                    out.push_str(&github::log_line(&line));
-                }
-                out.push_str(&github::log_line(&visible(&verdict)));
-                return out;
-            }
-            for line in &lines {
-                out.push_str(line);
-                out.push('\n');
-            }
-            if !lines.is_empty() {
-                out.push('\n');
-            }
-            out.push_str(&findings(&report.diagnostics, format, sources, options));
-            out.push_str(&visible(&verdict));
-            out.push('\n');
-            out
-        }
-        Format::Markdown => changes_markdown(report),
-    }
+    let rows = report
+        .changes
+        .iter()
+        .map(|change| {
+            format!(
+                "{:<5}  {:<18}  {}",
+                change.level.as_str(),
+                change.kind,
+                visible(&change.detail)
+            )
+        })
+        .collect();
+    let shown = Shown {
+        report,
+        diagnostics: &report.diagnostics,
+        rows,
+        verdict: verdict(report),
+        markdown: &|| changes_markdown(report),
+    };
+    rows_findings_verdict(shown, format, sources, options)
 }
 
 /// `changes` as Markdown, for a pull-request comment (the page's download too).
@@ -249,50 +285,30 @@ fn drift_verdict(report: &DriftReport) -> String {
 
 /// `drift`: one row per difference, saying which side to fix, then the findings.
 pub fn drift(report: &DriftReport, format: Format, sources: &dyn Sources, options: &Options) -> String {
-    let verdict = drift_verdict(report);
-    match format {
-        Format::Json => super::escape::json_text(report),
-        Format::Sarif => sarif_text(&report.diagnostics, options),
-        Format::Text | Format::Github => {
-            let subjects: Vec<String> = report.rows.iter().map(|r| visible(&r.subject).into_owned()).collect();
-            let width = subjects.iter().map(|s| s.chars().count()).max().unwrap_or(0);
-            let lines: Vec<String> = report
-                .rows
-                .iter()
-                .zip(&subjects)
-                .map(|(row, subject)| {
-                    format!(
-                        "{}  {subject:<width$}  snapshot: {}  |  package: {}  → {}",
-                        row.code,
-                        visible(&shown(&row.snapshot)),
-                        visible(&shown(&row.package)),
-                        side(row.fix),
-                    )
-                })
-                .collect();
-            let mut out = String::new();
-            if format == Format::Github {
-                out.push_str(&findings(&report.diagnostics, format, sources, options));
-                for line in lines {
-                    out.push_str(&github::log_line(&line));
-                }
-                out.push_str(&github::log_line(&visible(&verdict)));
-                return out;
-            }
-            for line in &lines {
-                out.push_str(line);
-                out.push('\n');
-            }
-            if !lines.is_empty() {
-                out.push('\n');
-            }
-            out.push_str(&findings(&report.diagnostics, format, sources, options));
-            out.push_str(&visible(&verdict));
-            out.push('\n');
-            out
-        }
-        Format::Markdown => drift_markdown(report),
-    }
+    let subjects: Vec<String> = report.rows.iter().map(|r| visible(&r.subject).into_owned()).collect();
+    let width = subjects.iter().map(|s| s.chars().count()).max().unwrap_or(0);
+    let rows = report
+        .rows
+        .iter()
+        .zip(&subjects)
+        .map(|(row, subject)| {
+            format!(
+                "{}  {subject:<width$}  snapshot: {}  |  package: {}  → {}",
+                row.code,
+                visible(&shown(&row.snapshot)),
+                visible(&shown(&row.package)),
+                side(row.fix),
+            )
+        })
+        .collect();
+    let shown = Shown {
+        report,
+        diagnostics: &report.diagnostics,
+        rows,
+        verdict: drift_verdict(report),
+        markdown: &|| drift_markdown(report),
+    };
+    rows_findings_verdict(shown, format, sources, options)
 }
 
 /// `drift` as Markdown, for a pull-request comment (the page's download too).
@@ -329,24 +345,21 @@ pub fn drift_markdown(report: &DriftReport) -> String {
 
 /// `call`: the findings and whether the arguments are valid for `tool`.
 pub fn call(report: &CallReport, tool: &str, format: Format, sources: &dyn Sources, options: &Options) -> String {
-    let verdict = format!(
-        "{}: arguments {}",
-        visible(tool),
-        if report.valid { "valid" } else { "invalid" }
-    );
-    match format {
-        Format::Json => super::escape::json_text(report),
-        Format::Sarif => sarif_text(&report.diagnostics, options),
+    let shown = Shown {
+        report,
+        diagnostics: &report.diagnostics,
+        rows: Vec::new(),
         // A tool named `::error::x` must not start a workflow command in a CI log.
-        Format::Text | Format::Github => {
-            findings(&report.diagnostics, format, sources, options) + &github::log_line(&verdict)
-        }
-        Format::Markdown => format!(
-            "### {} arguments\n\n{}",
-            markdown_code(tool),
-            markdown::findings("", &report.diagnostics)
-        ),
-    }
+        verdict: format!("{tool}: arguments {}", if report.valid { "valid" } else { "invalid" }),
+        markdown: &|| {
+            format!(
+                "### {} arguments\n\n{}",
+                markdown_code(tool),
+                markdown::findings("", &report.diagnostics)
+            )
+        },
+    };
+    rows_findings_verdict(shown, format, sources, options)
 }
 
 #[cfg(test)]

@@ -279,7 +279,7 @@ function writeSingleFile() {
   replaceOnce(/<link rel="manifest" href="app.webmanifest">\n/, '');
   replaceOnce(/<link rel="stylesheet" href="build\/app.css">/, `<style>${read('www/build/app.css')}</style>`);
   // The early worker is the served page's: here the client starts the worker from the inline text.
-  replaceOnce(/<script async src="build\/boot.js"><\/script>\n/, '');
+  replaceOnce(/<script src="build\/boot.js"><\/script>\n/, '');
   // The worker's code rides along as inert text: the page starts it from a Blob,
   // or runs it on the main thread where blob workers are refused.
   replaceOnce(

@@ -3,6 +3,9 @@
 // app.js instead of waiting for app.js to arrive and run. The page's client
 // (www/src/client.js) takes this worker for the first lane that needs one; if
 // the page got there first, it has marked the slot taken and nothing starts.
+// The page loads it as an ordinary script, not `async`: from the service
+// worker's cache Chromium ran an async one only after app.js and the DOM
+// (docs/page.md says by how much).
 
 /* global WORKER_FILE */
 if (!('apcheckEarlyWorker' in globalThis)) {

@@ -155,6 +155,53 @@ impl<'c> CwdForm<'c> {
     }
 }
 
+/// A stdio `cwd` the rules accepted: the text as written, which has one of
+/// the three forms. What a launch reads; the form is kept, not found again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckedCwd {
+    written: String,
+    base: Base,
+    /// The path after the base is always a suffix of the text: its length.
+    relative_len: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Base {
+    InPackage,
+    PluginRoot,
+    PluginData,
+}
+
+impl CheckedCwd {
+    /// `written` with its form, or `None` when it has none of the three.
+    pub fn new(written: &str) -> Option<Self> {
+        let (base, relative) = match CwdForm::of(written)? {
+            CwdForm::InPackage(relative) => (Base::InPackage, relative),
+            CwdForm::PluginRoot(relative) => (Base::PluginRoot, relative),
+            CwdForm::PluginData(relative) => (Base::PluginData, relative),
+        };
+        Some(CheckedCwd {
+            written: written.to_string(),
+            base,
+            relative_len: relative.len(),
+        })
+    }
+
+    /// The text as written in `mcp.json`.
+    pub fn written(&self) -> &str {
+        &self.written
+    }
+
+    pub fn form(&self) -> CwdForm<'_> {
+        let relative = &self.written[self.written.len() - self.relative_len..];
+        match self.base {
+            Base::InPackage => CwdForm::InPackage(relative),
+            Base::PluginRoot => CwdForm::PluginRoot(relative),
+            Base::PluginData => CwdForm::PluginData(relative),
+        }
+    }
+}
+
 /// The path after `base` when `cwd` is exactly `base` or begins with `base/`.
 fn under<'c>(cwd: &'c str, base: &str) -> Option<&'c str> {
     let rest = cwd.strip_prefix(base)?;
@@ -181,7 +228,7 @@ fn form_hint(cwd: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::test_support::{codes, load, one_server};
-    use super::CwdForm;
+    use super::{CheckedCwd, CwdForm};
     use crate::report::ServerState;
 
     #[test]
@@ -193,6 +240,21 @@ mod tests {
         for none in ["work", "${PLUGIN_ROOT}work", "/tmp", "~/x", "${HOME}/x", "", ".\\work"] {
             assert_eq!(CwdForm::of(none), None, "{none}");
         }
+    }
+
+    #[test]
+    fn a_checked_cwd_keeps_its_form_and_its_text() {
+        for (written, form) in [
+            ("./work/x", CwdForm::InPackage("work/x")),
+            ("${PLUGIN_ROOT}", CwdForm::PluginRoot("")),
+            ("${PLUGIN_ROOT}/", CwdForm::PluginRoot("")),
+            ("${PLUGIN_ROOT}/bin", CwdForm::PluginRoot("bin")),
+            ("${PLUGIN_DATA}/cache/..", CwdForm::PluginData("cache/..")),
+        ] {
+            let checked = CheckedCwd::new(written).expect(written);
+            assert_eq!((checked.written(), checked.form()), (written, form));
+        }
+        assert_eq!(CheckedCwd::new("work"), None);
     }
 
     fn cwd_findings(cwd: &str, extra: &[(&str, &str)]) -> (Vec<&'static str>, ServerState) {

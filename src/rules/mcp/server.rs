@@ -4,6 +4,7 @@
 
 use serde_json::{Map, Value};
 
+use super::cwd::CheckedCwd;
 use super::entry::ServerCheck;
 use super::text::{child_pointer, quoted};
 use crate::diag::{Diagnostic, Severity};
@@ -248,14 +249,97 @@ impl Transport {
     }
 }
 
-/// Checks the server `id` and says whether a client would load it.
+/// A server entry the rules found valid, typed (§7.2.1): what a client
+/// launches or contacts. Only [`check_server`] builds one, so holding one
+/// means the entry passed every rule that skips it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerConfig {
+    Stdio(StdioConfig),
+    StreamableHttp(RemoteConfig),
+    /// The legacy HTTP+SSE transport.
+    Sse(RemoteConfig),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StdioConfig {
+    /// One executable token, as written: a bare name or `./…` (never split, never expanded).
+    pub command: String,
+    /// As written, one element per argument; placeholders expand at launch (§9.2).
+    pub args: Vec<String>,
+    /// As written, in `mcp.json` order.
+    pub env: Vec<(String, String)>,
+    /// `None` when omitted: the plugin root.
+    pub cwd: Option<CheckedCwd>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RemoteConfig {
+    /// As written (§7.2.1: no expansion of any kind).
+    pub url: String,
+    /// As written, in `mcp.json` order.
+    pub headers: Vec<(String, String)>,
+}
+
+impl ServerConfig {
+    pub fn transport(&self) -> Transport {
+        match self {
+            ServerConfig::Stdio(_) => Transport::Stdio,
+            ServerConfig::StreamableHttp(_) => Transport::StreamableHttp,
+            ServerConfig::Sse(_) => Transport::Sse,
+        }
+    }
+
+    /// The configuration of a `server` of `transport` the rules accepted;
+    /// `None` only when a field the rules require is not there.
+    fn of_valid(transport: Transport, server: &Map<String, Value>) -> Option<Self> {
+        let text = |key: &str| server.get(key).and_then(Value::as_str);
+        let strings = |key: &str| -> Vec<(String, String)> {
+            server
+                .get(key)
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+                .filter_map(|(name, value)| Some((name.clone(), value.as_str()?.to_string())))
+                .collect()
+        };
+        let remote = || {
+            Some(RemoteConfig {
+                url: text("url")?.to_string(),
+                headers: strings("headers"),
+            })
+        };
+        Some(match transport {
+            Transport::Stdio => ServerConfig::Stdio(StdioConfig {
+                command: text("command")?.to_string(),
+                args: server
+                    .get("args")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect(),
+                env: strings("env"),
+                cwd: match text("cwd") {
+                    Some(cwd) => Some(CheckedCwd::new(cwd)?),
+                    None => None,
+                },
+            }),
+            Transport::StreamableHttp => ServerConfig::StreamableHttp(remote()?),
+            Transport::Sse => ServerConfig::Sse(remote()?),
+        })
+    }
+}
+
+/// Checks the server `id` and says whether a client would load it, and with
+/// which configuration when it would.
 pub(super) fn check_server(
     file: &JsonSource,
     tree: &Tree,
     id: &str,
     value: &Value,
     diagnostics: &mut Vec<Diagnostic>,
-) -> ServerEntry {
+) -> (ServerEntry, Option<ServerConfig>) {
     let mut check = ServerCheck::new(file, tree, child_pointer("/mcpServers", id));
     let mut entry = ServerEntry {
         id: id.to_string(),
@@ -284,7 +368,15 @@ pub(super) fn check_server(
         });
     }
     diagnostics.append(&mut found);
-    entry
+    let config = match value {
+        Value::Object(server) if entry.state == ServerState::Valid => entry
+            .transport
+            .as_deref()
+            .and_then(Transport::from_type)
+            .and_then(|transport| ServerConfig::of_valid(transport, server)),
+        _ => None,
+    };
+    (entry, config)
 }
 
 fn check_fields(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Value>, entry: &mut ServerEntry) {
@@ -473,8 +565,10 @@ fn owners_of(field: &str) -> Option<&'static str> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{codes, load, one_server};
+    use super::super::test_support::{codes, load, one_server, plugin_1_0_0};
+    use super::{RemoteConfig, ServerConfig, StdioConfig, Transport};
     use crate::report::{McpState, ServerState};
+    use crate::rules::mcp::CwdForm;
 
     #[test]
     fn reference_streamable_http_server_is_valid() {
@@ -562,6 +656,112 @@ mod tests {
         assert_eq!(diagnostics[0].pointer.as_deref(), Some("/mcpServers/s/args/1"));
         let (_, diagnostics) = load(&one_server(r#"{"type": "stdio", "command": "uvx", "args": "a"}"#), &[]);
         assert_eq!(codes(&diagnostics), ["AP416"]);
+    }
+
+    /// The typed configuration of server `s` of `mcp_json`, with `extra` files.
+    fn typed(server: &str, extra: &[(&str, &str)]) -> Option<ServerConfig> {
+        let mut files = vec![("mcp.json", one_server(server))];
+        files.extend(extra.iter().map(|(path, text)| (*path, text.to_string())));
+        let tree = crate::tree::Tree::from_files(files);
+        let (_, read) = super::super::load_mcp(&tree, &plugin_1_0_0(), &mut Vec::new());
+        let read = read.expect("an object");
+        assert_eq!(read.servers.len(), 1);
+        read.servers[0].config.clone()
+    }
+
+    fn pairs(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn a_valid_stdio_server_is_typed_as_written() {
+        // §7.2.1: command, args, env and cwd of the stdio variant.
+        let config = typed(
+            r#"{"type": "stdio", "command": "./bin/server", "args": ["--root", "${PLUGIN_ROOT}", ""],
+                "env": {"MODE": "test", "CACHE": "${PLUGIN_DATA}/cache"}, "cwd": "./work"}"#,
+            &[("bin/server", ""), ("work/.keep", "")],
+        );
+        let Some(ServerConfig::Stdio(stdio)) = config else {
+            panic!("{config:?}")
+        };
+        assert_eq!(stdio.command, "./bin/server");
+        assert_eq!(stdio.args, ["--root", "${PLUGIN_ROOT}", ""]);
+        assert_eq!(stdio.env, pairs(&[("MODE", "test"), ("CACHE", "${PLUGIN_DATA}/cache")]));
+        let cwd = stdio.cwd.expect("a cwd");
+        assert_eq!((cwd.written(), cwd.form()), ("./work", CwdForm::InPackage("work")));
+        let bare = typed(r#"{"type": "stdio", "command": "uvx"}"#, &[]);
+        assert_eq!(
+            bare,
+            Some(ServerConfig::Stdio(StdioConfig {
+                command: "uvx".into(),
+                args: Vec::new(),
+                env: Vec::new(),
+                cwd: None,
+            }))
+        );
+    }
+
+    #[test]
+    fn each_cwd_form_is_kept_with_its_text() {
+        for (cwd, form) in [
+            ("./work", CwdForm::InPackage("work")),
+            ("${PLUGIN_ROOT}", CwdForm::PluginRoot("")),
+            ("${PLUGIN_ROOT}/work", CwdForm::PluginRoot("work")),
+            ("${PLUGIN_DATA}", CwdForm::PluginData("")),
+            ("${PLUGIN_DATA}/cache", CwdForm::PluginData("cache")),
+        ] {
+            let server = format!(r#"{{"type": "stdio", "command": "uvx", "cwd": "{cwd}"}}"#);
+            let Some(ServerConfig::Stdio(stdio)) = typed(&server, &[("work/.keep", "")]) else {
+                panic!("{cwd}")
+            };
+            let checked = stdio.cwd.expect(cwd);
+            assert_eq!((checked.written(), checked.form()), (cwd, form));
+        }
+    }
+
+    #[test]
+    fn valid_remote_servers_are_typed_by_transport() {
+        let headers = r#""headers": {"Authorization": "Bearer ${TOKEN}", "X-Trace": "1"}"#;
+        let remote = RemoteConfig {
+            url: "https://x.example.com/mcp".into(),
+            headers: pairs(&[("Authorization", "Bearer ${TOKEN}"), ("X-Trace", "1")]),
+        };
+        let http = typed(
+            &format!(r#"{{"type": "streamable-http", "url": "https://x.example.com/mcp", {headers}}}"#),
+            &[],
+        );
+        assert_eq!(http, Some(ServerConfig::StreamableHttp(remote.clone())));
+        let sse = typed(
+            &format!(r#"{{"type": "sse", "url": "https://x.example.com/mcp", {headers}}}"#),
+            &[],
+        );
+        assert_eq!(sse.as_ref().map(ServerConfig::transport), Some(Transport::Sse));
+        assert_eq!(sse, Some(ServerConfig::Sse(remote)));
+    }
+
+    #[test]
+    fn an_invalid_server_has_no_configuration_but_keeps_its_place_and_secrets() {
+        // §7.2.2 rule 3: skipped, so nothing may launch it; `--failed` still masks what it holds.
+        let tree = crate::tree::Tree::from_files([(
+            "mcp.json",
+            one_server(r#"{"type": "stdio", "command": "uvx", "cwd": "/tmp", "env": {"KEY": "v-123"}}"#),
+        )]);
+        let (section, read) = super::super::load_mcp(&tree, &plugin_1_0_0(), &mut Vec::new());
+        assert_eq!(section.servers[0].state, ServerState::Invalid);
+        let server = &read.unwrap().servers[0];
+        assert_eq!(server.config, None);
+        assert_eq!(server.transport, Some(Transport::Stdio));
+        assert_eq!(
+            (server.location.pointer.as_str(), server.location.line),
+            ("/mcpServers/s", 4)
+        );
+        assert_eq!(
+            server.secrets,
+            [crate::package::Secret::Named {
+                name: "KEY".into(),
+                value: "v-123".into()
+            }]
+        );
     }
 
     #[test]

@@ -9,17 +9,18 @@ use crate::diag::Diagnostic;
 use crate::json::parse::push_token;
 use crate::redact::KnownSecrets;
 use crate::rule::Rule;
-use crate::rules::mcp::{ServerConfig, Transport};
+use crate::rules::mcp::config::{ServerConfig, Transport};
 use crate::source::Span;
 use crate::source::json::JsonSource;
 
-/// plugin.json and mcp.json as the check read them. `mcp` is `None` when no
-/// MCP configuration was loaded: absent, unreadable, not an object, or a
-/// rejected plugin, whose components a client never looks at (§5.2).
+/// plugin.json and mcp.json as the check read them.
 #[derive(Debug, Clone, Default)]
 pub struct Package {
     /// `None` when plugin.json is missing, unreadable or not a JSON object.
     pub manifest: Option<Document>,
+    /// `None` when mcp.json is absent, unreadable or not an object, or the
+    /// plugin is rejected (§5.2: a client never looks at its components). A
+    /// disabled mcp.json (§7.2.2 rule 2) is here, with no server configured.
     pub mcp: Option<McpDocument>,
 }
 

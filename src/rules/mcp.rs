@@ -20,6 +20,7 @@ macro_rules! example_mcp_json {
 
 mod args;
 mod command;
+pub mod config;
 mod cwd;
 mod document;
 mod entry;
@@ -33,8 +34,7 @@ mod url;
 
 pub use args::SECRET_IN_ARGUMENT;
 pub use command::split_command_line;
-pub use cwd::{CheckedCwd, CwdForm};
-pub use server::{RemoteConfig, ServerConfig, StdioConfig, Transport};
+pub use config::{CheckedCwd, CwdForm, RemoteConfig, ServerConfig, StdioConfig, Transport};
 pub use url::SECRET_IN_URL_QUERY;
 
 use serde_json::Value;
@@ -112,12 +112,11 @@ pub fn load_mcp(
         return (disabled, read);
     };
     let mut entries = Vec::with_capacity(servers.len());
+    // `read` lists the same `mcpServers` members in the same order.
+    let mut typed = read.as_mut().map(|read| read.servers.iter_mut());
     for (id, value) in servers {
         let (entry, config) = server::check_server(&file, tree, id, value, diagnostics);
-        if let Some(server) = read
-            .as_mut()
-            .and_then(|read| read.servers.iter_mut().find(|s| s.id == *id))
-        {
+        if let Some(server) = typed.as_mut().and_then(Iterator::next).filter(|s| s.id == *id) {
             server.config = config;
         }
         entries.push(entry);

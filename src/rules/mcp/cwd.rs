@@ -77,6 +77,7 @@ pub static MCP_CWD_ESCAPES_DATA: Rule = Rule {
     },
 };
 
+use super::config::CwdForm;
 use super::placeholders::{PLUGIN_DATA as DATA, PLUGIN_ROOT as ROOT};
 
 pub(super) fn check_cwd(check: &mut ServerCheck<'_>, cwd: &Value) {
@@ -130,88 +131,6 @@ pub(super) fn check_cwd(check: &mut ServerCheck<'_>, cwd: &Value) {
     super::placeholders::check_expanded(check, &pointer, "`cwd`", cwd);
 }
 
-/// The three forms of a stdio server's `cwd` (§7.2.1), each with the path
-/// after its base. The rules judge a `cwd` by it, and `--connect` resolves one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CwdForm<'c> {
-    /// `./dir`: a directory of the package.
-    InPackage(&'c str),
-    /// Exactly `${PLUGIN_ROOT}`, or `${PLUGIN_ROOT}/dir`.
-    PluginRoot(&'c str),
-    /// Exactly `${PLUGIN_DATA}`, or `${PLUGIN_DATA}/dir`: the plugin's data directory.
-    PluginData(&'c str),
-}
-
-impl<'c> CwdForm<'c> {
-    /// The form of `cwd`, or `None` when it has none of the three.
-    pub fn of(cwd: &'c str) -> Option<CwdForm<'c>> {
-        if let Some(relative) = cwd.strip_prefix("./") {
-            Some(CwdForm::InPackage(relative))
-        } else if let Some(relative) = under(cwd, ROOT) {
-            Some(CwdForm::PluginRoot(relative))
-        } else {
-            under(cwd, DATA).map(CwdForm::PluginData)
-        }
-    }
-}
-
-/// A stdio `cwd` the rules accepted: the text as written, which has one of
-/// the three forms. What a launch reads; the form is kept, not found again.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CheckedCwd {
-    written: String,
-    base: Base,
-    /// The path after the base is always a suffix of the text: its length.
-    relative_len: usize,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Base {
-    InPackage,
-    PluginRoot,
-    PluginData,
-}
-
-impl CheckedCwd {
-    /// `written` with its form, or `None` when it has none of the three.
-    pub fn new(written: &str) -> Option<Self> {
-        let (base, relative) = match CwdForm::of(written)? {
-            CwdForm::InPackage(relative) => (Base::InPackage, relative),
-            CwdForm::PluginRoot(relative) => (Base::PluginRoot, relative),
-            CwdForm::PluginData(relative) => (Base::PluginData, relative),
-        };
-        Some(CheckedCwd {
-            written: written.to_string(),
-            base,
-            relative_len: relative.len(),
-        })
-    }
-
-    /// The text as written in `mcp.json`.
-    pub fn written(&self) -> &str {
-        &self.written
-    }
-
-    pub fn form(&self) -> CwdForm<'_> {
-        let relative = &self.written[self.written.len() - self.relative_len..];
-        match self.base {
-            Base::InPackage => CwdForm::InPackage(relative),
-            Base::PluginRoot => CwdForm::PluginRoot(relative),
-            Base::PluginData => CwdForm::PluginData(relative),
-        }
-    }
-}
-
-/// The path after `base` when `cwd` is exactly `base` or begins with `base/`.
-fn under<'c>(cwd: &'c str, base: &str) -> Option<&'c str> {
-    let rest = cwd.strip_prefix(base)?;
-    if rest.is_empty() {
-        Some("")
-    } else {
-        rest.strip_prefix('/')
-    }
-}
-
 fn form_hint(cwd: &str) -> String {
     if cwd.starts_with(ROOT) || cwd.starts_with(DATA) {
         return "a placeholder must stand alone or be followed by `/`".into();
@@ -227,8 +146,8 @@ fn form_hint(cwd: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::config::{CheckedCwd, CwdForm};
     use super::super::test_support::{codes, load, one_server};
-    use super::{CheckedCwd, CwdForm};
     use crate::report::ServerState;
 
     #[test]

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use super::cwd::CheckedCwd;
+use super::config::{REMOTE_FIELDS, STDIO_FIELDS, ServerConfig, Transport};
 use super::entry::ServerCheck;
 use super::text::{child_pointer, quoted};
 use crate::diag::{Diagnostic, Severity};
@@ -198,138 +198,6 @@ pub static MCP_SSE_DEPRECATED: Rule = Rule {
         ]),
     },
 };
-
-/// The transports of Agent Plugins 1.0.0 (§7.2.1) and their closed field sets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Transport {
-    Stdio,
-    StreamableHttp,
-    Sse,
-}
-
-const STDIO_FIELDS: &[&str] = &["type", "command", "args", "env", "cwd"];
-const REMOTE_FIELDS: &[&str] = &["type", "url", "headers"];
-
-impl Transport {
-    /// The transport a server's `type` names, if any.
-    pub fn from_type(name: &str) -> Option<Self> {
-        match name {
-            "stdio" => Some(Transport::Stdio),
-            "streamable-http" => Some(Transport::StreamableHttp),
-            "sse" => Some(Transport::Sse),
-            _ => None,
-        }
-    }
-
-    /// How `type` spells it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Transport::Stdio => "stdio",
-            Transport::StreamableHttp => "streamable-http",
-            Transport::Sse => "sse",
-        }
-    }
-
-    fn fields(self) -> &'static [&'static str] {
-        match self {
-            Transport::Stdio => STDIO_FIELDS,
-            Transport::StreamableHttp | Transport::Sse => REMOTE_FIELDS,
-        }
-    }
-
-    /// The variant a configuration without a usable `type` most likely meant, from its fields.
-    fn guess(server: &Map<String, Value>) -> Option<Self> {
-        if server.contains_key("command") {
-            Some(Transport::Stdio)
-        } else if server.contains_key("url") {
-            Some(Transport::StreamableHttp)
-        } else {
-            None
-        }
-    }
-}
-
-/// A server entry the rules found valid, typed (§7.2.1): what a client
-/// launches or contacts. Only [`check_server`] builds one, so holding one
-/// means the entry passed every rule that skips it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ServerConfig {
-    Stdio(StdioConfig),
-    StreamableHttp(RemoteConfig),
-    /// The legacy HTTP+SSE transport.
-    Sse(RemoteConfig),
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StdioConfig {
-    /// One executable token, as written: a bare name or `./…` (never split, never expanded).
-    pub command: String,
-    /// As written, one element per argument; placeholders expand at launch (§9.2).
-    pub args: Vec<String>,
-    /// As written, in `mcp.json` order.
-    pub env: Vec<(String, String)>,
-    /// `None` when omitted: the plugin root.
-    pub cwd: Option<CheckedCwd>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RemoteConfig {
-    /// As written (§7.2.1: no expansion of any kind).
-    pub url: String,
-    /// As written, in `mcp.json` order.
-    pub headers: Vec<(String, String)>,
-}
-
-impl ServerConfig {
-    pub fn transport(&self) -> Transport {
-        match self {
-            ServerConfig::Stdio(_) => Transport::Stdio,
-            ServerConfig::StreamableHttp(_) => Transport::StreamableHttp,
-            ServerConfig::Sse(_) => Transport::Sse,
-        }
-    }
-
-    /// The configuration of a `server` of `transport` the rules accepted;
-    /// `None` only when a field the rules require is not there.
-    fn of_valid(transport: Transport, server: &Map<String, Value>) -> Option<Self> {
-        let text = |key: &str| server.get(key).and_then(Value::as_str);
-        let strings = |key: &str| -> Vec<(String, String)> {
-            server
-                .get(key)
-                .and_then(Value::as_object)
-                .into_iter()
-                .flatten()
-                .filter_map(|(name, value)| Some((name.clone(), value.as_str()?.to_string())))
-                .collect()
-        };
-        let remote = || {
-            Some(RemoteConfig {
-                url: text("url")?.to_string(),
-                headers: strings("headers"),
-            })
-        };
-        Some(match transport {
-            Transport::Stdio => ServerConfig::Stdio(StdioConfig {
-                command: text("command")?.to_string(),
-                args: server
-                    .get("args")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                    .filter_map(Value::as_str)
-                    .map(str::to_string)
-                    .collect(),
-                env: strings("env"),
-                cwd: match text("cwd") {
-                    Some(cwd) => Some(CheckedCwd::new(cwd)?),
-                    None => None,
-                },
-            }),
-            Transport::StreamableHttp => ServerConfig::StreamableHttp(remote()?),
-            Transport::Sse => ServerConfig::Sse(remote()?),
-        })
-    }
-}
 
 /// Checks the server `id` and says whether a client would load it, and with
 /// which configuration when it would.
@@ -565,8 +433,8 @@ fn owners_of(field: &str) -> Option<&'static str> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::config::{RemoteConfig, ServerConfig, StdioConfig, Transport};
     use super::super::test_support::{codes, load, one_server, plugin_1_0_0};
-    use super::{RemoteConfig, ServerConfig, StdioConfig, Transport};
     use crate::report::{McpState, ServerState};
     use crate::rules::mcp::CwdForm;
 

@@ -2,8 +2,10 @@
 //! with the report (`PackageReport::package`) so that everything after the
 //! check (`--connect`'s plan, the live findings, the snapshot build, drift)
 //! reads it and never parses a packaging file again. Pure data, built by the
-//! hops (`rules::manifest`, `rules::mcp`); the report's sections say what a
-//! client would load, this says what the files hold and where.
+//! hops (`rules::manifest`, `rules::mcp`). The report's sections already
+//! hold the manifest's checked fields (`PluginSection`) and each skill's
+//! metadata (`SkillEntry`), typed; this adds what they do not: where each
+//! member of the packaging files is, and each server entry's configuration.
 
 use crate::diag::Diagnostic;
 use crate::json::parse::push_token;

@@ -526,7 +526,7 @@ mod tests {
         assert_eq!(codes(&diagnostics), ["AP416"]);
     }
 
-    /// The typed configuration of server `s` of `mcp_json`, with `extra` files.
+    /// The typed configuration of the one server `s`, configured as `server`, with `extra` files.
     fn typed(server: &str, extra: &[(&str, &str)]) -> Option<ServerConfig> {
         let mut files = vec![("mcp.json", one_server(server))];
         files.extend(extra.iter().map(|(path, text)| (*path, text.to_string())));

@@ -61,7 +61,7 @@ fn main() {
     let mut times: Vec<Duration> = Vec::with_capacity(runs);
     for _ in 0..runs {
         let started = Instant::now();
-        let run = live::connect(&tree, &report, &places, &options, &mut |_: Progress| {}).expect("connects");
+        let run = live::connect(&report.package, &places, &options, &mut |_: Progress| {}).expect("connects");
         times.push(started.elapsed());
         let connected = run.attempts.iter().filter(|a| a.outcome.is_ok()).count();
         assert_eq!(connected, SERVERS, "every server connects: {:?}", run.attempts);

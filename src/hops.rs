@@ -7,6 +7,7 @@
 
 use crate::diag::Diagnostic;
 use crate::fix::FixInputs;
+use crate::package::Package;
 use crate::report::{
     McpSection, McpState, PackageReport, PluginSection, PluginState, SkillsSection, SkillsState, Summary,
     sort_diagnostics,
@@ -24,11 +25,11 @@ pub fn check_package(root: &str, tree: &Tree) -> PackageReport {
 pub fn check_package_with(root: &str, tree: &Tree, inputs: &FixInputs) -> PackageReport {
     let mut diagnostics: Vec<Diagnostic> = Vec::new();
     rules::files::report_tree_limits(tree, &mut diagnostics);
-    let plugin = rules::manifest::load_manifest(tree, inputs, &mut diagnostics);
+    let (plugin, manifest) = rules::manifest::load_manifest(tree, inputs, &mut diagnostics);
     // Only a manifest that was read and rejected for what it says: when it is
     // missing or unreadable, the package is not known to be a plugin at all.
     let manifest_read = tree.read("plugin.json").is_some();
-    let (skills, mcp) = if plugin.state == PluginState::Loaded {
+    let (skills, (mcp, mcp_read)) = if plugin.state == PluginState::Loaded {
         (
             rules::skills::discover_skills(tree, &mut diagnostics),
             rules::mcp::load_mcp(tree, &plugin, &mut diagnostics),
@@ -63,10 +64,13 @@ pub fn check_package_with(root: &str, tree: &Tree, inputs: &FixInputs) -> Packag
                 entries: Vec::new(),
                 suppressed,
             },
-            McpSection {
-                state: McpState::NotLoaded,
-                servers: Vec::new(),
-            },
+            (
+                McpSection {
+                    state: McpState::NotLoaded,
+                    servers: Vec::new(),
+                },
+                None,
+            ),
         )
     };
     rules::containment::report_links_leaving_root(tree, &mut diagnostics);
@@ -85,6 +89,10 @@ pub fn check_package_with(root: &str, tree: &Tree, inputs: &FixInputs) -> Packag
         diagnostics,
         summary,
         unread,
+        package: Package {
+            manifest,
+            mcp: mcp_read,
+        },
     }
 }
 

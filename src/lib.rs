@@ -17,6 +17,7 @@ pub mod hops;
 pub mod json;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod live;
+pub mod package;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod port;
 pub mod redact;

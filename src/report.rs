@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use crate::diag::{Diagnostic, Severity};
+use crate::package::Package;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct PackageReport {
@@ -22,6 +23,10 @@ pub struct PackageReport {
     /// settings or the baseline hide.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unread: Vec<String>,
+    /// What plugin.json and mcp.json hold, typed and placed: what is read
+    /// after the check instead of the files. Not part of the JSON output.
+    #[serde(skip)]
+    pub package: Package,
 }
 
 #[derive(Debug, Clone, Serialize)]

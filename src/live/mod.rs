@@ -21,15 +21,13 @@ use futures::StreamExt;
 use futures::stream::FuturesUnordered;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use serde_json::{Map, Value};
 use tokio::sync::watch;
 
 pub use crate::rules::live::{Attempt, Listed, RULES, diagnostics, milliseconds};
 pub use plan::{BASE_ENV_ALLOW_LIST, Places};
 
-use crate::report::{PackageReport, ServerState};
-use crate::rules::mcp::Transport;
-use crate::tree::Tree;
+use crate::package::{Package, Server};
+use crate::rules::mcp::{ServerConfig, Transport};
 
 /// How long a server has, by default, to start, finish the handshake and list its tools.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -61,44 +59,32 @@ pub struct Run {
     pub interrupted: bool,
 }
 
-/// Whether `report` has a server [`connect`] would try with `options`.
-pub fn needs_data_dir(tree: &Tree, report: &PackageReport, options: &Options) -> bool {
-    targets(tree, report, options).iter().any(|(_, config)| {
-        config
-            .get("type")
-            .and_then(Value::as_str)
-            .and_then(Transport::from_type)
-            == Some(Transport::Stdio)
-    })
+/// Whether `package` has a server [`connect`] would try with `options`.
+pub fn needs_data_dir(package: &Package, options: &Options) -> bool {
+    targets(package, options)
+        .iter()
+        .any(|(_, config)| config.transport() == Transport::Stdio)
 }
 
-/// The valid servers to try, with their `mcp.json` configuration.
-fn targets(tree: &Tree, report: &PackageReport, options: &Options) -> Vec<(String, Map<String, Value>)> {
-    let configs: Map<String, Value> = tree
-        .read(crate::rules::mcp::MCP_PATH)
-        .and_then(|bytes| serde_json::from_slice::<Value>(bytes).ok())
-        .and_then(|doc| doc.get("mcpServers").and_then(Value::as_object).cloned())
-        .unwrap_or_default();
-    report
-        .mcp
-        .servers
+/// The valid servers to try, with their configuration as the check typed it.
+fn targets<'p>(package: &'p Package, options: &Options) -> Vec<(&'p Server, &'p ServerConfig)> {
+    package
+        .servers()
         .iter()
-        .filter(|entry| entry.state == ServerState::Valid)
-        .filter(|entry| options.servers.is_empty() || options.servers.contains(&entry.id))
-        .filter_map(|entry| Some((entry.id.clone(), configs.get(&entry.id)?.as_object()?.clone())))
+        .filter(|server| options.servers.is_empty() || options.servers.contains(&server.id))
+        .filter_map(|server| Some((server, server.config.as_ref()?)))
         .collect()
 }
 
-/// Connects to every server of `report` (checked from `tree`, which was read
-/// from `places.root`) and lists its tools.
+/// Connects to every valid server of `package` (checked from the plugin at
+/// `places.root`) and lists its tools.
 pub fn connect(
-    tree: &Tree,
-    report: &PackageReport,
+    package: &Package,
     places: &Places,
     options: &Options,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Run, String> {
-    let targets = targets(tree, report, options);
+    let targets = targets(package, options);
     let base_env: Vec<(String, String)> = if options.inherit_env {
         std::env::vars().collect()
     } else {
@@ -120,7 +106,7 @@ pub fn connect(
         progress(Progress::Started { servers });
         let mut running: FuturesUnordered<_> = targets
             .into_iter()
-            .map(|(id, config)| attempt(id, config, places, &base_env, options.timeout, interrupted.clone()))
+            .map(|(server, config)| attempt(server, config, places, &base_env, options.timeout, interrupted.clone()))
             .collect();
         let mut attempts = Vec::with_capacity(servers);
         while let Some(attempt) = running.next().await {
@@ -141,8 +127,8 @@ pub fn connect(
 }
 
 async fn attempt(
-    id: String,
-    config: Map<String, Value>,
+    server: &Server,
+    config: &ServerConfig,
     places: &Places,
     base_env: &[(String, String)],
     timeout: Duration,
@@ -152,18 +138,14 @@ async fn attempt(
     // One deadline for start, handshake and tools/list together; closing the
     // session and reaping the process come after it and are not timed.
     let deadline = tokio::time::Instant::from_std(started) + timeout;
-    let transport = config
-        .get("type")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string();
-    let known = known_secrets(&config);
+    let mut known = crate::redact::KnownSecrets::default();
+    // Whatever the server says may echo the credentials its configuration holds.
+    server.add_secrets(&mut known);
     let pages = raw::RawPages::default();
     let mut stderr = String::new();
     let mut answered = None;
-    let outcome = match plan::plan(&config, places, base_env) {
-        Err(reason) => Err(reason),
-        Ok(plan::Launch::Stdio(launch)) => match stdio::spawn(&launch, places, pages.clone()) {
+    let outcome = match plan::plan(config, places, base_env) {
+        plan::Launch::Stdio(launch) => match stdio::spawn(&launch, places, pages.clone()) {
             Err(reason) => Err(reason),
             Ok((transport, child)) => {
                 let listed = bounded(
@@ -179,7 +161,7 @@ async fn attempt(
                 listed.map_err(|reason| with_stderr(reason, &stderr))
             }
         },
-        Ok(plan::Launch::Remote(target)) => {
+        plan::Launch::Remote(target) => {
             let failure = remote::LastFailure::default();
             let connection = async {
                 match target.transport {
@@ -220,8 +202,8 @@ async fn attempt(
         Err(reason) => Err(known.mask(&reason).into_owned()),
     };
     Attempt {
-        id,
-        transport,
+        id: server.id.clone(),
+        transport: config.transport().name().to_string(),
         outcome,
         elapsed: answered.unwrap_or_else(|| started.elapsed()),
         stderr: known.mask(&stderr).into_owned(),
@@ -233,43 +215,6 @@ async fn closed(listed: Result<(Listed, session::Session), String>) -> Result<Li
     let (listed, open) = listed?;
     session::close(open).await;
     Ok(listed)
-}
-
-/// The credentials server `config` holds (its `env`, `headers` and `url`),
-/// which the server may echo back in anything it says.
-fn known_secrets(config: &Map<String, Value>) -> crate::redact::KnownSecrets {
-    let mut known = crate::redact::KnownSecrets::default();
-    add_known_secrets(&mut known, config);
-    known
-}
-
-/// The credentials every server of the package in `tree` holds in its
-/// `mcp.json`, valid or not: a reason pasted from a client (`snapshot
-/// --failed`) may echo any of them.
-pub fn configured_secrets(tree: &Tree) -> crate::redact::KnownSecrets {
-    let mut known = crate::redact::KnownSecrets::default();
-    let configs = tree
-        .read(crate::rules::mcp::MCP_PATH)
-        .and_then(|bytes| serde_json::from_slice::<Value>(bytes).ok())
-        .and_then(|doc| doc.get("mcpServers").and_then(Value::as_object).cloned())
-        .unwrap_or_default();
-    for config in configs.values().filter_map(Value::as_object) {
-        add_known_secrets(&mut known, config);
-    }
-    known
-}
-
-fn add_known_secrets(known: &mut crate::redact::KnownSecrets, config: &Map<String, Value>) {
-    for field in ["env", "headers"] {
-        for (name, value) in config.get(field).and_then(Value::as_object).into_iter().flatten() {
-            if let Some(value) = value.as_str() {
-                known.add_named(name, value);
-            }
-        }
-    }
-    if let Some(url) = config.get("url").and_then(Value::as_str) {
-        known.add_url(url);
-    }
 }
 
 /// `work`, unless the `deadline` (`timeout` after the attempt started) passes or Ctrl-C comes first.
@@ -353,6 +298,62 @@ impl DataDir {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tree::Tree;
+
+    #[test]
+    fn targets_and_plans_come_from_the_checked_package_alone() {
+        // The tree is gone before anything is planned: plugin.json and mcp.json are not read again.
+        let tree = Tree::from_files([
+            (
+                "plugin.json",
+                r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "demo"}"#,
+            ),
+            (
+                "mcp.json",
+                r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/mcp.schema.json", "mcpServers": {
+                    "local": {"type": "stdio", "command": "node", "args": ["${PLUGIN_ROOT}/s.js"], "cwd": "${PLUGIN_DATA}/w"},
+                    "broken": {"type": "stdio", "command": "node", "cwd": "/tmp"},
+                    "api": {"type": "sse", "url": "https://api.example.com/sse"}}}"#,
+            ),
+            ("s.js", ""),
+        ]);
+        let report = crate::check_package("demo", &tree);
+        drop(tree);
+        let options = Options {
+            timeout: DEFAULT_TIMEOUT,
+            inherit_env: false,
+            servers: Vec::new(),
+        };
+        let places = Places {
+            root: PathBuf::from("/p"),
+            data: PathBuf::from("/d"),
+        };
+        // The invalid entry (AP424) never reaches a plan.
+        let planned: Vec<(&str, plan::Launch)> = targets(&report.package, &options)
+            .into_iter()
+            .map(|(server, config)| (server.id.as_str(), plan::plan(config, &places, &[])))
+            .collect();
+        let [
+            ("local", plan::Launch::Stdio(local)),
+            ("api", plan::Launch::Remote(api)),
+        ] = planned.as_slice()
+        else {
+            panic!("{planned:#?}")
+        };
+        assert_eq!(local.args, ["/p/s.js"]);
+        assert_eq!(
+            local.cwd,
+            plan::Cwd {
+                path: PathBuf::from("/d/w"),
+                boundary: plan::Boundary::PluginData
+            }
+        );
+        assert_eq!(
+            (api.transport, api.url.as_str()),
+            (plan::RemoteTransport::Sse, "https://api.example.com/sse")
+        );
+        assert!(needs_data_dir(&report.package, &options));
+    }
 
     #[test]
     fn a_failure_reason_ends_with_the_last_stderr_line() {

@@ -5,11 +5,9 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use serde_json::{Map, Value};
-
 // The two placeholders of §9.2, and nothing else, as the rules define them.
 use crate::rules::mcp::placeholders::{DATA_NAME, PLUGIN_DATA, PLUGIN_ROOT, ROOT_NAME};
-use crate::rules::mcp::{CwdForm, Transport};
+use crate::rules::mcp::{CheckedCwd, CwdForm, RemoteConfig, ServerConfig};
 
 /// The ambient variables a server gets by default: enough to find programs,
 /// a home, a locale and a temporary directory. A checker runs untrusted
@@ -141,42 +139,25 @@ pub fn expand(text: &str, places: &Places) -> String {
     out
 }
 
-/// The launch for server `config`, a valid entry (the core already judged it).
+/// The launch for server `config`, a valid entry as the check typed it.
 /// `base_env` is the environment the server starts from.
-pub fn plan(config: &Map<String, Value>, places: &Places, base_env: &[(String, String)]) -> Result<Launch, String> {
-    let text = |key: &str| config.get(key).and_then(Value::as_str);
-    let strings = |key: &str| -> Vec<(String, String)> {
-        config
-            .get(key)
-            .and_then(Value::as_object)
-            .map(|members| {
-                members
-                    .iter()
-                    .filter_map(|(name, value)| Some((name.clone(), value.as_str()?.to_string())))
-                    .collect()
-            })
-            .unwrap_or_default()
+pub fn plan(config: &ServerConfig, places: &Places, base_env: &[(String, String)]) -> Launch {
+    let remote = |transport, config: &RemoteConfig| {
+        Launch::Remote(RemoteTarget {
+            transport,
+            url: config.url.clone(),
+            headers: config.headers.clone(),
+        })
     };
-    let transport = text("type");
-    match transport.and_then(Transport::from_type) {
-        Some(Transport::Stdio) => {
-            let command = text("command").ok_or("the entry has no `command`")?;
-            let program = match command.strip_prefix("./") {
+    match config {
+        ServerConfig::Stdio(config) => {
+            let program = match config.command.strip_prefix("./") {
                 Some(relative) => Program::InPackage(places.root.join(relative)),
-                None => Program::Bare(command.to_string()),
+                None => Program::Bare(config.command.clone()),
             };
-            let args = config
-                .get("args")
-                .and_then(Value::as_array)
-                .map(|args| {
-                    args.iter()
-                        .filter_map(Value::as_str)
-                        .map(|a| expand(a, places))
-                        .collect()
-                })
-                .unwrap_or_default();
+            let args = config.args.iter().map(|a| expand(a, places)).collect();
             let mut env: Vec<(String, String)> = base_env.to_vec();
-            let configured = strings("env").into_iter().map(|(k, v)| (k, expand(&v, places)));
+            let configured = config.env.iter().map(|(k, v)| (k.clone(), expand(v, places)));
             let reserved = [
                 (ROOT_NAME.to_string(), places.root.to_string_lossy().into_owned()),
                 (DATA_NAME.to_string(), places.data.to_string_lossy().into_owned()),
@@ -184,24 +165,15 @@ pub fn plan(config: &Map<String, Value>, places: &Places, base_env: &[(String, S
             for (name, value) in configured.chain(reserved) {
                 overlay(&mut env, name, value);
             }
-            let cwd = cwd(text("cwd"), places)?;
-            Ok(Launch::Stdio(StdioLaunch {
+            Launch::Stdio(StdioLaunch {
                 program,
                 args,
                 env,
-                cwd,
-            }))
+                cwd: cwd(config.cwd.as_ref(), places),
+            })
         }
-        Some(remote @ (Transport::StreamableHttp | Transport::Sse)) => Ok(Launch::Remote(RemoteTarget {
-            transport: if remote == Transport::Sse {
-                RemoteTransport::Sse
-            } else {
-                RemoteTransport::StreamableHttp
-            },
-            url: text("url").ok_or("the entry has no `url`")?.to_string(),
-            headers: strings("headers"),
-        })),
-        None => Err(format!("unsupported transport {transport:?}")),
+        ServerConfig::StreamableHttp(config) => remote(RemoteTransport::StreamableHttp, config),
+        ServerConfig::Sse(config) => remote(RemoteTransport::Sse, config),
     }
 }
 
@@ -221,23 +193,23 @@ fn overlay(env: &mut Vec<(String, String)>, name: String, value: String) {
 
 /// §7.2.1: omitted means the plugin root; `./…` and `${PLUGIN_ROOT}…` stay in
 /// the root, `${PLUGIN_DATA}…` in the data directory. Placeholders expand first.
-fn cwd(configured: Option<&str>, places: &Places) -> Result<Cwd, String> {
+fn cwd(configured: Option<&CheckedCwd>, places: &Places) -> Cwd {
     let Some(configured) = configured else {
-        return Ok(Cwd {
+        return Cwd {
             path: places.root.clone(),
             boundary: Boundary::PluginRoot,
-        });
+        };
     };
-    let (path, boundary) = match CwdForm::of(configured) {
-        Some(CwdForm::InPackage(relative)) => (places.root.join(relative), Boundary::PluginRoot),
-        Some(CwdForm::PluginRoot(_)) => (PathBuf::from(expand(configured, places)), Boundary::PluginRoot),
-        Some(CwdForm::PluginData(_)) => (PathBuf::from(expand(configured, places)), Boundary::PluginData),
-        None => return Err(format!("`cwd` {configured:?} has none of the three forms of §7.2.1")),
+    let expanded = || PathBuf::from(expand(configured.written(), places));
+    let (path, boundary) = match configured.form() {
+        CwdForm::InPackage(relative) => (places.root.join(relative), Boundary::PluginRoot),
+        CwdForm::PluginRoot(_) => (expanded(), Boundary::PluginRoot),
+        CwdForm::PluginData(_) => (expanded(), Boundary::PluginData),
     };
-    Ok(Cwd {
+    Cwd {
         path: lexically_normal(&path),
         boundary,
-    })
+    }
 }
 
 /// `path` with `.` and `..` folded, so a lexical escape shows before the
@@ -271,7 +243,7 @@ pub fn allowed_env(ambient: impl IntoIterator<Item = (String, String)>) -> Vec<(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::rules::mcp::StdioConfig;
 
     fn places() -> Places {
         Places {
@@ -280,9 +252,22 @@ mod tests {
         }
     }
 
-    fn stdio(config: Value, base: &[(&str, &str)]) -> StdioLaunch {
-        let base: Vec<(String, String)> = base.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        match plan(config.as_object().unwrap(), &places(), &base).unwrap() {
+    fn strings(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    /// A stdio server running `command`, nothing else configured.
+    fn command(command: &str) -> StdioConfig {
+        StdioConfig {
+            command: command.into(),
+            args: Vec::new(),
+            env: Vec::new(),
+            cwd: None,
+        }
+    }
+
+    fn stdio(config: StdioConfig, base: &[(&str, &str)]) -> StdioLaunch {
+        match plan(&ServerConfig::Stdio(config), &places(), &strings(base)) {
             Launch::Stdio(launch) => launch,
             other => panic!("{other:?}"),
         }
@@ -316,7 +301,12 @@ mod tests {
     fn command_is_one_token_and_args_keep_their_boundaries() {
         // §7.2.1: bare names go to the search path, `./` to the root; no splitting, no expansion.
         let launch = stdio(
-            json!({"type": "stdio", "command": "./bin/probe token.sh", "args": ["arg with spaces", "", "${PLUGIN_ROOT}", "$X"]}),
+            StdioConfig {
+                args: ["arg with spaces", "", "${PLUGIN_ROOT}", "$X"]
+                    .map(String::from)
+                    .to_vec(),
+                ..command("./bin/probe token.sh")
+            },
             &[],
         );
         assert_eq!(
@@ -324,7 +314,7 @@ mod tests {
             Program::InPackage(PathBuf::from("/p/root/bin/probe token.sh"))
         );
         assert_eq!(launch.args, ["arg with spaces", "", "/p/root", "$X"]);
-        let bare = stdio(json!({"type": "stdio", "command": "${PLUGIN_ROOT}node"}), &[]);
+        let bare = stdio(command("${PLUGIN_ROOT}node"), &[]);
         assert_eq!(bare.program, Program::Bare("${PLUGIN_ROOT}node".into()));
     }
 
@@ -332,7 +322,10 @@ mod tests {
     fn env_overlays_the_base_then_the_plugin_variables_win() {
         // §9.1: configured entries replace same-name base entries; PLUGIN_ROOT/DATA are set last.
         let launch = stdio(
-            json!({"type": "stdio", "command": "node", "env": {"HOME": "${PLUGIN_DATA}/home", "LITERAL": "${X}|$Y"}}),
+            StdioConfig {
+                env: strings(&[("HOME", "${PLUGIN_DATA}/home"), ("LITERAL", "${X}|$Y")]),
+                ..command("node")
+            },
             &[("HOME", "/home/me"), ("PATH", "/bin"), ("PLUGIN_ROOT", "/elsewhere")],
         );
         let get = |name: &str| launch.env.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
@@ -358,10 +351,10 @@ mod tests {
             (Some("./a/../../x"), "/p/x", Boundary::PluginRoot),
         ];
         for (cwd, path, boundary) in cases {
-            let mut config = json!({"type": "stdio", "command": "node"});
-            if let Some(cwd) = cwd {
-                config["cwd"] = json!(cwd);
-            }
+            let config = StdioConfig {
+                cwd: cwd.map(|cwd| CheckedCwd::new(cwd).expect(cwd)),
+                ..command("node")
+            };
             let launch = stdio(config, &[]);
             assert_eq!(
                 launch.cwd,
@@ -372,21 +365,18 @@ mod tests {
                 "{cwd:?}"
             );
         }
-        let other = plan(
-            json!({"type": "stdio", "command": "x", "cwd": "/tmp"})
-                .as_object()
-                .unwrap(),
-            &places(),
-            &[],
-        );
-        assert!(other.unwrap_err().contains("three forms"));
+        // Any other form makes the entry invalid (AP424): no configuration holds one, so none is launched.
+        assert_eq!(CheckedCwd::new("/tmp"), None);
     }
 
     #[test]
     fn remote_url_and_headers_stay_as_written() {
         // §7.2.1: no placeholder or environment expansion in `url` or headers.
-        let config = json!({"type": "sse", "url": "http://127.0.0.1:1/sse?value=$V&x=${PLUGIN_ROOT}", "headers": {"AcCePt": "text/plain", "x-a": "${PLUGIN_ROOT}|x"}});
-        let Launch::Remote(target) = plan(config.as_object().unwrap(), &places(), &[]).unwrap() else {
+        let config = ServerConfig::Sse(RemoteConfig {
+            url: "http://127.0.0.1:1/sse?value=$V&x=${PLUGIN_ROOT}".into(),
+            headers: strings(&[("AcCePt", "text/plain"), ("x-a", "${PLUGIN_ROOT}|x")]),
+        });
+        let Launch::Remote(target) = plan(&config, &places(), &[]) else {
             panic!()
         };
         assert_eq!(target.transport, RemoteTransport::Sse);

@@ -431,6 +431,7 @@ pub(crate) mod test_support {
             diagnostics,
             summary,
             unread: Vec::new(),
+            package: Default::default(),
         }
     }
 

@@ -107,7 +107,7 @@ mod tests {
     fn hints(files: &[(&str, &str)]) -> Vec<Diagnostic> {
         let tree = Tree::from_files(files.iter().copied());
         let mut diagnostics = Vec::new();
-        let plugin = load_manifest(&tree, &crate::fix::FixInputs::default(), &mut diagnostics);
+        let (plugin, _) = load_manifest(&tree, &crate::fix::FixInputs::default(), &mut diagnostics);
         let mut hints = Vec::new();
         hint_vendor_files(&tree, &plugin, &mut hints);
         hints

@@ -10,12 +10,10 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use crate::diag::{Diagnostic, Severity};
-use crate::json::parse_document;
+use crate::package::Package;
 use crate::rule::{Example, Rule};
 use crate::rules::mcp::MCP_PATH;
 use crate::snapshot::build::Connection;
-use crate::source::json::JsonSource;
-use crate::tree::Tree;
 
 /// What a completed connection established.
 #[derive(Debug, Clone, PartialEq)]
@@ -218,24 +216,21 @@ fn hidden_tool_text(attempt: &Attempt, place: &dyn Fn(&Rule, String) -> Diagnost
     found_per_tool
 }
 
-/// One finding per attempt, and one per listed tool that hides text, at the server's entry in `mcp.json`.
-pub fn diagnostics(tree: &Tree, attempts: &[Attempt]) -> Vec<Diagnostic> {
-    let text = tree
-        .read(MCP_PATH)
-        .and_then(|bytes| std::str::from_utf8(bytes).ok())
-        .unwrap_or_default();
-    let source = parse_document(text)
-        .ok()
-        .map(|doc| JsonSource::new(MCP_PATH, text, doc));
+/// One finding per attempt, and one per listed tool that hides text, at the
+/// server's entry in `mcp.json` (where the check placed it).
+pub fn diagnostics(package: &Package, attempts: &[Attempt]) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     for attempt in attempts {
-        let mut pointer = String::from("/mcpServers");
-        crate::json::parse::push_token(&mut pointer, &attempt.id);
-        let place = |rule: &Rule, message: String| match &source {
-            Some(source) => source.at_key(rule, &pointer, message),
-            None => Diagnostic::new(rule, message)
-                .in_file(MCP_PATH)
-                .at_pointer(pointer.clone()),
+        let entry = package.server(&attempt.id).map(|server| &server.location);
+        let place = |rule: &Rule, message: String| match entry {
+            Some(location) => location.diagnostic(rule, message),
+            // Attempts are made for entries of the package only; this keeps a
+            // finding about a stray one in the file, not lost.
+            None => {
+                let mut pointer = String::from("/mcpServers");
+                crate::json::parse::push_token(&mut pointer, &attempt.id);
+                Diagnostic::new(rule, message).in_file(MCP_PATH).at_pointer(pointer)
+            }
         };
         let (rule, message) = match &attempt.outcome {
             Ok(listed) => (
@@ -279,11 +274,19 @@ pub fn milliseconds(elapsed: Duration) -> String {
 mod tests {
     use super::*;
 
+    const PLUGIN_JSON: &str =
+        r#"{"$schema": "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json", "name": "demo"}"#;
     const MCP_JSON: &str = "{\n  \"$schema\": \"https://agent-plugins.org/schemas/1.0.0/mcp.schema.json\",\n  \"mcpServers\": {\n    \"tools\": {\"type\": \"stdio\", \"command\": \"tools-server\"},\n    \"api\": {\"type\": \"streamable-http\", \"url\": \"http://127.0.0.1:9/mcp\"}\n  }\n}\n";
+
+    /// The package the attempts were made for, as the check typed it.
+    fn checked() -> Package {
+        let tree = crate::tree::Tree::from_files([("plugin.json", PLUGIN_JSON), ("mcp.json", MCP_JSON)]);
+        crate::check_package("p", &tree).package
+    }
 
     #[test]
     fn a_name_listed_twice_is_one_finding() {
-        let tree = Tree::from_files([("mcp.json", MCP_JSON)]);
+        let package = checked();
         let tool = |name: &str| serde_json::json!({"name": name}).as_object().unwrap().clone();
         let attempts = [Attempt {
             id: "tools".into(),
@@ -296,7 +299,7 @@ mod tests {
             elapsed: Duration::from_millis(5),
             stderr: String::new(),
         }];
-        let found = diagnostics(&tree, &attempts);
+        let found = diagnostics(&package, &attempts);
         let codes: Vec<_> = found.iter().map(|d| d.code).collect();
         assert_eq!(codes, ["AP451", "AP453"]);
         assert!(
@@ -309,7 +312,7 @@ mod tests {
     #[test]
     fn each_attempt_is_one_finding_at_its_entry() {
         // §7.2.2 rule 5: the failure is reported for that server; the connected one is reported too.
-        let tree = Tree::from_files([("mcp.json", MCP_JSON)]);
+        let package = checked();
         let attempts = [
             Attempt {
                 id: "tools".into(),
@@ -330,7 +333,7 @@ mod tests {
                 stderr: String::new(),
             },
         ];
-        let found = diagnostics(&tree, &attempts);
+        let found = diagnostics(&package, &attempts);
         assert_eq!(found[0].code, "AP450");
         assert_eq!(found[0].severity, Severity::Error);
         assert_eq!(found[0].line, Some(4));
@@ -345,7 +348,7 @@ mod tests {
 
     #[test]
     fn a_listed_tool_that_hides_text_is_one_warning_at_its_server() {
-        let tree = Tree::from_files([("mcp.json", MCP_JSON)]);
+        let package = checked();
         let tool = |value: serde_json::Value| value.as_object().unwrap().clone();
         let attempts = [Attempt {
             id: "api".into(),
@@ -366,7 +369,7 @@ mod tests {
             elapsed: Duration::from_millis(5),
             stderr: String::new(),
         }];
-        let found = diagnostics(&tree, &attempts);
+        let found = diagnostics(&package, &attempts);
         assert_eq!(found.iter().map(|d| d.code).collect::<Vec<_>>(), ["AP451", "AP452"]);
         assert_eq!(found[1].severity, Severity::Warning);
         assert_eq!(found[1].pointer.as_deref(), Some("/mcpServers/api"));

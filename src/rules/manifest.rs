@@ -20,6 +20,7 @@ use crate::json::json_type;
 
 use crate::diag::{Diagnostic, Severity};
 use crate::fix::FixInputs;
+use crate::package::Document;
 use crate::report::{PluginSection, PluginState};
 use crate::rule::{Example, Rule};
 use crate::rules::files::{Load, read_json_file};
@@ -109,19 +110,30 @@ pub const VENDOR_MANIFESTS: &[VendorManifest] = &[
 
 /// Loads `plugin.json` as a conformant client does (§5): any error-level
 /// finding here rejects the plugin, and the first one is the reason given.
-pub fn load_manifest(tree: &Tree, inputs: &FixInputs, diagnostics: &mut Vec<Diagnostic>) -> PluginSection {
+pub fn load_manifest(
+    tree: &Tree,
+    inputs: &FixInputs,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (PluginSection, Option<Document>) {
     let before = diagnostics.len();
-    let mut section = judge_manifest(tree, inputs, diagnostics);
+    let mut read = None;
+    let mut section = judge_manifest(tree, inputs, diagnostics, &mut read);
     if section.state == PluginState::Rejected {
         section.reason = diagnostics[before..]
             .iter()
             .find(|d| d.severity == Severity::Error)
             .map(|d| d.message.clone());
     }
-    section
+    (section, read)
 }
 
-fn judge_manifest(tree: &Tree, inputs: &FixInputs, diagnostics: &mut Vec<Diagnostic>) -> PluginSection {
+/// Judges plugin.json, and puts what it holds in `read` when it is an object.
+fn judge_manifest(
+    tree: &Tree,
+    inputs: &FixInputs,
+    diagnostics: &mut Vec<Diagnostic>,
+    read: &mut Option<Document>,
+) -> PluginSection {
     let mut section = PluginSection {
         state: PluginState::Rejected,
         name: None,
@@ -138,6 +150,7 @@ fn judge_manifest(tree: &Tree, inputs: &FixInputs, diagnostics: &mut Vec<Diagnos
             return section;
         }
     };
+    *read = Document::at(&file, "");
     let Value::Object(members) = &file.doc.value else {
         diagnostics.push(file.at_value(
             &MANIFEST_NOT_OBJECT,
@@ -208,7 +221,7 @@ mod testing {
     pub fn load(text: &str) -> (PluginSection, Vec<Diagnostic>) {
         let tree = Tree::from_files([("plugin.json", text)]);
         let mut diagnostics = Vec::new();
-        let section = load_manifest(&tree, &FixInputs::default(), &mut diagnostics);
+        let (section, _) = load_manifest(&tree, &FixInputs::default(), &mut diagnostics);
         (section, diagnostics)
     }
 
@@ -265,7 +278,7 @@ mod tests {
         // §4.1 item 2, §5.1.
         let tree = Tree::from_files([(".claude-plugin/plugin.json", "{}")]);
         let mut diagnostics = Vec::new();
-        let section = load_manifest(&tree, &FixInputs::default(), &mut diagnostics);
+        let (section, _) = load_manifest(&tree, &FixInputs::default(), &mut diagnostics);
         assert_eq!(section.state, PluginState::Rejected);
         assert_eq!(codes(&diagnostics), ["AP201"]);
         assert!(diagnostics[0].message.contains(".claude-plugin/plugin.json"));

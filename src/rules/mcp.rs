@@ -20,6 +20,7 @@ macro_rules! example_mcp_json {
 
 mod args;
 mod command;
+pub mod config;
 mod cwd;
 mod document;
 mod entry;
@@ -33,14 +34,17 @@ mod url;
 
 pub use args::SECRET_IN_ARGUMENT;
 pub use command::split_command_line;
-pub use cwd::CwdForm;
-pub use server::Transport;
+pub use config::{CheckedCwd, CwdForm, RemoteConfig, ServerConfig, StdioConfig, Transport};
 pub use url::SECRET_IN_URL_QUERY;
 
+use serde_json::Value;
+
 use crate::diag::Diagnostic;
+use crate::package::{Document, Location, McpDocument, Secret, Server, members_at};
 use crate::report::{McpSection, McpState, PluginSection};
 use crate::rule::Rule;
 use crate::rules::files::{Load, read_json_file};
+use crate::source::json::JsonSource;
 use crate::tree::Tree;
 use text::DISABLED;
 
@@ -79,8 +83,13 @@ pub static RULES: &[&Rule] = &[
     &placeholders::MCP_PLACEHOLDER_LITERAL,
 ];
 
-/// Loads `mcp.json` as a conformant client would (called only when the plugin loaded).
-pub fn load_mcp(tree: &Tree, plugin: &PluginSection, diagnostics: &mut Vec<Diagnostic>) -> McpSection {
+/// Loads `mcp.json` as a conformant client would (called only when the plugin
+/// loaded), with what the file holds, typed: each valid server's configuration.
+pub fn load_mcp(
+    tree: &Tree,
+    plugin: &PluginSection,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> (McpSection, Option<McpDocument>) {
     let disabled = McpSection {
         state: McpState::Disabled,
         servers: Vec::new(),
@@ -89,24 +98,73 @@ pub fn load_mcp(tree: &Tree, plugin: &PluginSection, diagnostics: &mut Vec<Diagn
     // regular file or is not JSON disables MCP (§4.1 boundary 2, §7.2.2 rule 2).
     let file = match read_json_file(tree, MCP_PATH, DISABLED, diagnostics) {
         Load::Absent => {
-            return McpSection {
+            let absent = McpSection {
                 state: McpState::Absent,
                 servers: Vec::new(),
             };
+            return (absent, None);
         }
-        Load::Failed => return disabled,
+        Load::Failed => return (disabled, None),
         Load::Loaded(file) => file,
     };
+    let mut read = read_document(&file);
     let Some(servers) = document::check_document(&file, plugin, diagnostics) else {
-        return disabled;
+        return (disabled, read);
     };
-    McpSection {
-        state: McpState::Loaded,
-        servers: servers
-            .iter()
-            .map(|(id, value)| server::check_server(&file, tree, id, value, diagnostics))
-            .collect(),
+    let mut entries = Vec::with_capacity(servers.len());
+    // `read` lists the same `mcpServers` members in the same order.
+    let mut typed = read.as_mut().map(|read| read.servers.iter_mut());
+    for (id, value) in servers {
+        let (entry, config) = server::check_server(&file, tree, id, value, diagnostics);
+        if let Some(server) = typed.as_mut().and_then(Iterator::next).filter(|s| s.id == *id) {
+            server.config = config;
+        }
+        entries.push(entry);
     }
+    let section = McpSection {
+        state: McpState::Loaded,
+        servers: entries,
+    };
+    (section, read)
+}
+
+/// What `file` holds, whether or not it is a valid configuration: its
+/// members, and every entry of `mcpServers` with the values that may be
+/// credentials. `None` when it is not an object.
+fn read_document(file: &JsonSource<'_>) -> Option<McpDocument> {
+    let document = Document::at(file, "")?;
+    let entries = file.doc.value.get("mcpServers").and_then(Value::as_object);
+    let servers = entries
+        .into_iter()
+        .flatten()
+        .map(|(id, value)| {
+            let pointer = text::child_pointer("/mcpServers", id);
+            let server = value.as_object();
+            let text = |key: &str| server.and_then(|s| s.get(key)).and_then(Value::as_str);
+            let mut secrets = Vec::new();
+            for field in ["env", "headers"] {
+                let members = server.and_then(|s| s.get(field)).and_then(Value::as_object);
+                for (name, value) in members.into_iter().flatten() {
+                    if let Some(value) = value.as_str() {
+                        secrets.push(Secret::Named {
+                            name: name.clone(),
+                            value: value.to_string(),
+                        });
+                    }
+                }
+            }
+            secrets.extend(text("url").map(|url| Secret::Url(url.to_string())));
+            Server {
+                id: id.clone(),
+                location: Location::of_key(file, &pointer),
+                members: members_at(file, &pointer).unwrap_or_default(),
+                transport: text("type").and_then(Transport::from_type),
+                config: None,
+                secrets,
+            }
+        })
+        .collect();
+    Some(McpDocument { document, servers })
 }
 
 #[cfg(test)]
@@ -136,7 +194,7 @@ mod test_support {
 
     pub fn load_tree(tree: &Tree) -> (McpSection, Vec<Diagnostic>) {
         let mut diagnostics = Vec::new();
-        let section = super::load_mcp(tree, &plugin_1_0_0(), &mut diagnostics);
+        let (section, _) = super::load_mcp(tree, &plugin_1_0_0(), &mut diagnostics);
         (section, diagnostics)
     }
 

@@ -9,7 +9,6 @@ use serde_json::{Map, Value};
 
 use super::tools_list::ToolsList;
 use crate::report::{PackageReport, PluginState, ServerState, SkillState};
-use crate::rules::mcp::Transport;
 
 /// Why no snapshot can be built.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -118,7 +117,11 @@ pub fn build_snapshot(report: &PackageReport, tools: &[(String, ToolsList)]) -> 
             ServerStatus {
                 id: entry.id.clone(),
                 // An unknown `type` is why an entry is skipped; the snapshot names only real transports.
-                transport: entry.transport.clone().filter(|t| Transport::from_type(t).is_some()),
+                transport: report
+                    .package
+                    .server(&entry.id)
+                    .and_then(|server| server.transport)
+                    .map(|transport| transport.name().to_string()),
                 status,
                 protocol_version: listed.and_then(|l| l.protocol_version.clone()),
                 reason: (entry.state == ServerState::Invalid)

@@ -8,9 +8,9 @@
 //! (`package`, `identity`, `skills`, `servers`, `runtime`); what they share is
 //! below them (`report`, `examples`).
 
-use super::lint::check_snapshot;
+use super::lint::{SnapshotCheck, check_snapshot};
 use crate::diag::Diagnostic;
-use crate::report::{PluginState, sort_diagnostics};
+use crate::report::{PackageReport, PluginState, sort_diagnostics};
 use crate::rule::Rule;
 use crate::rules::unread::{NEEDED_PATH_NOT_READ, PATH_UNREADABLE};
 use crate::source::json::JsonSource;
@@ -44,17 +44,32 @@ pub static RULES: &[&Rule] = &[
 /// Compares snapshot `text` (file `name`) with the package in `tree` (root `root`).
 pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
     let check = check_snapshot(name, text, Some(tree));
+    // An invalid snapshot stops the run before the package is checked.
+    let package = (check.snapshot.is_some() && check.document.is_some()).then(|| crate::check_package(root, tree));
+    compare(name, text, check, root, package.as_ref())
+}
+
+/// [`drift`] with the package already checked: `package` is what
+/// `check_package(root, tree)` returned. The package side is read from it
+/// alone; `tree` serves the snapshot's own checks (its skill paths).
+pub fn drift_checked(name: &str, text: &str, root: &str, tree: &Tree, package: &PackageReport) -> DriftReport {
+    compare(name, text, check_snapshot(name, text, Some(tree)), root, Some(package))
+}
+
+/// The comparison once both sides are read: the snapshot as its lint left
+/// it, and the package as the check typed it (`None` when the snapshot
+/// stopped the run first).
+fn compare(name: &str, text: &str, check: SnapshotCheck, root: &str, package: Option<&PackageReport>) -> DriftReport {
     let mut report = DriftReport {
         rows: Vec::new(),
         diagnostics: check.diagnostics,
         not_compared: Vec::new(),
     };
-    let (Some(snapshot), Some(doc)) = (check.snapshot, check.document) else {
+    let (Some(snapshot), Some(doc), Some(package)) = (check.snapshot, check.document, package) else {
         report.not_compared.push(name.to_string());
         return report;
     };
     let located = JsonSource::new(name, text, doc);
-    let package = crate::check_package(root, tree);
     report
         .not_compared
         .extend(package.unread.iter().map(|path| path_from_root(root, path)));
@@ -68,14 +83,14 @@ pub fn drift(name: &str, text: &str, root: &str, tree: &Tree) -> DriftReport {
         [PATH_UNREADABLE.code, NEEDED_PATH_NOT_READ.code].contains(&d.code)
             || d.file.as_ref().is_some_and(|file| package.unread.contains(file))
     };
-    drift.explain(&package, unread);
+    drift.explain(package, unread);
     if package.plugin.state == PluginState::Rejected {
-        drift.rejected(&snapshot, &package);
+        drift.rejected(&snapshot, package);
     } else {
-        drift.identity(&snapshot, &package);
-        drift.skills(&snapshot, &package);
-        drift.servers(&snapshot, &package);
-        drift.runtime_state(tree);
+        drift.identity(&snapshot, package);
+        drift.skills(&snapshot, package);
+        drift.servers(&snapshot, package);
+        drift.runtime_state(&package.package);
     }
     drift.identity_in_schemas(&snapshot);
     sort_diagnostics(&mut report.diagnostics);

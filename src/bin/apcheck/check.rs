@@ -141,10 +141,10 @@ pub fn run(args: CheckArgs) -> ExitCode {
         match outcome {
             Ok((tree, mut report)) => {
                 if args.connect.connect && report.plugin.state == apcheck::report::PluginState::Loaded {
-                    match crate::connect::run(&root.dir, &tree, &report, &args.connect) {
+                    match crate::connect::run(&root.dir, &report, &args.connect) {
                         Ok(run) if run.interrupted => return ExitCode::from(EXIT_FAILURE),
                         Ok(run) => {
-                            report.add_findings(apcheck::live::diagnostics(&tree, &run.attempts));
+                            report.add_findings(apcheck::live::diagnostics(&report.package, &run.attempts));
                             loaded[root.settings].settings.apply(&mut report, &root.relative);
                         }
                         Err(message) => {

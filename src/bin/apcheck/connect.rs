@@ -9,7 +9,6 @@ use std::time::Duration;
 use apcheck::PackageReport;
 use apcheck::live::{self, Progress, Run};
 use apcheck::render::live::{progress_line, started_line, summary};
-use apcheck::tree::Tree;
 
 /// The help text every `--connect` carries.
 pub const CONNECT_HELP: &str = "Launch or contact every valid MCP server of mcp.json, as a conformant client would, \
@@ -43,7 +42,7 @@ fn parse_timeout(text: &str) -> Result<f64, String> {
 
 /// Connects to the servers of the plugin at `dir`, printing progress and a
 /// summary per server on stderr. The error is a usage or I/O failure.
-pub fn run(dir: &Path, tree: &Tree, report: &PackageReport, args: &ConnectArgs) -> Result<Run, String> {
+pub fn run(dir: &Path, report: &PackageReport, args: &ConnectArgs) -> Result<Run, String> {
     let options = live::Options {
         timeout: Duration::from_secs_f64(args.timeout),
         inherit_env: args.inherit_env,
@@ -59,7 +58,7 @@ pub fn run(dir: &Path, tree: &Tree, report: &PackageReport, args: &ConnectArgs) 
         .map_err(|e| format!("cannot resolve plugin root {}: {e}", dir.display()))?;
     // Kept to the end of this function: a temporary folder is removed when
     // it drops, after `live::connect` has reaped every server.
-    let data_dir = if live::needs_data_dir(tree, report, &options) {
+    let data_dir = if live::needs_data_dir(&report.package, &options) {
         Some(live::DataDir::new(args.data.as_deref())?)
     } else {
         None
@@ -85,7 +84,7 @@ pub fn run(dir: &Path, tree: &Tree, report: &PackageReport, args: &ConnectArgs) 
         }
         _ => {}
     };
-    let run = live::connect(tree, report, &places, &options, &mut progress)?;
+    let run = live::connect(&report.package, &places, &options, &mut progress)?;
     eprint!("{}", summary(&run.attempts));
     if run.interrupted {
         eprintln!("apcheck: interrupted; every server process was stopped");

@@ -84,7 +84,7 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
         && report.plugin.state == apcheck::report::PluginState::Loaded
         && !report.is_incomplete()
     {
-        let run = match crate::connect::run(&args.plugin, &tree, &report, &args.connect) {
+        let run = match crate::connect::run(&args.plugin, &report, &args.connect) {
             Ok(run) => run,
             Err(message) => return fail(message),
         };
@@ -113,7 +113,7 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
     };
     // A reason pasted from a client may echo what the package configures for
     // its servers, as a server's own output may at the live edge.
-    let known = (!args.failed.is_empty()).then(|| apcheck::live::configured_secrets(&tree));
+    let known = (!args.failed.is_empty()).then(|| report.package.configured_secrets());
     for spec in &args.failed {
         let Some((server, reason)) = spec.split_once('=').filter(|(s, r)| !s.is_empty() && !r.is_empty()) else {
             return fail(format!("--failed takes SERVER=REASON, not `{spec}`"));

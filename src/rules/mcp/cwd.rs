@@ -77,6 +77,7 @@ pub static MCP_CWD_ESCAPES_DATA: Rule = Rule {
     },
 };
 
+use super::config::CwdForm;
 use super::placeholders::{PLUGIN_DATA as DATA, PLUGIN_ROOT as ROOT};
 
 pub(super) fn check_cwd(check: &mut ServerCheck<'_>, cwd: &Value) {
@@ -130,41 +131,6 @@ pub(super) fn check_cwd(check: &mut ServerCheck<'_>, cwd: &Value) {
     super::placeholders::check_expanded(check, &pointer, "`cwd`", cwd);
 }
 
-/// The three forms of a stdio server's `cwd` (§7.2.1), each with the path
-/// after its base. The rules judge a `cwd` by it, and `--connect` resolves one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CwdForm<'c> {
-    /// `./dir`: a directory of the package.
-    InPackage(&'c str),
-    /// Exactly `${PLUGIN_ROOT}`, or `${PLUGIN_ROOT}/dir`.
-    PluginRoot(&'c str),
-    /// Exactly `${PLUGIN_DATA}`, or `${PLUGIN_DATA}/dir`: the plugin's data directory.
-    PluginData(&'c str),
-}
-
-impl<'c> CwdForm<'c> {
-    /// The form of `cwd`, or `None` when it has none of the three.
-    pub fn of(cwd: &'c str) -> Option<CwdForm<'c>> {
-        if let Some(relative) = cwd.strip_prefix("./") {
-            Some(CwdForm::InPackage(relative))
-        } else if let Some(relative) = under(cwd, ROOT) {
-            Some(CwdForm::PluginRoot(relative))
-        } else {
-            under(cwd, DATA).map(CwdForm::PluginData)
-        }
-    }
-}
-
-/// The path after `base` when `cwd` is exactly `base` or begins with `base/`.
-fn under<'c>(cwd: &'c str, base: &str) -> Option<&'c str> {
-    let rest = cwd.strip_prefix(base)?;
-    if rest.is_empty() {
-        Some("")
-    } else {
-        rest.strip_prefix('/')
-    }
-}
-
 fn form_hint(cwd: &str) -> String {
     if cwd.starts_with(ROOT) || cwd.starts_with(DATA) {
         return "a placeholder must stand alone or be followed by `/`".into();
@@ -180,8 +146,8 @@ fn form_hint(cwd: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::config::{CheckedCwd, CwdForm};
     use super::super::test_support::{codes, load, one_server};
-    use super::CwdForm;
     use crate::report::ServerState;
 
     #[test]
@@ -193,6 +159,21 @@ mod tests {
         for none in ["work", "${PLUGIN_ROOT}work", "/tmp", "~/x", "${HOME}/x", "", ".\\work"] {
             assert_eq!(CwdForm::of(none), None, "{none}");
         }
+    }
+
+    #[test]
+    fn a_checked_cwd_keeps_its_form_and_its_text() {
+        for (written, form) in [
+            ("./work/x", CwdForm::InPackage("work/x")),
+            ("${PLUGIN_ROOT}", CwdForm::PluginRoot("")),
+            ("${PLUGIN_ROOT}/", CwdForm::PluginRoot("")),
+            ("${PLUGIN_ROOT}/bin", CwdForm::PluginRoot("bin")),
+            ("${PLUGIN_DATA}/cache/..", CwdForm::PluginData("cache/..")),
+        ] {
+            let checked = CheckedCwd::new(written).expect(written);
+            assert_eq!((checked.written(), checked.form()), (written, form));
+        }
+        assert_eq!(CheckedCwd::new("work"), None);
     }
 
     fn cwd_findings(cwd: &str, extra: &[(&str, &str)]) -> (Vec<&'static str>, ServerState) {

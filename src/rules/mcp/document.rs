@@ -362,7 +362,7 @@ mod tests {
         let mut plugin = super::super::test_support::plugin_1_0_0();
         plugin.spec = Some("1.1.0".into());
         let mut diagnostics = Vec::new();
-        let section = super::super::load_mcp(&tree, &plugin, &mut diagnostics);
+        let (section, _) = super::super::load_mcp(&tree, &plugin, &mut diagnostics);
         assert_eq!(section.state, McpState::Disabled);
         assert_eq!(codes(&diagnostics), ["AP403"]);
         assert!(diagnostics[0].message.contains("plugin.json targets 1.1.0"));

@@ -4,6 +4,7 @@
 
 use serde_json::{Map, Value};
 
+use super::config::{REMOTE_FIELDS, STDIO_FIELDS, ServerConfig, Transport};
 use super::entry::ServerCheck;
 use super::text::{child_pointer, quoted};
 use crate::diag::{Diagnostic, Severity};
@@ -198,64 +199,15 @@ pub static MCP_SSE_DEPRECATED: Rule = Rule {
     },
 };
 
-/// The transports of Agent Plugins 1.0.0 (§7.2.1) and their closed field sets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Transport {
-    Stdio,
-    StreamableHttp,
-    Sse,
-}
-
-const STDIO_FIELDS: &[&str] = &["type", "command", "args", "env", "cwd"];
-const REMOTE_FIELDS: &[&str] = &["type", "url", "headers"];
-
-impl Transport {
-    /// The transport a server's `type` names, if any.
-    pub fn from_type(name: &str) -> Option<Self> {
-        match name {
-            "stdio" => Some(Transport::Stdio),
-            "streamable-http" => Some(Transport::StreamableHttp),
-            "sse" => Some(Transport::Sse),
-            _ => None,
-        }
-    }
-
-    /// How `type` spells it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Transport::Stdio => "stdio",
-            Transport::StreamableHttp => "streamable-http",
-            Transport::Sse => "sse",
-        }
-    }
-
-    fn fields(self) -> &'static [&'static str] {
-        match self {
-            Transport::Stdio => STDIO_FIELDS,
-            Transport::StreamableHttp | Transport::Sse => REMOTE_FIELDS,
-        }
-    }
-
-    /// The variant a configuration without a usable `type` most likely meant, from its fields.
-    fn guess(server: &Map<String, Value>) -> Option<Self> {
-        if server.contains_key("command") {
-            Some(Transport::Stdio)
-        } else if server.contains_key("url") {
-            Some(Transport::StreamableHttp)
-        } else {
-            None
-        }
-    }
-}
-
-/// Checks the server `id` and says whether a client would load it.
+/// Checks the server `id` and says whether a client would load it, and with
+/// which configuration when it would.
 pub(super) fn check_server(
     file: &JsonSource,
     tree: &Tree,
     id: &str,
     value: &Value,
     diagnostics: &mut Vec<Diagnostic>,
-) -> ServerEntry {
+) -> (ServerEntry, Option<ServerConfig>) {
     let mut check = ServerCheck::new(file, tree, child_pointer("/mcpServers", id));
     let mut entry = ServerEntry {
         id: id.to_string(),
@@ -284,7 +236,15 @@ pub(super) fn check_server(
         });
     }
     diagnostics.append(&mut found);
-    entry
+    let config = match value {
+        Value::Object(server) if entry.state == ServerState::Valid => entry
+            .transport
+            .as_deref()
+            .and_then(Transport::from_type)
+            .and_then(|transport| ServerConfig::of_valid(transport, server)),
+        _ => None,
+    };
+    (entry, config)
 }
 
 fn check_fields(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Value>, entry: &mut ServerEntry) {
@@ -473,8 +433,10 @@ fn owners_of(field: &str) -> Option<&'static str> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{codes, load, one_server};
+    use super::super::config::{RemoteConfig, ServerConfig, StdioConfig, Transport};
+    use super::super::test_support::{codes, load, one_server, plugin_1_0_0};
     use crate::report::{McpState, ServerState};
+    use crate::rules::mcp::CwdForm;
 
     #[test]
     fn reference_streamable_http_server_is_valid() {
@@ -562,6 +524,112 @@ mod tests {
         assert_eq!(diagnostics[0].pointer.as_deref(), Some("/mcpServers/s/args/1"));
         let (_, diagnostics) = load(&one_server(r#"{"type": "stdio", "command": "uvx", "args": "a"}"#), &[]);
         assert_eq!(codes(&diagnostics), ["AP416"]);
+    }
+
+    /// The typed configuration of the one server `s`, configured as `server`, with `extra` files.
+    fn typed(server: &str, extra: &[(&str, &str)]) -> Option<ServerConfig> {
+        let mut files = vec![("mcp.json", one_server(server))];
+        files.extend(extra.iter().map(|(path, text)| (*path, text.to_string())));
+        let tree = crate::tree::Tree::from_files(files);
+        let (_, read) = super::super::load_mcp(&tree, &plugin_1_0_0(), &mut Vec::new());
+        let read = read.expect("an object");
+        assert_eq!(read.servers.len(), 1);
+        read.servers[0].config.clone()
+    }
+
+    fn pairs(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn a_valid_stdio_server_is_typed_as_written() {
+        // §7.2.1: command, args, env and cwd of the stdio variant.
+        let config = typed(
+            r#"{"type": "stdio", "command": "./bin/server", "args": ["--root", "${PLUGIN_ROOT}", ""],
+                "env": {"MODE": "test", "CACHE": "${PLUGIN_DATA}/cache"}, "cwd": "./work"}"#,
+            &[("bin/server", ""), ("work/.keep", "")],
+        );
+        let Some(ServerConfig::Stdio(stdio)) = config else {
+            panic!("{config:?}")
+        };
+        assert_eq!(stdio.command, "./bin/server");
+        assert_eq!(stdio.args, ["--root", "${PLUGIN_ROOT}", ""]);
+        assert_eq!(stdio.env, pairs(&[("MODE", "test"), ("CACHE", "${PLUGIN_DATA}/cache")]));
+        let cwd = stdio.cwd.expect("a cwd");
+        assert_eq!((cwd.written(), cwd.form()), ("./work", CwdForm::InPackage("work")));
+        let bare = typed(r#"{"type": "stdio", "command": "uvx"}"#, &[]);
+        assert_eq!(
+            bare,
+            Some(ServerConfig::Stdio(StdioConfig {
+                command: "uvx".into(),
+                args: Vec::new(),
+                env: Vec::new(),
+                cwd: None,
+            }))
+        );
+    }
+
+    #[test]
+    fn each_cwd_form_is_kept_with_its_text() {
+        for (cwd, form) in [
+            ("./work", CwdForm::InPackage("work")),
+            ("${PLUGIN_ROOT}", CwdForm::PluginRoot("")),
+            ("${PLUGIN_ROOT}/work", CwdForm::PluginRoot("work")),
+            ("${PLUGIN_DATA}", CwdForm::PluginData("")),
+            ("${PLUGIN_DATA}/cache", CwdForm::PluginData("cache")),
+        ] {
+            let server = format!(r#"{{"type": "stdio", "command": "uvx", "cwd": "{cwd}"}}"#);
+            let Some(ServerConfig::Stdio(stdio)) = typed(&server, &[("work/.keep", "")]) else {
+                panic!("{cwd}")
+            };
+            let checked = stdio.cwd.expect(cwd);
+            assert_eq!((checked.written(), checked.form()), (cwd, form));
+        }
+    }
+
+    #[test]
+    fn valid_remote_servers_are_typed_by_transport() {
+        let headers = r#""headers": {"Authorization": "Bearer ${TOKEN}", "X-Trace": "1"}"#;
+        let remote = RemoteConfig {
+            url: "https://x.example.com/mcp".into(),
+            headers: pairs(&[("Authorization", "Bearer ${TOKEN}"), ("X-Trace", "1")]),
+        };
+        let http = typed(
+            &format!(r#"{{"type": "streamable-http", "url": "https://x.example.com/mcp", {headers}}}"#),
+            &[],
+        );
+        assert_eq!(http, Some(ServerConfig::StreamableHttp(remote.clone())));
+        let sse = typed(
+            &format!(r#"{{"type": "sse", "url": "https://x.example.com/mcp", {headers}}}"#),
+            &[],
+        );
+        assert_eq!(sse.as_ref().map(ServerConfig::transport), Some(Transport::Sse));
+        assert_eq!(sse, Some(ServerConfig::Sse(remote)));
+    }
+
+    #[test]
+    fn an_invalid_server_has_no_configuration_but_keeps_its_place_and_secrets() {
+        // §7.2.2 rule 3: skipped, so nothing may launch it; `--failed` still masks what it holds.
+        let tree = crate::tree::Tree::from_files([(
+            "mcp.json",
+            one_server(r#"{"type": "stdio", "command": "uvx", "cwd": "/tmp", "env": {"KEY": "v-123"}}"#),
+        )]);
+        let (section, read) = super::super::load_mcp(&tree, &plugin_1_0_0(), &mut Vec::new());
+        assert_eq!(section.servers[0].state, ServerState::Invalid);
+        let server = &read.unwrap().servers[0];
+        assert_eq!(server.config, None);
+        assert_eq!(server.transport, Some(Transport::Stdio));
+        assert_eq!(
+            (server.location.pointer.as_str(), server.location.line),
+            ("/mcpServers/s", 4)
+        );
+        assert_eq!(
+            server.secrets,
+            [crate::package::Secret::Named {
+                name: "KEY".into(),
+                value: "v-123".into()
+            }]
+        );
     }
 
     #[test]

@@ -1,13 +1,10 @@
 //! Runtime state typed into the packaging files (AP710).
 
-use serde_json::Value;
-
 use super::examples::{DriftRule, MCP_JSON, SKILL_MD, SNAPSHOT, drift_rule};
 use super::report::{Drift, DriftRow, FixSide};
-use crate::json::{JsonDoc, parse::push_token, parse_document};
+use crate::package::{Member, Package};
 use crate::rule::Rule;
-use crate::source::json::JsonSource;
-use crate::tree::{Tree, path_from_root};
+use crate::tree::path_from_root;
 
 /// Members only a running client knows; in packaging files they are drift.
 const RUNTIME_MEMBERS: &[&str] = &[
@@ -40,38 +37,25 @@ pub static RUNTIME_STATE_IN_PACKAGING: Rule = drift_rule(DriftRule {
 });
 
 impl Drift<'_, '_> {
-    /// Runtime state typed into plugin.json or mcp.json (the classic drift).
-    pub(super) fn runtime_state(&mut self, tree: &Tree) {
-        for file in ["plugin.json", "mcp.json"] {
-            let Some(text) = tree.read(file).and_then(|bytes| std::str::from_utf8(bytes).ok()) else {
-                continue;
-            };
-            let Ok(doc) = parse_document(text) else { continue };
-            let shown = path_from_root(self.root, file);
-            let located = JsonSource::new(&shown, text, doc);
-            let doc = &located.doc;
-            let mut places: Vec<String> = vec![String::new()];
-            let servers = doc.value.get("mcpServers").and_then(Value::as_object);
-            if let Some(servers) = servers.filter(|_| file == "mcp.json") {
-                for id in servers.keys() {
-                    let mut pointer = "/mcpServers".to_string();
-                    push_token(&mut pointer, id);
-                    places.push(pointer);
-                }
-            }
-            for place in places {
-                self.runtime_members(&located, doc, file, &place);
-            }
+    /// Runtime state typed into plugin.json or mcp.json (the classic drift),
+    /// from the members the check placed.
+    pub(super) fn runtime_state(&mut self, package: &Package) {
+        let documents = package
+            .manifest
+            .iter()
+            .chain(package.mcp.as_ref().map(|mcp| &mcp.document));
+        for document in documents {
+            self.runtime_members(&document.file, "", &document.members);
+        }
+        for server in package.servers() {
+            self.runtime_members(&server.location.file, &server.location.pointer, &server.members);
         }
     }
 
-    fn runtime_members(&mut self, located: &JsonSource<'_>, doc: &JsonDoc, file: &str, place: &str) {
-        let Some(members) = doc.value.pointer(place).and_then(Value::as_object) else {
-            return;
-        };
-        for key in members.keys().filter(|k| RUNTIME_MEMBERS.contains(&k.as_str())) {
-            let mut pointer = place.to_string();
-            push_token(&mut pointer, key);
+    fn runtime_members(&mut self, file: &str, place: &str, members: &[Member]) {
+        for member in members.iter().filter(|m| RUNTIME_MEMBERS.contains(&m.name.as_str())) {
+            let key = &member.name;
+            let pointer = &member.location.pointer;
             let message = if key == "tools" {
                 format!("{file} has a `tools` list typed in: tools come from the server's tools/list at runtime")
             } else {
@@ -87,9 +71,9 @@ impl Drift<'_, '_> {
                 package: Some(key.clone()),
                 fix: FixSide::Package,
             });
-            self.report
-                .diagnostics
-                .push(located.at_key(&RUNTIME_STATE_IN_PACKAGING, &pointer, message));
+            let mut diagnostic = member.location.diagnostic(&RUNTIME_STATE_IN_PACKAGING, message);
+            diagnostic.file = Some(path_from_root(self.root, file));
+            self.report.diagnostics.push(diagnostic);
         }
     }
 }

@@ -15,9 +15,9 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use apcheck::commands::documents::validate_document;
 use apcheck::json::tools::{DiffRequest, SchemaChoice, diff_documents, load_schema};
 use apcheck::json::validate::{CompileOptions, SchemaCache};
-use apcheck::commands::documents::validate_document;
 use apcheck::render::documents::{validation, verdict};
 use apcheck::render::escape::is_unsafe;
 use apcheck::render::packages::render as packages;

@@ -127,3 +127,7 @@ pub fn call(snapshot: Input, tool: &str, arguments: Input, format: Format, optio
 }
 
 pub mod documents;
+/// `new` and `port`: their modules are the CLI's and the npm package's only.
+#[cfg(any(not(target_arch = "wasm32"), feature = "node"))]
+pub mod files;
+pub mod snapshot;

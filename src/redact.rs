@@ -699,6 +699,25 @@ impl KnownSecrets {
     }
 }
 
+/// The credentials one server's `config` holds: its `env` and `headers` values, and its `url`.
+pub fn add_server_secrets(known: &mut KnownSecrets, config: &serde_json::Map<String, serde_json::Value>) {
+    for field in ["env", "headers"] {
+        for (name, value) in config
+            .get(field)
+            .and_then(serde_json::Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            if let Some(value) = value.as_str() {
+                known.add_named(name, value);
+            }
+        }
+    }
+    if let Some(url) = config.get("url").and_then(serde_json::Value::as_str) {
+        known.add_url(url);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

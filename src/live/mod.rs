@@ -239,37 +239,8 @@ async fn closed(listed: Result<(Listed, session::Session), String>) -> Result<Li
 /// which the server may echo back in anything it says.
 fn known_secrets(config: &Map<String, Value>) -> crate::redact::KnownSecrets {
     let mut known = crate::redact::KnownSecrets::default();
-    add_known_secrets(&mut known, config);
+    crate::redact::add_server_secrets(&mut known, config);
     known
-}
-
-/// The credentials every server of the package in `tree` holds in its
-/// `mcp.json`, valid or not: a reason pasted from a client (`snapshot
-/// --failed`) may echo any of them.
-pub fn configured_secrets(tree: &Tree) -> crate::redact::KnownSecrets {
-    let mut known = crate::redact::KnownSecrets::default();
-    let configs = tree
-        .read(crate::rules::mcp::MCP_PATH)
-        .and_then(|bytes| serde_json::from_slice::<Value>(bytes).ok())
-        .and_then(|doc| doc.get("mcpServers").and_then(Value::as_object).cloned())
-        .unwrap_or_default();
-    for config in configs.values().filter_map(Value::as_object) {
-        add_known_secrets(&mut known, config);
-    }
-    known
-}
-
-fn add_known_secrets(known: &mut crate::redact::KnownSecrets, config: &Map<String, Value>) {
-    for field in ["env", "headers"] {
-        for (name, value) in config.get(field).and_then(Value::as_object).into_iter().flatten() {
-            if let Some(value) = value.as_str() {
-                known.add_named(name, value);
-            }
-        }
-    }
-    if let Some(url) = config.get("url").and_then(Value::as_str) {
-        known.add_url(url);
-    }
 }
 
 /// `work`, unless the `deadline` (`timeout` after the attempt started) passes or Ctrl-C comes first.

@@ -700,6 +700,8 @@ impl KnownSecrets {
 }
 
 /// The credentials one server's `config` holds: its `env` and `headers` values, and its `url`.
+/// (For `snapshot --failed` and the live edge: not in the page's wasm.)
+#[cfg(any(not(target_arch = "wasm32"), feature = "node"))]
 pub fn add_server_secrets(known: &mut KnownSecrets, config: &serde_json::Map<String, serde_json::Value>) {
     for field in ["env", "headers"] {
         for (name, value) in config

@@ -63,8 +63,9 @@ Options:
                                   The reverse-domain namespace under \`extensions\` that the unsafe fix moves a
                                   vendor \`hooks\` key to (\`com.example.client\`)`;
 
+/** A usage or I/O failure: `apcheck: MESSAGE` on stderr, escaped by the core as the Rust CLI escapes it, exit 2. */
 function fail(message) {
-  process.stderr.write(`apcheck: ${message}\n`);
+  process.stderr.write(wasm.cliLine(message));
   return EXIT_FAILURE;
 }
 

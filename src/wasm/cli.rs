@@ -139,6 +139,15 @@ fn streams(streams: Streams) -> String {
     streams_value(streams).to_string()
 }
 
+/// `apcheck: MESSAGE` and a newline, as the CLI says a failure on standard
+/// error: escaped by the renderer (no control character reaches the terminal,
+/// no credential shape is shown).
+#[wasm_bindgen(js_name = cliLine)]
+pub fn cli_line(message: JsValue) -> Result<String, JsError> {
+    args!(thrown; string message);
+    Ok(documents::line(message))
+}
+
 /// A document's bytes as `apcheck diff` and `validate` read them: its text,
 /// or the error saying it is not UTF-8 (`path` as the user wrote it).
 #[wasm_bindgen(js_name = cliText)]

@@ -752,6 +752,8 @@ test('snapshot without --connect prints and writes what the Rust CLI does', () =
     ['snapshot', join(fixtures, 'port/claude')],
     ['snapshot', join(fixtures, 'missing')],
     ['snapshot', join(plugin, 'plugin.json')],
+    // A name with a control character is escaped as the Rust CLI escapes it.
+    ['snapshot', join(fixtures, 'no\u001b[31msuch')],
   ]) {
     outcomes.add(sameAsRust(args).status);
   }
@@ -870,6 +872,7 @@ test('port writes the package and prints what the Rust CLI does, with its refusa
     ['port', 'src', '-o', 'out', '--from', 'claude'],
     ['port', 'src/README.md', '-o', 'out'],
     ['port', 'missing', '-o', 'out'],
+    ['port', 'mis\u001b[31msing', '-o', 'out'],
   ]) {
     outcomes.add(sameWrites(args, copy).status);
   }

@@ -9,8 +9,10 @@ import {
   chmodSync,
   closeSync,
   constants,
+  existsSync,
   fsyncSync,
   lstatSync,
+  mkdirSync,
   openSync,
   readFileSync,
   readSync,
@@ -20,6 +22,7 @@ import {
   renameSync,
   statSync,
   unlinkSync,
+  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
@@ -426,4 +429,99 @@ export function writeFixed(dir, file, text) {
     }
     throw error.code === undefined ? error : new Error(`${path}: ${ioMessage(error)}`);
   }
+}
+
+/** `file` as a path inside a folder the core writes into: a plain relative path, or the message to fail with. */
+function plainRelative(file, dir) {
+  if (isAbsolute(file) || file.split('/').some((part) => part === '' || part === '.' || part === '..')) {
+    throw new Error(`${file}: not a path inside ${dir}`);
+  }
+}
+
+/** The entries of `dir`, `undefined` when it does not exist, or throws `failure(error)` (the message) when it cannot be listed. */
+function entriesOrAbsent(dir, failure) {
+  try {
+    return readdirSync(dir);
+  } catch (error) {
+    if (error.code === 'ENOENT') return undefined;
+    throw new Error(failure(error));
+  }
+}
+
+/** Creates the file `path` with `bytes` (never replacing one unless `replace`), its folders first; throws the Rust CLI's `path: error`. */
+function createFile(path, bytes, replace) {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, bytes, { flag: replace ? 'w' : 'wx' });
+  } catch (error) {
+    throw new Error(`${path}: ${ioMessage(error)}`);
+  }
+}
+
+/**
+ * Writes `apcheck new`'s files (`[file, text]` pairs, relative to `dir`) as
+ * the Rust CLI's `write_new` does (`src/bin/apcheck/new.rs`): `dir` must not
+ * exist or be empty, and each file is created new, so nothing there is ever
+ * replaced. Throws the Rust CLI's message.
+ */
+export function writeNew(dir, files) {
+  const entries = entriesOrAbsent(dir, (error) =>
+    existsSync(dir) ? `${dir} already exists; apcheck new never overwrites` : `${dir}: ${ioMessage(error)}`,
+  );
+  if (entries !== undefined && entries.length > 0) throw new Error(`${dir} already exists and is not empty; apcheck new never overwrites`);
+  for (const [file, text] of files) {
+    plainRelative(file, dir);
+    createFile(joinPath(dir, file), text, false);
+  }
+}
+
+/**
+ * Writes `apcheck port`'s package (`run`, the wasm's `PortRun`) under `dir`
+ * as the Rust CLI's `write_package` does (`src/bin/apcheck/port.rs`): without
+ * `force`, `dir` must not exist or be empty and every file is created new;
+ * with it, the package's files replace those there. No path leaves `dir`:
+ * each is a plain relative path, and no link under `dir` is written through.
+ * A script copied from `source` stays executable. Throws the Rust CLI's message.
+ */
+export function writePackage(source, dir, run, force) {
+  const entries = entriesOrAbsent(dir, (error) => (existsSync(dir) ? `${dir} exists and is not a folder` : `${dir}: ${ioMessage(error)}`));
+  if (entries !== undefined && entries.length > 0 && !force) {
+    throw new Error(`${dir} already exists and is not empty; give an empty folder, or --force to write into it`);
+  }
+  for (let index = 0; index < run.count; index++) {
+    const file = run.file(index);
+    plainRelative(file, dir);
+    const path = joinPath(dir, file);
+    let walked = dir;
+    for (const part of file.split('/')) {
+      walked = joinPath(walked, part);
+      let link = false;
+      try {
+        link = lstatSync(walked).isSymbolicLink();
+      } catch {
+        // Not there yet: created below.
+      }
+      if (link) throw new Error(`${walked}: a link; port never writes through one`);
+    }
+    createFile(path, run.bytes(index), force);
+    // plugin.json and mcp.json are port's own, whatever a source file of that name is.
+    if (file !== 'plugin.json' && file !== 'mcp.json') {
+      try {
+        keepExecutable(joinPath(source, file), path);
+      } catch (error) {
+        throw new Error(`${path}: ${ioMessage(error)}`);
+      }
+    }
+  }
+}
+
+/** A script copied from the source stays executable (the tree carries bytes, not modes). */
+function keepExecutable(source, written) {
+  let stats;
+  try {
+    stats = lstatSync(source);
+  } catch {
+    return;
+  }
+  if (stats.isFile() && (stats.mode & 0o111) !== 0) chmodSync(written, (statSync(written).mode & 0o7777) | (stats.mode & 0o111));
 }

@@ -127,3 +127,10 @@ pub fn call(snapshot: Input, tool: &str, arguments: Input, format: Format, optio
 }
 
 pub mod documents;
+// `new`, `port` and `snapshot`: the CLI's and the npm package's only, not in
+// the page's wasm (its size budget; the page builds snapshots through
+// `snapshot::page`).
+#[cfg(any(not(target_arch = "wasm32"), feature = "node"))]
+pub mod files;
+#[cfg(any(not(target_arch = "wasm32"), feature = "node"))]
+pub mod snapshot;

@@ -18,7 +18,7 @@ pub mod json;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod live;
 pub mod package;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), feature = "node"))]
 pub mod port;
 pub mod redact;
 pub mod registry;
@@ -27,7 +27,7 @@ pub mod report;
 #[macro_use]
 pub mod rule;
 pub mod rules;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), feature = "node"))]
 pub mod scaffold;
 pub mod schemas;
 pub mod snapshot;

@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 // `npx apcheck COMMAND …`: the Rust CLI's `check`, `rules`, `explain`,
-// `check-snapshot`, `drift`, `changes`, `fmt`, `diff` and `validate` on the wasm core, with the same root
-// search, disk reading, renderers and exit codes: 0 clean, 1 findings at error
-// level (or warnings with `--deny warnings`), 2 usage or I/O failure. For
-// `check`, the configuration (`apcheck.toml` or `[tool.apcheck]` found above
-// each PATH, or `--config`), the rule flags and the baseline apply as in the
-// Rust CLI, and `--fix`, `--unsafe-fixes` and `--diff` write or print the
-// core's fixes as it does. The other commands exit 2 naming the native binary.
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+// `config`, `snapshot` (without `--connect`), `check-snapshot`, `drift`,
+// `changes`, `fmt`, `diff`, `validate`, `new` and `port` on the wasm core,
+// with the same root search, disk reading, renderers and exit codes: 0 clean,
+// 1 findings at error level (or warnings with `--deny warnings`), 2 usage or
+// I/O failure. For `check`, the configuration (`apcheck.toml` or
+// `[tool.apcheck]` found above each PATH, or `--config`), the rule flags and
+// the baseline apply as in the Rust CLI, and `--fix`, `--unsafe-fixes` and
+// `--diff` write or print the core's fixes as it does. `new` and `port` write
+// the core's files with the native CLI's refusals. The other commands (`call`,
+// `lsp`, `completions`, `man`, and `--connect`) exit 2 naming the native binary.
+import { readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
-import { isAbsolute } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 
 // Before the package loads (so the imports below are dynamic): the process is
@@ -21,7 +24,7 @@ setFlagsFromString('--wasm-lazy-validation');
 module.enableCompileCache?.();
 const { Package, renderCheck } = await import('../node.js');
 const wasm = await import('../wasm/apcheck.js');
-const { findRoots, ioMessage, loadSettings, readPackage, relativeTo, writeFixed } = await import('../disk.js');
+const { findRoots, ioMessage, loadSettings, readPackage, relativeTo, writeFixed, writeNew, writePackage } = await import('../disk.js');
 
 const EXIT_CLEAN = 0;
 const EXIT_FINDINGS = 1;
@@ -31,8 +34,8 @@ const USAGE = `Usage: apcheck check [OPTIONS] <PATH>...
 
 Check plugin roots (or folders of them) as a conformant client would load them.
 This is the npm build of apcheck (the Rust core in WebAssembly); it has the commands
-check, rules, explain, check-snapshot, drift, changes, fmt, diff and validate
-(\`apcheck COMMAND --help\`).
+check, rules, explain, config, snapshot (offline), check-snapshot, drift, changes, fmt, diff,
+validate, new and port (\`apcheck COMMAND --help\`).
 
 Options:
       --format <FORMAT>           text, json, sarif, github or markdown [default: text]
@@ -60,8 +63,9 @@ Options:
                                   The reverse-domain namespace under \`extensions\` that the unsafe fix moves a
                                   vendor \`hooks\` key to (\`com.example.client\`)`;
 
+/** A usage or I/O failure: `apcheck: MESSAGE` on stderr, escaped by the core as the Rust CLI escapes it, exit 2. */
 function fail(message) {
-  process.stderr.write(`apcheck: ${message}\n`);
+  process.stderr.write(wasm.cliLine(message));
   return EXIT_FAILURE;
 }
 
@@ -288,20 +292,24 @@ function render(options, checked, anyCollection, ioFailed) {
 const FORMATS = CHOICES.format;
 const DOC_FORMATS = ['text', 'json'];
 
-/** A flag without a value (`--formats`), and a repeatable one (`--ref A --ref B`), in `parseCommand`'s `flags`. */
+/** A flag without a value (`--formats`), a repeatable one (`--ref A --ref B`), and a repeatable one of two values (`--http-server ID URL`), in `parseCommand`'s `flags`. */
 const SWITCH = Symbol('switch');
 const MANY = Symbol('many');
+const PAIR = Symbol('pair');
 
 /**
  * The flags and positional arguments of a command beyond `check`: `flags`
  * maps each `--name` to its choices (or `null` for any value, `SWITCH`,
- * `MANY`), with `defaults`; `positionals` is [least, most]. As clap,
- * `--name=value` or `--name value`.
+ * `MANY`, `PAIR`), with `defaults`; `positionals` is [least, most]; `shorts`
+ * maps a short flag to its long name (`{ '-o': 'output' }`). As clap,
+ * `--name=value` or `--name value`, `-o value` or `-ovalue`.
  */
-function parseCommand(args, flags, defaults, [least, most], missing) {
+function parseCommand(args, flags, defaults, [least, most], missing, shorts = {}) {
   const options = { ...defaults, positionals: [] };
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
+    let arg = args[i];
+    const short = Object.keys(shorts).find((flag) => arg.startsWith(flag));
+    if (short !== undefined) arg = arg === short ? `--${shorts[short]}` : `--${shorts[short]}=${arg.slice(arg[2] === '=' ? 3 : 2)}`;
     if (arg === '--') {
       options.positionals.push(...args.slice(i + 1));
       break;
@@ -312,6 +320,13 @@ function parseCommand(args, flags, defaults, [least, most], missing) {
       if (flags[name] === SWITCH) {
         if (inline !== undefined) return { error: `unexpected value '${inline}' for '--${name}' found; no more were expected` };
         options[name] = true;
+        continue;
+      }
+      if (flags[name] === PAIR) {
+        const pair = inline === undefined ? args.slice(i + 1, i + 3) : [inline, args[i + 1]];
+        i += inline === undefined ? 2 : 1;
+        if (pair.length < 2 || pair.includes(undefined)) return { error: `2 values required for '--${name}'` };
+        options[name] = [...options[name], ...pair];
         continue;
       }
       const value = inline ?? args[++i];
@@ -400,15 +415,23 @@ function emit(answer) {
   return exit;
 }
 
+/** Prints a `{stdout, stderr, exit}` answer of a command that wrote files: what it wrote first, then what it says about it. */
+function emitWritten(answer) {
+  const { stdout, stderr, exit } = typeof answer === 'string' ? JSON.parse(answer) : answer;
+  process.stdout.write(stdout);
+  process.stderr.write(stderr);
+  return exit;
+}
+
 /** A command: its usage line, flags and arguments, and what it does with them. */
-function command(synopsis, flags, defaults, counts, missing, run) {
+function command(synopsis, flags, defaults, counts, missing, run, shorts = {}) {
   const help = `Usage: apcheck ${synopsis}\n\nThis is the npm build of apcheck; the flags and output are the native CLI's.`;
   return (args) => {
     if (args.includes('--help') || args.includes('-h')) {
       process.stdout.write(`${help}\n`);
       return EXIT_CLEAN;
     }
-    const { options, error } = parseCommand(args, flags, defaults, counts, missing);
+    const { options, error } = parseCommand(args, flags, defaults, counts, missing, shorts);
     if (error) {
       process.stderr.write(`error: ${error}\n\n${help}\n`);
       return EXIT_FAILURE;
@@ -553,6 +576,137 @@ function validate({ schema, builtin, ref: refs, formats, format, color, 'max-inp
   return emitStreams(wasm.cliValidate(documents, texts, failures, JSON.stringify(flags)));
 }
 
+const SNAPSHOT_HELP = `snapshot [OPTIONS] <PLUGIN>
+
+Build the capability snapshot a client would hold after loading a plugin (offline: \`--connect\`
+needs the native binary).
+
+Options:
+  --tools <SERVER=FILE>     A \`tools/list\` result for one server (JSON-RPC response, bare result, array
+                            of pages, or an initialize + tools/list capture); repeatable
+  --failed <SERVER=REASON>  Record that a valid server failed to connect, with the reason the client
+                            reported (Agent Plugins §7.2.2 rule 5); repeatable
+  -o, --output <FILE>       Write the snapshot here instead of standard output`;
+
+/** `snapshot`'s flags for connecting to servers: the native CLI's. */
+const CONNECT_FLAGS = ['connect', 'data', 'timeout', 'server', 'inherit-env'];
+
+/** `apcheck snapshot PLUGIN` without `--connect`: the root and the `--tools` files read here, the rest the core's. */
+function snapshot({ tools, failed, output, positionals: [plugin] }) {
+  const pkg = readRoot(plugin);
+  try {
+    const { stdout, stderr, exit } = JSON.parse(pkg.tree.cliSnapshot(plugin, tools, failed, readText, colorEnabled('auto')));
+    process.stderr.write(stderr);
+    if (exit === EXIT_FAILURE || stdout === '') return exit;
+    if (output === undefined) {
+      process.stdout.write(stdout);
+      return exit;
+    }
+    try {
+      writeFileSync(output, stdout);
+    } catch (error) {
+      return fail(`cannot write ${output}: ${ioMessage(error)}`);
+    }
+    return exit;
+  } finally {
+    pkg.free();
+  }
+}
+
+const CONFIG_HELP = `config --show [OPTIONS] [PATH]
+
+Show the configuration (apcheck.toml, pyproject.toml, flags) a check of PATH (default \`.\`) would use,
+merged with the flags given, and where each value came from.
+
+Options:
+  --show                    Print the merged configuration with the origin of each value
+  --config <FILE>           Use this configuration file instead of the one found above PATH
+  --select <CODES>          Show only these rules, by code or prefix (\`AP2,AP314\`)
+  --extend-select <CODES>   Show these rules too, by code or prefix
+  --ignore <CODES>          Hide these rules, by code or prefix
+  --severity <CODE=LEVEL>   Set a rule's severity: \`AP205=error\`, \`AP314=off\`
+  --extensions-namespace <NAMESPACE>  The namespace the unsafe fix moves a vendor \`hooks\` key to`;
+
+/** `apcheck config --show [PATH]`: the settings found and merged as `check` merges them, shown by the core. */
+function config({ show, config: file, select, 'extend-select': extendSelect, ignore, severity, 'extensions-namespace': extensionsNamespace, positionals: [path = '.'] }) {
+  if (!show) throw new UsageError('the following required arguments were not provided:\n  --show');
+  // Comma-separated lists, as clap splits them; `--severity` is one value each.
+  const split = (values) => values.flatMap((value) => value.split(','));
+  const { settings } = loadSettings(path, { config: file, select: split(select), extendSelect: split(extendSelect), ignore: split(ignore), severity, extensionsNamespace });
+  try {
+    process.stdout.write(settings.show());
+    return EXIT_CLEAN;
+  } finally {
+    settings.free();
+  }
+}
+
+const NEW_HELP = `new [OPTIONS] <NAME>
+
+Write a new plugin package that checks clean: manifest, skills, mcp.json. NAME is the plugin's name and
+the new directory (which must not exist or be empty); a path names the directory, its last part the plugin.
+
+Options:
+  --skill <NAME>              Add the skill \`skills/NAME/SKILL.md\` (repeatable)
+  --stdio-server <ID> <CMD>   Add a local server to mcp.json, its command line split as a shell would. Repeatable
+  --http-server <ID> <URL>    Add a remote Streamable HTTP server to mcp.json. Repeatable`;
+
+/** `apcheck new PATH`: the core decides the files and what is said; they are written here. */
+function newPackage({ skill, 'stdio-server': stdioServers, 'http-server': httpServers, positionals: [path] }) {
+  const answer = JSON.parse(wasm.cliNew(path, skill, stdioServers, httpServers));
+  if (answer.refused !== undefined) return emitStreams(JSON.stringify(answer.refused));
+  writeNew(path, answer.files);
+  return emitWritten(answer.written);
+}
+
+const PORT_HELP = `port [OPTIONS] <SRC>
+
+Write the Agent Plugins package of a Claude Code, Codex, Cursor or Gemini CLI plugin, and say what is left behind.
+
+Options:
+  -o, --output <DEST>   Where the package is written: a folder that does not exist or is empty
+                        (default: \`SRC-agent-plugin\`)
+  --from <VENDOR>       Read this layout when SRC has several: claude, codex, cursor or gemini
+  --name <NAME>         The plugin's name, in place of the source's
+  --force               Write into a DEST that is not empty, replacing the files the package has
+  --dry-run             Print what would be written, and write nothing`;
+
+/** \`plugins/x\` → \`plugins/x-agent-plugin\`, beside the source (as the Rust CLI's \`default_dest\`). */
+function defaultDest(source) {
+  let real;
+  try {
+    real = realpathSync(source);
+  } catch {
+    real = undefined;
+  }
+  const named = real !== undefined && real !== '/';
+  const dest = `${named ? basename(real) : 'plugin'}-agent-plugin`;
+  return named ? join(dirname(real), dest) : dest;
+}
+
+/** `apcheck port SRC`: the source read here, ported by the core, and its files written here. */
+function port({ output, from, name, force, 'dry-run': dryRun, positionals: [source] }) {
+  let pkg;
+  try {
+    pkg = readPackage(source);
+  } catch (error) {
+    throw new Error(`${source}: ${error.code === 'ENOTDIR' && !error.syscall ? error.message : ioMessage(error)}`);
+  }
+  try {
+    const ported = pkg.tree.cliPort(source, from, name);
+    if (typeof ported === 'string') return emitStreams(ported);
+    try {
+      const dest = output ?? defaultDest(source);
+      if (!dryRun) writePackage(source, dest, ported, force);
+      return emitWritten(ported.written(dest, dryRun));
+    } finally {
+      ported.free();
+    }
+  } finally {
+    pkg.free();
+  }
+}
+
 const COMMANDS = {
   rules: command('rules [--format <text|json>]', { format: DOC_FORMATS }, { format: 'text' }, [0, 0], '', ({ format }) => {
     process.stdout.write(wasm.cliRules(format === 'json'));
@@ -635,21 +789,59 @@ const COMMANDS = {
     '',
     validate,
   ),
+  snapshot: command(
+    SNAPSHOT_HELP,
+    { tools: MANY, failed: MANY, output: null },
+    { tools: [], failed: [] },
+    [1, 1],
+    '<PLUGIN>',
+    snapshot,
+    { '-o': 'output' },
+  ),
+  config: command(
+    CONFIG_HELP,
+    { show: SWITCH, config: null, select: MANY, 'extend-select': MANY, ignore: MANY, severity: MANY, 'extensions-namespace': null },
+    { show: false, select: [], 'extend-select': [], ignore: [], severity: [] },
+    [0, 1],
+    '',
+    config,
+  ),
+  new: command(
+    NEW_HELP,
+    { skill: MANY, 'stdio-server': PAIR, 'http-server': PAIR },
+    { skill: [], 'stdio-server': [], 'http-server': [] },
+    [1, 1],
+    '<NAME>',
+    newPackage,
+  ),
+  port: command(
+    PORT_HELP,
+    { output: null, from: ['claude', 'codex', 'cursor', 'gemini'], name: null, force: SWITCH, 'dry-run': SWITCH },
+    { force: false, 'dry-run': false },
+    [1, 1],
+    '<SRC>',
+    port,
+    { '-o': 'output' },
+  ),
   changes: command('changes [--format <FORMAT>] [--color <WHEN>] <OLD> <NEW>', REPORT_FLAGS, REPORT_DEFAULTS, [2, 2], '<OLD> <NEW>', ({ format, color, positionals: [old, current] }) => {
     const [oldText, newText] = [readText(old), readText(current)];
     return emit(wasm.cliChanges(old, oldText, current, newText, format, colorEnabled(color), process.cwd()));
   }),
 };
 
-/** The native CLI's commands this build does not run: each needs the file system, processes or the network beyond reading files. */
-const NATIVE_ONLY = ['config', 'snapshot', 'call', 'lsp', 'new', 'port', 'completions', 'man'];
+/**
+ * The native CLI's commands this build does not run: `call` and `lsp` (a
+ * language server over stdio), and `completions` and `man`, which clap
+ * generates from the native CLI's own definitions (clap is not in the wasm).
+ */
+const NATIVE_ONLY = ['call', 'lsp', 'completions', 'man'];
 /** `check`'s flags that start servers: the native CLI's. */
 const NATIVE_CHECK_FLAGS = /^--(connect)(=|$)/;
 
 function needsNative(what) {
   return fail(
     `${what} needs the native apcheck binary; this npm build (the core in WebAssembly) runs check, rules, explain, ` +
-      'check-snapshot, drift, changes, fmt, diff and validate. Install the native one with `cargo install apcheck --locked`, ' +
+      'config, snapshot (offline), check-snapshot, drift, changes, fmt, diff, validate, new and port. Install the native one with `cargo install apcheck --locked`, ' +
       '`pipx install apcheck` (or pip install apcheck), or a release binary.',
   );
 }
@@ -673,6 +865,11 @@ function main(argv) {
     const native = rest.find((arg) => NATIVE_CHECK_FLAGS.test(arg));
     if (native) return needsNative(`\`check ${native.split('=')[0]}\``);
     return check(rest);
+  }
+  if (command === 'snapshot') {
+    // `--connect` and its flags start servers: the native CLI's.
+    const native = rest.find((arg) => CONNECT_FLAGS.some((flag) => arg === `--${flag}` || arg.startsWith(`--${flag}=`)));
+    if (native) return needsNative(`\`snapshot ${native.split('=')[0]}\``);
   }
   if (command in COMMANDS) return COMMANDS[command](rest);
   if (NATIVE_ONLY.includes(command)) return needsNative(`\`${command}\``);

@@ -131,8 +131,21 @@ impl PackageTree {
     }
 }
 
+fn streams_value(streams: Streams) -> serde_json::Value {
+    serde_json::json!({ "stdout": streams.stdout, "stderr": streams.stderr, "exit": streams.exit.code() })
+}
+
 fn streams(streams: Streams) -> String {
-    serde_json::json!({ "stdout": streams.stdout, "stderr": streams.stderr, "exit": streams.exit.code() }).to_string()
+    streams_value(streams).to_string()
+}
+
+/// `apcheck: MESSAGE` and a newline, as the CLI says a failure on standard
+/// error: escaped by the renderer (no control character reaches the terminal,
+/// no credential shape is shown).
+#[wasm_bindgen(js_name = cliLine)]
+pub fn cli_line(message: JsValue) -> Result<String, JsError> {
+    args!(thrown; string message);
+    Ok(documents::line(message))
 }
 
 /// A document's bytes as `apcheck diff` and `validate` read them: its text,
@@ -352,4 +365,116 @@ pub fn cli_fmt(name: JsValue, text: JsValue, flags_json: JsValue) -> Result<Stri
         color: flags.stderr_color,
     };
     Ok(streams(documents::fmt(input, &options, mode, stderr)))
+}
+
+#[wasm_bindgen]
+impl PackageTree {
+    /// `apcheck snapshot PLUGIN` without `--connect` on this package, the plugin
+    /// root named `root` as on the command line: `tools` and `failed` are the
+    /// `--tools SERVER=FILE` and `--failed SERVER=REASON` values, and
+    /// `read_text(file)` reads a `--tools` file, returning its text or throwing
+    /// an `Error` whose message is the whole message to fail with. `color`
+    /// colours the findings of a plugin without a snapshot. Answers `{"stdout",
+    /// "stderr", "exit"}`: `stdout` is the snapshot, for standard output or
+    /// `--output`.
+    #[wasm_bindgen(js_name = cliSnapshot)]
+    pub fn cli_snapshot(
+        &self,
+        root: JsValue,
+        tools: JsValue,
+        failed: JsValue,
+        read_text: &js_sys::Function,
+        color: bool,
+    ) -> Result<String, JsError> {
+        args!(thrown; string root, strings tools, strings failed);
+        let mut read = |file: &str| match read_text.call1(&JsValue::NULL, &JsValue::from_str(file)) {
+            Ok(text) => text.as_string().ok_or_else(|| format!("cannot read {file}")),
+            Err(error) => Err(error
+                .dyn_into::<js_sys::Error>()
+                .map(|error| String::from(error.message()))
+                .unwrap_or_else(|_| format!("cannot read {file}"))),
+        };
+        let options = TextOptions { color };
+        Ok(streams(crate::commands::snapshot::snapshot(
+            &root, &self.tree, &tools, &failed, &mut read, options,
+        )))
+    }
+}
+
+/// `apcheck new PATH`: `path` as on the command line, the `--skill` names and
+/// the `--stdio-server ID CMD` and `--http-server ID URL` values in pairs.
+/// Answers `{"files": [[file, text], …], "written": {"stdout", "stderr",
+/// "exit"}}`, the files to write under PATH (relative to it, in order) and
+/// what to print once they are, or `{"refused": {"stdout", "stderr", "exit"}}`.
+#[wasm_bindgen(js_name = cliNew)]
+pub fn cli_new(
+    path: JsValue,
+    skills: JsValue,
+    stdio_servers: JsValue,
+    http_servers: JsValue,
+) -> Result<String, JsError> {
+    args!(thrown; string path, strings skills, strings stdio_servers, strings http_servers);
+    let answer = match crate::commands::files::new_files(&path, &skills, &stdio_servers, &http_servers) {
+        Ok(files) => {
+            let written = crate::commands::files::new_written(&path, &files);
+            serde_json::json!({ "files": files, "written": streams_value(written) })
+        }
+        Err(refused) => serde_json::json!({ "refused": streams_value(refused) }),
+    };
+    Ok(answer.to_string())
+}
+
+/// The package `apcheck port` made of a vendor plugin: its files, for the JS
+/// edge to write, and what to say once they are written.
+#[wasm_bindgen]
+pub struct PortRun {
+    source: String,
+    ported: crate::port::Ported,
+}
+
+#[wasm_bindgen]
+impl PortRun {
+    /// How many files the package has.
+    #[wasm_bindgen(getter)]
+    pub fn count(&self) -> usize {
+        self.ported.files.len()
+    }
+
+    /// File number `index`'s path, relative to DEST (`/`-separated).
+    pub fn file(&self, index: usize) -> Option<String> {
+        self.ported.files.get(index).map(|(file, _)| file.clone())
+    }
+
+    /// File number `index`'s bytes.
+    pub fn bytes(&self, index: usize) -> Option<Vec<u8>> {
+        self.ported.files.get(index).map(|(_, bytes)| bytes.clone())
+    }
+
+    /// What `apcheck port` prints once the files are written under `dest` (as
+    /// the CLI names it), or would be with `dry_run`: `{"stdout", "stderr", "exit"}`.
+    pub fn written(&self, dest: JsValue, dry_run: bool) -> Result<String, JsError> {
+        args!(thrown; string dest);
+        Ok(streams(crate::commands::files::port_written(
+            &self.source,
+            &dest,
+            &self.ported,
+            dry_run,
+        )))
+    }
+}
+
+#[wasm_bindgen]
+impl PackageTree {
+    /// `apcheck port SRC` on this package, read from `source` (as named on the
+    /// command line), with `--from` and `--name` (`undefined` when not given):
+    /// the package to write (a `PortRun`), or, when there is no vendor plugin
+    /// there, the text `{"stdout", "stderr", "exit"}` to end with.
+    #[wasm_bindgen(js_name = cliPort)]
+    pub fn cli_port(&self, source: JsValue, from: Option<String>, name: Option<String>) -> Result<JsValue, JsError> {
+        args!(thrown; string source);
+        match crate::commands::files::port_files(&source, &self.tree, from.as_deref(), name.as_deref()) {
+            Ok(ported) => Ok(PortRun { source, ported }.into()),
+            Err(refused) => Ok(JsValue::from_str(&streams(refused))),
+        }
+    }
 }

@@ -9,6 +9,8 @@
 // - check's --fix, --unsafe-fixes and --diff on copies of fixable plugins: the
 //   same streams, exit codes and bytes written (nothing for --diff);
 // - check-snapshot, drift, changes, diff and validate against the Rust CLI, byte for byte;
+// - snapshot (without --connect) and config --show, byte for byte; new and port
+//   in folders of their own: the same streams, exit codes and trees written;
 // - the typed API from TypeScript (`tsc --noEmit --strict`) and at run time.
 // Needs `npm run build:npm` (npm/wasm) and the Rust CLI (APCHECK_BIN, default
 // target/debug/apcheck, which `cargo test` builds).
@@ -725,12 +727,191 @@ test('fmt, diff and validate print what the Rust CLI prints, in every format', (
   }
 });
 
+test('snapshot without --connect prints and writes what the Rust CLI does', () => {
+  const fixtures = join(root, 'tests/fixtures');
+  const plugin = join(fixtures, 'invoice-ops');
+  const tools = join(plugin, 'tools-list.json');
+  // A capture whose last page still has a nextCursor: a warning first, then the snapshot.
+  const paged = join(project, 'paged-tools.json');
+  writeFileSync(paged, JSON.stringify([{ tools: [{ name: 'list_invoices', inputSchema: { type: 'object' } }], nextCursor: 'more' }]));
+  const outcomes = new Set();
+  for (const args of [
+    ['snapshot', plugin],
+    ['snapshot', plugin, '--tools', `invoice-tools=${tools}`],
+    ['snapshot', plugin, `--tools=invoice-tools=${paged}`],
+    ['snapshot', plugin, '--failed', 'invoice-tools=connection refused'],
+    ['snapshot', plugin, '--failed', 'invoice-tools'],
+    ['snapshot', plugin, '--failed', 'nope=timed out'],
+    ['snapshot', plugin, '--tools', tools],
+    ['snapshot', plugin, '--tools', `billing=${tools}`],
+    ['snapshot', plugin, '--tools', `invoice-tools=${join(plugin, 'missing.json')}`],
+    ['snapshot', plugin, '--tools', `invoice-tools=${join(plugin, 'README.md')}`],
+    ['snapshot', plugin, '--tools', `invoice-tools=${tools}`, '--tools', `invoice-tools=${tools}`],
+    ['snapshot', join(fixtures, 'invoice-ops-bad-name')],
+    ['snapshot', join(fixtures, 'invoice-ops-untyped-server')],
+    ['snapshot', join(fixtures, 'port/claude')],
+    ['snapshot', join(fixtures, 'missing')],
+    ['snapshot', join(plugin, 'plugin.json')],
+    // A name with a control character is escaped as the Rust CLI escapes it.
+    ['snapshot', join(fixtures, 'no\u001b[31msuch')],
+  ]) {
+    outcomes.add(sameAsRust(args).status);
+  }
+  assert.deepEqual([...outcomes].sort(), [0, 1, 2], 'clean, rejected and failing snapshots are all compared');
+  // --output: the same file written, nothing on standard output.
+  for (const cli of [rustCli, npmCli]) {
+    const file = join(project, `snapshot-${cli === rustCli ? 'rust' : 'wasm'}.json`);
+    const { stdout, status } = run(cli, ['snapshot', plugin, '-o', file, '--tools', `invoice-tools=${tools}`]);
+    assert.equal(stdout, '');
+    assert.equal(status, 0);
+  }
+  assert.equal(readFileSync(join(project, 'snapshot-wasm.json'), 'utf8'), readFileSync(join(project, 'snapshot-rust.json'), 'utf8'));
+  sameAsRust(['snapshot', plugin, '--output', join(project, 'no/such/dir/snapshot.json')]);
+});
+
+test('config --show prints what the Rust CLI prints', () => {
+  const repo = join(project, 'config-repo');
+  mkdirSync(join(repo, 'plugins/one'), { recursive: true });
+  writeFileSync(join(repo, 'apcheck.toml'), 'select = ["AP2", "AP3"]\nignore = ["AP205"]\nbaseline = "baseline.json"\n\n[severity]\nAP314 = "off"\n\n[[overrides]]\npaths = ["plugins/*"]\nignore = ["AP3"]\n');
+  writeFileSync(join(repo, 'pyproject.toml'), '[tool.apcheck]\nextend-select = ["AP7"]\n');
+  writeFileSync(join(repo, 'bad.toml'), 'select = ["NOPE"]\n');
+  for (const args of [
+    ['config', '--show'],
+    ['config', '--show', join(root, 'tests/fixtures/invoice-ops')],
+    ['config', '--show', join(repo, 'plugins/one')],
+    ['config', '--show', '--select', 'AP1,AP4', '--extend-select', 'AP5', '--ignore', 'AP101', '--severity', 'AP205=error', join(repo, 'plugins/one')],
+    ['config', '--show', '--extensions-namespace', 'com.example.client', repo],
+    ['config', '--show', '--config', join(repo, 'pyproject.toml'), repo],
+    ['config', '--show', '--config', join(repo, 'bad.toml'), repo],
+    ['config', '--show', '--config', join(repo, 'missing.toml')],
+    ['config', '--show', '--select', 'NOPE', repo],
+  ]) {
+    sameAsRust(args);
+  }
+  assert.equal(run(npmCli, ['config']).status, 2, 'config without --show is a usage error');
+});
+
+/** Runs `command` in the folder `cwd`. */
+function runIn(cwd, command, args) {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
+  assert.equal(result.error, undefined);
+  return { stdout: result.stdout, stderr: result.stderr, status: result.status };
+}
+
+/** Every entry under `dir`: path, kind, bytes or link target, and the executable bits. */
+function treeOf(dir) {
+  if (!existsSync(dir)) return undefined;
+  return readdirSync(dir, { recursive: true })
+    .sort()
+    .map((path) => {
+      const full = join(dir, path);
+      const stats = lstatSync(full);
+      if (stats.isSymbolicLink()) return { path, link: readlinkSync(full) };
+      if (stats.isDirectory()) return { path, dir: true };
+      return { path, bytes: readFileSync(full, 'utf8'), executable: stats.mode & 0o111 };
+    });
+}
+
+/**
+ * Runs a command that writes files with each CLI, in a folder of its own set
+ * up by `setup`: the same streams and exit code (the folder's path replaced),
+ * and the same tree written.
+ */
+function sameWrites(args, setup = () => {}) {
+  const sides = [rustCli, npmCli].map((cli) => {
+    const cwd = mkdtempSync(join(project, 'writes-'));
+    setup(cwd);
+    const result = runIn(cwd, cli, args);
+    const shown = (text) => text.replaceAll(cwd, '<DIR>');
+    return { stdout: shown(result.stdout), stderr: shown(result.stderr), status: result.status, tree: treeOf(cwd) };
+  });
+  const [rust, wasm] = sides;
+  const what = args.join(' ');
+  assert.equal(wasm.stdout, rust.stdout, what);
+  assert.equal(wasm.stderr, rust.stderr, what);
+  assert.equal(wasm.status, rust.status, what);
+  assert.deepEqual(wasm.tree, rust.tree, what);
+  return rust;
+}
+
+test('new writes the package and prints what the Rust CLI does, with its refusals', () => {
+  const outcomes = new Set();
+  for (const args of [
+    ['new', 'invoice-ops'],
+    ['new', 'plugins/invoice-ops/', '--skill', 'weekly-summary', '--skill', 'triage', '--stdio-server', 'tools', 'uvx invoice-tools --read-only', '--http-server', 'billing', 'https://billing.example.com/mcp'],
+    ['new', 'Bad_Name'],
+    ['new', 'x', '--skill', 'a', '--skill', 'a'],
+    ['new', 'x', '--stdio-server', 't', 'unclosed "quote'],
+    ['new', 'x', '--http-server', 't', 'not-a-url'],
+    ['new', '.'],
+    ['new', 'dir/..'],
+  ]) {
+    outcomes.add(sameWrites(args).status);
+  }
+  assert.deepEqual([...outcomes].sort(), [0, 2]);
+  // DEST must not exist or be empty; a link to an empty folder is written through, as natively.
+  sameWrites(['new', 'x'], (cwd) => mkdirSync(join(cwd, 'x')));
+  assert.equal(sameWrites(['new', 'x'], (cwd) => mkdirSync(join(cwd, 'x/y'), { recursive: true })).status, 2);
+  assert.equal(sameWrites(['new', 'x'], (cwd) => writeFileSync(join(cwd, 'x'), '')).status, 2);
+  sameWrites(['new', 'x', '--skill', 's'], (cwd) => {
+    mkdirSync(join(cwd, 'real'));
+    symlinkSync('real', join(cwd, 'x'));
+  });
+});
+
+test('port writes the package and prints what the Rust CLI does, with its refusals', () => {
+  const source = join(root, 'tests/fixtures/port/claude');
+  const copy = (cwd) => cpSync(source, join(cwd, 'src'), { recursive: true });
+  const outcomes = new Set();
+  for (const args of [
+    ['port', 'src', '-o', 'out'],
+    ['port', 'src'],
+    ['port', 'src', '--dry-run'],
+    ['port', 'src', '--output=out', '--name', 'other-name'],
+    ['port', 'src', '-oout', '--from', 'codex'],
+    ['port', 'src', '-o', 'out', '--from', 'claude'],
+    ['port', 'src/README.md', '-o', 'out'],
+    ['port', 'missing', '-o', 'out'],
+    ['port', 'mis\u001b[31msing', '-o', 'out'],
+  ]) {
+    outcomes.add(sameWrites(args, copy).status);
+  }
+  assert.deepEqual([...outcomes].sort(), [0, 1, 2]);
+  // A script stays executable.
+  const written = sameWrites(['port', 'src', '-o', 'out'], copy);
+  assert.notEqual(written.tree.find((entry) => entry.path === 'out/bin/changes').executable, 0);
+  // DEST not empty: refused, or written into with --force; never through a link; a file is no folder.
+  const full = (cwd) => {
+    copy(cwd);
+    mkdirSync(join(cwd, 'out'));
+    writeFileSync(join(cwd, 'out/kept'), 'mine\n');
+  };
+  assert.equal(sameWrites(['port', 'src', '-o', 'out'], full).status, 2);
+  assert.equal(sameWrites(['port', 'src', '-o', 'out', '--force'], full).status, 0);
+  const linked = (cwd) => {
+    full(cwd);
+    mkdirSync(join(cwd, 'elsewhere'));
+    symlinkSync('../elsewhere', join(cwd, 'out/skills'));
+  };
+  assert.equal(sameWrites(['port', 'src', '-o', 'out', '--force'], linked).status, 2);
+  assert.equal(
+    sameWrites(['port', 'src', '-o', 'out'], (cwd) => {
+      copy(cwd);
+      writeFileSync(join(cwd, 'out'), '');
+    }).status,
+    2,
+  );
+});
+
 test('the commands that need the native binary say so and exit 2', () => {
   for (const args of [
-    ['config'],
-    ['snapshot', '.'],
+    ['call'],
     ['lsp'],
+    ['completions', 'bash'],
+    ['man'],
     ['check', '--connect', '.'],
+    ['snapshot', '--connect', '.'],
+    ['snapshot', '.', '--timeout=5'],
   ]) {
     const wasm = run(npmCli, args);
     assert.equal(wasm.status, 2, args.join(' '));

@@ -7,11 +7,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use apcheck::rules::mcp::split_command_line;
-use apcheck::scaffold::{NewPackage, NewServer, NewTransport, new_package};
+use apcheck::commands::files;
 use clap::ArgAction;
 
-use crate::output::{self, EXIT_CLEAN};
+use crate::output;
 
 #[derive(clap::Args)]
 pub struct NewArgs {
@@ -32,65 +31,15 @@ pub struct NewArgs {
 }
 
 pub fn run(args: NewArgs) -> ExitCode {
-    let Some(name) = args.path.file_name().and_then(|name| name.to_str()) else {
-        return output::fail(format!(
-            "{}: name the new package's directory, such as `invoice-ops`",
-            args.path.display()
-        ));
-    };
-    let mut servers = Vec::new();
-    for pair in args.stdio_servers.chunks(2) {
-        let [id, command_line] = pair else { continue };
-        let Some((command, args)) = split_command_line(command_line) else {
-            return output::fail(format!(
-                "--stdio-server {id}: `{command_line}` is not a command line (empty, or an unclosed quote)"
-            ));
-        };
-        servers.push(NewServer {
-            id: id.clone(),
-            transport: NewTransport::Stdio { command, args },
-        });
-    }
-    for pair in args.http_servers.chunks(2) {
-        let [id, url] = pair else { continue };
-        servers.push(NewServer {
-            id: id.clone(),
-            transport: NewTransport::Http { url: url.clone() },
-        });
-    }
-    let request = NewPackage {
-        name: name.to_string(),
-        skills: args.skills,
-        servers,
-    };
-    let files = match new_package(&request) {
+    let path = args.path.display().to_string();
+    let files = match files::new_files(&path, &args.skills, &args.stdio_servers, &args.http_servers) {
         Ok(files) => files,
-        Err(message) => {
-            // One finding per line, each escaped on its own: escaping the whole
-            // message would show its line breaks as `\u{a}`.
-            for line in message.lines() {
-                output::say(line);
-            }
-            return ExitCode::from(output::EXIT_FAILURE);
-        }
+        Err(streams) => return output::streams(streams),
     };
     if let Err(message) = write_new(&args.path, &files) {
         return output::fail(message);
     }
-    let mut listing = String::new();
-    for (file, _) in &files {
-        listing.push_str(&format!("{}\n", args.path.join(file).display()));
-    }
-    if let Err(code) = output::print(&listing) {
-        return code;
-    }
-    eprintln!(
-        "apcheck: wrote {} in {}; `apcheck check {}` finds nothing",
-        apcheck::render::count(files.len(), "file", "files"),
-        args.path.display(),
-        args.path.display()
-    );
-    ExitCode::from(EXIT_CLEAN)
+    output::streams(files::new_written(&path, &files))
 }
 
 /// Writes `files` under `dir`, which must not exist or be an empty directory;

@@ -119,6 +119,17 @@ pub fn emit(text: &str, code: ExitCode) -> ExitCode {
     }
 }
 
+/// Prints a core command's streams, standard output first (what was
+/// written), then what is said about it on standard error, and exits as they
+/// say (2, and nothing said, when writing standard output failed).
+pub fn streams(streams: apcheck::commands::documents::Streams) -> ExitCode {
+    if let Err(code) = print(&streams.stdout) {
+        return code;
+    }
+    eprint!("{}", streams.stderr);
+    exit_code(streams.exit)
+}
+
 /// Formats for documents about rules (`rules`, `explain`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum DocFormat {

@@ -7,13 +7,11 @@ use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 
+use apcheck::commands::files;
 use apcheck::disk::read_tree;
-use apcheck::port::{PortOptions, Vendor, port};
-use apcheck::render::count;
-use apcheck::render::escape::visible;
 use apcheck::tree::Limits;
 
-use crate::output::{self, EXIT_CLEAN, EXIT_FINDINGS};
+use crate::output;
 
 #[derive(clap::Args)]
 pub struct PortArgs {
@@ -43,16 +41,10 @@ pub fn run(args: PortArgs) -> ExitCode {
         Ok(tree) => tree,
         Err(error) => return output::fail(format!("{}: {error}", args.source.display())),
     };
-    let options = PortOptions {
-        from: args.from.as_deref().and_then(Vendor::from_name),
-        name: args.name.clone(),
-    };
-    let ported = match port(&tree, &options) {
+    let source = args.source.display().to_string();
+    let ported = match files::port_files(&source, &tree, args.from.as_deref(), args.name.as_deref()) {
         Ok(ported) => ported,
-        Err(why) => {
-            output::say(format!("{}: {why}; nothing to port", args.source.display()));
-            return ExitCode::from(EXIT_FINDINGS);
-        }
+        Err(streams) => return output::streams(streams),
     };
     let dest = args.dest.clone().unwrap_or_else(|| default_dest(&args.source));
     if !args.dry_run
@@ -60,42 +52,8 @@ pub fn run(args: PortArgs) -> ExitCode {
     {
         return output::fail(message);
     }
-    let mut listing = String::new();
-    for (file, _) in &ported.files {
-        listing.push_str(&format!("{}\n", visible(&dest.join(file).display().to_string())));
-    }
-    if let Err(code) = output::print(&listing) {
-        return code;
-    }
-    for note in &ported.notes {
-        let at = if note.pointer.is_empty() {
-            String::new()
-        } else {
-            format!("#{}", note.pointer)
-        };
-        output::say(format!("not carried over: {}{at}: {}", note.file, note.why));
-    }
-    let verb = if args.dry_run { "would write" } else { "wrote" };
-    output::say(format!(
-        "{verb} {} from the {} plugin in {} to {}",
-        count(ported.files.len(), "file", "files"),
-        ported.vendor.label(),
-        args.source.display(),
-        dest.display()
-    ));
-    if ported.findings.is_empty() {
-        output::say("a check of the package finds nothing");
-    } else {
-        output::say(format!(
-            "a check of the package finds {}, from the source:",
-            count(ported.findings.len(), "thing", "things")
-        ));
-        for finding in &ported.findings {
-            let file = finding.file.as_deref().unwrap_or("plugin");
-            output::say(format!("  {file}: {} {}", finding.code, finding.message));
-        }
-    }
-    ExitCode::from(EXIT_CLEAN)
+    let said = files::port_written(&source, &dest.display().to_string(), &ported, args.dry_run);
+    output::streams(said)
 }
 
 /// `plugins/x` → `plugins/x-agent-plugin`, beside the source.

@@ -6,12 +6,11 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use apcheck::collection::roots_named;
+use apcheck::commands::documents::Streams;
+use apcheck::commands::snapshot;
 use apcheck::disk::read_tree;
 use apcheck::exit::Exit;
-use apcheck::render::snapshot::rejected;
-use apcheck::snapshot::build::{BuildError, build_connected, build_snapshot, mark_failed};
-use apcheck::snapshot::tools_list::{ToolsList, read_tools_list};
+use apcheck::snapshot::build::{build_connected, build_snapshot};
 use apcheck::tree::{Limits, Tree};
 
 use crate::connect::ConnectArgs;
@@ -51,39 +50,18 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
         Ok(tree) => tree,
         Err(message) => return fail(message),
     };
-    let mut tools: Vec<(String, ToolsList)> = Vec::new();
-    for spec in &args.tools {
-        let Some((server, file)) = spec.split_once('=').filter(|(s, f)| !s.is_empty() && !f.is_empty()) else {
-            return fail(format!("--tools takes SERVER=FILE, not `{spec}`"));
-        };
-        if tools.iter().any(|(s, _)| s == server) {
-            return fail(format!(
-                "--tools given twice for server `{server}`; put all pages in one file"
-            ));
-        }
-        let text = match read_text(Path::new(file)) {
-            Ok(text) => text,
-            Err(message) => return fail(message),
-        };
-        match read_tools_list(&text) {
-            Ok(list) => {
-                if list.incomplete {
-                    crate::output::say(format!(
-                        "warning: {file}: the last page has a nextCursor; the tool list is incomplete"
-                    ));
-                }
-                tools.push((server.to_string(), list));
-            }
-            Err(error) => return fail(format!("{file}:{error}")),
-        }
-    }
     let root = args.plugin.display().to_string();
+    let options = render_options(ColorChoice::Auto).text();
+    let mut read = |file: &str| read_text(Path::new(file));
+    if !args.connect.connect {
+        // The core's, as the npm package runs it.
+        let streams = snapshot::snapshot(&root, &tree, &args.tools, &args.failed, &mut read, options);
+        return finish(&args, streams);
+    }
+    // `--tools` conflicts with `--connect`: none to read.
     let report = apcheck::check_package(&root, &tree);
     let mut all_connected = true;
-    let built = if args.connect.connect
-        && report.plugin.state == apcheck::report::PluginState::Loaded
-        && !report.is_incomplete()
-    {
+    let built = if report.plugin.state == apcheck::report::PluginState::Loaded && !report.is_incomplete() {
         let run = match crate::connect::run(&args.plugin, &report, &args.connect) {
             Ok(run) => run,
             Err(message) => return fail(message),
@@ -95,42 +73,28 @@ pub fn run(args: SnapshotArgs) -> ExitCode {
         let connections: Vec<_> = run.attempts.iter().map(|a| a.connection()).collect();
         build_connected(&report, &connections)
     } else {
-        build_snapshot(&report, &tools)
+        build_snapshot(&report, &[])
     };
-    let mut snapshot = match built {
-        Ok(snapshot) => snapshot,
-        // No snapshot over a gap either: it would pass off a part as the whole package.
-        // The findings say what was not read.
-        Err(error @ (BuildError::Rejected | BuildError::Incomplete { .. })) => {
-            let options = render_options(ColorChoice::Auto);
-            eprint!(
-                "{}",
-                rejected(&report, &tree, &roots_named(&tree), &error, options.text())
-            );
-            return exit_code(Exit::Findings);
-        }
-        Err(error) => return fail(error),
-    };
-    // A reason pasted from a client may echo what the package configures for
-    // its servers, as a server's own output may at the live edge.
-    let known = (!args.failed.is_empty()).then(|| report.package.configured_secrets());
-    for spec in &args.failed {
-        let Some((server, reason)) = spec.split_once('=').filter(|(s, r)| !s.is_empty() && !r.is_empty()) else {
-            return fail(format!("--failed takes SERVER=REASON, not `{spec}`"));
-        };
-        let reason = known.as_ref().map_or(reason.into(), |known| known.mask(reason));
-        if let Err(error) = mark_failed(&mut snapshot, server, &reason) {
-            return fail(error);
-        }
-    }
-    let text = snapshot.to_pretty_json();
+    let mut streams = snapshot::finish(&report, &tree, built, &args.failed, options, String::new());
     // With --connect: 1 when a tried server failed (§7.2.2 rule 5), the snapshot still written.
-    let code = exit_code(Exit::findings_if(!all_connected));
+    if streams.exit == Exit::Clean && !all_connected {
+        streams.exit = Exit::Findings;
+    }
+    finish(&args, streams)
+}
+
+/// Says what goes to stderr, then writes the snapshot to `--output` or stdout.
+fn finish(args: &SnapshotArgs, streams: Streams) -> ExitCode {
+    eprint!("{}", streams.stderr);
+    let code = exit_code(streams.exit);
+    if streams.exit == Exit::Failure || streams.stdout.is_empty() {
+        return code;
+    }
     match &args.output {
-        Some(path) => match std::fs::write(path, text) {
+        Some(path) => match std::fs::write(path, &streams.stdout) {
             Ok(()) => code,
             Err(e) => fail(format!("cannot write {}: {e}", path.display())),
         },
-        None => emit(&text, code),
+        None => emit(&streams.stdout, code),
     }
 }

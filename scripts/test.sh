@@ -61,6 +61,10 @@ step "wasm exports in headless Chromium" env \
     CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
     CHROMEDRIVER=/usr/bin/chromedriver \
     cargo test --locked --target wasm32-unknown-unknown --no-default-features --test 'wasm_*'
+step "the npm package's wasm exports (fixAll, applyEdits) in headless Chromium" env \
+    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+    CHROMEDRIVER=/usr/bin/chromedriver \
+    cargo test --locked --target wasm32-unknown-unknown --no-default-features --features node --test wasm_fix --test wasm_args
 step "page end to end in headless Chromium" npm run test:e2e
 step "npm package build (wasm for Node and bundlers, size budget)" npm run build:npm
 step "npm package: pack, offline install, output parity with the CLI, typed API" npm run test:npm

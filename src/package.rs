@@ -84,6 +84,7 @@ pub struct Server {
     pub transport: Option<Transport>,
     /// The configuration, typed: `Some` exactly when the rules found the
     /// entry valid (§7.2.2 rule 3), so an invalid one never reaches a launch.
+    /// Natively only: `--connect`, its one reader, is native.
     pub config: Option<ServerConfig>,
     /// The values that may be credentials (`env` and `headers` values, the
     /// `url`), as written, whatever the entry's validity.

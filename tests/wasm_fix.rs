@@ -1,7 +1,9 @@
-//! The fix edits as the page gets them, run in a real browser: the check's
-//! report carries each fix, `applyEdits` applies one to the editor's text, and
-//! `fixAll` fixes the dropped tree the way `apcheck check --fix` does.
-#![cfg(target_arch = "wasm32")]
+//! The fix exports of the npm package's wasm, run in a real browser: the
+//! check's report carries each fix, `applyEdits` applies one to a text, and
+//! `fixAll` fixes a tree the way `apcheck check --fix` does. The page's wasm
+//! has neither (the page applies a fix's edits in its editor), so these run
+//! with the `node` feature (scripts/test.sh).
+#![cfg(all(target_arch = "wasm32", feature = "node"))]
 
 use apcheck::wasm::{PackageTree, apply_edits};
 use serde_json::Value;

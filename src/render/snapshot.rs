@@ -79,13 +79,14 @@ fn sarif_text(diagnostics: &[Diagnostic], options: &Options) -> String {
     ))
 }
 
-/// A snapshot command's report as the formats show it: the report itself
-/// (its JSON form), its findings, the rows a log shows one per line, the
-/// closing verdict, and its Markdown form. `changes`, `drift` and `call`
-/// describe themselves this way, and [`rows_findings_verdict`] renders any
-/// of them in every format.
-struct Shown<'r, R: Serialize> {
-    report: &'r R,
+/// A snapshot command's report as the formats show it: its findings, the
+/// rows a log shows one per line, the closing verdict, and its JSON and
+/// Markdown forms. `changes`, `drift` and `call` describe themselves this
+/// way, and [`rows_findings_verdict`] renders any of them in every format.
+/// The two forms are functions, called only for their format; not generic
+/// over the report, so that the renderer is one function in the page's wasm.
+struct Shown<'r> {
+    json: &'r dyn Fn() -> String,
     diagnostics: &'r [Diagnostic],
     /// Already made visible: one per change or difference.
     rows: Vec<String>,
@@ -97,15 +98,10 @@ struct Shown<'r, R: Serialize> {
 /// A [`Shown`] report in `format`. In a log (text and GitHub) the rows come
 /// first and the verdict last; in GitHub's the findings are annotations
 /// ahead of the rows, and every line is kept from starting a workflow command.
-fn rows_findings_verdict<R: Serialize>(
-    shown: Shown<R>,
-    format: Format,
-    sources: &dyn Sources,
-    options: &Options,
-) -> String {
+fn rows_findings_verdict(shown: Shown, format: Format, sources: &dyn Sources, options: &Options) -> String {
     let findings = || findings(shown.diagnostics, format, sources, options);
     match format {
-        Format::Json => super::escape::json_text(shown.report),
+        Format::Json => (shown.json)(),
         Format::Sarif => sarif_text(shown.diagnostics, options),
         Format::Markdown => (shown.markdown)(),
         Format::Github => {
@@ -217,7 +213,7 @@ pub fn changes(report: &ChangeReport, format: Format, sources: &dyn Sources, opt
         })
         .collect();
     let shown = Shown {
-        report,
+        json: &|| super::escape::json_text(report),
         diagnostics: &report.diagnostics,
         rows,
         verdict: verdict(report),
@@ -302,7 +298,7 @@ pub fn drift(report: &DriftReport, format: Format, sources: &dyn Sources, option
         })
         .collect();
     let shown = Shown {
-        report,
+        json: &|| super::escape::json_text(report),
         diagnostics: &report.diagnostics,
         rows,
         verdict: drift_verdict(report),
@@ -346,7 +342,7 @@ pub fn drift_markdown(report: &DriftReport) -> String {
 /// `call`: the findings and whether the arguments are valid for `tool`.
 pub fn call(report: &CallReport, tool: &str, format: Format, sources: &dyn Sources, options: &Options) -> String {
     let shown = Shown {
-        report,
+        json: &|| super::escape::json_text(report),
         diagnostics: &report.diagnostics,
         rows: Vec::new(),
         // A tool named `::error::x` must not start a workflow command in a CI log.

@@ -37,7 +37,7 @@ pub use command::split_command_line;
 pub use config::{CheckedCwd, CwdForm, RemoteConfig, ServerConfig, StdioConfig, Transport};
 pub use url::SECRET_IN_URL_QUERY;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::diag::Diagnostic;
 use crate::package::{Document, Location, McpDocument, Secret, Server, members_at};
@@ -141,30 +141,46 @@ fn read_document(file: &JsonSource<'_>) -> Option<McpDocument> {
             let pointer = text::child_pointer("/mcpServers", id);
             let server = value.as_object();
             let text = |key: &str| server.and_then(|s| s.get(key)).and_then(Value::as_str);
-            let mut secrets = Vec::new();
-            for field in ["env", "headers"] {
-                let members = server.and_then(|s| s.get(field)).and_then(Value::as_object);
-                for (name, value) in members.into_iter().flatten() {
-                    if let Some(value) = value.as_str() {
-                        secrets.push(Secret::Named {
-                            name: name.clone(),
-                            value: value.to_string(),
-                        });
-                    }
-                }
-            }
-            secrets.extend(text("url").map(|url| Secret::Url(url.to_string())));
             Server {
                 id: id.clone(),
                 location: Location::of_key(file, &pointer),
                 members: members_at(file, &pointer).unwrap_or_default(),
                 transport: text("type").and_then(Transport::from_type),
                 config: None,
-                secrets,
+                secrets: configured_secrets(server),
             }
         })
         .collect();
     Some(McpDocument { document, servers })
+}
+
+/// The values of a server entry that may be credentials: `env` and
+/// `headers` values and the `url`, as written. Their readers (`--connect`,
+/// `snapshot --failed`) are native, so the page's wasm keeps none (as
+/// `server::launchable` keeps no configuration), but the npm package's, which
+/// runs `snapshot --failed`.
+#[cfg(any(not(target_arch = "wasm32"), feature = "node"))]
+fn configured_secrets(server: Option<&Map<String, Value>>) -> Vec<Secret> {
+    let mut secrets = Vec::new();
+    for field in ["env", "headers"] {
+        let members = server.and_then(|s| s.get(field)).and_then(Value::as_object);
+        for (name, value) in members.into_iter().flatten() {
+            if let Some(value) = value.as_str() {
+                secrets.push(Secret::Named {
+                    name: name.clone(),
+                    value: value.to_string(),
+                });
+            }
+        }
+    }
+    let url = server.and_then(|s| s.get("url")).and_then(Value::as_str);
+    secrets.extend(url.map(|url| Secret::Url(url.to_string())));
+    secrets
+}
+
+#[cfg(all(target_arch = "wasm32", not(feature = "node")))]
+fn configured_secrets(_: Option<&Map<String, Value>>) -> Vec<Secret> {
+    Vec::new()
 }
 
 #[cfg(test)]

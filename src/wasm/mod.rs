@@ -98,6 +98,9 @@ impl PackageTree {
     /// Applies every fix the check offers, safe ones only unless `include_unsafe`,
     /// re-checking until none is left, as `apcheck check --fix` does. The tree is
     /// updated; returns `{"applied":N,"changed":[{"file":"..","text":".."}]}`.
+    /// The npm package's (`Package.fixAll`): the page applies a finding's edits
+    /// in its editor (`www/src/views/check.js`), so its wasm leaves this out.
+    #[cfg(feature = "node")]
     #[wasm_bindgen(js_name = fixAll)]
     pub fn fix_all(&mut self, root_name: JsValue, include_unsafe: bool) -> String {
         args!(error_reply; string root_name);
@@ -155,11 +158,13 @@ impl PackageTree {
     }
 }
 
-/// `text` with `edits` applied: the page's "Apply fix". `edits` is the JSON
-/// array of a diagnostic's `fix.edits` for this file (byte spans, as the report
-/// gives them). Returns `{"ok":true,"text":".."}` or
-/// `{"ok":false,"error":{"message":".."}}` when the edits are not such an
-/// array or do not fit the text (it changed since the check).
+/// `text` with `edits` applied. `edits` is the JSON array of a diagnostic's
+/// `fix.edits` for this file (byte spans, as the report gives them). Returns
+/// `{"ok":true,"text":".."}` or `{"ok":false,"error":{"message":".."}}` when
+/// the edits are not such an array or do not fit the text (it changed since
+/// the check). The npm package's (`applyEdits`); the page applies edits in its
+/// editor, so its wasm leaves this out.
+#[cfg(feature = "node")]
 #[wasm_bindgen(js_name = applyEdits)]
 pub fn apply_edits(text: JsValue, edits: JsValue) -> String {
     args!(error_reply; string text, string edits);

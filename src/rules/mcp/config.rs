@@ -99,7 +99,9 @@ impl ServerConfig {
     }
 
     /// The configuration of a `server` of `transport` the rules accepted;
-    /// `None` only when a field the rules require is not there.
+    /// `None` only when a field the rules require is not there. Native only,
+    /// as `--connect` is (`server::launchable` says why).
+    #[cfg(not(target_arch = "wasm32"))]
     pub(super) fn of_valid(transport: Transport, server: &Map<String, Value>) -> Option<Self> {
         let text = |key: &str| server.get(key).and_then(Value::as_str);
         let strings = |key: &str| -> Vec<(String, String)> {

@@ -236,15 +236,29 @@ pub(super) fn check_server(
         });
     }
     diagnostics.append(&mut found);
-    let config = match value {
+    let config = launchable(value, &entry);
+    (entry, config)
+}
+
+/// What `--connect` launches or connects to for a valid entry. `--connect`
+/// needs processes and sockets, so it is native only; the wasm builds (the
+/// page's and the npm package's) keep no configuration, and their size does
+/// not pay for code nothing in them would read.
+#[cfg(not(target_arch = "wasm32"))]
+fn launchable(value: &Value, entry: &ServerEntry) -> Option<ServerConfig> {
+    match value {
         Value::Object(server) if entry.state == ServerState::Valid => entry
             .transport
             .as_deref()
             .and_then(Transport::from_type)
             .and_then(|transport| ServerConfig::of_valid(transport, server)),
         _ => None,
-    };
-    (entry, config)
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn launchable(_: &Value, _: &ServerEntry) -> Option<ServerConfig> {
+    None
 }
 
 fn check_fields(check: &mut ServerCheck<'_>, id: &str, server: &Map<String, Value>, entry: &mut ServerEntry) {

@@ -425,11 +425,12 @@ fn write_strict(text: &str, from: usize, writer: &mut Writer<'_, '_>) {
     let mut out = std::mem::take(&mut writer.out);
     let mut len = writer.len;
     let mut separator = std::mem::take(&mut writer.separator);
-    let (unit, fill, colon, colon_len) = (writer.unit, writer.fill, writer.colon, writer.colon_len);
+    let (line_start, unit, fill) = (writer.line_start, writer.unit, writer.fill);
+    let (colon, colon_len) = (writer.colon, writer.colon_len);
     // `separator[..line]` is `",\n"` and the indentation of the innermost
     // open container's items; without its comma, what goes before its first.
     let mut depth = writer.depth;
-    let mut line = writer.line_start + unit * depth;
+    let mut line = line_start + unit * depth;
     if separator.len() < line + BLOCK {
         separator.resize((line + BLOCK) * 2, fill);
     }
@@ -470,7 +471,7 @@ fn write_strict(text: &str, from: usize, writer: &mut Writer<'_, '_>) {
                 }
                 close @ (b'}' | b']') => {
                     depth = depth.saturating_sub(1);
-                    line = line.saturating_sub(unit);
+                    line = line_start + unit * depth;
                     if !opened {
                         put_into(&mut out, &mut len, &separator[1..line], &separator[1..]);
                     }
@@ -984,6 +985,19 @@ mod tests {
         let (out, chunks) = streamed(&long, &FormatOptions::default()).unwrap();
         assert_eq!(out, format(&long, &FormatOptions::default()).unwrap());
         assert!(chunks > 1);
+    }
+
+    /// The writing pass trusts the check, but text it was never meant to
+    /// see gives nonsense, not a panic.
+    #[test]
+    fn the_writing_pass_survives_unchecked_text() {
+        for text in ["]]]}", "}{", "\"abc", "[1,2", "1 2", "]\"x", "[\\\"]", ",,:", "\"\\"] {
+            for layout in [Layout::Minify, Layout::Pretty(Indent::Spaces(2))] {
+                let mut writer = Writer::new(text, layout, None);
+                write_strict(text, 0, &mut writer);
+                assert!(std::str::from_utf8(&writer.out[..writer.len]).is_ok(), "{text}");
+            }
+        }
     }
 
     fn sliced(text: &str, options: &FormatOptions, slice_bytes: usize, threads: usize) -> (String, usize) {

@@ -6,6 +6,9 @@
 //! at memory speed and `1.0`, `1e3` or a 20-digit integer come out unchanged:
 //! values never go through a number type. `sort_keys` builds a flat tree of
 //! borrowed tokens, sorts members by key (code points), and replays it.
+//! Streaming checks the whole text first, then writes strict JSON in a
+//! trusting pass that classifies 64 bytes at a time and copies each token
+//! as one slice (`write_strict`); JSONC is replayed token by token.
 //!
 //! Strings are copied as written: a valid JSON string needs no re-escaping, and
 //! keeping `\u00e9` as `\u00e9` keeps the diff against the original small.
@@ -13,7 +16,7 @@
 use std::borrow::Cow;
 
 use crate::json::parse::JsonParseError;
-use crate::json::scan::{Sink, decode_key, replay_checked, scan};
+use crate::json::scan::{Blocks, Sink, decode_key, replay_checked, scan, skip_checked_space};
 
 /// How to lay the document out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,7 +105,11 @@ pub fn format_streaming(
 /// Writes checked `text` in the plain layout on the calling thread, in pieces of [`STREAM_CHUNK`].
 fn write_checked(text: &str, options: &FormatOptions, emit: &mut dyn FnMut(&[u8])) {
     let mut writer = Writer::new(text, options.layout, Some(emit));
-    replay_checked(text, options.jsonc, &mut writer);
+    if options.jsonc {
+        replay_checked(text, true, &mut writer);
+    } else {
+        write_strict(text, 0, &mut writer);
+    }
     writer.put_byte(b'\n');
     writer.flush();
 }
@@ -183,6 +190,47 @@ const fn padded(bytes: &[u8]) -> [u8; BLOCK] {
 
 const PRETTY_COLON: [u8; BLOCK] = padded(b": ");
 const MINIFIED_COLON: [u8; BLOCK] = padded(b":");
+
+/// Appends `bytes` to `out[..*len]`, which `padded` starts with: when it
+/// runs on for a block, a short `bytes` is copied as that block.
+#[inline(always)]
+fn put_into(out: &mut Vec<u8>, len: &mut usize, bytes: &[u8], padded: &[u8]) {
+    let end = *len + bytes.len();
+    if end + 2 * BLOCK > out.len() {
+        out.resize((end + 2 * BLOCK) * 2, 0);
+    }
+    let block: Option<&[u8; BLOCK]> = padded.first_chunk();
+    let room: Option<&mut [u8; BLOCK]> = out.get_mut(*len..).and_then(|room| room.first_chunk_mut());
+    match (block, room) {
+        // Arrays, so the copy is a fixed-size move whatever the inliner does.
+        (Some(block), Some(room)) if bytes.len() <= BLOCK => *room = *block,
+        // 2.4 KB of the page's wasm, where the size budget is tight.
+        #[cfg(target_arch = "wasm32")]
+        _ => out[*len..end].copy_from_slice(bytes),
+        #[cfg(not(target_arch = "wasm32"))]
+        _ => {
+            // Two blocks for a token up to twice as long (many strings are):
+            // a tenth off the writing pass of the benchmark's records.
+            let blocks: Option<&[u8; 2 * BLOCK]> = padded.first_chunk();
+            let room: Option<&mut [u8; 2 * BLOCK]> = out.get_mut(*len..).and_then(|room| room.first_chunk_mut());
+            match (blocks, room) {
+                (Some(blocks), Some(room)) if bytes.len() <= 2 * BLOCK => *room = *blocks,
+                _ => out[*len..end].copy_from_slice(bytes),
+            }
+        }
+    }
+    *len = end;
+}
+
+/// Appends `byte` to `out[..*len]`.
+#[inline(always)]
+fn put_byte_into(out: &mut Vec<u8>, len: &mut usize, byte: u8) {
+    if *len + BLOCK > out.len() {
+        out.resize((*len + BLOCK) * 2, 0);
+    }
+    out[*len] = byte;
+    *len += 1;
+}
 
 /// Writes the reported document in the chosen layout.
 struct Writer<'t, 'e> {
@@ -270,34 +318,15 @@ impl<'t, 'e> Writer<'t, 'e> {
         }
     }
 
-    /// Appends `bytes`, which `padded` starts with: when it runs on for a
-    /// block, a short `bytes` is copied as that block.
+    /// Appends `bytes`, which `padded` starts with (see [`put_into`]).
     #[inline(always)]
     fn put(&mut self, bytes: &[u8], padded: &[u8]) {
-        let end = self.len + bytes.len();
-        if end + BLOCK > self.out.len() {
-            self.out.resize((end + BLOCK) * 2, 0);
-        }
-        let block: Option<&[u8; BLOCK]> = padded.get(..BLOCK).and_then(|block| block.try_into().ok());
-        let room: Option<&mut [u8; BLOCK]> = self
-            .out
-            .get_mut(self.len..self.len + BLOCK)
-            .and_then(|room| room.try_into().ok());
-        match (block, room) {
-            // Arrays, so the copy is a fixed-size move whatever the inliner does.
-            (Some(block), Some(room)) if bytes.len() <= BLOCK => *room = *block,
-            _ => self.out[self.len..end].copy_from_slice(bytes),
-        }
-        self.len = end;
+        put_into(&mut self.out, &mut self.len, bytes, padded);
     }
 
     #[inline(always)]
     fn put_byte(&mut self, byte: u8) {
-        if self.len + BLOCK > self.out.len() {
-            self.out.resize((self.len + BLOCK) * 2, 0);
-        }
-        self.out[self.len] = byte;
-        self.len += 1;
+        put_byte_into(&mut self.out, &mut self.len, byte);
     }
 
     /// Appends a token, a slice of the document (or of anything else).
@@ -379,6 +408,112 @@ impl<'a> Sink<'a> for Writer<'_, '_> {
     }
 }
 
+/// Writes strict JSON `text`, which [`scan`] accepted, from byte `from` (its
+/// start, or a comma between two items with `writer.depth` containers open,
+/// see [`Sink::separator`]) to its end, as the writer's [`Sink`] would from
+/// the tokens [`replay_checked`] reports: the same bytes. Stage 1
+/// ([`Blocks`]) marks the structural bytes and the white space outside
+/// strings, 64 bytes at a time; a string, number or literal is the run
+/// between two marks and is copied whole, and the layout is written at each
+/// structural byte. Neither keys and values nor objects and arrays need
+/// telling apart here: a key is followed by `:`, and every item by `,` or
+/// its container's closing bracket.
+fn write_strict(text: &str, from: usize, writer: &mut Writer<'_, '_>) {
+    let bytes = text.as_bytes();
+    // The writer's state in locals, so that it stays in registers (through
+    // the writer, every copy stored and reloaded its length).
+    let mut out = std::mem::take(&mut writer.out);
+    let mut len = writer.len;
+    let mut separator = std::mem::take(&mut writer.separator);
+    let (line_start, unit, fill) = (writer.line_start, writer.unit, writer.fill);
+    let (colon, colon_len) = (writer.colon, writer.colon_len);
+    // `separator[..line]` is `",\n"` and the indentation of the innermost
+    // open container's items; without its comma, what goes before its first.
+    let mut depth = writer.depth;
+    let mut line = line_start + unit * depth;
+    if separator.len() < line + BLOCK {
+        separator.resize((line + BLOCK) * 2, fill);
+    }
+    // A bracket was just opened: its first line is written before its first
+    // item, or not at all when it is empty.
+    let mut opened = false;
+    // Where the text after the last mark starts: the next token, after white space.
+    let mut run = from;
+    for block in Blocks::new(bytes, from) {
+        let mut marks = block.marks;
+        while marks != 0 {
+            let bit = marks.trailing_zeros() as usize;
+            marks &= marks - 1;
+            let at = block.at + bit;
+            if at > run {
+                let start = skip_checked_space(bytes, run);
+                if let Some(token) = bytes.get(start..at).filter(|token| !token.is_empty()) {
+                    if opened {
+                        put_into(&mut out, &mut len, &separator[1..line], &separator[1..]);
+                        opened = false;
+                    }
+                    put_into(&mut out, &mut len, token, &bytes[start..]);
+                }
+            }
+            run = at + 1;
+            match bytes.get(at).copied().unwrap_or(b' ') {
+                open @ (b'{' | b'[') => {
+                    if opened {
+                        put_into(&mut out, &mut len, &separator[1..line], &separator[1..]);
+                    }
+                    put_byte_into(&mut out, &mut len, open);
+                    depth += 1;
+                    line += unit;
+                    if separator.len() < line + BLOCK {
+                        separator.resize((line + BLOCK) * 2, fill);
+                    }
+                    opened = true;
+                }
+                close @ (b'}' | b']') => {
+                    depth = depth.saturating_sub(1);
+                    line = line_start + unit * depth;
+                    if !opened {
+                        put_into(&mut out, &mut len, &separator[1..line], &separator[1..]);
+                    }
+                    opened = false;
+                    put_byte_into(&mut out, &mut len, close);
+                    if len >= STREAM_CHUNK
+                        && let Some(emit) = &mut writer.emit
+                    {
+                        emit(&out[..len]);
+                        len = 0;
+                    }
+                }
+                b',' => {
+                    put_into(&mut out, &mut len, &separator[..line], &separator);
+                    if len >= STREAM_CHUNK
+                        && let Some(emit) = &mut writer.emit
+                    {
+                        emit(&out[..len]);
+                        len = 0;
+                    }
+                }
+                b':' => put_into(&mut out, &mut len, &colon[..colon_len], colon),
+                // The first byte of white space: it ended the run before it.
+                _ => {}
+            }
+        }
+    }
+    // The last token: a document that is a scalar, or the first item of a
+    // slice that ends with it (at a checkpoint's comma).
+    let start = skip_checked_space(bytes, run);
+    if let Some(token) = bytes.get(start..).filter(|token| !token.is_empty()) {
+        if opened {
+            put_into(&mut out, &mut len, &separator[1..line], &separator[1..]);
+        }
+        put_into(&mut out, &mut len, token, token);
+    }
+    writer.out = out;
+    writer.len = len;
+    writer.separator = separator;
+    writer.depth = depth;
+}
+
 /// The plain layout on every core: the check records a checkpoint at a comma
 /// every `slice_bytes` or so (the containers open there are all a writer
 /// needs to start at it), then each thread formats whole slices into its own
@@ -390,8 +525,8 @@ mod parallel {
     use std::ops::ControlFlow;
     use std::sync::mpsc::{Receiver, Sender, channel, sync_channel};
 
-    use super::{BLOCK, FormatOptions, JsonParseError, Writer, output_estimate, write_checked};
-    use crate::json::scan::{MAX_DEPTH, Sink, replay_checked, replay_checked_from, scan, scan_tail};
+    use super::{BLOCK, FormatOptions, JsonParseError, Writer, output_estimate, write_checked, write_strict};
+    use crate::json::scan::{Discard, MAX_DEPTH, Sink, replay_checked, replay_checked_from, scan, scan_tail};
 
     /// A comma between two items, and the containers open there (outermost
     /// first, `true` for an object).
@@ -530,8 +665,14 @@ mod parallel {
         threads: usize,
         emit: &mut dyn FnMut(&[u8]),
     ) -> Result<(), JsonParseError> {
+        if threads < 2 {
+            // No checkpoints to keep: the plain check.
+            scan(text, options.jsonc, &mut Discard).map_err(|e| e.locate(text))?;
+            write_checked(text, options, emit);
+            return Ok(());
+        }
         let checkpoints = check(text, options.jsonc, slice_bytes.max(1), threads)?;
-        if checkpoints.is_empty() || threads < 2 {
+        if checkpoints.is_empty() {
             write_checked(text, options, emit);
             return Ok(());
         }
@@ -589,6 +730,11 @@ mod parallel {
         });
         let mut writer = Writer::with_buffer(text, options.layout, None, buffer);
         match start {
+            None if !options.jsonc => write_strict(slice, 0, &mut writer),
+            Some(checkpoint) if !options.jsonc => {
+                writer.depth = checkpoint.open.len();
+                write_strict(slice, checkpoint.at, &mut writer);
+            }
             None => replay_checked(slice, options.jsonc, &mut writer),
             Some(checkpoint) => {
                 // Inside containers, after an item: the comma is the writer's to place.
@@ -804,6 +950,54 @@ mod tests {
             format(commented, &jsonc).unwrap(),
             "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"c\": {\n    \"d\": null\n  }\n}\n"
         );
+    }
+
+    /// The writing pass reads 64 bytes at a time (`scan::Blocks`): each
+    /// document, shifted so that its quotes, backslash runs, multibyte
+    /// characters and white space cross a block boundary at every place,
+    /// is written as the validating scan's writer writes it, on one thread
+    /// and in parallel slices.
+    #[test]
+    fn the_writing_pass_is_exact_across_block_boundaries() {
+        for document in crate::json::scan::boundary_documents() {
+            for shift in 0..70 {
+                let text = format!("{}{document}", " \n\t\r".repeat(18).get(..shift).unwrap_or_default());
+                for layout in [
+                    Layout::Minify,
+                    Layout::Pretty(Indent::Spaces(2)),
+                    Layout::Pretty(Indent::Tab),
+                ] {
+                    let options = FormatOptions {
+                        layout,
+                        ..Default::default()
+                    };
+                    let expected = format(&text, &options).unwrap();
+                    assert_eq!(streamed(&text, &options).unwrap().0, expected, "{shift} {text:?}");
+                    assert_eq!(sliced(&text, &options, 1, 2).0, expected, "{shift} {text:?}");
+                }
+            }
+        }
+        // Longer than one chunk, so that the chunks break between tokens.
+        let long = format!(
+            "[{}]",
+            vec![r#"{"k\"\\": ["\\\"", 1e5, {}], "😀": "x"}"#; 20_000].join(" ,\n")
+        );
+        let (out, chunks) = streamed(&long, &FormatOptions::default()).unwrap();
+        assert_eq!(out, format(&long, &FormatOptions::default()).unwrap());
+        assert!(chunks > 1);
+    }
+
+    /// The writing pass trusts the check, but text it was never meant to
+    /// see gives nonsense, not a panic.
+    #[test]
+    fn the_writing_pass_survives_unchecked_text() {
+        for text in ["]]]}", "}{", "\"abc", "[1,2", "1 2", "]\"x", "[\\\"]", ",,:", "\"\\"] {
+            for layout in [Layout::Minify, Layout::Pretty(Indent::Spaces(2))] {
+                let mut writer = Writer::new(text, layout, None);
+                write_strict(text, 0, &mut writer);
+                assert!(std::str::from_utf8(&writer.out[..writer.len]).is_ok(), "{text}");
+            }
+        }
     }
 
     fn sliced(text: &str, options: &FormatOptions, slice_bytes: usize, threads: usize) -> (String, usize) {

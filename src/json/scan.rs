@@ -181,7 +181,10 @@ impl<'a> Scanner<'a> {
     }
 
     /// Scans a string starting at its opening quote; returns its raw text, quotes included.
-    #[inline]
+    /// Inlined natively (a tenth off the check of a big document); in the
+    /// page's wasm it would be compiled once per sink.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn string(&mut self) -> Result<&'a str, ScanError> {
         let start = self.pos;
         let mut i = self.pos + 1;
@@ -223,8 +226,9 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// Scans a number per RFC 8259 §6; returns its raw text.
-    #[inline]
+    /// Scans a number per RFC 8259 §6; returns its raw text. Inlined natively, as [`Self::string`].
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn number(&mut self) -> Result<&'a str, ScanError> {
         let start = self.pos;
         let mut i = start;
@@ -261,7 +265,24 @@ impl<'a> Scanner<'a> {
         Ok(&self.text[start..i])
     }
 
+    /// The end of the run of digits at `i`: eight bytes at a time, so that
+    /// a number's digits take no branch each.
+    #[inline(always)]
     fn digits(&self, mut i: usize) -> usize {
+        const HIGH_NIBBLES: u64 = 0xf0f0_f0f0_f0f0_f0f0;
+        const THREES: u64 = 0x3030_3030_3030_3030;
+        const SIXES: u64 = 0x0606_0606_0606_0606;
+        while let Some(chunk) = self.bytes.get(i..i + 8) {
+            let word = u64::from_le_bytes(eight(chunk));
+            // A digit's high nibble is 3, and still is with 6 added. Adding
+            // carries out of a byte only from 0xfa up, itself no digit, into
+            // the bytes after it: the first flagged byte is exact.
+            let others = ((word & HIGH_NIBBLES) ^ THREES) | ((word.wrapping_add(SIXES) & HIGH_NIBBLES) ^ THREES);
+            if others != 0 {
+                return i + (others.trailing_zeros() / 8) as usize;
+            }
+            i += 8;
+        }
         while self.bytes.get(i).is_some_and(u8::is_ascii_digit) {
             i += 1;
         }
@@ -289,10 +310,24 @@ pub(crate) fn eight(chunk: &[u8]) -> [u8; 8] {
 
 /// The offset of the first byte at or after `i` that ends a plain run inside a
 /// string (quote, backslash, control character), or the length of `bytes`.
-/// Eight bytes at a time, jumping straight to the stop byte: this is where a
-/// formatter of real documents spends most of its time.
+/// Sixteen bytes at a time with SSE2 (every x86_64 has it), eight at a time in
+/// a `u64` elsewhere (the page's wasm), jumping straight to the stop byte:
+/// this is where a formatter of real documents spends most of its time, in
+/// the check and in the writing pass alike.
 #[inline(always)]
-fn skip_plain_string_bytes(bytes: &[u8], mut i: usize) -> usize {
+fn skip_plain_string_bytes(bytes: &[u8], i: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    let i = match sse2::skip_plain_string_bytes(bytes, i) {
+        Ok(stop) => return stop,
+        Err(tail) => tail,
+    };
+    skip_plain_string_words(bytes, i)
+}
+
+/// The fallback of [`skip_plain_string_bytes`], and its tail on x86_64 (the
+/// last fifteen bytes or fewer).
+#[inline(always)]
+fn skip_plain_string_words(bytes: &[u8], mut i: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
@@ -314,6 +349,247 @@ fn skip_plain_string_bytes(bytes: &[u8], mut i: usize) -> usize {
         i += 1;
     }
     i
+}
+
+/// Sixteen bytes at a time, for the hot runs of the scanner and the writing
+/// pass. SSE2 is part of the x86_64 baseline, so no detection is needed.
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    };
+
+    /// [`super::skip_plain_string_bytes`] while sixteen bytes remain: the
+    /// first stop byte, or (`Err`) the offset where fewer than sixteen are left.
+    #[inline(always)]
+    pub(super) fn skip_plain_string_bytes(bytes: &[u8], mut i: usize) -> Result<usize, usize> {
+        while let Some(chunk) = bytes.get(i..i + 16) {
+            // SAFETY: SSE2 is enabled on every x86_64 target, and the load
+            // reads the sixteen bytes of `chunk`, unaligned.
+            let mask = unsafe {
+                let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
+                // A byte of at most 0x1f is its own minimum with 0x1f (unsigned).
+                let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+                let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+                let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
+                _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control)) as u32
+            };
+            if mask != 0 {
+                return Ok(i + mask.trailing_zeros() as usize);
+            }
+            i += 16;
+        }
+        Err(i)
+    }
+}
+
+/// Stage 1 of the writing pass over checked strict JSON, after simdjson:
+/// 64 bytes at a time, a bit per byte, the places outside strings where the
+/// writer acts: the structural bytes `{}[]:,` and the first byte of each run
+/// of white space. Strings, numbers and literals are the runs between them,
+/// copied whole, so the writer never looks at their bytes. In-string regions
+/// come from the prefix XOR of the unescaped quotes; a quote is escaped when
+/// an odd run of backslashes precedes it, even across a block boundary.
+///
+/// Only for text that [`scan`] accepted as strict JSON: outside strings such
+/// text holds nothing but white space, structural bytes, quotes and the
+/// ASCII of numbers and literals, which the byte tests below rely on.
+/// Unchecked text gives nonsense, never a panic, and every reported byte is
+/// ASCII (so cutting the text next to one stays on a character boundary).
+pub(crate) struct Blocks<'a> {
+    bytes: &'a [u8],
+    /// The offset of the next block.
+    at: usize,
+    /// All ones when the previous block ended inside a string.
+    in_string: u64,
+    /// 1 when the previous block ended with an unescaped backslash.
+    escaped: u64,
+    /// 1 when the previous block ended with white space outside strings.
+    space: u64,
+}
+
+/// One classified block: its offset and the bits of the bytes the writer
+/// acts on (past the end of the text, white space).
+pub(crate) struct Block {
+    pub at: usize,
+    pub marks: u64,
+}
+
+impl<'a> Blocks<'a> {
+    /// The blocks of `bytes` from `at`, which is outside any string.
+    pub(crate) fn new(bytes: &'a [u8], at: usize) -> Self {
+        Blocks {
+            bytes,
+            at,
+            in_string: 0,
+            escaped: 0,
+            space: 0,
+        }
+    }
+}
+
+impl Iterator for Blocks<'_> {
+    type Item = Block;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Block> {
+        let rest = self.bytes.get(self.at..)?;
+        let classes = match rest.first_chunk::<64>() {
+            Some(block) => classify(block),
+            None if rest.is_empty() => return None,
+            None => {
+                // The last block, padded with white space.
+                let mut block = [b' '; 64];
+                block[..rest.len()].copy_from_slice(rest);
+                classify(&block)
+            }
+        };
+        let escaped = escaped_bits(classes.backslash, &mut self.escaped);
+        let inside = prefix_xor(classes.quote & !escaped) ^ self.in_string;
+        // The top bit, broadcast: whether the block ends inside a string.
+        self.in_string = 0_u64.wrapping_sub(inside >> 63);
+        let space = classes.space & !inside;
+        let space_starts = space & !((space << 1) | self.space);
+        self.space = space >> 63;
+        let at = self.at;
+        self.at += 64;
+        Some(Block {
+            at,
+            marks: (classes.structural & !inside) | space_starts,
+        })
+    }
+}
+
+/// A block's bytes of each class, a bit per byte (bit `i` for byte `i`).
+#[derive(Debug, PartialEq, Eq)]
+struct Classes {
+    quote: u64,
+    backslash: u64,
+    /// `{}[]:,` outside strings (inside them, any byte that tests alike).
+    structural: u64,
+    /// Bytes up to 0x20: white space outside strings.
+    space: u64,
+}
+
+/// The bytes that follow an unescaped backslash (simdjson's branchless
+/// `find_escaped`): a run of backslashes that starts on an even bit escapes
+/// the byte after it when its length is odd, and the same for odd starts
+/// with the parity flipped. `carry` is 1 when the previous block's last
+/// backslash escapes this block's first byte, and is updated for the next.
+#[inline(always)]
+fn escaped_bits(backslash: u64, carry: &mut u64) -> u64 {
+    const EVEN: u64 = 0x5555_5555_5555_5555;
+    // A backslash escaped by the previous block's is no escape itself.
+    let backslash = backslash & !*carry;
+    let follows_escape = (backslash << 1) | *carry;
+    let odd_starts = backslash & !EVEN & !follows_escape;
+    let (even_starts, overflow) = odd_starts.overflowing_add(backslash);
+    *carry = u64::from(overflow);
+    (EVEN ^ (even_starts << 1)) & follows_escape
+}
+
+/// Each bit set when an odd number of bits at or below it are set in `bits`.
+#[inline(always)]
+fn prefix_xor(mut bits: u64) -> u64 {
+    bits ^= bits << 1;
+    bits ^= bits << 2;
+    bits ^= bits << 4;
+    bits ^= bits << 8;
+    bits ^= bits << 16;
+    bits ^= bits << 32;
+    bits
+}
+
+/// [`Classes`] of a block, sixteen bytes at a time with SSE2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn classify(block: &[u8; 64]) -> Classes {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    };
+    let mut classes = Classes {
+        quote: 0,
+        backslash: 0,
+        structural: 0,
+        space: 0,
+    };
+    for (k, chunk) in block.chunks_exact(16).enumerate() {
+        // SAFETY: SSE2 is enabled on every x86_64 target, and the load
+        // reads the sixteen bytes of `chunk`, unaligned.
+        let [quote, backslash, structural, space] = unsafe {
+            let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
+            let is = |byte: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(byte as i8));
+            // `[` `]` `{` `}` are the bytes of the JSON alphabet outside
+            // strings that OR 0x26 turns into 0x7f.
+            let brackets = _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(0x26)), _mm_set1_epi8(0x7f));
+            let structural = _mm_or_si128(brackets, _mm_or_si128(is(b','), is(b':')));
+            // A byte of at most 0x20 is its own minimum with 0x20 (unsigned).
+            let space = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x20)), v);
+            [is(b'"'), is(b'\\'), structural, space].map(|m| u64::from(_mm_movemask_epi8(m) as u16))
+        };
+        classes.quote |= quote << (16 * k);
+        classes.backslash |= backslash << (16 * k);
+        classes.structural |= structural << (16 * k);
+        classes.space |= space << (16 * k);
+    }
+    classes
+}
+
+/// [`Classes`] of a block, eight bytes at a time in a `u64` (the page's wasm).
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn classify(block: &[u8; 64]) -> Classes {
+    words::classify(block)
+}
+
+/// The portable classifier, also compiled natively for the tests.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+mod words {
+    use super::{Classes, eight};
+
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+    /// 0x80 in each byte of `word` that is zero, exactly (no borrows).
+    #[inline(always)]
+    fn zeros(word: u64) -> u64 {
+        !(((word & LOW7) + LOW7) | word) & HIGHS
+    }
+
+    #[inline(always)]
+    fn equal(word: u64, byte: u8) -> u64 {
+        zeros(word ^ (ONES * u64::from(byte)))
+    }
+
+    /// The high bits of a word's bytes, packed into its low eight bits.
+    #[inline(always)]
+    fn pack(highs: u64) -> u64 {
+        ((highs >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+    }
+
+    #[inline(always)]
+    pub(super) fn classify(block: &[u8; 64]) -> Classes {
+        let mut classes = Classes {
+            quote: 0,
+            backslash: 0,
+            structural: 0,
+            space: 0,
+        };
+        for (k, chunk) in block.chunks_exact(8).enumerate() {
+            let word = u64::from_le_bytes(eight(chunk));
+            let brackets = equal(word | (ONES * 0x26), 0x7f);
+            let structural = brackets | equal(word, b',') | equal(word, b':');
+            // Bytes up to 0x20: adding 0x5f to the low seven bits reaches
+            // the high bit from 0x21 on; non-ASCII bytes have it already.
+            let space = !(((word & LOW7) + ONES * 0x5f) | word) & HIGHS;
+            classes.quote |= pack(equal(word, b'"')) << (8 * k);
+            classes.backslash |= pack(equal(word, b'\\')) << (8 * k);
+            classes.structural |= pack(structural) << (8 * k);
+            classes.space |= pack(space) << (8 * k);
+        }
+        classes
+    }
 }
 
 fn memchr_newline(bytes: &[u8], from: usize) -> Option<usize> {
@@ -790,7 +1066,8 @@ fn member_key<'a>(s: &mut Scanner<'a>, sink: &mut impl Sink<'a>) -> Result<(), S
     colon(s)
 }
 
-/// Scans `"key"`: its raw text.
+/// Scans `"key"`: its raw text. Inlined natively, as [`Scanner::string`].
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn quoted_key<'a>(s: &mut Scanner<'a>) -> Result<&'a str, ScanError> {
     match s.skip_space()? {
         Some(b'"') => s.string(),
@@ -802,6 +1079,7 @@ fn quoted_key<'a>(s: &mut Scanner<'a>) -> Result<&'a str, ScanError> {
 }
 
 /// Scans the `:` after a member's key.
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn colon(s: &mut Scanner<'_>) -> Result<(), ScanError> {
     match s.skip_space()? {
         Some(b':') => {
@@ -848,6 +1126,40 @@ pub(crate) fn decode_key(raw: &str) -> Cow<'_, str> {
     Cow::Owned(String::from_utf16_lossy(&units))
 }
 
+/// Valid documents whose quotes, backslash runs, multibyte characters and
+/// white space fall on every side of a 64-byte boundary once shifted.
+#[cfg(test)]
+pub(crate) fn boundary_documents() -> Vec<String> {
+    let backslashes = |n: usize| "\\".repeat(n);
+    vec![
+        // Escaped quotes after runs of 1 to 9 backslashes (odd: the quote
+        // is escaped; even: the backslashes are, and the quote ends the string).
+        format!(
+            "[{}]",
+            (0..10)
+                .map(|n| format!(
+                    "\"{}{}\"",
+                    backslashes(2 * (n / 2)),
+                    if n % 2 == 1 { "\\\"" } else { "" }
+                ))
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+        r#"["\\\"", "\\", "\"", "a\\\\\"b", "{}[]:, x", "\u0022\\u"]"#.to_string(),
+        format!(
+            "[\"{}\", \"{}\\\"{}\"]",
+            backslashes(130),
+            backslashes(64),
+            backslashes(62)
+        ),
+        "[\"é😀ü\", \"😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀\", {\"ключ\": \"значение\"}]".to_string(),
+        "{\r\n\t\"a\" :\t[ 1 , 2.5e-3 , true ,\n null ] ,\n        \"b\":{ }, \"c\" : [\n ]\n}\n".to_string(),
+        "7".to_string(),
+        "  \"\"  ".to_string(),
+        "[]".to_string(),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -863,6 +1175,163 @@ mod tests {
         fn separator(&mut self, at: usize, open: &[bool]) -> ControlFlow<()> {
             self.0.push((at, open.to_vec()));
             ControlFlow::Continue(())
+        }
+    }
+
+    /// Stage 1 byte by byte: the structural bytes and the first byte of
+    /// each run of white space, outside strings.
+    fn marks_one_by_one(bytes: &[u8]) -> Vec<usize> {
+        let mut marks = Vec::new();
+        let (mut in_string, mut escaped, mut space) = (false, false, false);
+        for (i, &byte) in bytes.iter().enumerate() {
+            let was_space = std::mem::replace(&mut space, false);
+            if in_string {
+                match byte {
+                    _ if escaped => escaped = false,
+                    b'\\' => escaped = true,
+                    b'"' => in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match byte {
+                b'"' => in_string = true,
+                b'{' | b'}' | b'[' | b']' | b':' | b',' => marks.push(i),
+                b' ' | b'\t' | b'\n' | b'\r' => {
+                    if !was_space {
+                        marks.push(i);
+                    }
+                    space = true;
+                }
+                _ => {}
+            }
+        }
+        marks
+    }
+
+    fn marks_by_blocks(bytes: &[u8]) -> Vec<usize> {
+        Blocks::new(bytes, 0)
+            .flat_map(|block| {
+                (0..64)
+                    .filter(move |bit| block.marks >> bit & 1 == 1)
+                    .map(move |bit| block.at + bit)
+            })
+            // Past the end is white space padding.
+            .filter(|&at| at < bytes.len())
+            .collect()
+    }
+
+    /// Each document shifted by 0 to 70 bytes of leading white space, so
+    /// each of its bytes sits at every place in a block, including the last.
+    #[test]
+    fn stage1_marks_what_a_byte_by_byte_scan_finds_across_block_boundaries() {
+        for document in boundary_documents() {
+            assert!(check_syntax(&document, false).is_ok(), "{document}");
+            for shift in 0..70 {
+                let text = format!("{}{document}", " \n\t\r".repeat(18).get(..shift).unwrap_or_default());
+                assert_eq!(
+                    marks_by_blocks(text.as_bytes()),
+                    marks_one_by_one(text.as_bytes()),
+                    "{shift}: {text:?}"
+                );
+            }
+        }
+    }
+
+    /// Stage 1 reads bytes, not characters: invalid UTF-8 (which `&str`
+    /// never holds) inside a string is as inert as any other non-ASCII byte,
+    /// and no reported byte is non-ASCII.
+    #[test]
+    fn stage1_reports_only_ascii_even_in_invalid_utf8() {
+        for shift in 0..70 {
+            let mut bytes = vec![b' '; shift];
+            bytes.extend_from_slice(b"[\"\xff\xfe{\xc3\", \"\xe2\x82\", \"\\\xc3\xa9\", \"\x80:,\"]");
+            let marks = marks_by_blocks(&bytes);
+            assert_eq!(marks, marks_one_by_one(&bytes), "{shift}");
+            assert!(marks.iter().all(|&at| bytes[at].is_ascii()));
+        }
+    }
+
+    /// The escape bits against a byte-by-byte reading, for backslash runs of
+    /// every length ending at every place of two blocks (the carry between them).
+    #[test]
+    fn escaped_bits_follow_odd_runs_of_backslashes_across_blocks() {
+        for start in 0..128_usize {
+            for length in 0..(129 - start).min(70) {
+                let backslashes: u128 = if length == 0 {
+                    0
+                } else {
+                    (u128::MAX >> (128 - length)) << start
+                };
+                let mut carry = 0;
+                let low = escaped_bits(backslashes as u64, &mut carry);
+                let high = escaped_bits((backslashes >> 64) as u64, &mut carry);
+                let mut expected: u128 = 0;
+                let mut escaping = false;
+                for bit in 0..128 {
+                    if escaping {
+                        expected |= 1 << bit;
+                        escaping = false;
+                    } else {
+                        escaping = backslashes >> bit & 1 == 1;
+                    }
+                }
+                assert_eq!(u128::from(low) | (u128::from(high) << 64), expected, "{start} {length}");
+                assert_eq!(carry, u64::from(escaping), "{start} {length}");
+            }
+        }
+    }
+
+    #[test]
+    fn prefix_xor_is_the_parity_of_the_bits_at_or_below() {
+        for bits in [0_u64, 1, 0b1001, 0x8000_0000_0000_0001, u64::MAX, 0x0123_4567_89ab_cdef] {
+            let expected = (0..64).fold(0_u64, |mask, bit| {
+                mask | (u64::from((bits & (u64::MAX >> (63 - bit))).count_ones() % 2) << bit)
+            });
+            assert_eq!(prefix_xor(bits), expected, "{bits:x}");
+        }
+    }
+
+    /// The page's classifier and the SSE2 one agree on every byte value.
+    #[test]
+    fn the_portable_classifier_agrees_with_the_native_one() {
+        for first in (0..=255_u8).step_by(64) {
+            let block: [u8; 64] = std::array::from_fn(|i| first.wrapping_add(i as u8));
+            assert_eq!(words::classify(&block), classify(&block), "{first}");
+        }
+    }
+
+    /// A run of digits ends at the first other byte, wherever it sits in
+    /// the eight bytes read at once (non-ASCII ones too).
+    #[test]
+    fn a_run_of_digits_ends_at_the_first_other_byte() {
+        for length in 1..20 {
+            for after in ["", ",", "]", ".5", "e3", "é", "😀", ":", "/", "0a"] {
+                let text = format!("{}{after}", "7".repeat(length));
+                let scanner = Scanner {
+                    text: &text,
+                    bytes: text.as_bytes(),
+                    pos: 0,
+                    jsonc: false,
+                };
+                let expected = text.bytes().take_while(u8::is_ascii_digit).count();
+                assert_eq!(scanner.digits(0), expected, "{text}");
+            }
+        }
+    }
+
+    /// The string skip stops at the first quote, backslash or control byte,
+    /// wherever it sits in the sixteen or eight bytes read at once.
+    #[test]
+    fn the_string_skip_stops_at_the_first_stop_byte() {
+        for length in 0..40 {
+            for stop in [b'"', b'\\', b'\n', 0x1f, 0] {
+                let mut bytes = "é".repeat(20).into_bytes()[..length].to_vec();
+                bytes.push(stop);
+                bytes.extend_from_slice(b" \" tail");
+                assert_eq!(skip_plain_string_bytes(&bytes, 0), length, "{length} {stop}");
+                assert_eq!(skip_plain_string_bytes(&bytes[..length], 0), length);
+            }
         }
     }
 

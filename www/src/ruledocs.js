@@ -6,7 +6,7 @@
 
 import { visible } from './visible.js';
 
-/** A rule from `rules()` or `explain()`, with its examples. */
+/** A rule of an `explain()` answer (or of the registry, in tests), with its examples. */
 export function withExamples(rule, examples) {
   const pair = examples[rule.code];
   return pair ? { ...rule, doc: { ...rule.doc, failing: pair.failing, fixed: pair.fixed } } : rule;

@@ -13,7 +13,7 @@ import wasmXzBase64 from 'embedded:apcheck-wasm';
 // Base64 of www/src/generated/rule-examples.json compressed the same way: the
 // rule examples the page's wasm leaves out (src/rule.rs, `rule_doc!`).
 import ruleExamplesXzBase64 from 'embedded:rule-examples';
-import { explainWithExamples, withExamples } from './ruledocs.js';
+import { explainWithExamples } from './ruledocs.js';
 import { describe, nodeAt, scanJson } from './jsonscan.js';
 import { readZip, ZipError } from './zip.js';
 
@@ -368,12 +368,12 @@ function loadRuleExamples() {
   return ruleExamples;
 }
 
-// The core's rule answers with the examples its wasm leaves out put back.
+// The core's rule answers. The registry is what the page lists and links
+// (code, name, severity, spec, summary): the page asks for it as it starts, and
+// is ready once it has it, so it carries no docs; a doc comes from `explain`,
+// with the examples the wasm leaves out put back.
 const RULE_EXPORTS = {
-  rules: async () => {
-    const examples = await loadRuleExamples();
-    return JSON.parse(core.rules()).map((rule) => withExamples(rule, examples));
-  },
+  rules: () => JSON.parse(core.rules()).map(({ code, name, severity, spec, summary }) => ({ code, name, severity, spec, summary })),
   explain: async (codeOrName) => explainWithExamples(JSON.parse(core.explain(codeOrName)), await loadRuleExamples()),
 };
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The crates.io channel as a user gets it: `cargo publish --workspace
-# --dry-run` packages apcheck and apcheck-hot; the package stays under a size
-# budget; `cargo install` builds the packaged apcheck from its unpacked .crate
-# alone (so a file the build needs and `include` leaves out fails here) into a
-# fresh root, and that binary checks the reference fixtures.
+# --dry-run` packages apcheck, apcheck-json and apcheck-hot; the package stays
+# under a size budget; `cargo install` builds the packaged apcheck from its
+# unpacked .crate alone (so a file the build needs and `include` leaves out
+# fails here) into a fresh root, and that binary checks the reference fixtures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -13,10 +13,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # --no-verify: the install below is the verification build, the packaged
-# apcheck against the packaged apcheck-hot. Cargo's own would build the same
-# in target/debug, where the unpacked apcheck's library, a cdylib as well,
-# takes the unhashed file names of the repository's own build
-# (libapcheck.rlib) and its binary would replace target/debug/apcheck.
+# apcheck against the packaged apcheck-json and apcheck-hot. Cargo's own
+# would build the same in target/debug, where the unpacked apcheck's library,
+# a cdylib as well, takes the unhashed file names of the repository's own
+# build (libapcheck.rlib) and its binary would replace target/debug/apcheck.
 # --allow-dirty: the test checks the working tree, uncommitted edits included;
 # a real publish runs from a clean checkout without it. Packaging warns once
 # per test and bench it leaves out, by design: the log is shown on failure.
@@ -33,7 +33,7 @@ echo "ok: cargo publish --workspace --dry-run"
 # this workspace) as the registry would serve them.
 cargo package --workspace --no-verify --locked --allow-dirty > "$work/package.log" 2>&1 ||
     { cat "$work/package.log"; exit 1; }
-for name in apcheck apcheck-hot; do
+for name in apcheck apcheck-json apcheck-hot; do
     tar -xzf "target/package/$name-$version.crate" -C "$work"
 done
 
@@ -50,12 +50,13 @@ fi
 echo "ok: $crate is $size bytes"
 
 # The install from the unpacked package, with its own Cargo.lock (--locked),
-# as `cargo install apcheck --locked` will build it. Only apcheck-hot, not on
-# crates.io yet, comes from its unpacked package through a patch instead of
-# the registry: the same files its upload carries.
+# as `cargo install apcheck --locked` will build it. Only apcheck-json and
+# apcheck-hot, not on crates.io yet, come from their unpacked packages through
+# patches instead of the registry: the same files their uploads carry.
 . "$repo/scripts/quick-release.sh"
 started=$(date +%s)
 if ! cargo install --path "$work/apcheck-$version" --locked --offline --root "$work/root" \
+    --config "patch.crates-io.apcheck-json.path=\"$work/apcheck-json-$version\"" \
     --config "patch.crates-io.apcheck-hot.path=\"$work/apcheck-hot-$version\"" \
     > "$work/install.log" 2>&1; then
     cat "$work/install.log"

@@ -1,7 +1,13 @@
 //! The import graph of `src/`, read from the source: no module imports
 //! itself back through others (no cycle), and every arrow points down,
-//! faces → core → leaves, so that a module can be understood and changed
-//! knowing only the ones below it.
+//! faces → core → leaves → the JSON toolkit, so that a module can be
+//! understood and changed knowing only the ones below it.
+//!
+//! The JSON toolkit is a crate of its own (`crates/json`), a dependency of
+//! this one, so nothing in it can import the domain: Cargo refuses the cycle.
+//! Here it is one node, `crates/json`, below every file of `src/`, reached
+//! through `crate::json::…` (the `json` module re-exports it whole) or
+//! `apcheck_json::…`; its own files are not read.
 //!
 //! A node is one source file; an arrow is any path that names another file's
 //! module: `use crate::…`, `super::…`, `self::child::…`, a child module by its
@@ -67,18 +73,40 @@ fn module_of(file: &str) -> Option<Module> {
     Some(Module { krate, path })
 }
 
+/// The JSON toolkit's crate, as a node of the graph.
+const JSON_CRATE: &str = "crates/json";
+
+/// The module of `src/` that re-exports the JSON toolkit whole (`pub use
+/// apcheck_json::*`) beside modules of its own.
+const JSON_FACADE: &str = "json";
+
+/// How a node is named in messages: files from the repository's root.
+fn shown(node: &str) -> String {
+    if node == JSON_CRATE {
+        node.to_string()
+    } else {
+        format!("src/{node}")
+    }
+}
+
 /// The layer of a file: faces talk to the world, leaves know nothing of the
-/// domain, and the core sits between.
+/// domain, and the core sits between; the JSON toolkit, a crate apcheck
+/// depends on, is below them all.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Layer {
+    Toolkit,
     Leaf,
     Core,
     Face,
 }
 
 fn layer(file: &str) -> Layer {
+    if file == JSON_CRATE {
+        return Layer::Toolkit;
+    }
     const FACES: [&str; 3] = ["bin/", "wasm/", "live/"];
     // `schemas.rs` is data: the embedded schema texts, importing nothing.
+    // `json/` is the toolkit's facade, with the built-in schemas and the tools' policy.
     const LEAVES: [&str; 6] = ["rule.rs", "diag.rs", "edit.rs", "source.rs", "schemas.rs", "redact.rs"];
     const LEAF_FOLDERS: [&str; 2] = ["json/", "source/"];
     if FACES.iter().any(|face| file.starts_with(face)) {
@@ -258,9 +286,11 @@ fn graph() -> Graph {
 }
 
 /// The file a path names, when it names a module of this project: the
-/// longest prefix of the absolute path that is a module file.
+/// longest prefix of the absolute path that is a module file, or the JSON
+/// toolkit's crate for an item of it, named directly or through the facade.
 fn resolve(krate: Crate, here: &[String], segments: &[String], modules: &BTreeMap<Module, String>) -> Option<String> {
     let (target_crate, mut absolute, rest): (Crate, Vec<String>, &[String]) = match segments[0].as_str() {
+        "apcheck_json" => return Some(JSON_CRATE.to_string()),
         "crate" => (krate, Vec::new(), &segments[1..]),
         "apcheck" if krate == Crate::Cli => (Crate::Library, Vec::new(), &segments[1..]),
         "self" => (krate, here.to_vec(), &segments[1..]),
@@ -287,6 +317,17 @@ fn resolve(krate: Crate, here: &[String], segments: &[String], modules: &BTreeMa
         _ => return None,
     };
     absolute.extend(rest.iter().cloned());
+    // `json::x` where `x` is no file of the facade is the toolkit's; the
+    // facade's own modules (`json::builtin`) resolve as any other.
+    if target_crate == Crate::Library && absolute.len() > 1 && absolute[0] == JSON_FACADE {
+        let own = Module {
+            krate: Crate::Library,
+            path: absolute[..2].to_vec(),
+        };
+        if !modules.contains_key(&own) {
+            return Some(JSON_CRATE.to_string());
+        }
+    }
     (0..=absolute.len()).rev().find_map(|length| {
         modules
             .get(&Module {
@@ -395,10 +436,10 @@ fn cycles(graph: &Graph) -> Vec<String> {
                 .windows(2)
                 .map(|pair| {
                     let (from, to) = (files[pair[0]], files[pair[1]]);
-                    format!("src/{from} → src/{to} (`{}`)", graph.arrows[from][to])
+                    format!("{} → {} (`{}`)", shown(from), shown(to), graph.arrows[from][to])
                 })
                 .collect();
-            let members: Vec<String> = component.iter().map(|&i| format!("src/{}", files[i])).collect();
+            let members: Vec<String> = component.iter().map(|&i| shown(files[i])).collect();
             format!(
                 "cycle of {} files [{}]: {}",
                 component.len(),
@@ -432,8 +473,10 @@ fn arrows_point_from_faces_to_core_to_leaves() {
         for (to, path) in targets {
             if layer(to) > layer(from) {
                 wrong.push(format!(
-                    "src/{from} ({:?}) → src/{to} ({:?}) through `{path}`",
+                    "{} ({:?}) → {} ({:?}) through `{path}`",
+                    shown(from),
                     layer(from),
+                    shown(to),
                     layer(to)
                 ));
             }
@@ -449,6 +492,13 @@ fn the_scan_sees_use_super_and_child_paths() {
     let graph = graph();
     let arrow = |from: &str, to: &str| graph.arrows.get(from).is_some_and(|targets| targets.contains_key(to));
     assert!(arrow("diag.rs", "rule.rs"), "`use crate::rule::…`");
+    assert!(arrow("source.rs", JSON_CRATE), "`apcheck_json::…`");
+    assert!(arrow("json/mod.rs", JSON_CRATE), "the facade's glob re-export");
+    assert!(
+        arrow("source/json.rs", JSON_CRATE),
+        "`crate::json::…` through the facade"
+    );
+    assert!(arrow("json/tools.rs", "json/builtin.rs"), "the facade's own module");
     assert!(
         arrow("bin/apcheck/main.rs", "bin/apcheck/check.rs"),
         "a child module by name"

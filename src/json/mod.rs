@@ -1,29 +1,10 @@
-//! JSON documents: parsing with spans (shared by every check), and the toolkit
-//! the page and CLI offer on their own: format, schema validation, diff.
+//! The JSON toolkit (`crates/json`, the `apcheck-json` crate) under the path
+//! the rest of apcheck names it by, `crate::json::…`, with the two parts that
+//! know apcheck's own documents and so stay here: the schemas known by name
+//! (`builtin`, the Agent Plugins and MCP schemas) and the tools' policy
+//! (`tools`, which offers them).
 
-pub mod budget;
+pub use apcheck_json::*;
+
 pub mod builtin;
-pub mod diff;
-pub mod format;
-pub mod lean;
-pub mod locate;
-pub mod parse;
-pub mod pointer;
-pub mod scan;
 pub mod tools;
-pub mod validate;
-
-pub use parse::{JsonDoc, JsonParseError, parse_document};
-
-/// The JSON type of `value` with its article ("a string", "an array", "null"),
-/// for messages that say what was found instead of what was expected.
-pub fn json_type(value: &serde_json::Value) -> &'static str {
-    match value {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "a boolean",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Array(_) => "an array",
-        serde_json::Value::Object(_) => "an object",
-    }
-}

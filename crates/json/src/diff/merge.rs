@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::value;
-use crate::json::parse::push_token;
+use crate::parse::push_token;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MergePatch {

@@ -20,7 +20,7 @@ impl ArrayKey {
     pub fn parse(spec: &str) -> Result<Self, String> {
         let (path, fields) = match spec.rsplit_once('=') {
             Some((path, fields)) => {
-                let tokens = crate::json::parse::pointer_tokens(path)
+                let tokens = crate::parse::pointer_tokens(path)
                     .ok_or_else(|| format!("`{path}` is not a JSON Pointer (it must start with '/')"))?;
                 (Some(tokens), fields)
             }
@@ -35,7 +35,7 @@ impl ArrayKey {
 
     fn at(path: &str, fields: &[&str]) -> Self {
         ArrayKey {
-            path: crate::json::parse::pointer_tokens(path),
+            path: crate::parse::pointer_tokens(path),
             fields: fields.iter().map(|f| f.to_string()).collect(),
         }
     }
@@ -115,7 +115,7 @@ pub struct Diff {
     /// Where each change's old and new values start in the texts of A and B,
     /// in change order; empty when the walk read other texts (`Value`s written
     /// out again: pruned, or with a duplicate key resolved). Lines are counted
-    /// from these ([`crate::json::diff::locate`]), with no walk of the texts.
+    /// from these ([`crate::diff::locate`]), with no walk of the texts.
     #[serde(skip)]
     pub starts: Vec<[Option<usize>; 2]>,
 }

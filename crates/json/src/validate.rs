@@ -14,14 +14,14 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::json::budget::{Guard, Stop};
+use crate::budget::{Guard, Stop};
 #[cfg(not(target_arch = "wasm32"))]
-use crate::json::lean::{Lean, LeanDoc, LeanNode};
-use crate::json::locate::{key_before, nearest_spans_in_checked, opening_of};
-use crate::json::parse::{JsonDoc, JsonParseError, parse_document, pointer_tokens};
-use crate::json::pointer::push_token;
-use crate::json::scan::check_syntax;
-use crate::source::{LineCol, LineIndex, Span};
+use crate::lean::{Lean, LeanDoc, LeanNode};
+use crate::locate::{key_before, nearest_spans_in_checked, opening_of};
+use crate::parse::{JsonDoc, JsonParseError, parse_document, pointer_tokens};
+use crate::pointer::push_token;
+use crate::scan::check_syntax;
+use crate::text::{LineCol, LineIndex, Span};
 
 /// The base URI of a schema that has no `$id` (the `jsonschema` crate's default),
 /// under which sibling files given without an `$id` are registered by file name.
@@ -830,7 +830,7 @@ fn outermost_element(root: &Value, pointer: &str) -> Option<ArrayElement> {
             }
             Value::Object(members) => {
                 value = members.get(&token)?;
-                crate::json::parse::push_token(&mut walked, &token);
+                crate::parse::push_token(&mut walked, &token);
             }
             _ => return None,
         }

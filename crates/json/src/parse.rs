@@ -3,7 +3,7 @@
 //! Values come from serde_json (strict RFC 8259, `preserve_order`, a recursion
 //! limit that turns 10^5-deep nesting into an error instead of a stack
 //! overflow). Spans come from the exact scanner's span tree
-//! ([`crate::json::locate`]), which keeps every duplicate member, so a JSON
+//! ([`crate::locate`]), which keeps every duplicate member, so a JSON
 //! Pointer maps to `line:col`.
 //!
 //! The tree is built at parsing, for the duplicate members, and kept only when
@@ -15,11 +15,11 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-pub use crate::json::locate::DuplicateKey;
-use crate::json::locate::SpanTree;
-pub use crate::json::pointer::{pointer_tokens, push_token};
-pub use crate::json::scan::JsonParseError;
-use crate::source::{ColumnUnit, Span, offset_at};
+pub use crate::locate::DuplicateKey;
+use crate::locate::SpanTree;
+pub use crate::pointer::{pointer_tokens, push_token};
+pub use crate::scan::JsonParseError;
+use crate::text::{ColumnUnit, Span, offset_at};
 
 /// A parsed document: the value, the span of every node, and the duplicate keys.
 #[derive(Debug, Clone)]
@@ -112,11 +112,11 @@ fn serde_error(text: &str, error: &serde_json::Error) -> JsonParseError {
 }
 
 impl JsonDoc {
-    /// A document whose `text` a [`crate::json::lean::LeanDoc`] has read (so
+    /// A document whose `text` a [`crate::lean::LeanDoc`] has read (so
     /// it is JSON serde_json reads alike, with no duplicate key), holding only
     /// the part of its value that `value` is: the spans are of the whole text.
     #[cfg(not(target_arch = "wasm32"))]
-    pub(crate) fn scanned(text: &str, value: Value) -> JsonDoc {
+    pub fn scanned(text: &str, value: Value) -> JsonDoc {
         JsonDoc {
             value,
             text: text.into(),

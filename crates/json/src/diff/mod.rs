@@ -26,11 +26,11 @@ use serde_json::Value;
 
 use std::borrow::Cow;
 
-use crate::json::format::{FormatOptions, format};
-use crate::json::lean::LeanDoc;
-use crate::json::locate::{nearest_spans, nearest_spans_in_checked};
-use crate::json::parse::{JsonParseError, parse_document};
-use crate::json::scan::{check_syntax, eight};
+use crate::format::{FormatOptions, format};
+use crate::lean::LeanDoc;
+use crate::locate::{nearest_spans, nearest_spans_in_checked};
+use crate::parse::{JsonParseError, parse_document};
+use crate::scan::{check_syntax, eight};
 
 pub use ignore::{IgnorePattern, prune};
 pub use model::{ArrayKey, ArrayMatch, Change, ChangeKind, Diff, DiffOptions, Matching, default_array_keys};
@@ -117,7 +117,7 @@ pub fn compare(a_text: &str, b_text: &str, options: &CompareOptions) -> Result<C
 
 /// [`compare`]'s differences alone, for a face that needs no whole document
 /// afterwards (changes and patches, not merge patches or canonical texts).
-/// They come from lean documents of the texts alone ([`crate::json::lean`]: a
+/// They come from lean documents of the texts alone ([`crate::lean`]: a
 /// tenth of the memory of two `Value` trees, and in the page's wasm a third of
 /// the time), wherever those read the texts as serde_json does and nothing is
 /// to be pruned; otherwise from [`compare`]. Both give the same changes and

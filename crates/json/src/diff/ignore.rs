@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::json::parse::pointer_tokens;
+use crate::parse::pointer_tokens;
 
 /// A parsed ignore pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! Where every value of a JSON text is: a tree of byte spans mirroring the
-//! document, built by the exact scanner ([`crate::json::scan`]) in one pass, so
+//! document, built by the exact scanner ([`crate::scan`]) in one pass, so
 //! a JSON Pointer maps to a span and then to `line:col`.
 //!
 //! The tree is one flat vector of 40-byte nodes in document order, each
@@ -23,11 +23,11 @@ use foldhash::{HashMap, HashMapExt};
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use crate::json::pointer::{pointer_tokens, push_token};
-use crate::json::scan::{
+use crate::pointer::{pointer_tokens, push_token};
+use crate::scan::{
     JsonParseError, Sink, decode_key, scan, skip_checked_space, skip_checked_string, skip_checked_value,
 };
-use crate::source::Span;
+use crate::text::Span;
 
 /// Above this many children a container is indexed; below, a walk is faster.
 const INDEX_FROM: usize = 16;
@@ -717,7 +717,7 @@ mod tests {
         let expected: Vec<Span> = pointers.iter().map(|p| tree.nearest_span(text, p)).collect();
         assert_eq!(nearest_spans(text, &pointers).unwrap(), expected);
         assert_eq!(nearest_spans_in_checked(text, &pointers), expected);
-        let pretty = crate::json::format::format(text, &Default::default()).unwrap();
+        let pretty = crate::format::format(text, &Default::default()).unwrap();
         let tree = SpanTree::parse(&pretty).unwrap();
         let expected: Vec<Span> = pointers.iter().map(|p| tree.nearest_span(&pretty, p)).collect();
         assert_eq!(nearest_spans_in_checked(&pretty, &pointers), expected);

@@ -1,7 +1,7 @@
 //! Pretty-printing and minifying JSON, keeping the text of every number and
 //! string exactly as written.
 //!
-//! The scanner ([`crate::json::scan`]) validates and reports tokens as raw
+//! The scanner ([`crate::scan`]) validates and reports tokens as raw
 //! text; the writer lays them out in the same pass, so a 100 MB document formats
 //! at memory speed and `1.0`, `1e3` or a 20-digit integer come out unchanged:
 //! values never go through a number type. `sort_keys` builds a flat tree of
@@ -15,8 +15,8 @@
 
 use std::borrow::Cow;
 
-use crate::json::parse::JsonParseError;
-use crate::json::scan::{Blocks, Sink, decode_key, replay_checked, scan, skip_checked_space};
+use crate::parse::JsonParseError;
+use crate::scan::{Blocks, Sink, decode_key, replay_checked, scan, skip_checked_space};
 
 /// How to lay the document out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,7 +96,7 @@ pub fn format_streaming(
     return parallel::format_streaming(text, options, PARALLEL_SLICE, writing_threads(), emit);
     #[cfg(target_arch = "wasm32")]
     {
-        crate::json::scan::check_syntax(text, options.jsonc)?;
+        crate::scan::check_syntax(text, options.jsonc)?;
         write_checked(text, options, emit);
         Ok(())
     }
@@ -526,7 +526,7 @@ mod parallel {
     use std::sync::mpsc::{Receiver, Sender, channel, sync_channel};
 
     use super::{BLOCK, FormatOptions, JsonParseError, Writer, output_estimate, write_checked, write_strict};
-    use crate::json::scan::{Discard, MAX_DEPTH, Sink, replay_checked, replay_checked_from, scan, scan_tail};
+    use crate::scan::{Discard, MAX_DEPTH, Sink, replay_checked, replay_checked_from, scan, scan_tail};
 
     /// A comma between two items, and the containers open there (outermost
     /// first, `true` for an object).
@@ -861,7 +861,7 @@ impl<'a> Sink<'a> for TreeBuilder<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::scan::MAX_DEPTH;
+    use crate::scan::MAX_DEPTH;
 
     fn pretty(text: &str) -> String {
         format(text, &FormatOptions::default()).unwrap()
@@ -959,7 +959,7 @@ mod tests {
     /// and in parallel slices.
     #[test]
     fn the_writing_pass_is_exact_across_block_boundaries() {
-        for document in crate::json::scan::boundary_documents() {
+        for document in crate::scan::boundary_documents() {
             for shift in 0..70 {
                 let text = format!("{}{document}", " \n\t\r".repeat(18).get(..shift).unwrap_or_default());
                 for layout in [

@@ -14,8 +14,8 @@ use super::patch::PatchOp;
 use super::sequence::myers_ops;
 use super::tree::{Elements, Members, Shape, Tree};
 use super::value;
-use crate::json::lean::LeanDoc;
-use crate::json::parse::push_token;
+use crate::lean::LeanDoc;
+use crate::parse::push_token;
 
 /// Compares `a` with `b`, values serde_json read (nesting within its limit),
 /// through their compact texts: the one walk there is reads lean documents.

@@ -1,5 +1,5 @@
 //! What the diff's walk reads of a document: the lean document of
-//! [`crate::json::lean`] (one 28-byte slot per value, borrowing the text), in
+//! [`crate::lean`] (one 28-byte slot per value, borrowing the text), in
 //! the CLI and the page alike. A tenth of the memory of a `Value`, several
 //! times faster to build in the wasm, and equal subtrees pass by their
 //! spelling. `Value`s (pruned, or with a duplicate key resolved) are written
@@ -144,7 +144,7 @@ mod lean {
     use serde_json::Value;
 
     use super::{Elements, Members, Shape, Tree};
-    use crate::json::lean::LeanNode;
+    use crate::lean::LeanNode;
 
     /// Objects with more members than this get a hash index for lookups by
     /// name (small ones are searched in order: cheaper than hashing).

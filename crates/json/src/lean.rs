@@ -6,11 +6,11 @@
 //! times its input: an `IndexMap` per object, a `String` per key, string and
 //! number. This document is one flat vector of 28-byte slots in document order,
 //! each pointing into the text it was scanned from by the exact scanner
-//! ([`crate::json::scan`]); strings are decoded only when read. Each slot
+//! ([`crate::scan`]); strings are decoded only when read. Each slot
 //! keeps its value's text span, so two values spelled alike are known equal
 //! in one comparison of bytes, and a change's line is counted from its offset.
 //! It implements the `jsonschema` crate's representation traits, so the same
-//! compiled schema answers for it (see [`crate::json::validate`]).
+//! compiled schema answers for it (see [`crate::validate`]).
 //!
 //! It answers only where `serde_json` would accept the text and build the same
 //! value; otherwise [`LeanDoc::parse`] returns `None` and the caller takes the
@@ -28,7 +28,7 @@ use jsonschema::json::{Array, Json, JsonNumber, Node, NodeIdentity, Object};
 use jsonschema::types::JsonType;
 use serde_json::Value;
 
-use crate::json::scan::{Sink, decode_key, scan};
+use crate::scan::{Sink, decode_key, scan};
 
 /// serde_json's own nesting limit (it refuses a 128th level), so that every
 /// text it reads, and every `Value` it writes out again, a lean document reads.
@@ -354,7 +354,7 @@ impl<'a> LeanNode<'a> {
 
     /// The value's text, as written (none for a bare name).
     #[cfg(not(target_arch = "wasm32"))]
-    pub(crate) fn text(self) -> Option<&'a str> {
+    pub fn text(self) -> Option<&'a str> {
         match self {
             LeanNode::Slot(doc, index) => Some(doc.text_of(index)),
             LeanNode::Name(_) => None,
@@ -364,7 +364,7 @@ impl<'a> LeanNode<'a> {
     /// Whether both values are spelled byte for byte alike. Then they are
     /// equal (a lean document has no duplicate keys, the one way equal text
     /// could mean different values); unequal spellings may still be equal.
-    pub(crate) fn spelled_alike(self, other: LeanNode<'_>) -> bool {
+    pub fn spelled_alike(self, other: LeanNode<'_>) -> bool {
         match (self, other) {
             (LeanNode::Slot(doc, index), LeanNode::Slot(other_doc, other_index)) => {
                 doc.text_of(index) == other_doc.text_of(other_index)
@@ -479,7 +479,7 @@ pub struct LeanObject<'a> {
 
 impl<'a> LeanObject<'a> {
     /// The member named `name`, found without gathering the others.
-    pub(crate) fn member(&self, name: &str) -> Option<LeanNode<'a>> {
+    pub fn member(&self, name: &str) -> Option<LeanNode<'a>> {
         let doc = self.doc;
         doc.children(self.index)
             .find(|&child| {

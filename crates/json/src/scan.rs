@@ -10,7 +10,7 @@
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 
-use crate::source::LineIndex;
+use crate::text::LineIndex;
 
 /// Why a text is not JSON, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]

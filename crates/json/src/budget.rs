@@ -26,8 +26,8 @@ use jsonschema::json::{Array, Json, JsonNumber, Node, Object};
 use referencing::{Draft, Registry, Resolver};
 use serde_json::Value;
 
-use crate::json::diff::value::compare_numbers;
-use crate::json::pointer::push_token;
+use crate::diff::value::compare_numbers;
+use crate::pointer::push_token;
 
 /// Schema applications every document may cost, whatever its size.
 pub const BASE_BUDGET: u64 = 262_144;

@@ -22,11 +22,14 @@ trap 'rm -rf "$run_tmp"' EXIT
 export TMPDIR="$run_tmp"
 
 passed=0
+# Each step prints its wall time, so a run's log says where CI's minutes go.
 step() {
     echo
     echo "== $1"
     shift
+    local started=$SECONDS
     "$@"
+    echo "-- $((SECONDS - started)) s"
     passed=$((passed + 1))
 }
 
@@ -82,4 +85,4 @@ if [ -z "${FAST:-}" ]; then
 fi
 
 echo
-echo "steps: $passed passed, 0 failed"
+echo "steps: $passed passed, 0 failed, in $SECONDS s"

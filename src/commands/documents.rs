@@ -43,7 +43,8 @@ impl Default for Streams {
 }
 
 impl Streams {
-    fn failure(stderr: String) -> Self {
+    /// Nothing on stdout, `stderr` (already escaped), exit 2.
+    pub fn failure(stderr: String) -> Self {
         Streams {
             stderr,
             exit: Exit::Failure,

@@ -95,7 +95,13 @@ pub fn cli_call(
         text: &arguments_text,
     };
     let format = format_named(&format)?;
-    Ok(reply(commands::call(snapshot, &tool, arguments, format, &options(color, source_root))))
+    Ok(reply(commands::call(
+        snapshot,
+        &tool,
+        arguments,
+        format,
+        &options(color, source_root),
+    )))
 }
 
 #[wasm_bindgen]

@@ -79,9 +79,29 @@ function fail(message) {
   return EXIT_FAILURE;
 }
 
+/**
+ * Help and usage errors are clap's words in the native CLI. With the platform
+ * package's binary here, it says them (the same arguments help or fail the
+ * same way there), byte for byte; without it, SAY_OURS says the same in this
+ * build's shorter text, with the same exit code.
+ */
+function inClapsWords(sayOurs) {
+  const native = runNative(argv);
+  return native?.status !== undefined ? native.status : sayOurs();
+}
+
 function usage(message) {
-  process.stderr.write(`error: ${message}\n\n${USAGE}\n`);
-  return EXIT_FAILURE;
+  return inClapsWords(() => {
+    process.stderr.write(`error: ${message}\n\n${USAGE}\n`);
+    return EXIT_FAILURE;
+  });
+}
+
+function printHelp(text) {
+  return inClapsWords(() => {
+    process.stdout.write(`${text}\n`);
+    return EXIT_CLEAN;
+  });
 }
 
 const CHOICES = {
@@ -437,22 +457,18 @@ function emitWritten(answer) {
 function command(synopsis, flags, defaults, counts, missing, run, shorts = {}) {
   const help = `Usage: apcheck ${synopsis}\n\nThis is the npm build of apcheck; the flags and output are the native CLI's.`;
   return (args) => {
-    if (args.includes('--help') || args.includes('-h')) {
-      process.stdout.write(`${help}\n`);
-      return EXIT_CLEAN;
-    }
+    if (args.includes('--help') || args.includes('-h')) return printHelp(help);
+    const misuse = (message) =>
+      inClapsWords(() => {
+        process.stderr.write(`error: ${message}\n\n${help}\n`);
+        return EXIT_FAILURE;
+      });
     const { options, error } = parseCommand(args, flags, defaults, counts, missing, shorts);
-    if (error) {
-      process.stderr.write(`error: ${error}\n\n${help}\n`);
-      return EXIT_FAILURE;
-    }
+    if (error) return misuse(error);
     try {
       return run(options);
     } catch (failure) {
-      if (failure instanceof UsageError) {
-        process.stderr.write(`error: ${failure.message}\n\n${help}\n`);
-        return EXIT_FAILURE;
-      }
+      if (failure instanceof UsageError) return misuse(failure.message);
       return fail(failure.message);
     }
   };
@@ -856,15 +872,9 @@ function main(argv) {
     process.stdout.write(`apcheck ${version}\n`);
     return EXIT_CLEAN;
   }
-  if (command === '--help' || command === '-h' || command === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return EXIT_CLEAN;
-  }
+  if (command === '--help' || command === '-h' || command === 'help') return printHelp(USAGE);
   if (command === 'check') {
-    if (rest.includes('--help') || rest.includes('-h')) {
-      process.stdout.write(`${USAGE}\n`);
-      return EXIT_CLEAN;
-    }
+    if (rest.includes('--help') || rest.includes('-h')) return printHelp(USAGE);
     return check(rest);
   }
   if (command in COMMANDS) return COMMANDS[command](rest);

@@ -70,7 +70,9 @@ test('npm/package.json names a platform package for every release target, at its
   const expected = Object.fromEntries(Object.values(TARGETS).map(({ os, cpu }) => [packageName(os, cpu), manifest.version]));
   assert.deepEqual(manifest.optionalDependencies, expected);
   const workflow = readFileSync(join(root, '.github/workflows/release.yml'), 'utf8');
-  const built = [...workflow.matchAll(/\{ target: ([\w-]+), os:/g)].map((match) => match[1]);
+  // The binaries' job, up to the next job (the wheels job has a matrix of its own).
+  const buildJob = workflow.slice(workflow.indexOf('\n  build:\n'), workflow.indexOf('\n  release:\n'));
+  const built = [...buildJob.matchAll(/\{ target: ([\w-]+), os:/g)].map((match) => match[1]);
   assert.deepEqual(built.sort(), Object.keys(TARGETS).sort(), 'the release workflow builds a binary for each platform package');
 });
 
@@ -87,6 +89,24 @@ test('completions, man and lsp --help are the native CLI\'s, byte for byte', { s
   sameAsRust(['man']);
   sameAsRust(['lsp', '--help']);
   assert.equal(sameAsRust(['completions', 'tcsh']).status, 2);
+});
+
+test('help and usage errors are clap\'s, byte for byte, when the platform binary is here', { skip }, () => {
+  for (const args of [['--help'], ['help'], ['check', '--help'], ['fmt', '-h'], ['changes', '--help'], ['call', '--help']]) {
+    assert.equal(sameAsRust(args).status, 0, args.join(' '));
+  }
+  for (const args of [
+    [],
+    ['bogus'],
+    ['changes', 'only-one.json'],
+    ['check', '--format', 'bogus', '.'],
+    ['check', '--deny', 'everything', '.'],
+    ['fmt', '--write', '--check', 'x.json'],
+    ['validate', '--schema', 'a.json', '--builtin', 'mcp-tool', 'doc.json'],
+    ['call', 'snapshot.json', 'tool'],
+  ]) {
+    assert.equal(sameAsRust(args).status, 2, args.join(' '));
+  }
 });
 
 test('apcheck lsp serves over stdio through the platform binary', { skip }, () => {

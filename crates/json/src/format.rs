@@ -8,7 +8,10 @@
 //! borrowed tokens, sorts members by key (code points), and replays it.
 //! Streaming checks the whole text first, then writes strict JSON in a
 //! trusting pass that classifies 64 bytes at a time and copies each token
-//! as one slice (`write_strict`); JSONC is replayed token by token.
+//! as one slice (`write_strict`); JSONC is replayed token by token. On one
+//! thread the check is the bitmask one (`scan::quick_check`), which keeps
+//! each block's marks (an eighth of the text's size) so that the writing
+//! pass does not classify the text again.
 //!
 //! Strings are copied as written: a valid JSON string needs no re-escaping, and
 //! keeping `\u00e9` as `\u00e9` keeps the diff against the original small.
@@ -16,7 +19,7 @@
 use std::borrow::Cow;
 
 use crate::parse::JsonParseError;
-use crate::scan::{Blocks, Sink, decode_key, replay_checked, scan, skip_checked_space};
+use crate::scan::{Block, Blocks, Sink, decode_key, replay_checked, scan, skip_checked_space};
 
 /// How to lay the document out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,17 +99,21 @@ pub fn format_streaming(
     return parallel::format_streaming(text, options, PARALLEL_SLICE, writing_threads(), emit);
     #[cfg(target_arch = "wasm32")]
     {
-        crate::scan::check_syntax(text, options.jsonc)?;
-        write_checked(text, options, emit);
+        let marks = crate::scan::check_keeping_marks(text, options.jsonc)?;
+        write_checked(text, options, marks, emit);
         Ok(())
     }
 }
 
-/// Writes checked `text` in the plain layout on the calling thread, in pieces of [`STREAM_CHUNK`].
-fn write_checked(text: &str, options: &FormatOptions, emit: &mut dyn FnMut(&[u8])) {
+/// Writes checked `text` in the plain layout on the calling thread, in
+/// pieces of [`STREAM_CHUNK`], from the check's stage 1 `marks` if it kept them.
+fn write_checked(text: &str, options: &FormatOptions, marks: Option<Vec<u64>>, emit: &mut dyn FnMut(&[u8])) {
     let mut writer = Writer::new(text, options.layout, Some(emit));
     if options.jsonc {
         replay_checked(text, true, &mut writer);
+    } else if let Some(marks) = marks {
+        let blocks = marks.iter().enumerate().map(|(k, &marks)| Block { at: 64 * k, marks });
+        write_strict_blocks(text, 0, blocks, &mut writer);
     } else {
         write_strict(text, 0, &mut writer);
     }
@@ -419,6 +426,13 @@ impl<'a> Sink<'a> for Writer<'_, '_> {
 /// telling apart here: a key is followed by `:`, and every item by `,` or
 /// its container's closing bracket.
 fn write_strict(text: &str, from: usize, writer: &mut Writer<'_, '_>) {
+    write_strict_blocks(text, from, Blocks::new(text.as_bytes(), from), writer);
+}
+
+/// [`write_strict`] with its stage 1 given: `blocks` are those of
+/// [`Blocks`] from `from` (kept by the check, [`crate::scan::check_keeping_marks`]).
+#[inline(always)]
+fn write_strict_blocks(text: &str, from: usize, blocks: impl Iterator<Item = Block>, writer: &mut Writer<'_, '_>) {
     let bytes = text.as_bytes();
     // The writer's state in locals, so that it stays in registers (through
     // the writer, every copy stored and reloaded its length).
@@ -439,7 +453,7 @@ fn write_strict(text: &str, from: usize, writer: &mut Writer<'_, '_>) {
     let mut opened = false;
     // Where the text after the last mark starts: the next token, after white space.
     let mut run = from;
-    for block in Blocks::new(bytes, from) {
+    for block in blocks {
         let mut marks = block.marks;
         while marks != 0 {
             let bit = marks.trailing_zeros() as usize;
@@ -526,7 +540,7 @@ mod parallel {
     use std::sync::mpsc::{Receiver, Sender, channel, sync_channel};
 
     use super::{BLOCK, FormatOptions, JsonParseError, Writer, output_estimate, write_checked, write_strict};
-    use crate::scan::{Discard, MAX_DEPTH, Sink, replay_checked, replay_checked_from, scan, scan_tail};
+    use crate::scan::{MAX_DEPTH, Sink, check_keeping_marks, replay_checked, replay_checked_from, scan, scan_tail};
 
     /// A comma between two items, and the containers open there (outermost
     /// first, `true` for an object).
@@ -667,13 +681,13 @@ mod parallel {
     ) -> Result<(), JsonParseError> {
         if threads < 2 {
             // No checkpoints to keep: the plain check.
-            scan(text, options.jsonc, &mut Discard).map_err(|e| e.locate(text))?;
-            write_checked(text, options, emit);
+            let marks = check_keeping_marks(text, options.jsonc)?;
+            write_checked(text, options, marks, emit);
             return Ok(());
         }
         let checkpoints = check(text, options.jsonc, slice_bytes.max(1), threads)?;
         if checkpoints.is_empty() {
-            write_checked(text, options, emit);
+            write_checked(text, options, None, emit);
             return Ok(());
         }
         let slices = checkpoints.len() + 1;
@@ -974,6 +988,8 @@ mod tests {
                     let expected = format(&text, &options).unwrap();
                     assert_eq!(streamed(&text, &options).unwrap().0, expected, "{shift} {text:?}");
                     assert_eq!(sliced(&text, &options, 1, 2).0, expected, "{shift} {text:?}");
+                    // One thread: from the marks the bitmask check kept.
+                    assert_eq!(sliced(&text, &options, 1, 1).0, expected, "{shift} {text:?}");
                 }
             }
         }

@@ -48,7 +48,22 @@ pub const MAX_DEPTH: usize = 1000;
 
 /// Checks that `text` is strict JSON (or JSONC) without building anything.
 pub fn check_syntax(text: &str, jsonc: bool) -> Result<(), JsonParseError> {
-    scan(text, jsonc, &mut Discard).map_err(|e| e.locate(text))
+    check_keeping_marks(text, jsonc).map(drop)
+}
+
+/// [`check_syntax`], which also returns the writing pass's stage 1 (the
+/// [`Blocks`] from the start, a `u64` of marks per 64 bytes) when the
+/// bitmask check ([`quick_check`]) decided: strict JSON, valid.
+pub(crate) fn check_keeping_marks(text: &str, jsonc: bool) -> Result<Option<Vec<u64>>, JsonParseError> {
+    // The bitmask check decides most texts; the scan, the rest and every error.
+    if !jsonc {
+        let mut marks = Vec::with_capacity(text.len() / 64 + 1);
+        if quick_check(text, &mut |_, _| {}, &mut |block| marks.push(block)) {
+            return Ok(Some(marks));
+        }
+    }
+    scan(text, jsonc, &mut Discard).map_err(|e| e.locate(text))?;
+    Ok(None)
 }
 
 /// What the scanner reports, in document order; keys and scalars are raw text
@@ -460,6 +475,176 @@ impl Iterator for Blocks<'_> {
     }
 }
 
+/// Whether `text` is strict JSON, decided from stage 1's bitmasks (after
+/// simdjson): 64 bytes at a time, the strings are found from the unescaped
+/// quotes and checked whole (no control byte in them, each escape one of
+/// JSON's), and a small state machine walks the rest one event at a time
+/// (a structural byte, the opening quote of a string, the first byte of a
+/// number or literal, which is checked there). `true` only for text
+/// [`scan`] accepts; `false` for any it rejects, and perhaps for some it
+/// accepts (a byte order mark, nesting near [`MAX_DEPTH`]): the caller then
+/// scans, for the verdict and the exact error. `comma` gets each comma
+/// between items with the containers open there (as [`Sink::separator`]),
+/// whatever the verdict, and `marks` each block's [`Block::marks`], as
+/// [`Blocks`] from the start finds them, while the verdict stands.
+#[inline(always)]
+pub(crate) fn quick_check(text: &str, comma: &mut impl FnMut(usize, &OpenLevels), marks: &mut impl FnMut(u64)) -> bool {
+    let bytes = text.as_bytes();
+    let mut open = OpenLevels {
+        bits: [0; MAX_DEPTH.div_ceil(64)],
+        depth: 0,
+    };
+    // The innermost open container is an object.
+    let mut in_object = false;
+    let mut state = State::Value;
+    let (mut in_string, mut escaped_carry, mut other_carry, mut space_carry) = (0_u64, 0_u64, 0_u64, 0_u64);
+    let mut at = 0;
+    while at < bytes.len() {
+        let rest = &bytes[at..];
+        let classes = match rest.first_chunk::<64>() {
+            Some(block) => classify(block),
+            None => {
+                let mut block = [b' '; 64];
+                block[..rest.len()].copy_from_slice(rest);
+                classify(&block)
+            }
+        };
+        let escaped = escaped_bits(classes.backslash, &mut escaped_carry);
+        let quotes = classes.quote & !escaped;
+        let inside = prefix_xor(quotes) ^ in_string;
+        in_string = 0_u64.wrapping_sub(inside >> 63);
+        // Control bytes in strings, any but white space outside them, a backslash outside.
+        if (classes.control & (inside | !classes.white)) | (classes.backslash & !inside) != 0 {
+            return false;
+        }
+        let space = classes.space & !inside;
+        marks((classes.structural & !inside) | (space & !((space << 1) | space_carry)));
+        space_carry = space >> 63;
+        let mut escapes = classes.backslash & !escaped;
+        while escapes != 0 {
+            let i = at + escapes.trailing_zeros() as usize;
+            escapes &= escapes - 1;
+            let valid = match bytes.get(i + 1) {
+                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => true,
+                Some(b'u') => bytes
+                    .get(i + 2..i + 6)
+                    .is_some_and(|digits| digits.iter().all(u8::is_ascii_hexdigit)),
+                _ => false,
+            };
+            if !valid {
+                return false;
+            }
+        }
+        let other = !(inside | classes.structural | classes.white | classes.quote);
+        let scalars = other & !((other << 1) | other_carry);
+        other_carry = other >> 63;
+        let mut events = (classes.structural & !inside) | (quotes & inside) | scalars;
+        while events != 0 {
+            let i = at + events.trailing_zeros() as usize;
+            events &= events - 1;
+            let byte = bytes.get(i).copied().unwrap_or(b' ');
+            // By state first: after a key or a value, one or three bytes may come.
+            state = match (state, byte) {
+                (State::Colon, b':') => State::Value,
+                (State::Key | State::KeyOrClose, b'"') => State::Colon,
+                (State::After, b',') if open.depth > 0 => {
+                    comma(i, &open);
+                    if in_object { State::Key } else { State::Value }
+                }
+                (State::After | State::KeyOrClose, b'}') if in_object && open.depth > 0 => {
+                    open.depth -= 1;
+                    in_object = open.depth > 0 && open.is_object(open.depth - 1);
+                    State::After
+                }
+                (State::After | State::ValueOrClose, b']') if !in_object && open.depth > 0 => {
+                    open.depth -= 1;
+                    in_object = open.depth > 0 && open.is_object(open.depth - 1);
+                    State::After
+                }
+                (State::Value | State::ValueOrClose, b'"') => State::After,
+                (State::Value | State::ValueOrClose, b'{' | b'[') if open.depth < MAX_DEPTH => {
+                    in_object = byte == b'{';
+                    let (word, bit) = (open.depth / 64, open.depth % 64);
+                    open.bits[word] = (open.bits[word] & !(1 << bit)) | (u64::from(in_object) << bit);
+                    open.depth += 1;
+                    if in_object {
+                        State::KeyOrClose
+                    } else {
+                        State::ValueOrClose
+                    }
+                }
+                (State::Value | State::ValueOrClose, _) => {
+                    let end = match byte {
+                        b't' if bytes[i..].starts_with(b"true") => i + 4,
+                        b'f' if bytes[i..].starts_with(b"false") => i + 5,
+                        b'n' if bytes[i..].starts_with(b"null") => i + 4,
+                        b'-' | b'0'..=b'9' => {
+                            let mut scanner = Scanner {
+                                text,
+                                bytes,
+                                pos: i,
+                                jsonc: false,
+                            };
+                            match scanner.number() {
+                                Ok(_) => scanner.pos,
+                                Err(_) => return false,
+                            }
+                        }
+                        _ => return false,
+                    };
+                    // The scalar is the whole run up to the next event or white space.
+                    if !matches!(
+                        bytes.get(end),
+                        None | Some(b' ' | b'\t' | b'\n' | b'\r' | b',' | b':' | b'[' | b']' | b'{' | b'}' | b'"')
+                    ) {
+                        return false;
+                    }
+                    State::After
+                }
+                _ => return false,
+            };
+        }
+        at += 64;
+    }
+    in_string == 0 && state == State::After && open.depth == 0
+}
+
+/// Where [`quick_check`] stands between two events.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// A value is next (at the start, after `:`, after `,` in an array).
+    Value,
+    /// A value or `]`, right after `[`.
+    ValueOrClose,
+    /// A key or `}`, right after `{`.
+    KeyOrClose,
+    /// A key, after `,` in an object.
+    Key,
+    /// `:`, after a key.
+    Colon,
+    /// `,` or a closing bracket, after a value (at depth 0, nothing but the end).
+    After,
+}
+
+/// The containers [`quick_check`] has open, a bit each (set for an object).
+pub(crate) struct OpenLevels {
+    bits: [u64; MAX_DEPTH.div_ceil(64)],
+    depth: usize,
+}
+
+impl OpenLevels {
+    #[inline(always)]
+    fn is_object(&self, level: usize) -> bool {
+        self.bits[level / 64] >> (level % 64) & 1 == 1
+    }
+
+    /// Outermost first, `true` for an object, as [`Sink::separator`] has them.
+    #[cfg(test)]
+    fn to_vec(&self) -> Vec<bool> {
+        (0..self.depth).map(|level| self.is_object(level)).collect()
+    }
+}
+
 /// A block's bytes of each class, a bit per byte (bit `i` for byte `i`).
 #[derive(Debug, PartialEq, Eq)]
 struct Classes {
@@ -469,6 +654,10 @@ struct Classes {
     structural: u64,
     /// Bytes up to 0x20: white space outside strings.
     space: u64,
+    /// Bytes below 0x20 (only the check wants them, and [`Classes::white`]).
+    control: u64,
+    /// The four bytes of JSON white space, exactly.
+    white: u64,
 }
 
 /// The bytes that follow an unescaped backslash (simdjson's branchless
@@ -512,11 +701,13 @@ fn classify(block: &[u8; 64]) -> Classes {
         backslash: 0,
         structural: 0,
         space: 0,
+        control: 0,
+        white: 0,
     };
     for (k, chunk) in block.chunks_exact(16).enumerate() {
         // SAFETY: SSE2 is enabled on every x86_64 target, and the load
         // reads the sixteen bytes of `chunk`, unaligned.
-        let [quote, backslash, structural, space] = unsafe {
+        let [quote, backslash, structural, space, control, white] = unsafe {
             let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
             let is = |byte: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(byte as i8));
             // `[` `]` `{` `}` are the bytes of the JSON alphabet outside
@@ -525,12 +716,16 @@ fn classify(block: &[u8; 64]) -> Classes {
             let structural = _mm_or_si128(brackets, _mm_or_si128(is(b','), is(b':')));
             // A byte of at most 0x20 is its own minimum with 0x20 (unsigned).
             let space = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x20)), v);
-            [is(b'"'), is(b'\\'), structural, space].map(|m| u64::from(_mm_movemask_epi8(m) as u16))
+            let control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1f)), v);
+            let white = _mm_or_si128(_mm_or_si128(is(b' '), is(b'\t')), _mm_or_si128(is(b'\n'), is(b'\r')));
+            [is(b'"'), is(b'\\'), structural, space, control, white].map(|m| u64::from(_mm_movemask_epi8(m) as u16))
         };
         classes.quote |= quote << (16 * k);
         classes.backslash |= backslash << (16 * k);
         classes.structural |= structural << (16 * k);
         classes.space |= space << (16 * k);
+        classes.control |= control << (16 * k);
+        classes.white |= white << (16 * k);
     }
     classes
 }
@@ -575,6 +770,8 @@ mod words {
             backslash: 0,
             structural: 0,
             space: 0,
+            control: 0,
+            white: 0,
         };
         for (k, chunk) in block.chunks_exact(8).enumerate() {
             let word = u64::from_le_bytes(eight(chunk));
@@ -583,6 +780,11 @@ mod words {
             // Bytes up to 0x20: adding 0x5f to the low seven bits reaches
             // the high bit from 0x21 on; non-ASCII bytes have it already.
             let space = !(((word & LOW7) + ONES * 0x5f) | word) & HIGHS;
+            // Below 0x20: the same with 0x60.
+            let control = !(((word & LOW7) + ONES * 0x60) | word) & HIGHS;
+            let white = equal(word, b' ') | equal(word, b'\t') | equal(word, b'\n') | equal(word, b'\r');
+            classes.control |= pack(control) << (8 * k);
+            classes.white |= pack(white) << (8 * k);
             classes.quote |= pack(equal(word, b'"')) << (8 * k);
             classes.backslash |= pack(equal(word, b'\\')) << (8 * k);
             classes.structural |= pack(structural) << (8 * k);
@@ -1333,6 +1535,112 @@ mod tests {
                 assert_eq!(skip_plain_string_bytes(&bytes[..length], 0), length);
             }
         }
+    }
+
+    fn quick(text: &str) -> bool {
+        quick_check(text, &mut |_, _| {}, &mut |_| {})
+    }
+
+    /// The bitmask check accepts only what the scan accepts: every boundary
+    /// document shifted across a block, and each with every byte replaced
+    /// by each byte the grammar turns on (or cut short there), agree with
+    /// the scan wherever the quick check says yes; and it says yes to the
+    /// valid ones, so the scan runs only for errors.
+    #[test]
+    fn the_quick_check_accepts_only_what_the_scan_accepts() {
+        let mut documents = boundary_documents();
+        documents.extend(
+            [
+                r#"{"a": [1, -0.5e+3, 0, 1E9, true, false, null, "x\u00e9\n\/"], "": {}, "b": [[], [{}]]}"#,
+                "[1.0,2e-3,-7]",
+                "\"\\u12ab\"",
+                "-0",
+                "  {\"k\" : \"v\" }\r\n",
+            ]
+            .map(String::from),
+        );
+        let replacements = b"{}[]:,\"\\ \t\n\x01\x1f0123456789-+.eEtrufalsn/xY_y\x7f";
+        for document in &documents {
+            for shift in [0, 1, 7, 63] {
+                let text = format!("{}{document}", " ".repeat(shift));
+                assert!(quick(&text), "{text:?}");
+                // The marks it keeps are the writing pass's stage 1.
+                let kept = check_keeping_marks(&text, false).ok().flatten();
+                let found: Vec<u64> = Blocks::new(text.as_bytes(), 0).map(|block| block.marks).collect();
+                assert_eq!(kept, Some(found), "{text:?}");
+                let bytes = text.as_bytes();
+                for at in 0..bytes.len() {
+                    let cut = &text[..(0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0)];
+                    assert!(!quick(cut) || scan(cut, false, &mut Discard).is_ok(), "{cut:?}");
+                    if !bytes[at].is_ascii() {
+                        continue;
+                    }
+                    for &byte in replacements {
+                        let mut mutated = bytes.to_vec();
+                        mutated[at] = byte;
+                        let mutated = String::from_utf8(mutated).unwrap_or_default();
+                        let (quick, scanned) = (quick(&mutated), scan(&mutated, false, &mut Discard).is_ok());
+                        assert!(!quick || scanned, "{mutated:?}");
+                        assert_eq!(check_syntax(&mutated, false).is_ok(), scanned, "{mutated:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Nesting at the cap, a byte order mark, trailing commas: the quick
+    /// check's verdicts, and `check_syntax`'s errors are the scan's.
+    #[test]
+    fn the_quick_check_at_the_edges() {
+        let deepest = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
+        assert!(quick(&deepest));
+        let too_deep = "[".repeat(MAX_DEPTH + 1) + &"]".repeat(MAX_DEPTH + 1);
+        assert!(!quick(&too_deep));
+        let objects = "{\"a\":".repeat(MAX_DEPTH - 1) + "{}" + &"}".repeat(MAX_DEPTH - 1);
+        assert!(quick(&objects));
+        for text in [
+            "\u{feff}[]",
+            "[1,]",
+            "{\"a\":1,}",
+            "",
+            " ",
+            "[1 2]",
+            "\"a",
+            "[\"\\\"]",
+            "01",
+            "1.",
+            "--1",
+            "[tru]",
+            "{1:2}",
+            "{\"a\"}",
+            "[]]",
+            "[[]",
+            "\"\\u12g4\"",
+            "\"\t\"",
+            "[1,\n2]x",
+            "nul",
+            "truefalse",
+            "1 2",
+        ] {
+            assert!(!quick(text), "{text:?}");
+            assert_eq!(
+                check_syntax(text, false).unwrap_err(),
+                scan(text, false, &mut Discard).unwrap_err().locate(text),
+                "{text:?}"
+            );
+        }
+        // The commas it reports are the scan's separators.
+        let text = r#"{"a": [1, "x", {"k": [true, {}], "l": "v,w"}], "b": [[], ["s", 2]], "c": null}"#;
+        let mut separators = Separators(Vec::new());
+        scan(text, false, &mut separators).unwrap_or_else(|_| panic!("valid"));
+        let mut commas = Vec::new();
+        let mut marks = Vec::new();
+        assert!(quick_check(
+            text,
+            &mut |at, open: &OpenLevels| commas.push((at, open.to_vec())),
+            &mut |block| marks.push(block)
+        ));
+        assert_eq!(commas, separators.0);
     }
 
     fn tail(text: &str, comma: usize) -> Option<(Vec<bool>, usize)> {

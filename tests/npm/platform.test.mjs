@@ -53,14 +53,14 @@ function run(command, args, options = {}) {
 }
 
 /**
- * Runs ARGS on both; asserts the same stdout, stderr and exit code (stderr
- * after STDERR_SAME, which blanks what may differ between two runs).
+ * Runs ARGS on both; asserts the same stdout, stderr and exit code (both
+ * streams after SAME, which blanks what may differ between two runs).
  */
-function sameAsRust(args, options, stderrSame = (text) => text) {
+function sameAsRust(args, options, same = (text) => text) {
   const rust = run(rustCli, args, options);
   const npm = run(npmCli, args, options);
-  assert.equal(npm.stdout, rust.stdout, args.join(' '));
-  assert.equal(stderrSame(npm.stderr), stderrSame(rust.stderr), args.join(' '));
+  assert.equal(same(npm.stdout), same(rust.stdout), args.join(' '));
+  assert.equal(same(npm.stderr), same(rust.stderr), args.join(' '));
   assert.equal(npm.status, rust.status, args.join(' '));
   return rust;
 }
@@ -154,7 +154,7 @@ test('check --connect and snapshot --connect run on the platform binary', { skip
     }),
   );
   const data = join(project, 'connect-data');
-  // The connection table on stderr gives each server's time.
+  // The connection table on stderr and each server's finding give its time.
   const untimed = (text) => text.replace(/\b\d+ ms\b/g, 'N ms');
   for (const format of ['json', 'text']) {
     const result = sameAsRust(['check', plugin, '--connect', '--data', data, '--format', format, '--color', 'never'], {}, untimed);

@@ -1,8 +1,9 @@
 // The disk edge for Node, the same reading as the Rust CLI's (`src/disk.rs`
-// and `apcheck check`'s root search): entries are read with `lstat`, links
-// are recorded with `readlink` and never followed, so §4.1 containment is
-// decided inside the core exactly as natively. Error texts are spelled as
-// Rust spells them, so the reports are byte-identical. The configuration is
+// and `apcheck check`'s root search): each entry's kind is the listing's,
+// which does not follow links (as `lstat` does not), links are recorded with
+// `readlink` and never followed, so §4.1 containment is decided inside the
+// core exactly as natively. Error texts are Rust's own `io::Error` texts
+// (the core carries them, `ioErrorText`), so the reports are byte-identical. The configuration is
 // found as `src/bin/apcheck/settings.rs` finds it; the core parses and applies
 // it, and decides which directories of a folder are plugin roots.
 import {

@@ -24,6 +24,7 @@ use apcheck::json::format::{
     writing_threads,
 };
 use apcheck::json::scan::check_syntax;
+use apcheck::json::tools::snapshot_array_keys;
 use apcheck::json::validate::{CompileOptions, SchemaFile, compile, validate_text};
 use figures::Figure;
 use serde_json::{Value, json};
@@ -451,7 +452,10 @@ fn bench_diff(dir: &Path, random: &mut Random) -> Vec<Figure> {
     let (a, b) = tool_pair(random);
     write(&dir.join("tools-a.json"), &a);
     write(&dir.join("tools-b.json"), &b);
-    let options = CompareOptions::default();
+    let options = CompareOptions {
+        default_keys: snapshot_array_keys(),
+        ..CompareOptions::default()
+    };
     let diffed = time(7, || compare(&a, &b, &options).expect("JSON"));
     let outcome = compare(&a, &b, &options).expect("JSON").diff;
     let [added, removed, changed, moved] = outcome.counts();

@@ -149,10 +149,10 @@ export function renderCheck(roots, options) {
     try {
       // Read after the fixes are written, as the Rust CLI reads them (`baseline` may be a getter).
       roots.forEach((root, index) => {
-        const { baseline, relativeRoot = '' } = root;
+        const { baseline } = root;
         if (baseline === undefined) return;
         try {
-          run.applyBaseline(index, baseline.text, relativeRoot);
+          run.applyBaseline(index, baseline.text);
         } catch (error) {
           throw baseline.file === undefined ? error : new Error(`${baseline.file}: ${error.message}`);
         }
@@ -164,7 +164,7 @@ export function renderCheck(roots, options) {
     }
     const reports = reportsOf(run);
     if (options.baselineWrite !== undefined) {
-      const baseline = JSON.parse(run.baselineWrite(roots.map(({ relativeRoot = '' }) => relativeRoot), options.baselineWrite));
+      const baseline = JSON.parse(run.baselineWrite(options.baselineWrite));
       return { output: '', reports, fails: false, baseline, fixed };
     }
     let output;

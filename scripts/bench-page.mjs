@@ -234,7 +234,7 @@ try {
     rows.push(`  ${`the same, as the page shares it: ${validation.workers} workers (ajv)`.padEnd(64)} ${ms(validation.ours)} ${ms(validation.peer)} ${ratio(validation.ours, validation.peer)} ${ms(native['validate-10k'] ?? NaN)} ${ratio(validation.ours, native['validate-10k'])}`);
     const nativeValidate = native['validate-10k'];
     const againstNative = (ours) => (nativeValidate ? `; native ${fig(nativeValidate)} (${times(ours, nativeValidate)})` : '');
-    figures.push({ id: 'page-validate-one', row: `page: validate ${documents.length.toLocaleString('en')} small documents, the page's worker alone`, figure: `${fig(validation.single)}; ajv ${fig(validation.peer)} (${times(validation.single, validation.peer)})${againstNative(validation.single)}`, goal: '≤ ajv, ≤ 1.5× native' });
+    figures.push({ id: 'page-validate-one', row: `page: validate ${documents.length.toLocaleString('en')} small documents, the page's worker alone`, figure: `${fig(validation.single)}; ajv ${fig(validation.peer)} (${times(validation.single, validation.peer)})${againstNative(validation.single)}`, goal: '≤ 1.5× native (≤ ajv is retired)' });
     figures.push({ id: 'page-validate-shared', row: `page: validate ${documents.length.toLocaleString('en')} small documents as the page shares them (${validation.workers} workers)`, figure: `${fig(validation.ours)}; ajv ${fig(validation.peer)} (${times(validation.ours, validation.peer)})${againstNative(validation.ours)}`, goal: '' });
     for (const [how, found] of [['one worker', validation.singleValid], [`${validation.workers} workers`, validation.oursValid]]) {
       if (found !== validation.peerValid) fail(`verdicts differ: apcheck (${how}) finds ${found} valid documents, ajv ${validation.peerValid}`);

@@ -228,7 +228,7 @@ function writePage() {
   let html = readFileSync(join(root, 'www/src/index.html'), 'utf8');
   for (const name of ['app.css', 'boot.js', 'app.js']) {
     if (!html.includes(`"build/${name}"`)) fail(`www/src/index.html no longer names build/${name}: update writePage().`);
-    html = html.replace(`"build/${name}"`, `"${served[name]}"`);
+    html = html.replaceAll(`"build/${name}"`, `"${served[name]}"`);
   }
   writeFileSync(join(root, 'www/index.html'), html);
   writeFileSync(join(root, 'www/build/files.json'), `${JSON.stringify(served, null, 2)}\n`);
@@ -280,6 +280,8 @@ function writeSingleFile() {
   replaceOnce(/<link rel="stylesheet" href="build\/app.css">/, `<style>${read('www/build/app.css')}</style>`);
   // The early worker is the served page's: here the client starts the worker from the inline text.
   replaceOnce(/<script src="build\/boot.js"><\/script>\n/, '');
+  // app.js is inline: nothing to fetch early.
+  replaceOnce(/<link rel="preload" href="build\/app.js" as="script">\n/, '');
   // The worker's code rides along as inert text: the page starts it from a Blob,
   // or runs it on the main thread where blob workers are refused.
   replaceOnce(

@@ -34,12 +34,14 @@ fi
 # setuptools wheel that pip builds the pre-commit mirror with (pre-commit/).
 maturin_version=$(sed -n 's/^requires = \["maturin==\([^"]*\)"\]/\1/p' pyproject.toml)
 pypiserver_version=2.4.2
+twine_version=7.0.0
 setuptools_version=84.2.1
 if [ "$(.tools/venv/bin/maturin --version 2>/dev/null)" != "maturin $maturin_version" ] ||
-    [ "$(.tools/venv/bin/pypi-server --version 2>/dev/null)" != "$pypiserver_version" ]; then
-    echo "== pip install maturin $maturin_version and pypiserver $pypiserver_version into .tools/venv"
+    [ "$(.tools/venv/bin/pypi-server --version 2>/dev/null)" != "$pypiserver_version" ] ||
+    ! .tools/venv/bin/twine --version 2>/dev/null | grep -q "^twine version $twine_version "; then
+    echo "== pip install maturin $maturin_version, pypiserver $pypiserver_version and twine $twine_version into .tools/venv"
     .tools/venv/bin/pip install --quiet --disable-pip-version-check \
-        "maturin==$maturin_version" "pypiserver==$pypiserver_version"
+        "maturin==$maturin_version" "pypiserver==$pypiserver_version" "twine==$twine_version"
 fi
 if [ ! -f ".tools/wheels/setuptools-$setuptools_version-py3-none-any.whl" ]; then
     echo "== pip download setuptools $setuptools_version into .tools/wheels"

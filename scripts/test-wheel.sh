@@ -61,6 +61,11 @@ if missing or extensions:
 print("ok: the wheel carries the binary and both licence texts, and no extension module")
 PY
 
+# What PyPI checks on upload: the metadata renders (the README as the long
+# description), for the wheel and for the sdist built beside it.
+"$maturin" sdist --out "$work/sdist" > /dev/null
+"$repo/.tools/venv/bin/twine" check --strict "$wheel" "$work"/sdist/*.tar.gz
+
 python3 -m venv "$work/user"
 "$work/user/bin/pip" install --quiet --disable-pip-version-check --no-index "$wheel"
 export PATH="$work/user/bin:$PATH"

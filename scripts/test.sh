@@ -22,11 +22,14 @@ trap 'rm -rf "$run_tmp"' EXIT
 export TMPDIR="$run_tmp"
 
 passed=0
+# Each step prints its wall time, so a run's log says where CI's minutes go.
 step() {
     echo
     echo "== $1"
     shift
+    local started=$SECONDS
     "$@"
+    echo "-- $((SECONDS - started)) s"
     passed=$((passed + 1))
 }
 
@@ -67,7 +70,7 @@ step "the npm package's wasm exports (fixAll, applyEdits) in headless Chromium" 
     cargo test --locked --target wasm32-unknown-unknown --no-default-features --features node --test wasm_fix --test wasm_args
 step "page end to end in headless Chromium" npm run test:e2e
 step "npm package build (wasm for Node and bundlers, size budget)" npm run build:npm
-step "npm package: pack, offline install, output parity with the CLI, typed API" npm run test:npm
+step "npm package: pack, offline install, output parity with the CLI, typed API; with its platform package, the native commands" npm run test:npm
 # Packaging runs the extension's type-check and bundle (vsce's prepublish) and
 # bundles target/debug/apcheck, which the native tests built.
 step "VS Code extension: unit tests, then this platform's .vsix (type-check, bundle, contents, the bundled binary runs)" \
@@ -82,4 +85,4 @@ if [ -z "${FAST:-}" ]; then
 fi
 
 echo
-echo "steps: $passed passed, 0 failed"
+echo "steps: $passed passed, 0 failed, in $SECONDS s"

@@ -4,6 +4,7 @@
 
 pub mod assist;
 pub mod baseline;
+pub mod check_run;
 pub mod collection;
 pub mod commands;
 pub mod config;

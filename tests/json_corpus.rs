@@ -7,6 +7,7 @@ use apcheck::json::builtin::builtin;
 use apcheck::json::diff::{CompareOptions, compare};
 use apcheck::json::format::{FormatOptions, Layout, format};
 use apcheck::json::parse_document;
+use apcheck::json::tools::snapshot_array_keys;
 use apcheck::json::validate::{validate, validate_at};
 use serde_json::Value;
 
@@ -137,7 +138,11 @@ fn server_everything_tools_are_valid_mcp_tools() {
 fn captures_diff_by_tool_name_by_default() {
     let read = |name: &str| std::fs::read_to_string(shared().join("reference/server-everything").join(name)).unwrap();
     let (a, b) = (read("live-allcaps.json"), read("live-nocaps.json"));
-    let comparison = compare(&a, &b, &CompareOptions::default()).unwrap();
+    let options = CompareOptions {
+        default_keys: snapshot_array_keys(),
+        ..CompareOptions::default()
+    };
+    let comparison = compare(&a, &b, &options).unwrap();
     for change in &comparison.diff.changes {
         if change.path.starts_with("/tools_list_response/result/tools/") {
             assert!(change.label.contains("[name="), "{change:?}");

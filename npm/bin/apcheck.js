@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npx apcheck COMMAND …`: the Rust CLI's `check`, `rules`, `explain`,
 // `config`, `snapshot` (without `--connect`), `check-snapshot`, `drift`,
-// `changes`, `fmt`, `diff`, `validate`, `new` and `port` on the wasm core,
+// `changes`, `call`, `fmt`, `diff`, `validate`, `new` and `port` on the wasm core,
 // with the same root search, disk reading, renderers and exit codes: 0 clean,
 // 1 findings at error level (or warnings with `--deny warnings`), 2 usage or
 // I/O failure. For `check`, the configuration (`apcheck.toml` or
@@ -9,11 +9,20 @@
 // the baseline apply as in the Rust CLI, and `--fix`, `--unsafe-fixes` and
 // `--diff` write or print the core's fixes as it does. `new` and `port` write
 // the core's files with the native CLI's refusals. The other commands (`call`,
-// `lsp`, `completions`, `man`, and `--connect`) exit 2 naming the native binary.
+// `lsp`, `completions`, `man`, `--connect` and `--format FORMAT:FILE`) run on
+// the native binary of the platform package (bin/native.js), or exit 2 saying
+// how to get one.
 import { readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
+import { nativeMissing, nativeNeed, runNative } from './native.js';
+
+// Before the wasm loads: a command for the native binary does not pay for it.
+const argv = process.argv.slice(2);
+const need = nativeNeed(argv);
+const native = need === null ? null : runNative(argv);
+if (native?.status !== undefined) process.exit(native.status);
 
 // Before the package loads (so the imports below are dynamic): the process is
 // the CLI's own, so it may tune how Node compiles. The wasm is validated
@@ -40,8 +49,9 @@ const USAGE = `Usage: apcheck check [OPTIONS] <PATH>...
 
 Check plugin roots (or folders of them) as a conformant client would load them.
 This is the npm build of apcheck (the Rust core in WebAssembly); it has the commands
-check, rules, explain, config, snapshot (offline), check-snapshot, drift, changes, fmt, diff,
-validate, new and port (\`apcheck COMMAND --help\`).
+check, rules, explain, config, snapshot (offline), check-snapshot, drift, changes, call, fmt,
+diff, validate, new and port (\`apcheck COMMAND --help\`). lsp, completions, man, --connect and
+--format FORMAT:FILE run on the native binary that npm installs beside it where one is built.
 
 Options:
       --format <FORMAT>           text, json, sarif, github or markdown [default: text]
@@ -75,9 +85,29 @@ function fail(message) {
   return EXIT_FAILURE;
 }
 
+/**
+ * Help and usage errors are clap's words in the native CLI. With the platform
+ * package's binary here, it says them (the same arguments help or fail the
+ * same way there), byte for byte; without it, SAY_OURS says the same in this
+ * build's shorter text, with the same exit code.
+ */
+function inClapsWords(sayOurs) {
+  const native = runNative(argv);
+  return native?.status !== undefined ? native.status : sayOurs();
+}
+
 function usage(message) {
-  process.stderr.write(`error: ${message}\n\n${USAGE}\n`);
-  return EXIT_FAILURE;
+  return inClapsWords(() => {
+    process.stderr.write(`error: ${message}\n\n${USAGE}\n`);
+    return EXIT_FAILURE;
+  });
+}
+
+function printHelp(text) {
+  return inClapsWords(() => {
+    process.stdout.write(`${text}\n`);
+    return EXIT_CLEAN;
+  });
 }
 
 const CHOICES = {
@@ -435,22 +465,18 @@ function emitWritten(answer) {
 function command(synopsis, flags, defaults, counts, missing, run, shorts = {}) {
   const help = `Usage: apcheck ${synopsis}\n\nThis is the npm build of apcheck; the flags and output are the native CLI's.`;
   return (args) => {
-    if (args.includes('--help') || args.includes('-h')) {
-      process.stdout.write(`${help}\n`);
-      return EXIT_CLEAN;
-    }
+    if (args.includes('--help') || args.includes('-h')) return printHelp(help);
+    const misuse = (message) =>
+      inClapsWords(() => {
+        process.stderr.write(`error: ${message}\n\n${help}\n`);
+        return EXIT_FAILURE;
+      });
     const { options, error } = parseCommand(args, flags, defaults, counts, missing, shorts);
-    if (error) {
-      process.stderr.write(`error: ${error}\n\n${help}\n`);
-      return EXIT_FAILURE;
-    }
+    if (error) return misuse(error);
     try {
       return run(options);
     } catch (failure) {
-      if (failure instanceof UsageError) {
-        process.stderr.write(`error: ${failure.message}\n\n${help}\n`);
-        return EXIT_FAILURE;
-      }
+      if (failure instanceof UsageError) return misuse(failure.message);
       return fail(failure.message);
     }
   };
@@ -595,9 +621,6 @@ Options:
   --failed <SERVER=REASON>  Record that a valid server failed to connect, with the reason the client
                             reported (Agent Plugins §7.2.2 rule 5); repeatable
   -o, --output <FILE>       Write the snapshot here instead of standard output`;
-
-/** `snapshot`'s flags for connecting to servers: the native CLI's. */
-const CONNECT_FLAGS = ['connect', 'data', 'timeout', 'server', 'inherit-env'];
 
 /** `apcheck snapshot PLUGIN` without `--connect`: the root and the `--tools` files read here, the rest the core's. */
 function snapshot({ tools, failed, output, positionals: [plugin] }) {
@@ -835,53 +858,35 @@ const COMMANDS = {
     const [oldText, newText] = [readText(old), readText(current)];
     return emit(wasm.cliChanges(old, oldText, current, newText, format, colorEnabled(color), process.cwd()));
   }),
+  call: command(
+    'call [--format <FORMAT>] [--color <WHEN>] <SNAPSHOT> <TOOL> <ARGUMENTS>',
+    REPORT_FLAGS,
+    REPORT_DEFAULTS,
+    [3, 3],
+    '<SNAPSHOT> <TOOL> <ARGUMENTS>',
+    ({ format, color, positionals: [snapshot, tool, args] }) => {
+      const [snapshotText, argsText] = [readText(snapshot), readText(args)];
+      return emit(wasm.cliCall(snapshot, snapshotText, tool, args, argsText, format, colorEnabled(color), process.cwd()));
+    },
+  ),
 };
 
-/**
- * The native CLI's commands this build does not run: `call` and `lsp` (a
- * language server over stdio), and `completions` and `man`, which clap
- * generates from the native CLI's own definitions (clap is not in the wasm).
- */
-const NATIVE_ONLY = ['call', 'lsp', 'completions', 'man'];
-/** `check`'s flags that start servers: the native CLI's. */
-const NATIVE_CHECK_FLAGS = /^--(connect)(=|$)/;
-
-function needsNative(what) {
-  return fail(
-    `${what} needs the native apcheck binary; this npm build (the core in WebAssembly) runs check, rules, explain, ` +
-      'config, snapshot (offline), check-snapshot, drift, changes, fmt, diff, validate, new and port. Install the native one with `cargo install apcheck --locked`, ' +
-      '`pipx install apcheck` (or pip install apcheck), or a release binary.',
-  );
-}
-
 function main(argv) {
+  // The native binary is missing or would not start (see the top of the file).
+  if (need !== null) return fail(native === null ? nativeMissing(need) : native.error);
   const [command, ...rest] = argv;
   if (command === '--version' || command === '-V') {
     const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
     process.stdout.write(`apcheck ${version}\n`);
     return EXIT_CLEAN;
   }
-  if (command === '--help' || command === '-h' || command === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return EXIT_CLEAN;
-  }
+  if (command === '--help' || command === '-h' || command === 'help') return printHelp(USAGE);
   if (command === 'check') {
-    if (rest.includes('--help') || rest.includes('-h')) {
-      process.stdout.write(`${USAGE}\n`);
-      return EXIT_CLEAN;
-    }
-    const native = rest.find((arg) => NATIVE_CHECK_FLAGS.test(arg));
-    if (native) return needsNative(`\`check ${native.split('=')[0]}\``);
+    if (rest.includes('--help') || rest.includes('-h')) return printHelp(USAGE);
     return check(rest);
   }
-  if (command === 'snapshot') {
-    // `--connect` and its flags start servers: the native CLI's.
-    const native = rest.find((arg) => CONNECT_FLAGS.some((flag) => arg === `--${flag}` || arg.startsWith(`--${flag}=`)));
-    if (native) return needsNative(`\`snapshot ${native.split('=')[0]}\``);
-  }
   if (command in COMMANDS) return COMMANDS[command](rest);
-  if (NATIVE_ONLY.includes(command)) return needsNative(`\`${command}\``);
   return usage(command === undefined ? 'a command is required' : `unrecognized subcommand '${command}'`);
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = main(argv);

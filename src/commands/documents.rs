@@ -12,8 +12,8 @@ use crate::json::diff::unified::unified;
 use crate::json::diff::{CompareOption, CompareOptions, Side, canonical_text};
 use crate::json::format::{FormatOptions, Indent, format_streaming};
 use crate::json::tools::{
-    DiffProblem, DiffRequest, DocumentReport, SchemaChoice, SharedSchema, check_diff_size, diff_changes,
-    diff_documents, load_schema,
+    DiffProblem, DiffRequest, DocumentReport, SchemaChoice, SharedSchema, check_diff_size, compare_options,
+    diff_changes, diff_documents, load_schema,
 };
 use crate::json::validate::{CompileOptions, CompiledSchema, SchemaCache, SchemaFile};
 use crate::render::diff::{Style, changes_json, changes_text, unified_text};
@@ -43,7 +43,8 @@ impl Default for Streams {
 }
 
 impl Streams {
-    fn failure(stderr: String) -> Self {
+    /// Nothing on stdout, `stderr` (already escaped), exit 2.
+    pub fn failure(stderr: String) -> Self {
         Streams {
             stderr,
             exit: Exit::Failure,
@@ -110,7 +111,7 @@ impl DiffFormat {
 /// `diff`'s `--array-key`, `--no-default-keys` and `--ignore`, or the stderr
 /// line that refuses them (checked before anything is read).
 pub fn diff_options(array_keys: &[String], no_default_keys: bool, ignore: &[String]) -> Result<CompareOptions, String> {
-    CompareOptions::parse(array_keys, no_default_keys, ignore).map_err(|(option, message)| {
+    compare_options(array_keys, no_default_keys, ignore).map_err(|(option, message)| {
         let flag = match option {
             CompareOption::ArrayKeys => "--array-key",
             CompareOption::Ignore => "--ignore",

@@ -29,7 +29,7 @@ pub fn new_files(
     http_servers: &[String],
 ) -> Result<Vec<(String, String)>, Streams> {
     let Some(name) = Path::new(path).file_name().and_then(|name| name.to_str()) else {
-        return Err(failure(line(format!(
+        return Err(Streams::failure(line(format!(
             "{path}: name the new package's directory, such as `invoice-ops`"
         ))));
     };
@@ -37,7 +37,7 @@ pub fn new_files(
     for pair in stdio_servers.chunks(2) {
         let [id, command_line] = pair else { continue };
         let Some((command, args)) = split_command_line(command_line) else {
-            return Err(failure(line(format!(
+            return Err(Streams::failure(line(format!(
                 "--stdio-server {id}: `{command_line}` is not a command line (empty, or an unclosed quote)"
             ))));
         };
@@ -60,20 +60,21 @@ pub fn new_files(
     };
     // One finding per line, each escaped on its own: escaping the whole
     // message would show its line breaks as `\u{a}`.
-    new_package(&request).map_err(|message| failure(message.lines().map(line).collect()))
+    new_package(&request).map_err(|message| Streams::failure(message.lines().map(line).collect()))
 }
 
 /// What `apcheck new PATH` says once `files` are written: each file's path on
 /// standard output, and on standard error that `apcheck check` finds nothing.
 pub fn new_written(path: &str, files: &[(String, String)]) -> Streams {
+    // PATH is the user's, and may hold any character: escaped as every path we print.
     let stdout = files
         .iter()
-        .map(|(file, _)| format!("{}\n", Path::new(path).join(file).display()))
+        .map(|(file, _)| format!("{}\n", visible(&Path::new(path).join(file).display().to_string())))
         .collect();
-    let stderr = format!(
-        "apcheck: wrote {} in {path}; `apcheck check {path}` finds nothing\n",
+    let stderr = line(format!(
+        "wrote {} in {path}; `apcheck check {path}` finds nothing",
         count(files.len(), "file", "files"),
-    );
+    ));
     Streams {
         stdout,
         stderr,
@@ -141,10 +142,21 @@ pub fn port_written(source: &str, dest: &str, ported: &Ported, dry_run: bool) ->
     }
 }
 
-fn failure(stderr: String) -> Streams {
-    Streams {
-        stdout: String::new(),
-        stderr,
-        exit: Exit::Failure,
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_new_says_escapes_the_path_the_user_typed() {
+        let files = [("plugin.json".to_string(), String::new())];
+        let said = new_written("pkg\u{1b}[2J", &files);
+        for stream in [&said.stdout, &said.stderr] {
+            assert!(!stream.contains('\u{1b}'), "{stream:?}");
+            assert!(stream.contains(r"pkg\u{1b}[2J"), "{stream:?}");
+        }
+        assert_eq!(
+            new_written("pkg", &files).stderr,
+            "apcheck: wrote 1 file in pkg; `apcheck check pkg` finds nothing\n"
+        );
     }
 }

@@ -117,11 +117,7 @@ pub fn finish(
     }
 }
 
-fn failure(mut stderr: String, message: impl std::fmt::Display) -> Streams {
-    stderr.push_str(&line(message));
-    Streams {
-        stdout: String::new(),
-        stderr,
-        exit: Exit::Failure,
-    }
+/// Ends with MESSAGE after what STDERR already holds.
+fn failure(stderr: String, message: impl std::fmt::Display) -> Streams {
+    Streams::failure(stderr + &line(message))
 }

@@ -8,7 +8,9 @@ use std::sync::Arc;
 use serde::{Serialize, Serializer};
 
 use crate::json::builtin::builtin;
-use crate::json::diff::{CompareOptions, Comparison, Diff, DocumentError, compare, compare_changes, locate};
+use crate::json::diff::{
+    ArrayKey, CompareOption, CompareOptions, Comparison, Diff, DocumentError, compare, compare_changes, locate,
+};
 use crate::json::format::{FormatOptions, format};
 use crate::json::parse::JsonParseError;
 use crate::json::validate::{
@@ -340,6 +342,50 @@ pub const LOCATE_LIMIT: usize = 32 * 1024 * 1024;
 /// Documents larger than this together are refused: their trees would need
 /// about ten times their size in memory, and a diff must never abort.
 pub const DIFF_INPUT_LIMIT: usize = 256 * 1024 * 1024;
+
+/// The keys `diff` matches array elements by unless told to leave them out
+/// (`--no-default-keys`), tried after the user's: the first key unique in both
+/// arrays wins. They fit the documents apcheck knows: capability snapshots and
+/// `tools/list` results (bare, as a JSON-RPC response, or one kept under a
+/// name, as captures of a session are), tools by `name`, then by
+/// `server+name` when two servers offer the same name; skills by `name`;
+/// `mcpServers` entries by `id`. Anywhere else, objects that all carry a
+/// unique `name` (or `id`) are matched by it.
+const SNAPSHOT_ARRAY_KEYS: [&str; 8] = [
+    "/tools=name",
+    "/tools=server+name",
+    "/result/tools=name",
+    "/*/result/tools=name",
+    "/skills=name",
+    "/mcpServers=id",
+    "name",
+    "id",
+];
+
+/// [`SNAPSHOT_ARRAY_KEYS`], parsed.
+pub fn snapshot_array_keys() -> Vec<ArrayKey> {
+    SNAPSHOT_ARRAY_KEYS
+        .iter()
+        .map(|spec| ArrayKey::parse(spec).expect("the built-in keys parse"))
+        .collect()
+}
+
+/// The diff options from their text, as every face takes them: the user's
+/// array keys (`[PATH=]KEY`), then [`snapshot_array_keys`] unless
+/// `no_default_keys`, and the ignored parts (pointers with `*`). The first
+/// entry that does not parse is the error, with the list it is in.
+pub fn compare_options(
+    array_keys: &[String],
+    no_default_keys: bool,
+    ignore: &[String],
+) -> Result<CompareOptions, (CompareOption, String)> {
+    let defaults = if no_default_keys {
+        Vec::new()
+    } else {
+        snapshot_array_keys()
+    };
+    CompareOptions::parse(array_keys, defaults, ignore)
+}
 
 /// What a diff should produce besides the changes and the patch.
 #[derive(Debug, Clone, Default)]

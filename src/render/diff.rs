@@ -153,11 +153,14 @@ fn change_text(change: &Change, a_name: &str, b_name: &str, style: &Style) -> St
 mod tests {
     use super::*;
     use crate::json::diff::CompareOptions;
-    use crate::json::tools::{DiffRequest, diff_documents};
+    use crate::json::tools::{DiffRequest, diff_documents, snapshot_array_keys};
 
     fn diff(a: &str, b: &str) -> Diff {
         let request = DiffRequest {
-            options: CompareOptions::default(),
+            options: CompareOptions {
+                default_keys: snapshot_array_keys(),
+                ..CompareOptions::default()
+            },
             lines: true,
         };
         diff_documents(a, b, &request).unwrap().diff

@@ -72,57 +72,65 @@ fn findings(diagnostics: &[Diagnostic], format: Format, sources: &dyn Sources, o
     }
 }
 
-fn sarif_text(diagnostics: &[Diagnostic], options: &Options) -> String {
-    super::escape::json_text(&sarif::render_findings(
-        &[("", diagnostics)],
-        options.source_root.as_deref(),
-    ))
-}
-
-/// A snapshot command's report as the formats show it: its findings, the
-/// rows a log shows one per line, the closing verdict, and its JSON and
-/// Markdown forms. `changes`, `drift` and `call` describe themselves this
-/// way, and [`rows_findings_verdict`] renders any of them in every format.
-/// The two forms are functions, called only for their format; not generic
-/// over the report, so that the renderer is one function in the page's wasm.
+/// A snapshot command's report as the formats show it: one section per
+/// subject (a file for `check-snapshot`, the one comparison or call for the
+/// others), each with its findings, the rows a log shows one per line and its
+/// closing verdict; and the report's JSON and Markdown forms. Every snapshot
+/// command describes itself this way, and [`rows_findings_verdict`] renders
+/// any of them in every format. The two forms are functions, called only for
+/// their format; not generic over the report, so that the renderer is one
+/// function in the page's wasm.
 struct Shown<'r> {
     json: &'r dyn Fn() -> String,
-    diagnostics: &'r [Diagnostic],
-    /// Already made visible: one per change or difference.
-    rows: Vec<String>,
-    verdict: String,
+    sections: Vec<Section<'r>>,
     /// Called only for `--format markdown`.
     markdown: &'r dyn Fn() -> String,
 }
 
-/// A [`Shown`] report in `format`. In a log (text and GitHub) the rows come
-/// first and the verdict last; in GitHub's the findings are annotations
-/// ahead of the rows, and every line is kept from starting a workflow command.
+struct Section<'r> {
+    diagnostics: &'r [Diagnostic],
+    /// Already made visible: one per change or difference.
+    rows: Vec<String>,
+    verdict: String,
+}
+
+/// A [`Shown`] report in `format`. In a log (text and GitHub) each section's
+/// rows come first and its verdict last; in GitHub's the findings are
+/// annotations ahead of the rows, and every line is kept from starting a
+/// workflow command. SARIF has every section's findings.
 fn rows_findings_verdict(shown: Shown, format: Format, sources: &dyn Sources, options: &Options) -> String {
-    let findings = || findings(shown.diagnostics, format, sources, options);
     match format {
         Format::Json => (shown.json)(),
-        Format::Sarif => sarif_text(shown.diagnostics, options),
         Format::Markdown => (shown.markdown)(),
+        Format::Sarif => {
+            let sets: Vec<(&str, &[Diagnostic])> = shown.sections.iter().map(|s| ("", s.diagnostics)).collect();
+            super::escape::json_text(&sarif::render_findings(&sets, options.source_root.as_deref()))
+        }
         Format::Github => {
-            let mut out = findings();
-            for row in &shown.rows {
-                out.push_str(&github::log_line(row));
+            let mut out = String::new();
+            for section in &shown.sections {
+                out.push_str(&findings(section.diagnostics, format, sources, options));
+                for row in &section.rows {
+                    out.push_str(&github::log_line(row));
+                }
+                out.push_str(&github::log_line(&section.verdict));
             }
-            out.push_str(&github::log_line(&shown.verdict));
             out
         }
         Format::Text => {
             let mut out = String::new();
-            for row in &shown.rows {
-                out.push_str(row);
-                out.push('\n');
+            for section in &shown.sections {
+                for row in &section.rows {
+                    out.push_str(row);
+                    out.push('\n');
+                }
+                if !section.rows.is_empty() {
+                    out.push('\n');
+                }
+                out.push_str(&findings(section.diagnostics, format, sources, options));
+                // A log line in either format: CI runs a line starting with `::`.
+                out.push_str(&github::log_line(&section.verdict));
             }
-            if !shown.rows.is_empty() {
-                out.push('\n');
-            }
-            out.push_str(&findings());
-            out.push_str(&github::log_line(&shown.verdict));
             out
         }
     }
@@ -130,29 +138,26 @@ fn rows_findings_verdict(shown: Shown, format: Format, sources: &dyn Sources, op
 
 /// `check-snapshot`: each file's findings and totals.
 pub fn check_snapshots(files: &[SnapshotFile], format: Format, sources: &dyn Sources, options: &Options) -> String {
-    let mut out = String::new();
-    match format {
-        Format::Json => return super::escape::json_text(&files),
-        Format::Sarif => {
-            let sets: Vec<(&str, &[Diagnostic])> = files.iter().map(|f| ("", f.diagnostics.as_slice())).collect();
-            return super::escape::json_text(&sarif::render_findings(&sets, options.source_root.as_deref()));
-        }
-        Format::Text | Format::Github => {
-            for file in files {
-                out.push_str(&findings(&file.diagnostics, format, sources, options));
-                // A log line in either format: CI runs a line starting with `::`.
-                let line = format!("{}: {}", visible(&file.file), totals(&file.diagnostics));
-                out.push_str(&github::log_line(&line));
-            }
-        }
-        Format::Markdown => {
+    let shown = Shown {
+        json: &|| super::escape::json_text(&files),
+        sections: files
+            .iter()
+            .map(|file| Section {
+                diagnostics: &file.diagnostics,
+                rows: Vec::new(),
+                verdict: format!("{}: {}", visible(&file.file), totals(&file.diagnostics)),
+            })
+            .collect(),
+        markdown: &|| {
+            let mut out = String::new();
             for file in files {
                 out.push_str(&format!("### {}\n\n", markdown_code(&file.file)));
                 out.push_str(&markdown::findings("", &file.diagnostics));
             }
-        }
-    }
-    out
+            out
+        },
+    };
+    rows_findings_verdict(shown, format, sources, options)
 }
 
 fn level_word(level: Level) -> &'static str {
@@ -214,9 +219,11 @@ pub fn changes(report: &ChangeReport, format: Format, sources: &dyn Sources, opt
         .collect();
     let shown = Shown {
         json: &|| super::escape::json_text(report),
-        diagnostics: &report.diagnostics,
-        rows,
-        verdict: verdict(report),
+        sections: vec![Section {
+            diagnostics: &report.diagnostics,
+            rows,
+            verdict: verdict(report),
+        }],
         markdown: &|| changes_markdown(report),
     };
     rows_findings_verdict(shown, format, sources, options)
@@ -299,9 +306,11 @@ pub fn drift(report: &DriftReport, format: Format, sources: &dyn Sources, option
         .collect();
     let shown = Shown {
         json: &|| super::escape::json_text(report),
-        diagnostics: &report.diagnostics,
-        rows,
-        verdict: drift_verdict(report),
+        sections: vec![Section {
+            diagnostics: &report.diagnostics,
+            rows,
+            verdict: drift_verdict(report),
+        }],
         markdown: &|| drift_markdown(report),
     };
     rows_findings_verdict(shown, format, sources, options)
@@ -343,10 +352,12 @@ pub fn drift_markdown(report: &DriftReport) -> String {
 pub fn call(report: &CallReport, tool: &str, format: Format, sources: &dyn Sources, options: &Options) -> String {
     let shown = Shown {
         json: &|| super::escape::json_text(report),
-        diagnostics: &report.diagnostics,
-        rows: Vec::new(),
-        // A tool named `::error::x` must not start a workflow command in a CI log.
-        verdict: format!("{tool}: arguments {}", if report.valid { "valid" } else { "invalid" }),
+        sections: vec![Section {
+            diagnostics: &report.diagnostics,
+            rows: Vec::new(),
+            // A tool named `::error::x` must not start a workflow command in a CI log.
+            verdict: format!("{tool}: arguments {}", if report.valid { "valid" } else { "invalid" }),
+        }],
         markdown: &|| {
             format!(
                 "### {} arguments\n\n{}",

@@ -71,6 +71,39 @@ pub fn cli_changes(
     Ok(reply(commands::changes(old, new, format, &options(color, source_root))))
 }
 
+/// `apcheck call SNAPSHOT TOOL ARGUMENTS`: the files as named on the command
+/// line, and their texts.
+#[wasm_bindgen(js_name = cliCall)]
+#[allow(clippy::too_many_arguments)] // The command's arguments, one for one.
+pub fn cli_call(
+    snapshot_name: JsValue,
+    snapshot_text: JsValue,
+    tool: JsValue,
+    arguments_name: JsValue,
+    arguments_text: JsValue,
+    format: JsValue,
+    color: bool,
+    source_root: Option<String>,
+) -> Result<String, JsError> {
+    args!(thrown; string snapshot_name, string snapshot_text, string tool, string arguments_name, string arguments_text, string format);
+    let snapshot = Input {
+        name: &snapshot_name,
+        text: &snapshot_text,
+    };
+    let arguments = Input {
+        name: &arguments_name,
+        text: &arguments_text,
+    };
+    let format = format_named(&format)?;
+    Ok(reply(commands::call(
+        snapshot,
+        &tool,
+        arguments,
+        format,
+        &options(color, source_root),
+    )))
+}
+
 #[wasm_bindgen]
 impl PackageTree {
     /// `apcheck check-snapshot FILE… [--plugin DIR]`: `names` and `texts` pair

@@ -19,14 +19,14 @@ use super::args::args;
 
 use crate::json::builtin::BUILTINS;
 use crate::json::diff::unified::unified;
-use crate::json::diff::{CompareOption, CompareOptions, Side, canonical_text, lines_of, merge::merge_patch};
+use crate::json::diff::{CompareOption, Side, canonical_text, lines_of, merge::merge_patch};
 use crate::json::format::{FormatOptions, Indent, Layout};
 use crate::json::locate::SpanTree;
 use crate::json::parse::JsonParseError;
 use crate::json::tools::{
     BatchReport, DiffProblem, DiffRequest as CoreDiffRequest, DocumentProblem, SchemaChoice, SchemaProblem,
-    SharedSchema, diff_changes, diff_documents, format_document, load_schema, locates_up_front, split_batch,
-    validate_batch, validate_document,
+    SharedSchema, compare_options, diff_changes, diff_documents, format_document, load_schema, locates_up_front,
+    split_batch, validate_batch, validate_document,
 };
 use crate::json::validate::{CompileOptions, SchemaCache, SchemaError, SchemaFile};
 
@@ -282,7 +282,7 @@ fn diff_request(a: &str, b: &str, options_json: &str) -> Result<Value, Value> {
     let request: DiffRequest = options(options_json)?;
     let wants = |part: &str| request.want.as_ref().is_none_or(|want| want.iter().any(|w| w == part));
     let core_request = CoreDiffRequest {
-        options: CompareOptions::parse(&request.array_keys, request.no_default_keys, &request.ignore).map_err(
+        options: compare_options(&request.array_keys, request.no_default_keys, &request.ignore).map_err(
             |(option, message)| {
                 let field = match option {
                     CompareOption::ArrayKeys => "arrayKeys",

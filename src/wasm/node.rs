@@ -4,19 +4,18 @@
 //! the configuration (`apcheck.toml`, parsed and merged with the flags by the
 //! CLI's core, `config::Settings`; finding the file is the JS edge's job), the
 //! root search over a folder the JS edge lists (`collection::roots_named`), and
-//! `apcheck check`'s output for several roots in every format, rendered by
-//! the same core function as the CLI's (`render::packages::render`).
+//! `apcheck check`'s run over several roots, which is the CLI's
+//! (`check_run::CheckRun`).
 
 use wasm_bindgen::prelude::*;
 
 use super::PackageTree;
 use super::args::{args, thrown};
 use crate::baseline::Baseline;
+use crate::check_run::CheckRoot;
 use crate::config::Settings;
-use crate::fix::{FixOutcome, fix_tree};
-use crate::render::{Format, Options, Sources, packages};
-use crate::report::PackageReport;
-use crate::tree::{Entry, Tree};
+use crate::render::{Format, Options};
+use crate::tree::Entry;
 
 /// One entry of a listed tree, in the order the disk edge met it; a file's
 /// bytes are the next `bytes` of the contents handed over with the listing.
@@ -178,29 +177,13 @@ impl CheckSettings {
     }
 }
 
-/// The roots of one `apcheck check` run, each checked as it is added, then rendered together.
+/// The roots of one `apcheck check` run: the core's run
+/// ([`crate::check_run::CheckRun`]), its steps called by `npm/bin/apcheck.js`
+/// in the CLI's order with Node's I/O between them.
 #[wasm_bindgen]
 #[derive(Default)]
 pub struct CheckRun {
-    trees: Vec<Tree>,
-    reports: Vec<PackageReport>,
-    roots: Vec<Configured>,
-}
-
-/// How one root is checked: the CLI's `configured` check (the fixes its
-/// settings' inputs allow, then the settings applied), again after fixes.
-struct Configured {
-    name: String,
-    settings: Settings,
-    relative: String,
-}
-
-impl Configured {
-    fn check(&self, tree: &Tree) -> PackageReport {
-        let mut report = crate::check_package_with(&self.name, tree, &self.settings.fix_inputs());
-        self.settings.apply(&mut report, &self.relative);
-        report
-    }
+    run: crate::check_run::CheckRun,
 }
 
 #[wasm_bindgen]
@@ -221,76 +204,67 @@ impl CheckRun {
         relative_root: JsValue,
     ) -> Result<(), JsError> {
         args!(thrown; string root_name, string relative_root);
-        let root = Configured {
+        let root = CheckRoot {
             name: root_name,
             settings: settings.settings.clone(),
             relative: relative_root,
         };
-        self.reports.push(root.check(&tree.tree));
-        self.trees.push(tree.tree.clone());
-        self.roots.push(root);
+        self.run.add(root, tree.tree.clone());
         Ok(())
     }
 
     /// `apcheck check --fix`, `--unsafe-fixes` (`include_unsafe`) or `--diff`
-    /// (`diff`) over the roots added, as the CLI runs them (`fix::fix_tree`
-    /// with each root's configured check), as JSON. With `diff`, nothing
-    /// changes: `{"diff": "…", "summary": "…", "changes": bool}`, the diff for
-    /// standard output (escaped line by line when `for_people`: it goes to a
-    /// terminal), the closing line for standard error, and whether there is any
-    /// change (exit 1). Otherwise `{"writes": [{"root": i, "file": "…", "text":
-    /// "…"}], "summary": "…"}`: each file to write, relative to root number `i`,
-    /// in the order the CLI writes them, and the closing line for standard
-    /// error (`""` when `quiet`); the trees and reports are then those of the
-    /// written files, re-checked, for what follows (baseline, render, exit).
+    /// (`diff`) over the roots added, as the CLI runs them, as JSON. With
+    /// `diff`, nothing changes: `{"diff": "…", "summary": "…", "changes":
+    /// bool}`, the diff for standard output (escaped line by line when
+    /// `for_people`: it goes to a terminal), the closing line for standard
+    /// error, and whether there is any change (exit 1). Otherwise `{"writes":
+    /// [{"root": i, "file": "…", "text": "…"}], "summary": "…"}`: each file to
+    /// write, relative to root number `i`, in the order the CLI writes them,
+    /// and the closing line for standard error (`""` when `quiet`); the trees
+    /// and reports are then those of the written files, re-checked, for what
+    /// follows (baseline, render, exit).
     pub fn fix(&mut self, include_unsafe: bool, diff: bool, for_people: bool, quiet: bool) -> String {
-        use crate::render::fix as render;
-        let allowed = crate::fix::allowed(include_unsafe);
-        let fixed: Vec<FixOutcome> = self
-            .roots
-            .iter()
-            .zip(&self.trees)
-            .map(|(root, tree)| fix_tree(tree, allowed, |tree| root.check(tree).diagnostics))
-            .collect();
+        let fixed = self.run.fixes(crate::fix::allowed(include_unsafe));
         if diff {
-            let names = self.roots.iter().map(|root| root.name.as_str());
-            let run = render::diff_run(names.zip(&self.trees), &fixed, for_people);
+            let run = self.run.fix_diff(&fixed, for_people);
             return serde_json::json!({ "diff": run.diff, "summary": run.summary, "changes": run.changes }).to_string();
         }
-        let mut writes = Vec::new();
-        let roots = self
-            .roots
+        let writes: Vec<serde_json::Value> = fixed
             .iter()
-            .zip(self.trees.iter_mut())
-            .zip(self.reports.iter_mut());
-        for (index, ((root, tree), report)) in roots.enumerate() {
-            let outcome = &fixed[index];
-            for (file, text) in &outcome.changed {
-                writes.push(serde_json::json!({ "root": index, "file": file, "text": text }));
-            }
-            outcome.apply_to(tree);
-            *report = root.check(tree);
-        }
-        let summary = if quiet { String::new() } else { render::applied(&fixed) };
+            .enumerate()
+            .flat_map(|(index, outcome)| {
+                outcome
+                    .changed
+                    .iter()
+                    .map(move |(file, text)| serde_json::json!({ "root": index, "file": file, "text": text }))
+            })
+            .collect();
+        self.run.apply_fixes(&fixed);
+        let summary = if quiet {
+            String::new()
+        } else {
+            crate::render::fix::applied(&fixed)
+        };
         serde_json::json!({ "writes": writes, "summary": summary }).to_string()
     }
 
     /// Hides the findings of root number `index` that the baseline `text`
-    /// records (`relative_root` as for `add`). Throws why the text is no baseline.
+    /// records. Throws why the text is no baseline.
     #[wasm_bindgen(js_name = applyBaseline)]
-    pub fn apply_baseline(&mut self, index: usize, text: JsValue, relative_root: JsValue) -> Result<(), JsError> {
-        args!(thrown; string text, string relative_root);
-        let (Some(tree), Some(report)) = (self.trees.get(index), self.reports.get_mut(index)) else {
+    pub fn apply_baseline(&mut self, index: usize, text: JsValue) -> Result<(), JsError> {
+        args!(thrown; string text);
+        if index >= self.run.reports().len() {
             return thrown(format!("there is no root number {index}"));
-        };
+        }
         let mut baseline = Baseline::parse(&text).map_err(|message| JsError::new(&message))?;
-        baseline.apply(&relative_root, tree, report);
+        self.run.apply_baseline(index, &mut baseline);
         Ok(())
     }
 
     /// The `PackageReport` of root number `index` as JSON text, as shown (after settings and baseline).
     pub fn report(&self, index: usize) -> Option<String> {
-        let report = self.reports.get(index)?;
+        let report = self.run.reports().get(index)?;
         Some(serde_json::to_string(report).expect("a report always serializes"))
     }
 
@@ -308,65 +282,47 @@ impl CheckRun {
         let Some(format) = Format::from_name(&format) else {
             return Ok(None);
         };
-        let sources: Vec<&dyn Sources> = self.trees.iter().map(|tree| tree as &dyn Sources).collect();
         let options = Options {
             color,
             source_root: sarif_base,
             quiet: quiet.unwrap_or(false),
         };
-        Ok(Some(packages::render(&self.reports, &sources, format, &options)))
+        Ok(Some(self.run.render(format, &options, false)))
     }
 
     /// The output of `apcheck check --statistics`: how many findings each rule
     /// made, as JSON (`--format json`) or a table, by the CLI's renderer.
     pub fn statistics(&self, json: bool) -> String {
-        if json {
-            crate::render::statistics::json(&self.reports)
-        } else {
-            crate::render::statistics::text(&self.reports)
-        }
+        let format = if json { Format::Json } else { Format::Text };
+        self.run.render(format, &Options::default(), true)
     }
 
     /// Whether the run fails (exit 1): findings at error level, or warnings with `deny_warnings`.
     pub fn fails(&self, deny_warnings: bool) -> bool {
-        crate::exit::packages_fail(&self.reports, deny_warnings.then_some(crate::exit::Deny::Warnings))
+        self.run
+            .fails(false, deny_warnings.then_some(crate::exit::Deny::Warnings))
     }
 
     /// Whether the run fails (exit 1) under `--exit-zero`: only when a check is incomplete.
     #[wasm_bindgen(js_name = failsWithExitZero)]
     pub fn fails_with_exit_zero(&self) -> bool {
-        crate::exit::packages_fail_with_exit_zero(&self.reports)
+        self.run.fails(true, None)
     }
 
     /// `apcheck check --baseline-write FILE` (`file` as named on the command
-    /// line; `relative_roots` each root relative to its configuration's
-    /// directory, as for `add`), as JSON: `{"refused": "…"}` with the lines
-    /// for standard error when a check is incomplete (nothing is written, exit
-    /// 2), or `{"text": "…", "recorded": "…"}`: the baseline to write and the
-    /// line that says so on standard error.
+    /// line), as JSON: `{"refused": "…"}` with the lines for standard error
+    /// when a check is incomplete (nothing is written, exit 2), or `{"text":
+    /// "…", "recorded": "…"}`: the baseline to write and the line that says
+    /// so on standard error.
     #[wasm_bindgen(js_name = baselineWrite)]
-    pub fn baseline_write(&self, relative_roots: JsValue, file: JsValue) -> Result<String, JsError> {
-        args!(thrown; strings relative_roots, string file);
-        if relative_roots.len() != self.reports.len() {
-            return thrown(format!(
-                "`relative_roots` names {} roots, not {}",
-                relative_roots.len(),
-                self.reports.len()
-            ));
-        }
+    pub fn baseline_write(&self, file: JsValue) -> Result<String, JsError> {
+        args!(thrown; string file);
         use crate::commands::documents::line;
-        let checked = relative_roots.iter().zip(&self.trees).zip(&self.reports);
-        let (text, said) = match crate::baseline::write_for(
-            checked.map(|((root, tree), report)| (root.as_str(), tree, report)),
-            &file,
-        ) {
-            Ok((text, said)) => (text, line(said)),
-            Err(refusals) => {
-                let refused: String = refusals.into_iter().map(line).collect();
-                return Ok(serde_json::json!({ "refused": refused }).to_string());
-            }
-        };
-        Ok(serde_json::json!({ "text": text, "recorded": said }).to_string())
+        Ok(match self.run.baseline_write(&file) {
+            Ok((text, said)) => serde_json::json!({ "text": text, "recorded": line(said) }),
+            Err(refusals) => serde_json::json!({ "refused": refusals.into_iter().map(line).collect::<String>() }),
+        }
+        .to_string())
     }
 }
 

@@ -610,6 +610,23 @@ test('check-snapshot, drift and changes print what the Rust CLI prints, in every
   }
 });
 
+test('call checks tools/call arguments as the Rust CLI does, in every format', () => {
+  const fixture = join(root, 'tests/fixtures/invoice-ops');
+  const [snapshot, good] = [join(fixture, 'snapshot.json'), join(fixture, 'arguments.json')];
+  const bad = join(project, 'call-bad.json');
+  writeFileSync(bad, '{\n  "week": "2026-9"\n}');
+  const statuses = new Set();
+  for (const format of ['text', 'json', 'sarif', 'github', 'markdown']) {
+    for (const [tool, args] of [['query_invoices', good], ['query_invoices', bad], ['nope', good], ['invoice-tools/query_invoices', bad]]) {
+      statuses.add(sameAsRust(['call', '--format', format, '--color', 'never', snapshot, tool, args]).status);
+    }
+  }
+  assert.deepEqual([...statuses].sort(), [0, 1], 'accepted and refused arguments are both compared');
+  for (const args of [['call', join(project, 'missing.json'), 'query_invoices', good], ['call', snapshot, 'query_invoices', join(project, 'missing.json')]]) {
+    assert.equal(sameAsRust(args).status, 2, args.join(' '));
+  }
+});
+
 test('fmt, diff and validate print what the Rust CLI prints, in every format', () => {
   const dir = join(project, 'json');
   const file = (name) => join(dir, name);
@@ -903,15 +920,15 @@ test('port writes the package and prints what the Rust CLI does, with its refusa
   );
 });
 
-test('the commands that need the native binary say so and exit 2', () => {
+test('without a platform package, the commands that need the native binary say so and exit 2', () => {
   for (const args of [
-    ['call'],
     ['lsp'],
     ['completions', 'bash'],
     ['man'],
     ['check', '--connect', '.'],
     ['snapshot', '--connect', '.'],
     ['snapshot', '.', '--timeout=5'],
+    ['check', '--format', 'json:report.json', '.'],
   ]) {
     const wasm = run(npmCli, args);
     assert.equal(wasm.status, 2, args.join(' '));
@@ -933,7 +950,7 @@ test('npm publish --dry-run of the package is clean', () => {
   // npm 10 keys the report by the package's name.
   const { files } = parsed.apcheck ?? parsed;
   assert.deepEqual(files.map((file) => file.path).sort(), [
-    'LICENSE-APACHE', 'LICENSE-MIT', 'README.md', 'api.js', 'bin/apcheck.js', 'disk.js', 'index.d.ts', 'index.js', 'node.js',
+    'LICENSE-APACHE', 'LICENSE-MIT', 'README.md', 'api.js', 'bin/apcheck.js', 'bin/native.js', 'disk.js', 'index.d.ts', 'index.js', 'node.js',
     'package.json', 'wasm/apcheck.js', 'wasm/apcheck_bg.wasm',
   ]);
 });

@@ -28,6 +28,8 @@ function workerUrl() {
 /** Ends `lane`'s worker (and its batch helpers): its waiting requests reject with `error`. */
 function stopLane(lane, error) {
   lane.worker?.terminate();
+  // The early worker's registry will not come: whoever waits for it asks again.
+  lane.worker?.dropRules?.();
   lane.worker = null;
   for (const helper of lane.helpers) stopLane(helper, error);
   lane.helpers = [];
@@ -39,9 +41,24 @@ function stopLane(lane, error) {
 function takeEarlyWorker() {
   const early = globalThis.apcheckEarlyWorker;
   globalThis.apcheckEarlyWorker = null;
+  takenEarly = early;
   if (early?.failedEarly) early.terminate();
   return early && !early.failedEarly ? early : null;
 }
+
+/**
+ * The rule registry the worker www/src/boot.js started reads unasked as soon
+ * as its core is loaded (a promise), whichever lane takes that worker; null
+ * when there is no such worker (dist/apcheck.html, or refused). It rejects if
+ * that worker fails or is ended first.
+ */
+export function earlyRules() {
+  const early = globalThis.apcheckEarlyWorker ?? takenEarly;
+  return early && !early.failedEarly ? early.rules : null;
+}
+
+// The early worker once a lane has taken it (its registry may still be on its way).
+let takenEarly = null;
 
 /** Starts `lane`'s worker; `fallBack`: under file://, a refusal moves the core in-process. */
 function startWorker(lane, fallBack = true) {

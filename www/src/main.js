@@ -75,7 +75,7 @@ async function start() {
   document.getElementById('shortcuts-close').addEventListener('click', () => document.getElementById('shortcuts').close());
   document.addEventListener('keydown', onKey);
   window.addEventListener('hashchange', route);
-  // Asked first: the worker reads the rules while the first view is set up.
+  // The registry: the page's first worker reads it unasked while the first view is set up.
   const rules = loadRules();
   route();
   await rules;

@@ -1,7 +1,7 @@
 // The rule registry, read once from the core (`rules()`), and the Rules view:
 // every rule's doc offline, the same text as `apcheck explain CODE`.
 
-import { lane } from './client.js';
+import { earlyRules, lane } from './client.js';
 import { copyButton, h } from './util.js';
 
 // This view's jobs run on its own worker: they never wait behind another view's.
@@ -10,8 +10,14 @@ const core = lane('rules');
 let registry = [];
 const byCode = new Map();
 
+/**
+ * Reads the registry: from the page's first worker, which reads it unasked as
+ * soon as its core is loaded (www/src/boot.js), else (no such worker, or it
+ * failed or was ended first) from this view's worker.
+ */
 export async function loadRules() {
-  registry = await core.call('rules');
+  const early = earlyRules();
+  registry = await (early ? early.catch(() => core.call('rules')) : core.call('rules'));
   byCode.clear();
   for (const rule of registry) byCode.set(rule.code, rule);
   return registry;

@@ -20,6 +20,7 @@ import { readZip, ZipError } from './zip.js';
 let ready;
 
 function decodeBase64(text) {
+  if (Uint8Array.fromBase64) return Uint8Array.fromBase64(text);
   const binary = atob(text);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
@@ -67,17 +68,30 @@ async function compileCore() {
   if (!canKeepWasm()) return WebAssembly.compile(await inflate(decodeBase64(wasmXzBase64)));
   const kept = await keptModule();
   if (kept) return kept;
-  // The page starts several workers at once: one inflates and keeps the wasm
-  // while the others wait for it, rather than each paying the inflate.
-  const inflateOnce = async () => (await keptModule()) ?? inflateAndKeep();
-  return navigator.locks ? navigator.locks.request(WASM_CACHE, inflateOnce) : inflateAndKeep();
+  if (!navigator.locks) return (await inflateAndKeep()).module;
+  // The page may start several workers at once: one inflates and keeps the wasm
+  // while the others wait for it, rather than each paying the inflate. That one
+  // has its module once compiled, not once kept: it holds the lock until then.
+  return new Promise((resolve, reject) => {
+    navigator.locks
+      .request(WASM_CACHE, async () => {
+        const kept = await keptModule();
+        if (kept) return resolve(kept);
+        const { module, keeping } = await inflateAndKeep();
+        module.then(resolve, reject);
+        await Promise.allSettled([module, keeping]);
+      })
+      .catch(reject);
+  });
 }
 
+/**
+ * Inflates the wasm, then compiles it while keeping it (a streamed compile of
+ * the inflating bytes measured slower): `{module, keeping}`, promises.
+ */
 async function inflateAndKeep() {
   const wasm = await inflate(decodeBase64(wasmXzBase64));
-  const module = await WebAssembly.compile(wasm);
-  await keepWasm(wasm);
-  return module;
+  return { module: WebAssembly.compile(wasm), keeping: keepWasm(wasm) };
 }
 
 function loadCore() {
@@ -408,7 +422,14 @@ if (inWorker) {
   // The core loads as soon as the worker runs, not on the first request: the
   // page starts this worker before its own script has run (www/src/boot.js).
   // A failure is the first request's to report.
-  loadCore().catch(() => {});
+  const loading = loadCore();
+  // The page's first worker (www/src/boot.js names it) reads the rule registry
+  // as soon as the core is loaded, unasked: the page is ready once it has it.
+  if (self.name === 'apcheck-early') {
+    loading
+      .then(() => self.postMessage({ early: 'rules', ok: true, result: RULE_EXPORTS.rules() }))
+      .catch((error) => self.postMessage({ early: 'rules', ok: false, error: errorText(error) }));
+  } else loading.catch(() => {});
   self.onmessage = async ({ data }) => {
     const progress = (state) => self.postMessage({ id: data.id, progress: state });
     try {

@@ -14,12 +14,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use apcheck::PackageReport;
+use apcheck::check_run::{CheckRoot, CheckRun};
 use apcheck::collection::{Listing, Roots, join, roots_named};
 use apcheck::disk::list_tree;
-use apcheck::exit::{Deny, Exit, packages_fail, packages_fail_with_exit_zero};
-use apcheck::fix::{FixOutcome, fix_tree};
-use apcheck::render::{self, Format, Sources, statistics};
+use apcheck::exit::{Deny, Exit};
+use apcheck::render::{self, Format};
 use apcheck::tree::{Limits, Tree, path_from_root};
 use rayon::prelude::*;
 
@@ -116,93 +115,88 @@ pub fn run(args: CheckArgs) -> ExitCode {
         }
         loaded.push(settings);
     }
-    // The check as configured: what the report shows, and which fixes are offered.
-    let configured = |root: &Root, tree: &Tree| {
-        let settings = &loaded[root.settings].settings;
-        let mut report = apcheck::check_package_with(&root.name, tree, &settings.fix_inputs());
-        settings.apply(&mut report, &root.relative);
-        report
-    };
-
-    let outcomes: Vec<Result<(Tree, PackageReport), String>> = roots
+    // The disk is read in parallel; the run (`apcheck::check_run`) decides the rest.
+    let listed: Vec<Result<Tree, String>> = roots
         .par_iter()
-        .map(|root| {
-            let tree = list_tree(&root.dir, Limits::default()).map_err(|error| format!("{}: {error}", root.name))?;
-            let report = configured(root, &tree);
-            Ok((tree, report))
-        })
+        .map(|root| list_tree(&root.dir, Limits::default()).map_err(|error| format!("{}: {error}", root.name)))
         .collect();
-    // Trees stay for the text renderer's snippets.
-    let mut trees = Vec::with_capacity(outcomes.len());
-    let mut reports = Vec::with_capacity(outcomes.len());
-    let mut checked_roots = Vec::with_capacity(outcomes.len());
-    let mut io_failed = false;
-    for (root, outcome) in roots.iter().zip(outcomes) {
-        match outcome {
-            Ok((tree, mut report)) => {
-                if args.connect.connect && report.plugin.state == apcheck::report::PluginState::Loaded {
-                    match crate::connect::run(&root.dir, &report, &args.connect) {
-                        Ok(run) if run.interrupted => return ExitCode::from(EXIT_FAILURE),
-                        Ok(run) => {
-                            report.add_findings(apcheck::live::diagnostics(&report.package, &run.attempts));
-                            loaded[root.settings].settings.apply(&mut report, &root.relative);
-                        }
-                        Err(message) => {
-                            output::say(format!("{}: {message}", root.name));
-                            io_failed = true;
-                        }
-                    }
+    // Each root read, with where it is and which settings it has; and each
+    // root that could not be read, said in its place among the others.
+    let mut checked = Vec::with_capacity(roots.len());
+    let mut unread: Vec<(usize, String)> = Vec::new();
+    for (root, listed) in roots.into_iter().zip(listed) {
+        match listed {
+            Ok(tree) => checked.push((root, tree)),
+            Err(message) => unread.push((checked.len(), message)),
+        }
+    }
+    let mut io_failed = !unread.is_empty();
+    let mut dirs = Vec::with_capacity(checked.len());
+    let mut settings_of = Vec::with_capacity(checked.len());
+    let mut run = CheckRun::new();
+    run.add_all(
+        checked
+            .into_iter()
+            .map(|(root, tree)| {
+                dirs.push(root.dir);
+                settings_of.push(root.settings);
+                let settings = loaded[root.settings].settings.clone();
+                let root = CheckRoot {
+                    name: root.name,
+                    settings,
+                    relative: root.relative,
+                };
+                (root, tree)
+            })
+            .collect(),
+    );
+    let mut unread = unread.into_iter().peekable();
+    for (index, dir) in dirs.iter().enumerate() {
+        while let Some((_, message)) = unread.next_if(|(before, _)| *before <= index) {
+            output::say(message);
+        }
+        let report = &run.reports()[index];
+        if args.connect.connect && report.plugin.state == apcheck::report::PluginState::Loaded {
+            match crate::connect::run(dir, report, &args.connect) {
+                Ok(connected) if connected.interrupted => return ExitCode::from(EXIT_FAILURE),
+                Ok(connected) => {
+                    let findings = apcheck::live::diagnostics(&report.package, &connected.attempts);
+                    run.add_live_findings(index, findings);
                 }
-                trees.push(tree);
-                reports.push(report);
-                checked_roots.push(root);
-            }
-            Err(message) => {
-                output::say(message);
-                io_failed = true;
+                Err(message) => {
+                    output::say(format!("{}: {message}", run.roots()[index].name));
+                    io_failed = true;
+                }
             }
         }
     }
+    unread.for_each(|(_, message)| output::say(message));
 
     if args.fix || args.unsafe_fixes || args.diff {
-        let allowed = apcheck::fix::allowed(args.unsafe_fixes);
-        let fixed: Vec<FixOutcome> = checked_roots
-            .par_iter()
-            .zip(&trees)
-            .map(|(root, tree)| fix_tree(tree, allowed, |tree| configured(root, tree).diagnostics))
-            .collect();
+        let fixed = run.fixes(apcheck::fix::allowed(args.unsafe_fixes));
         if args.diff {
             // Redirected, the diff applies as it is; a terminal gets it escaped.
-            let names = checked_roots.iter().map(|root| root.name.as_str());
             let terminal = std::io::IsTerminal::is_terminal(&std::io::stdout());
-            let run = render::fix::diff_run(names.zip(&trees), &fixed, terminal);
-            if let Err(code) = output::print(&run.diff) {
+            let diff = run.fix_diff(&fixed, terminal);
+            if let Err(code) = output::print(&diff.diff) {
                 return code;
             }
-            eprint!("{}", run.summary);
-            return output::exit_code(Exit::findings_if(run.changes).unless_failed(io_failed));
+            eprint!("{}", diff.summary);
+            return output::exit_code(Exit::findings_if(diff.changes).unless_failed(io_failed));
         }
-        for ((root, tree), outcome) in checked_roots.iter().zip(trees.iter_mut()).zip(&fixed) {
-            if let Err(message) = fix::write_all(&root.dir, outcome) {
+        for (dir, outcome) in dirs.iter().zip(&fixed) {
+            if let Err(message) = fix::write_all(dir, outcome) {
                 return output::fail(message);
             }
-            outcome.apply_to(tree);
         }
-        for ((root, tree), report) in checked_roots.iter().zip(&trees).zip(reports.iter_mut()) {
-            *report = configured(root, tree);
-        }
+        run.apply_fixes(&fixed);
         if !args.quiet {
             eprint!("{}", render::fix::applied(&fixed));
         }
     }
 
     if let Some(file) = &args.baseline_write {
-        let checked = checked_roots.iter().zip(&trees).zip(&reports);
-        let written = apcheck::baseline::write_for(
-            checked.map(|((root, tree), report)| (root.relative.as_str(), tree, report)),
-            &file.display().to_string(),
-        );
-        let (text, said) = match written {
+        let (text, said) = match run.baseline_write(&file.display().to_string()) {
             Ok(written) => written,
             Err(refusals) => {
                 refusals.into_iter().for_each(output::say);
@@ -217,23 +211,20 @@ pub fn run(args: CheckArgs) -> ExitCode {
         }
         return output::exit_code(Exit::Clean.unless_failed(io_failed));
     }
-    for ((root, tree), report) in checked_roots.iter().zip(&trees).zip(reports.iter_mut()) {
-        let named = args.baseline.clone().or_else(|| loaded[root.settings].baseline_file());
+    for (index, &settings) in settings_of.iter().enumerate() {
+        let named = args.baseline.clone().or_else(|| loaded[settings].baseline_file());
         let Some(file) = named else { continue };
         // Named by a package's own apcheck.toml, perhaps: never a FIFO that would hold the run up.
         let baseline = apcheck::disk::read_regular_text(&file)
             .map_err(|error| error.to_string())
             .and_then(|text| apcheck::baseline::Baseline::parse(&text));
         match baseline {
-            Ok(mut baseline) => {
-                baseline.apply(&root.relative, tree, report);
-            }
+            Ok(mut baseline) => run.apply_baseline(index, &mut baseline),
             Err(message) => return output::fail(format!("{}: {message}", file.display())),
         }
     }
 
-    if !reports.is_empty() || !io_failed {
-        let sources: Vec<&dyn Sources> = trees.iter().map(|tree| tree as &dyn Sources).collect();
+    if !run.reports().is_empty() || !io_failed {
         for (index, target) in targets.iter().enumerate() {
             let mut options = output::render_options(args.color);
             if args.no_sarif_base {
@@ -243,15 +234,9 @@ pub fn run(args: CheckArgs) -> ExitCode {
             // `--statistics` and `--quiet` shape; other files get the whole report.
             let primary = Some(index) == primary;
             options.quiet = primary && args.quiet;
-            let rendered = match target.format {
-                Format::Json if primary && args.statistics => statistics::json(&reports),
-                _ if primary && args.statistics => statistics::text(&reports),
-                format => {
-                    // A file never gets terminal colours.
-                    options.color &= target.file.is_none();
-                    render::packages::render(&reports, &sources, format, &options)
-                }
-            };
+            // A file never gets terminal colours.
+            options.color &= target.file.is_none();
+            let rendered = run.render(target.format, &options, primary && args.statistics);
             let written = match &target.file {
                 Some(file) => {
                     fs::write(file, rendered).map_err(|error| output::fail(format!("{}: {error}", file.display())))
@@ -264,12 +249,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
         }
     }
 
-    let fails = if args.exit_zero {
-        packages_fail_with_exit_zero(&reports)
-    } else {
-        packages_fail(&reports, args.deny)
-    };
-    output::exit_code(Exit::findings_if(fails).unless_failed(io_failed))
+    output::exit_code(Exit::findings_if(run.fails(args.exit_zero, args.deny)).unless_failed(io_failed))
 }
 
 /// Where each `--format` goes, and which one is the primary output: the one

@@ -1,8 +1,8 @@
 //! Structural diff of two JSON documents.
 //!
-//! Object members match by name. Arrays match by a key when one is configured
-//! for their path and every element has a unique one (tools by `name`, servers
-//! by `id`), with moves detected; otherwise by a longest common subsequence of
+//! Object members match by name. Arrays match by a key when the caller
+//! configures one for their path and every element has a unique one (for
+//! example tools by `name`), with moves detected; otherwise by a longest common subsequence of
 //! element hashes, so an insertion in the middle is one insertion. Numbers
 //! compare by value (`1` equals `1.0`), strings by code points.
 //!
@@ -33,17 +33,19 @@ use crate::parse::{JsonParseError, parse_document};
 use crate::scan::{check_syntax, eight};
 
 pub use ignore::{IgnorePattern, prune};
-pub use model::{ArrayKey, ArrayMatch, Change, ChangeKind, Diff, DiffOptions, Matching, default_array_keys};
+pub use model::{ArrayKey, ArrayMatch, Change, ChangeKind, Diff, DiffOptions, Matching};
 pub use patch::{PatchKind, PatchOp};
 pub use walk::diff;
 
 /// What `compare` needs beyond the two texts.
 #[derive(Debug, Clone, Default)]
 pub struct CompareOptions {
-    /// The user's array keys, tried before [`default_array_keys`].
+    /// The user's array keys, tried first.
     pub array_keys: Vec<ArrayKey>,
-    /// Leave out the snapshot and `tools/list` defaults.
-    pub no_default_keys: bool,
+    /// The caller's own keys for the documents it knows, tried after the
+    /// user's (this crate knows no document's shape; apcheck passes its
+    /// snapshot and `tools/list` keys unless told to leave them out).
+    pub default_keys: Vec<ArrayKey>,
     pub ignore: Vec<IgnorePattern>,
 }
 
@@ -61,7 +63,7 @@ impl CompareOptions {
     /// does not parse is the error, with the list it is in.
     pub fn parse(
         array_keys: &[String],
-        no_default_keys: bool,
+        default_keys: Vec<ArrayKey>,
         ignore: &[String],
     ) -> Result<Self, (CompareOption, String)> {
         Ok(CompareOptions {
@@ -70,7 +72,7 @@ impl CompareOptions {
                 .map(|spec| ArrayKey::parse(spec))
                 .collect::<Result<_, _>>()
                 .map_err(|message| (CompareOption::ArrayKeys, message))?,
-            no_default_keys,
+            default_keys,
             ignore: ignore
                 .iter()
                 .map(|pattern| IgnorePattern::parse(pattern))
@@ -152,12 +154,10 @@ fn parse_both_lean<'t>(a_text: &'t str, b_text: &'t str) -> (Option<LeanDoc<'t>>
     (LeanDoc::parse(a_text), LeanDoc::parse(b_text))
 }
 
-/// The user's array keys, then the defaults unless they are left out.
+/// The user's array keys, then the caller's defaults.
 fn diff_options(options: &CompareOptions) -> DiffOptions {
     let mut array_keys = options.array_keys.clone();
-    if !options.no_default_keys {
-        array_keys.extend(default_array_keys());
-    }
+    array_keys.extend(options.default_keys.iter().cloned());
     DiffOptions { array_keys }
 }
 

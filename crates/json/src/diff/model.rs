@@ -32,42 +32,11 @@ impl ArrayKey {
         }
         Ok(ArrayKey { path, fields })
     }
-
-    fn at(path: &str, fields: &[&str]) -> Self {
-        ArrayKey {
-            path: crate::parse::pointer_tokens(path),
-            fields: fields.iter().map(|f| f.to_string()).collect(),
-        }
-    }
-}
-
-/// The keys for capability snapshots and `tools/list` results (bare, or as a
-/// JSON-RPC response, or one kept under a name), tried after the user's: the first key unique in both arrays wins (tools by `name`, then by
-/// `server+name` when two servers offer the same name).
-pub fn default_array_keys() -> Vec<ArrayKey> {
-    vec![
-        ArrayKey::at("/tools", &["name"]),
-        ArrayKey::at("/tools", &["server", "name"]),
-        ArrayKey::at("/result/tools", &["name"]),
-        // A JSON-RPC response kept under a name, as captures of a session are.
-        ArrayKey::at("/*/result/tools", &["name"]),
-        ArrayKey::at("/skills", &["name"]),
-        ArrayKey::at("/mcpServers", &["id"]),
-        // Anywhere else, objects that all carry a unique `name` (or `id`) are matched by it.
-        ArrayKey {
-            path: None,
-            fields: vec!["name".into()],
-        },
-        ArrayKey {
-            path: None,
-            fields: vec!["id".into()],
-        },
-    ]
 }
 
 #[derive(Debug, Clone, Default)]
 pub struct DiffOptions {
-    /// Tried in order; put the user's before [`default_array_keys`].
+    /// Tried in order: the first key unique in both arrays wins.
     pub array_keys: Vec<ArrayKey>,
 }
 

@@ -3,9 +3,36 @@ use serde_json::{Value, json};
 
 use super::*;
 
+/// Keys of the kind a caller passes for the documents it knows (apcheck's
+/// for snapshots and `tools/list` results): by path, compound, under a
+/// wildcard, and anywhere.
+fn document_keys() -> Vec<ArrayKey> {
+    [
+        "/tools=name",
+        "/tools=server+name",
+        "/result/tools=name",
+        "/*/result/tools=name",
+        "/skills=name",
+        "/mcpServers=id",
+        "name",
+        "id",
+    ]
+    .iter()
+    .map(|spec| ArrayKey::parse(spec).unwrap())
+    .collect()
+}
+
 fn keyed() -> DiffOptions {
     DiffOptions {
-        array_keys: default_array_keys(),
+        array_keys: document_keys(),
+    }
+}
+
+/// The comparison with the caller's keys and nothing else.
+fn with_document_keys() -> CompareOptions {
+    CompareOptions {
+        default_keys: document_keys(),
+        ..CompareOptions::default()
     }
 }
 
@@ -144,15 +171,15 @@ fn array_keys_parse_with_and_without_a_path() {
 #[test]
 fn compare_options_from_text_name_the_list_of_a_bad_entry() {
     let strings = |items: &[&str]| items.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    let options = CompareOptions::parse(&strings(&["/tools=name"]), true, &strings(&["/a/*/b"])).unwrap();
+    let options = CompareOptions::parse(&strings(&["/tools=name"]), document_keys(), &strings(&["/a/*/b"])).unwrap();
     assert_eq!(
-        (options.array_keys.len(), options.no_default_keys, options.ignore.len()),
-        (1, true, 1)
+        (options.array_keys.len(), options.default_keys, options.ignore.len()),
+        (1, document_keys(), 1)
     );
-    let bad_key = CompareOptions::parse(&strings(&["tools=name"]), false, &[]).unwrap_err();
+    let bad_key = CompareOptions::parse(&strings(&["tools=name"]), document_keys(), &[]).unwrap_err();
     assert_eq!(bad_key.0, CompareOption::ArrayKeys);
     assert!(bad_key.1.contains("`tools` is not a JSON Pointer"), "{}", bad_key.1);
-    let bad_ignore = CompareOptions::parse(&[], false, &strings(&["no-slash"])).unwrap_err();
+    let bad_ignore = CompareOptions::parse(&[], document_keys(), &strings(&["no-slash"])).unwrap_err();
     assert_eq!(bad_ignore.0, CompareOption::Ignore);
 }
 
@@ -162,10 +189,10 @@ fn compare_prunes_ignored_fields_and_reports_bad_input() {
     let b = r#"{"mcpServers": [{"id": "a", "status": "failed"}]}"#;
     let options = CompareOptions {
         ignore: vec![IgnorePattern::parse("/mcpServers/*/status").unwrap()],
-        ..Default::default()
+        ..with_document_keys()
     };
     assert!(compare(a, b, &options).unwrap().diff.is_empty());
-    assert!(!compare(a, b, &CompareOptions::default()).unwrap().diff.is_empty());
+    assert!(!compare(a, b, &with_document_keys()).unwrap().diff.is_empty());
     let error = compare(a, "{\n  \"x\": \n}", &options).unwrap_err();
     assert_eq!((error.side, error.error.line), (Side::B, 3));
 }
@@ -178,7 +205,7 @@ fn changes_are_located_by_line() {
     let value = |text: &str| serde_json::from_str::<Value>(text).unwrap();
     for mut result in [
         diff(&value(a_text), &value(b_text), &keyed()),
-        lean_diff(a_text, b_text, &CompareOptions::default()).unwrap(),
+        lean_diff(a_text, b_text, &with_document_keys()).unwrap(),
     ] {
         locate(&mut result, a_text, b_text);
         let changed = result.changes.iter().find(|c| c.kind == ChangeKind::Changed).unwrap();
@@ -372,15 +399,15 @@ fn lean_and_value_diffs_agree_on_keyed_snapshots_and_big_objects() {
         tool("new", "x"),
         tool("a", "x"),
     );
-    assert!(lean_diff(&a, &b, &CompareOptions::default()).is_some());
-    assert_lean_diff_is_the_value_diff(&a, &b, &CompareOptions::default());
-    let keyed = CompareOptions::parse(&["/tools=description".into()], true, &[]).unwrap();
+    assert!(lean_diff(&a, &b, &with_document_keys()).is_some());
+    assert_lean_diff_is_the_value_diff(&a, &b, &with_document_keys());
+    let keyed = CompareOptions::parse(&["/tools=description".into()], Vec::new(), &[]).unwrap();
     assert_lean_diff_is_the_value_diff(&a, &b, &keyed);
     // Number keys as serde_json spells them: `1E3` and `1e3` are one key, so no keyed match.
     let a = r#"{"tools": [{"name": 1E3, "v": 1}, {"name": 1e3, "v": 2}, {"name": 2.50, "v": 3}]}"#;
     let b = r#"{"tools": [{"name": 1e3, "v": 2}, {"name": 1E3, "v": 1}, {"name": 2.50, "v": 4}]}"#;
-    assert_lean_diff_is_the_value_diff(a, b, &CompareOptions::default());
-    let options = CompareOptions::parse(&["/tools=v".into()], false, &[]).unwrap();
+    assert_lean_diff_is_the_value_diff(a, b, &with_document_keys());
+    let options = CompareOptions::parse(&["/tools=v".into()], document_keys(), &[]).unwrap();
     assert_lean_diff_is_the_value_diff(a, b, &options);
 }
 
@@ -390,7 +417,7 @@ fn arrays_are_noted_where_they_differ_outer_first_on_both_trees() {
     // spelling), `/tools` differs inside an element's keyed `icons` array.
     let a = r#"{"same": [{"id": 1}], "tools": [{"name": "a", "icons": [{"src": "x", "size": 1}]}, {"name": "b"}]}"#;
     let b = r#"{"same": [{"id": 1}], "tools": [{"name": "b"}, {"name": "a", "icons": [{"src": "x", "size": 2}]}]}"#;
-    let options = CompareOptions::parse(&["/tools/*/icons=src".into()], false, &[]).unwrap();
+    let options = CompareOptions::parse(&["/tools/*/icons=src".into()], document_keys(), &[]).unwrap();
     let diff = compare_changes(a, b, &options).unwrap();
     let noted: Vec<(&str, Matching)> = diff.arrays.iter().map(|m| (m.path.as_str(), m.by)).collect();
     assert_eq!(noted, [("/tools", Matching::Key), ("/tools/*/icons", Matching::Key)]);
@@ -407,11 +434,11 @@ fn arrays_are_noted_where_they_differ_outer_first_on_both_trees() {
 
 #[test]
 fn changes_alone_fall_back_to_values_where_lean_documents_do_not_answer() {
-    let options = CompareOptions::default();
+    let options = with_document_keys();
     // A duplicate key: serde_json keeps the last value.
     let duplicated = compare_changes(r#"{"a": 1, "a": 2}"#, r#"{"a": 2}"#, &options).unwrap();
     assert!(duplicated.is_empty());
-    let ignored = CompareOptions::parse(&[], false, &["/a".into()]).unwrap();
+    let ignored = CompareOptions::parse(&[], document_keys(), &["/a".into()]).unwrap();
     assert!(
         compare_changes(r#"{"a": 1}"#, r#"{"a": 2}"#, &ignored)
             .unwrap()
@@ -424,12 +451,12 @@ fn changes_alone_fall_back_to_values_where_lean_documents_do_not_answer() {
 proptest! {
     #[test]
     fn lean_and_value_diffs_agree(a in json_text(), b in json_text()) {
-        assert_lean_diff_is_the_value_diff(&a, &b, &CompareOptions::default());
+        assert_lean_diff_is_the_value_diff(&a, &b, &with_document_keys());
     }
 
     #[test]
     fn lean_and_value_diffs_agree_on_tool_lists(a in tools_text(), b in tools_text()) {
-        assert_lean_diff_is_the_value_diff(&a, &b, &CompareOptions::default());
+        assert_lean_diff_is_the_value_diff(&a, &b, &with_document_keys());
     }
 }
 

@@ -49,6 +49,48 @@ fn main() {
         let compact = serde_json::to_string(&schema).expect("JSON values serialize");
         std::fs::write(&target, compact).unwrap_or_else(|e| panic!("{}: {e}", target.display()));
     }
+    write_io_errors(Path::new(&out_dir));
+}
+
+/// The errors the npm package's disk edge (`npm/disk.js`) can meet, by the
+/// code Node gives them (`error.code`), and their numbers on this host.
+#[cfg(unix)]
+const IO_ERRORS: &[(&str, i32)] = &[
+    ("EACCES", libc::EACCES),
+    ("EPERM", libc::EPERM),
+    ("ENOENT", libc::ENOENT),
+    ("ENOTDIR", libc::ENOTDIR),
+    ("EISDIR", libc::EISDIR),
+    ("ELOOP", libc::ELOOP),
+    ("EIO", libc::EIO),
+    ("ENAMETOOLONG", libc::ENAMETOOLONG),
+    ("EMFILE", libc::EMFILE),
+    ("EROFS", libc::EROFS),
+    ("ENOSPC", libc::ENOSPC),
+    ("EEXIST", libc::EEXIST),
+    ("EXDEV", libc::EXDEV),
+];
+#[cfg(not(unix))]
+const IO_ERRORS: &[(&str, i32)] = &[];
+
+/// `io_errors.rs`: each of [`IO_ERRORS`] with the text Rust's `io::Error`
+/// gives it here, where the build runs (the host has a C library; the
+/// wasm32 target has none, so its `io::Error` cannot say it), without the
+/// ` (os error N)` that follows it: the npm package adds the number of the
+/// system it runs on. So the package's I/O errors are spelled by the same
+/// code as the native CLI's, not by a hand-kept table.
+fn write_io_errors(out_dir: &Path) {
+    let mut table = String::from("&[\n");
+    for (code, errno) in IO_ERRORS {
+        let full = std::io::Error::from_raw_os_error(*errno).to_string();
+        let text = full
+            .strip_suffix(&format!(" (os error {errno})"))
+            .unwrap_or_else(|| panic!("{code}: {full:?} does not end with its number"));
+        table.push_str(&format!("    ({code:?}, {text:?}),\n"));
+    }
+    table.push_str("]\n");
+    let target = out_dir.join("io_errors.rs");
+    std::fs::write(&target, table).unwrap_or_else(|e| panic!("{}: {e}", target.display()));
 }
 
 /// Whether an embedded schema keeps its annotations.

@@ -120,7 +120,14 @@ export class Settings {
   }
 }
 
+/** `renderCheck`'s option for a caller that never reads `reports` (they are `[]`): the CLI's, not the API's. */
+const NO_REPORTS = Symbol.for('apcheck.noReports');
+
 export function renderCheck(roots, options) {
+  // The reports as data, unless the caller (the CLI, which prints `output`
+  // only) says it has no use for them: serialized by the wasm and parsed here,
+  // they were a tenth of a large package's check.
+  const reportsOf = (run) => (options[NO_REPORTS] ? [] : roots.map((_, index) => JSON.parse(run.report(index))));
   const run = new wasm.CheckRun();
   const defaults = new wasm.CheckSettings();
   try {
@@ -132,7 +139,7 @@ export function renderCheck(roots, options) {
       const { unsafe = false, diff = false, terminal = false, write } = options.fix;
       const answer = JSON.parse(run.fix(unsafe, diff, terminal, options.quiet ?? false));
       if (diff) {
-        const reports = roots.map((_, index) => JSON.parse(run.report(index)));
+        const reports = reportsOf(run);
         return { output: answer.diff, reports, fails: answer.changes, fixed: { summary: answer.summary } };
       }
       // Written in order, as the Rust CLI writes them; a write that throws ends the run there.
@@ -155,7 +162,7 @@ export function renderCheck(roots, options) {
       if (fixed !== undefined) error.fixed = fixed;
       throw error;
     }
-    const reports = roots.map((_, index) => JSON.parse(run.report(index)));
+    const reports = reportsOf(run);
     if (options.baselineWrite !== undefined) {
       const baseline = JSON.parse(run.baselineWrite(options.baselineWrite));
       return { output: '', reports, fails: false, baseline, fixed };

@@ -28,8 +28,14 @@ if (native?.status !== undefined) process.exit(native.status);
 // the CLI's own, so it may tune how Node compiles. The wasm is validated
 // function by function as each is first called, not all 3 MB before the
 // first call (a run calls a fraction of them); Node 22.1+ also caches the
-// compiled JavaScript between runs.
+// compiled JavaScript between runs. A function is optimized (TurboFan) only
+// once it has run a long while: V8's default budget sent hundreds of
+// functions to be optimized in the first 100 ms of a 500-skill check, which
+// doubled the CPU time of a run that ends before most of them are used, on
+// a core the check needs (2 cores: 0.50 s of CPU against 0.25 s, issue 32).
+// A check that runs for seconds still gets its hot loops optimized.
 setFlagsFromString('--wasm-lazy-validation');
+setFlagsFromString('--wasm-tiering-budget=200000000');
 module.enableCompileCache?.();
 const { Package, renderCheck } = await import('../node.js');
 const wasm = await import('../wasm/apcheck.js');
@@ -283,6 +289,8 @@ function render(options, checked, anyCollection, ioFailed) {
     statistics: options.statistics,
     exitZero: options.exitZero,
     baselineWrite: options.baselineWrite,
+    // The CLI prints the output, never the reports as data.
+    [Symbol.for('apcheck.noReports')]: true,
   });
   if (options.diff) {
     // `--diff` writes nothing and goes no further: the diff on standard output, the count on standard error.

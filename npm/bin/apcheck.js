@@ -32,7 +32,7 @@ if (native?.status !== undefined) process.exit(native.status);
 // once it has run a long while: V8's default budget sent hundreds of
 // functions to be optimized in the first 100 ms of a 500-skill check, which
 // doubled the CPU time of a run that ends before most of them are used, on
-// a core the check needs (2 cores: 0.50 s of CPU against 0.25 s, issue 32).
+// a core the check needs (on 2 cores, 0.50 s of CPU against 0.25 s).
 // A check that runs for seconds still gets its hot loops optimized.
 setFlagsFromString('--wasm-lazy-validation');
 setFlagsFromString('--wasm-tiering-budget=200000000');

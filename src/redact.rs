@@ -69,7 +69,7 @@ impl Shape {
         } else {
             self.needles
                 .iter()
-                .any(|needle| contains(text.as_bytes(), needle.as_bytes(), false))
+                .any(|needle| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some())
         };
         // Names are ASCII (the patterns' name groups), compared lowercased.
         has_needle && (!self.secret_named || contains_any_ignoring_ascii_case(text, SECRET_NAME_PARTS))
@@ -106,30 +106,26 @@ impl Shape {
 fn contains_any_ignoring_ascii_case(text: &str, needles: &[&str]) -> bool {
     needles
         .iter()
-        .any(|needle| contains(text.as_bytes(), needle.as_bytes(), true))
+        .any(|needle| contains_ignoring_ascii_case(text.as_bytes(), needle.as_bytes()))
 }
 
-/// Whether `needle` (not empty) is in `text`, its ASCII letters in either case
-/// when `ignore_case`. Every string a renderer quotes is asked this for each
-/// shape, so the candidates are found by `memchr` on the needle's first byte,
-/// many bytes at a time, rather than by comparing at every position: in the
-/// npm package's wasm, comparing window by window was a tenth of a check.
-fn contains(text: &[u8], needle: &[u8], ignore_case: bool) -> bool {
+/// Whether `needle` (not empty) is in `text`, its ASCII letters in either
+/// case. Every string a renderer quotes is asked this for each shape, so the
+/// candidates are found by `memchr` on the needle's first byte, many bytes at
+/// a time, rather than by comparing at every position: in the npm package's
+/// wasm, comparing window by window was a tenth of a check. (The exact-case
+/// search is `memchr::memmem`'s.)
+fn contains_ignoring_ascii_case(text: &[u8], needle: &[u8]) -> bool {
     let Some((&first, rest)) = needle.split_first() else {
         return true;
     };
-    let (lower, upper) = if ignore_case {
-        (first.to_ascii_lowercase(), first.to_ascii_uppercase())
-    } else {
-        (first, first)
-    };
     let mut at = 0;
-    while let Some(offset) = memchr::memchr2(lower, upper, &text[at..]) {
+    while let Some(offset) = memchr::memchr2(first.to_ascii_lowercase(), first.to_ascii_uppercase(), &text[at..]) {
         let start = at + offset;
         let Some(candidate) = text.get(start + 1..start + needle.len()) else {
             return false;
         };
-        if (ignore_case && candidate.eq_ignore_ascii_case(rest)) || candidate == rest {
+        if candidate.eq_ignore_ascii_case(rest) {
             return true;
         }
         at = start + 1;
@@ -731,9 +727,10 @@ impl KnownSecrets {
 mod tests {
     use super::*;
 
-    /// [`contains`] finds a needle exactly where comparing at every position does.
+    /// [`contains_ignoring_ascii_case`] finds a needle exactly where comparing
+    /// at every position does.
     #[test]
-    fn contains_agrees_with_comparing_every_window() {
+    fn contains_ignoring_ascii_case_agrees_with_comparing_every_window() {
         let texts = [
             "",
             "k",
@@ -750,23 +747,19 @@ mod tests {
         let needles = ["key", "k", "://", "gh", "\"", "bearer", "pass", "y"];
         for text in texts {
             for needle in needles {
-                for ignore_case in [false, true] {
-                    let windows = text.as_bytes().windows(needle.len()).any(|window| {
-                        if ignore_case {
-                            window.eq_ignore_ascii_case(needle.as_bytes())
-                        } else {
-                            window == needle.as_bytes()
-                        }
-                    });
-                    assert_eq!(
-                        contains(text.as_bytes(), needle.as_bytes(), ignore_case),
-                        windows,
-                        "{text:?} {needle:?} {ignore_case}"
-                    );
-                }
+                let windows = text
+                    .as_bytes()
+                    .windows(needle.len())
+                    .any(|window| window.eq_ignore_ascii_case(needle.as_bytes()));
+                assert_eq!(
+                    contains_ignoring_ascii_case(text.as_bytes(), needle.as_bytes()),
+                    windows,
+                    "{text:?} {needle:?}"
+                );
             }
         }
     }
+
     #[test]
     fn configuration_text_is_masked_only_when_it_holds_a_credential() {
         let masked = masked_if_secret("--token=ghp_0123456789abcdefghijklmnopqrstuvwxyzAB").unwrap();

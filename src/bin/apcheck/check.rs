@@ -120,36 +120,31 @@ pub fn run(args: CheckArgs) -> ExitCode {
         .par_iter()
         .map(|root| list_tree(&root.dir, Limits::default()).map_err(|error| format!("{}: {error}", root.name)))
         .collect();
-    // Each root read, with where it is and which settings it has; and each
-    // root that could not be read, said in its place among the others.
+    // Each root read goes to the run, its folder and settings kept beside it;
+    // each root that could not be read is said in its place among the others.
     let mut checked = Vec::with_capacity(roots.len());
+    let mut dirs = Vec::with_capacity(roots.len());
+    let mut settings_of = Vec::with_capacity(roots.len());
     let mut unread: Vec<(usize, String)> = Vec::new();
     for (root, listed) in roots.into_iter().zip(listed) {
         match listed {
-            Ok(tree) => checked.push((root, tree)),
-            Err(message) => unread.push((checked.len(), message)),
-        }
-    }
-    let mut io_failed = !unread.is_empty();
-    let mut dirs = Vec::with_capacity(checked.len());
-    let mut settings_of = Vec::with_capacity(checked.len());
-    let mut run = CheckRun::new();
-    run.add_all(
-        checked
-            .into_iter()
-            .map(|(root, tree)| {
+            Ok(tree) => {
+                let settings = loaded[root.settings].settings.clone();
                 dirs.push(root.dir);
                 settings_of.push(root.settings);
-                let settings = loaded[root.settings].settings.clone();
                 let root = CheckRoot {
                     name: root.name,
                     settings,
                     relative: root.relative,
                 };
-                (root, tree)
-            })
-            .collect(),
-    );
+                checked.push((root, tree));
+            }
+            Err(message) => unread.push((checked.len(), message)),
+        }
+    }
+    let mut io_failed = !unread.is_empty();
+    let mut run = CheckRun::new();
+    run.add_all(checked);
     let mut unread = unread.into_iter().peekable();
     for (index, dir) in dirs.iter().enumerate() {
         while let Some((_, message)) = unread.next_if(|(before, _)| *before <= index) {
